@@ -1,0 +1,17 @@
+// Bundles the extension host code, the CLI and the webview with esbuild.
+// The extension host loads CommonJS; `vscode` is provided by the host and never bundled.
+import { build } from "esbuild";
+import { existsSync } from "node:fs";
+
+const production = process.argv.includes("--production");
+const common = { bundle: true, sourcemap: !production, minify: production, logLevel: "warning" };
+
+const targets = [
+  { entryPoints: ["src/cli/main.ts"], outfile: "dist/cli.js", platform: "node", format: "cjs", target: "node20", banner: { js: "#!/usr/bin/env node" } },
+  { entryPoints: ["src/extension.ts"], outfile: "dist/extension.js", platform: "node", format: "cjs", target: "node20", external: ["vscode"] },
+  { entryPoints: ["media/main.ts"], outfile: "media/dist/webview.js", platform: "browser", format: "iife", target: "chrome120" },
+];
+
+await Promise.all(
+  targets.filter((target) => existsSync(target.entryPoints[0])).map((target) => build({ ...common, ...target })),
+);
