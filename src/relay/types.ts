@@ -1,0 +1,151 @@
+// Wire shapes of the relay's Responses interface, as a client sees them.
+// Items the service returns are kept as opaque JSON objects so that unknown kinds and fields survive
+// a round trip byte-for-byte; only the fields the client acts on are typed.
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export interface JsonObject {
+  [key: string]: JsonValue | undefined;
+}
+
+/** A user (or assistant/system/developer) message with plain string content, as the spec shows it. */
+export interface MessageInputItem extends JsonObject {
+  type?: "message";
+  role: "user" | "assistant" | "system" | "developer";
+  content: string;
+}
+
+/** The result of a local function run, matched to the proposal by `call_id`. */
+export interface FunctionCallOutputItem extends JsonObject {
+  type: "function_call_output";
+  call_id: string;
+  output: string;
+}
+
+/** Any item taken unchanged from an earlier response's `output` array. */
+export interface OutputItem extends JsonObject {
+  type: string;
+}
+
+export type InputItem = MessageInputItem | FunctionCallOutputItem | OutputItem;
+
+/** The flat Responses layout of a function tool. */
+export interface FunctionToolDefinition extends JsonObject {
+  type: "function";
+  name: string;
+  description?: string;
+  parameters: JsonObject;
+  strict?: boolean;
+}
+
+export interface ResponseRequest {
+  model: string;
+  input: InputItem[];
+  tools?: FunctionToolDefinition[];
+  max_output_tokens?: number;
+  stream?: boolean;
+  /** Always false: history is carried by the client, never stored by the service. */
+  store: false;
+}
+
+export interface Usage extends JsonObject {
+  input_tokens?: number;
+  output_tokens?: number;
+  total_tokens?: number;
+  input_tokens_details?: { cached_tokens?: number } & JsonObject;
+  output_tokens_details?: { reasoning_tokens?: number } & JsonObject;
+}
+
+/** One parsed SSE event as the service sent it. `type` comes from the JSON or, failing that, the `event:` line. */
+export interface RelayEvent extends JsonObject {
+  type: string;
+  sequence_number?: number;
+}
+
+export interface ServiceError {
+  code: string | null;
+  message: string;
+  type?: string | null;
+}
+
+/** What has been learned about one response so far; derived from events by `accumulate`. */
+export interface ResponseSnapshot {
+  readonly responseId: string | null;
+  readonly model: string | null;
+  /** The service's own status (`in_progress`, `completed`, `incomplete`, `failed`, `queued`...), or null. */
+  readonly status: string | null;
+  readonly output: readonly OutputItem[];
+  readonly usage: Usage | null;
+  readonly incompleteReason: string | null;
+  readonly error: ServiceError | null;
+  /** Set once a terminal event (completed / incomplete / failed / error) has been seen. */
+  readonly terminal: TerminalKind | null;
+  /** Events whose type the client does not know; kept, never fatal. */
+  readonly unknownEvents: readonly RelayEvent[];
+  readonly eventCount: number;
+}
+
+export type TerminalKind = "completed" | "incomplete" | "failed" | "error_event";
+
+/** Why a request failed, as far as the client can tell: maps to the spec's "likely causes". */
+export type ErrorCause =
+  | "address"
+  | "key"
+  | "model_permission"
+  | "quota"
+  | "rate_limit"
+  | "bad_request"
+  | "server"
+  | "network"
+  | "stream"
+  | "unknown";
+
+/** The one outcome of one HTTP request. Only `completed` is success. */
+export type RequestOutcome =
+  | { kind: "completed" }
+  | { kind: "incomplete"; reason: string | null }
+  | { kind: "failed"; code: string | null; message: string }
+  | { kind: "error_event"; code: string | null; message: string }
+  | { kind: "interrupted"; bytes: number; events: number }
+  | { kind: "timed_out"; idleMs: number }
+  | { kind: "cancelled" }
+  | { kind: "http_error"; status: number; code: string | null; message: string; body: string }
+  | { kind: "network_error"; code: string | null; message: string };
+
+export type OutcomeKind = RequestOutcome["kind"];
+
+export interface RequestTiming {
+  /** Epoch ms when the request was sent. */
+  startedAt: number;
+  /** ms from send to the first response byte (headers count), or null if none arrived. */
+  firstByteMs: number | null;
+  /** ms from send to the end of the request, whatever the outcome. */
+  totalMs: number;
+}
+
+/** Everything recorded about one request, for every outcome, success included. */
+export interface RequestResult {
+  outcome: RequestOutcome;
+  /** Classified cause for anything but `completed`; null on success. */
+  cause: ErrorCause | null;
+  /** A sentence for the user naming the likely cause and what to do. Never contains the key. */
+  explanation: string | null;
+  snapshot: ResponseSnapshot;
+  httpStatus: number | null;
+  requestId: string | null;
+  streamed: boolean;
+  timing: RequestTiming;
+  bytesReceived: number;
+}
+
+/** What `RelayClient.stream` yields: batches of events with the snapshot after them, then the end. */
+export type StreamUpdate =
+  | { type: "events"; events: readonly RelayEvent[]; snapshot: ResponseSnapshot }
+  | { type: "end"; result: RequestResult };
+
+export interface ModelInfo extends JsonObject {
+  id: string;
+}
+
+export type ModelListResult =
+  | { ok: true; models: ModelInfo[]; requestId: string | null; httpStatus: number }
+  | { ok: false; outcome: RequestOutcome; cause: ErrorCause; explanation: string; requestId: string | null; httpStatus: number | null };
