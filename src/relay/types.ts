@@ -2,7 +2,7 @@
 // Items the service returns are kept as opaque JSON objects so that unknown kinds and fields survive
 // a round trip byte-for-byte; only the fields the client acts on are typed.
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
 export interface JsonObject {
   [key: string]: JsonValue | undefined;
 }

@@ -1,0 +1,161 @@
+import type { ErrorCause, RequestOutcome } from "./types";
+
+// Maps what came back (status, error code/type, body shape, socket error) to the spec's likely causes:
+// address, key, model permission, quota/balance, plus rate limit, server and network. The explanation
+// is what the user reads; it says what to check, not just what happened.
+
+export interface ClassifiedError {
+  /** Null only for a cancel by the user, which has no cause to fix. */
+  cause: ErrorCause | null;
+  code: string | null;
+  message: string;
+  explanation: string;
+}
+
+const CODE_CAUSES: ReadonlyArray<[RegExp, ErrorCause]> = [
+  [/^(invalid_api_key|incorrect_api_key|unauthorized|authentication_error|invalid_token|key_(disabled|expired|invalid)|token_(disabled|expired|invalid|not_found)|api_key_(disabled|expired|invalid))$/i, "key"],
+  [/^(model_not_found|model_not_allowed|model_not_supported|permission_denied|no_available_channel|unsupported_model|model_access_denied)$/i, "model_permission"],
+  [/(insufficient_(user_|token_)?quota|quota_exceeded|billing|balance|pre_consume_token_quota_failed)/i, "quota"],
+  [/^(rate_limit_exceeded|rate_limited|too_many_requests)$/i, "rate_limit"],
+  [/^(server_error|internal_error|service_unavailable|overloaded|bad_gateway|upstream_error)$/i, "server"],
+  [/^(invalid_request|invalid_request_error|context_length_exceeded|invalid_value|decimal_below_min_value|invalid_type|missing_required_parameter)$/i, "bad_request"],
+];
+
+const ADVICE: Record<ErrorCause, string> = {
+  address: "Check the base URL: it should point at the relay's API (for example https://relay.example.com/v1), not its web console.",
+  key: "Check the API key: it may be wrong, disabled or expired. Set a new one with \"Relay Chat: Set API Key\".",
+  model_permission: "Check the model: it may not exist on this relay, or the key's model restriction may not include it. Pick another model or change the key's allowed models.",
+  quota: "Check the account balance and the key's remaining quota in the relay's console: both must cover the request.",
+  rate_limit: "The relay is rate limiting requests. Wait a moment before sending again; nothing was retried automatically.",
+  bad_request: "The relay rejected the request as invalid. The model may not support a feature that was used (a listed model can still lack one).",
+  server: "The relay or its upstream had a server error. Check the relay's usage log with the request id before sending again.",
+  network: "The relay could not be reached. Check the network, proxy settings and the base URL.",
+  stream: "The stream ended without a final status, so the answer is not complete.",
+  unknown: "Check the relay's usage log with the request id.",
+};
+
+export function adviceFor(cause: ErrorCause): string {
+  return ADVICE[cause];
+}
+
+function causeFromCode(code: string | null): ErrorCause | null {
+  if (!code) return null;
+  for (const [pattern, cause] of CODE_CAUSES) if (pattern.test(code)) return cause;
+  return null;
+}
+
+function causeFromStatus(status: number): ErrorCause {
+  if (status === 401) return "key";
+  if (status === 402) return "quota";
+  if (status === 403) return "model_permission";
+  if (status === 404) return "address";
+  if (status === 429) return "rate_limit";
+  if (status >= 500) return "server";
+  if (status >= 400) return "bad_request";
+  return "unknown";
+}
+
+interface ParsedErrorBody {
+  code: string | null;
+  type: string | null;
+  message: string | null;
+}
+
+/** Reads the nested `{error:{code,type,message}}` envelope, the flat `{code,message}` one, or `{detail}`. */
+export function parseErrorBody(bodyText: string): ParsedErrorBody | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(bodyText);
+  } catch {
+    return null;
+  }
+  if (typeof body !== "object" || body === null) return null;
+  const record = body as Record<string, unknown>;
+  const envelope = typeof record.error === "object" && record.error !== null ? (record.error as Record<string, unknown>) : record;
+  const text = (value: unknown): string | null => (typeof value === "string" && value ? value : typeof value === "number" ? String(value) : null);
+  const message = text(envelope.message) ?? text(record.detail) ?? (typeof record.error === "string" ? record.error : null);
+  return { code: text(envelope.code), type: text(envelope.type), message };
+}
+
+function looksLikeHtml(bodyText: string, contentType: string): boolean {
+  return /text\/html/i.test(contentType) || /^\s*(<!doctype html|<html|<head|<body)/i.test(bodyText);
+}
+
+export function classifyHttpError(status: number, bodyText: string, contentType: string): ClassifiedError {
+  if (looksLikeHtml(bodyText, contentType)) {
+    const gateway = status >= 500;
+    const cause: ErrorCause = gateway ? "server" : status === 401 || status === 403 ? causeFromStatus(status) : "address";
+    const what = gateway
+      ? `A proxy or gateway answered with an HTML error page (HTTP ${status}) instead of the relay's JSON.`
+      : `The address answered with an HTML page (HTTP ${status}), not the Responses API.`;
+    return { cause, code: null, message: what, explanation: `${what} ${ADVICE[cause]}` };
+  }
+  const parsed = parseErrorBody(bodyText);
+  if (!parsed) {
+    const snippet = bodyText.trim().slice(0, 200) || "(empty body)";
+    const cause = status >= 200 && status < 300 ? "address" : causeFromStatus(status);
+    const what = `The relay answered HTTP ${status} with a body that is not JSON: ${snippet}`;
+    return { cause, code: null, message: what, explanation: `${what} ${ADVICE[cause]}` };
+  }
+  const code = parsed.code ?? parsed.type;
+  const cause = causeFromCode(parsed.code) ?? causeFromCode(parsed.type) ?? causeFromStatus(status);
+  const message = parsed.message ?? `HTTP ${status}`;
+  const codeText = code ? ` (${code})` : "";
+  return { cause, code, message, explanation: `HTTP ${status}${codeText}: ${message} ${ADVICE[cause]}` };
+}
+
+/** Errors reported inside a 200 stream or body (`error` event, `response.failed`). */
+export function classifyServiceError(code: string | null, message: string): ClassifiedError {
+  const cause = causeFromCode(code) ?? "server";
+  const codeText = code ? ` (${code})` : "";
+  return { cause, code, message, explanation: `The relay reported an error${codeText}: ${message} ${ADVICE[cause]}` };
+}
+
+const NETWORK_CODES: Record<string, { cause: ErrorCause; what: string }> = {
+  ECONNREFUSED: { cause: "address", what: "The connection was refused: nothing is listening at that address and port." },
+  ENOTFOUND: { cause: "address", what: "The host name could not be resolved (DNS lookup failed)." },
+  EAI_AGAIN: { cause: "network", what: "The host name could not be resolved right now (temporary DNS failure)." },
+  ECONNRESET: { cause: "network", what: "The connection was reset." },
+  ETIMEDOUT: { cause: "network", what: "The connection timed out." },
+  EHOSTUNREACH: { cause: "network", what: "The host is unreachable." },
+  ENETUNREACH: { cause: "network", what: "The network is unreachable." },
+  UND_ERR_CONNECT_TIMEOUT: { cause: "network", what: "Connecting to the relay timed out." },
+  UND_ERR_SOCKET: { cause: "network", what: "The connection to the relay failed." },
+  CERT_HAS_EXPIRED: { cause: "network", what: "The relay's TLS certificate has expired." },
+  DEPTH_ZERO_SELF_SIGNED_CERT: { cause: "network", what: "The relay's TLS certificate is self-signed and not trusted." },
+  SELF_SIGNED_CERT_IN_CHAIN: { cause: "network", what: "The relay's TLS certificate chain is not trusted (a corporate proxy?)." },
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: { cause: "network", what: "The relay's TLS certificate could not be verified." },
+};
+
+export function errorCodeOf(error: unknown): string | null {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current && typeof current === "object"; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && code in NETWORK_CODES) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  const code = error && typeof error === "object" ? (error as { code?: unknown }).code : undefined;
+  return typeof code === "string" ? code : null;
+}
+
+export function classifyNetworkError(error: unknown): ClassifiedError {
+  const code = errorCodeOf(error);
+  const known = code ? NETWORK_CODES[code] : undefined;
+  const cause = known?.cause ?? "network";
+  const message = known?.what ?? `The request failed: ${error instanceof Error ? error.message : String(error)}`;
+  return { cause, code, message, explanation: `${message} ${ADVICE[cause]}` };
+}
+
+/** Cause and explanation for outcomes that carry no server error: interruption, timeout, cancel. */
+export function classifyLocalOutcome(outcome: RequestOutcome): ClassifiedError | null {
+  switch (outcome.kind) {
+    case "interrupted":
+      return { cause: "stream", code: null, message: "interrupted", explanation: `The stream closed after ${outcome.bytes} bytes and ${outcome.events} events without a final status. ${ADVICE.stream} Sending again is a new, possibly billed request.` };
+    case "timed_out":
+      return { cause: "network", code: null, message: "timed out", explanation: `Nothing arrived for ${Math.round(outcome.idleMs / 1000)} s, so the request was stopped. Check the relay's usage log before sending again.` };
+    case "cancelled":
+      return { cause: null, code: null, message: "cancelled", explanation: "Stopped by you. The relay may still bill what it produced." };
+    default:
+      return null;
+  }
+}

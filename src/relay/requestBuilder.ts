@@ -1,0 +1,25 @@
+import type { FunctionToolDefinition, InputItem, ResponseRequest } from "./types";
+
+export interface RequestParameters {
+  model: string;
+  input: readonly InputItem[];
+  tools?: readonly FunctionToolDefinition[];
+  maxOutputTokens?: number | null;
+  stream: boolean;
+}
+
+/**
+ * Builds the request body. History items are passed through untouched (the service needs them exactly
+ * as it sent them); `store` is always false because the client carries the history.
+ */
+export function buildResponseRequest(parameters: RequestParameters): ResponseRequest {
+  const request: ResponseRequest = { model: parameters.model, input: [...parameters.input], stream: parameters.stream, store: false };
+  if (parameters.tools && parameters.tools.length > 0) request.tools = [...parameters.tools];
+  if (parameters.maxOutputTokens && parameters.maxOutputTokens > 0) request.max_output_tokens = Math.floor(parameters.maxOutputTokens);
+  return request;
+}
+
+/** A plain user message, the form the spec shows. */
+export function userMessage(text: string): InputItem {
+  return { role: "user", content: text };
+}
