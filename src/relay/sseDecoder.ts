@@ -27,11 +27,13 @@ export class SseEventDecoder {
     return this.takeBatch();
   }
 
-  /** Flushes at end of body: a final frame without its blank line still counts. */
+  /**
+   * Flushes at end of body. A last frame without its closing blank line is dropped, as the SSE standard
+   * says: a body cut inside the final frame must never read as a completed response.
+   */
   end(): RelayEvent[] {
     const rest = this.textDecoder.decode();
     if (rest) this.parser.feed(rest);
-    this.parser.reset({ consume: true });
     return this.takeBatch();
   }
 

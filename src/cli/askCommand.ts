@@ -1,0 +1,64 @@
+import { functionCallsOf, outputTextOf } from "../relay/accumulate";
+import type { RelayClient } from "../relay/client";
+import { buildResponseRequest, userMessage } from "../relay/requestBuilder";
+import type { RelayEvent, RequestResult } from "../relay/types";
+import { receiptLine } from "./receipt";
+
+export interface AskOptions {
+  model: string;
+  prompt: string;
+  stream: boolean;
+  maxOutputTokens: number | null;
+  json: boolean;
+}
+
+export interface CliOutput {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+/** Sends one prompt; returns the process exit code, 0 only for a `completed` response. */
+export async function runAsk(client: RelayClient, options: AskOptions, output: CliOutput, signal: AbortSignal): Promise<number> {
+  const request = buildResponseRequest({ model: options.model, input: [userMessage(options.prompt)], maxOutputTokens: options.maxOutputTokens, stream: options.stream });
+  let printedText = false;
+  const onEvents = (events: readonly RelayEvent[]) => {
+    if (options.json) return;
+    // Written as each chunk arrives, unbuffered, as the spec asks of command-line clients.
+    let text = "";
+    for (const event of events) if (event.type === "response.output_text.delta" && typeof event.delta === "string") text += event.delta;
+    if (text) {
+      output.stdout(text);
+      printedText = true;
+    }
+  };
+  const result = await client.send(request, { signal, onEvents });
+  if (options.json) {
+    output.stdout(`${JSON.stringify(askJson(result))}\n`);
+  } else {
+    if (!printedText) output.stdout(outputTextOf(result.snapshot.output));
+    output.stdout("\n");
+    for (const call of functionCallsOf(result.snapshot.output)) output.stderr(`function call proposed: ${call.name}(${call.arguments}) call_id ${call.call_id}\n`);
+    if (result.explanation) output.stderr(`${result.explanation}\n`);
+    output.stderr(`${receiptLine(result)}\n`);
+  }
+  return result.outcome.kind === "completed" ? 0 : 1;
+}
+
+export function askJson(result: RequestResult): Record<string, unknown> {
+  const outcome = result.outcome;
+  const reason =
+    outcome.kind === "incomplete" ? outcome.reason : outcome.kind === "failed" || outcome.kind === "error_event" || outcome.kind === "http_error" || outcome.kind === "network_error" ? outcome.code : null;
+  return {
+    outcome: outcome.kind,
+    status: result.snapshot.status,
+    reason,
+    message: result.explanation,
+    text: outputTextOf(result.snapshot.output),
+    functionCalls: functionCallsOf(result.snapshot.output),
+    outputTypes: result.snapshot.output.map((item) => item.type),
+    usage: result.snapshot.usage,
+    requestId: result.requestId,
+    responseId: result.snapshot.responseId,
+    httpStatus: result.httpStatus,
+  };
+}
