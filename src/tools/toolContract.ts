@@ -1,0 +1,41 @@
+// The contract every tool fulfils, whether it reads files, runs a command or talks to the editor.
+import type { JsonObject } from "../relay/types";
+
+/** How much harm a call can do; drives what the approval policy may skip asking about. */
+export type ToolRisk = "read" | "write" | "execute";
+
+/** A richer result than plain text, for tools whose failure is an answer the model should see, not a crash. */
+export interface ToolRunResult {
+  output: string;
+  /** True when the output describes a failure; the text is then sent prefixed with "Error: ". */
+  isError?: boolean;
+}
+
+export interface Tool {
+  /** The function name the model calls; must match /^[A-Za-z0-9_-]{1,64}$/. */
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of the arguments object; arguments are validated against it before anyone sees them. */
+  readonly parameters: JsonObject;
+  readonly risk: ToolRisk;
+  /** Sent as `strict` in the request when set; only meaningful if the schema follows the strict-mode rules. */
+  readonly strict?: boolean;
+  /** Called only with arguments that passed schema validation and only after approval. */
+  run(args: JsonObject, signal: AbortSignal): Promise<string | ToolRunResult>;
+}
+
+/** What a tool author writes: the same contract, with the argument type the schema guarantees. */
+export interface TypedToolSpecification<TArgs> extends Omit<Tool, "run"> {
+  run(args: TArgs, signal: AbortSignal): Promise<string | ToolRunResult>;
+}
+
+/**
+ * The schema check happens before `run`, so the cast from JSON to TArgs is sound as long as the schema
+ * and TArgs agree; keeping the cast here means it exists in exactly one place.
+ */
+export function defineTool<TArgs>(specification: TypedToolSpecification<TArgs>): Tool {
+  return {
+    ...specification,
+    run: (args, signal) => specification.run(args as unknown as TArgs, signal),
+  };
+}
