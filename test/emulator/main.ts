@@ -1,0 +1,29 @@
+// Runs the relay emulator as a process for the demo and the benchmarks:
+//   node --require tsx/cjs test/emulator/main.ts [--port N] [--key K]
+// Prints one JSON line {"baseUrl", "key"} and serves until SIGINT/SIGTERM.
+import { startRelayEmulator } from "./server";
+
+function argumentValue(name: string): string | undefined {
+  const index = process.argv.indexOf(name);
+  return index >= 0 ? process.argv[index + 1] : undefined;
+}
+
+async function main(): Promise<void> {
+  const port = argumentValue("--port");
+  const key = argumentValue("--key");
+  const emulator = await startRelayEmulator({
+    ...(key ? { keys: [{ key, name: "cli" }] } : {}),
+    ...(port ? { port: Number(port) } : {}),
+  });
+  process.stdout.write(`${JSON.stringify({ baseUrl: emulator.baseUrl, key: emulator.defaultKey })}\n`);
+  const stop = (): void => {
+    emulator.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,157 @@
+import { createHash } from "node:crypto";
+import type { PlannedItem } from "./outputPlan";
+import { longMarkdownAnswer } from "./longAnswer";
+import { splitIntoArgumentDeltas, splitIntoWordDeltas } from "./tokenCounting";
+
+/** The models every emulator knows how to answer; any other listed model id behaves like `echo`. */
+export const SCRIPTED_MODEL_IDS = ["echo", "tools", "tools-parallel", "reasoning", "long"] as const;
+
+const DEFAULT_LONG_ANSWER_WORDS = 2000;
+
+/** The parts of a validated request body the scripted models look at. */
+export interface ScriptInput {
+  model: string;
+  input: unknown;
+  tools?: unknown;
+  max_output_tokens?: number | null;
+}
+
+interface OfferedTool {
+  name: string;
+  parameters: unknown;
+}
+
+function asRecord(value: unknown): Record<string, unknown> | null {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+function inputItems(input: unknown): unknown[] {
+  if (typeof input === "string") return [{ role: "user", content: input }];
+  return Array.isArray(input) ? input : [];
+}
+
+function textOfContent(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((part) => asRecord(part)?.text)
+    .filter((text): text is string => typeof text === "string")
+    .join("");
+}
+
+export function lastUserText(input: unknown): string {
+  const items = inputItems(input);
+  for (let index = items.length - 1; index >= 0; index -= 1) {
+    const item = asRecord(items[index]);
+    if (item?.role === "user") return textOfContent(item.content);
+  }
+  return "";
+}
+
+/** Outputs at the end of the input: the client has just run the proposed functions. */
+function trailingFunctionCallOutputs(input: unknown): string[] {
+  const items = inputItems(input);
+  const outputs: string[] = [];
+  for (let index = items.length - 1; index >= 0; index -= 1) {
+    const item = asRecord(items[index]);
+    if (item?.type !== "function_call_output") break;
+    outputs.unshift(typeof item.output === "string" ? item.output : JSON.stringify(item.output));
+  }
+  return outputs;
+}
+
+function offeredTools(tools: unknown): OfferedTool[] {
+  if (!Array.isArray(tools)) return [];
+  return tools.flatMap((tool) => {
+    const record = asRecord(tool);
+    return record && typeof record.name === "string" ? [{ name: record.name, parameters: record.parameters }] : [];
+  });
+}
+
+function exampleValue(propertyName: string, schema: unknown): unknown {
+  const record = asRecord(schema) ?? {};
+  if (Array.isArray(record.enum) && record.enum.length > 0) return record.enum[0];
+  if (propertyName === "path") return "README.md";
+  const type = Array.isArray(record.type) ? record.type[0] : record.type;
+  switch (type) {
+    case "number":
+    case "integer":
+      return 1;
+    case "boolean":
+      return true;
+    case "array":
+      return [];
+    case "object":
+      return exampleArguments(record);
+    default:
+      return "example";
+  }
+}
+
+/** Arguments that satisfy a simple JSON Schema: `path` -> "README.md", strings "example", numbers 1. */
+export function exampleArguments(parametersSchema: unknown): Record<string, unknown> {
+  const properties = asRecord(asRecord(parametersSchema)?.properties) ?? {};
+  const argumentsObject: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(properties)) argumentsObject[name] = exampleValue(name, schema);
+  return argumentsObject;
+}
+
+function argumentsFor(tool: OfferedTool): Record<string, unknown> {
+  return tool.name === "get_weather" ? { city: "Paris" } : exampleArguments(tool.parameters);
+}
+
+function message(text: string): PlannedItem {
+  return { kind: "message", deltas: splitIntoWordDeltas(text) };
+}
+
+function functionCall(tool: OfferedTool, argumentsObject: Record<string, unknown>): PlannedItem {
+  return { kind: "function_call", name: tool.name, argumentDeltas: splitIntoArgumentDeltas(JSON.stringify(argumentsObject)) };
+}
+
+function toolResultAnswer(outputs: readonly string[]): PlannedItem {
+  return message(outputs.map((output) => `Tool result: ${output}`).join("\n"));
+}
+
+function planTools(request: ScriptInput): PlannedItem[] {
+  const outputs = trailingFunctionCallOutputs(request.input);
+  if (outputs.length > 0) return [toolResultAnswer(outputs)];
+  const tools = offeredTools(request.tools);
+  if (tools.length === 0) return [message(`No tools were offered. You said: ${lastUserText(request.input)}`)];
+  const preferred = tools.find((tool) => tool.name === "get_weather") ?? tools[0];
+  return [functionCall(preferred, argumentsFor(preferred))];
+}
+
+function planParallelTools(request: ScriptInput): PlannedItem[] {
+  const outputs = trailingFunctionCallOutputs(request.input);
+  if (outputs.length > 0) return [toolResultAnswer(outputs)];
+  const tools = offeredTools(request.tools);
+  if (tools.length === 0) return [message(`No tools were offered. You said: ${lastUserText(request.input)}`)];
+  if (tools.length >= 2) return [functionCall(tools[0], argumentsFor(tools[0])), functionCall(tools[1], argumentsFor(tools[1]))];
+  return [functionCall(tools[0], argumentsFor(tools[0])), functionCall(tools[0], argumentsFor(tools[0]))];
+}
+
+function planReasoning(request: ScriptInput): PlannedItem[] {
+  const userText = lastUserText(request.input);
+  // Opaque to the client, like the real thing; it only has to survive the round trip unchanged.
+  const encryptedContent = `gAAAAA${createHash("sha256").update(userText).digest("base64url")}`;
+  return [
+    { kind: "reasoning", summaryDeltas: splitIntoWordDeltas(`**Considering the request**\n\nThe user wrote ${JSON.stringify(userText)}; a short echo answers it.`), encryptedContent },
+    message(`After thinking it over: ${userText}`),
+  ];
+}
+
+/** What the named model writes for this request, before the output budget is applied. */
+export function planOutput(request: ScriptInput): PlannedItem[] {
+  switch (request.model) {
+    case "tools":
+      return planTools(request);
+    case "tools-parallel":
+      return planParallelTools(request);
+    case "reasoning":
+      return planReasoning(request);
+    case "long":
+      return [message(longMarkdownAnswer(request.max_output_tokens ?? DEFAULT_LONG_ANSWER_WORDS))];
+    default:
+      return [message(`You said: ${lastUserText(request.input)}`)];
+  }
+}

@@ -1,0 +1,328 @@
+import { createServer } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { validateResponseRequest } from "../support/openResponsesSchema";
+import type { AccessRejection, EmulatorKey } from "./accessControl";
+import { authenticate, checkFunds, checkModelAccess, isModelAllowed } from "./accessControl";
+import { BodyWriter, delay } from "./bodyWriter";
+import type { TransportPlan } from "./bodyWriter";
+import { sendJson, sendServiceError } from "./errorBodies";
+import type { Fault } from "./faults";
+import { applyEventFault, isCannedAnswerFault, isEventFault, sendCannedFault } from "./faults";
+import { newId } from "./ids";
+import { plannedOutputTokens } from "./outputPlan";
+import type { QueuedReplay, ReplayOptions } from "./replay";
+import { writeReplay } from "./replay";
+import type { ResponseContext, WireEvent } from "./responseEvents";
+import { generateResponse } from "./responseEvents";
+import { SCRIPTED_MODEL_IDS, planOutput } from "./scriptedModels";
+import type { StreamPacing } from "./sseWriter";
+import { SSE_CONTENT_TYPE, writeSseEvents } from "./sseWriter";
+import { countInputTokens } from "./tokenCounting";
+
+export type { EmulatorKey } from "./accessControl";
+export type { Fault } from "./faults";
+export type { ReplayOptions } from "./replay";
+
+export interface EmulatorOptions {
+  /** Keys the relay accepts. Default: one unlimited key, exposed as `defaultKey`. */
+  keys?: EmulatorKey[];
+  /** Account balance in credits. Default: plenty. */
+  balance?: number;
+  /** Model ids the relay knows. Default: the scripted models (echo, tools, tools-parallel, reasoning, long). */
+  models?: string[];
+  /** Default "x-service-request-id". */
+  requestIdHeader?: string;
+  /** Credits per input token. Default 1. */
+  pricePerInputToken?: number;
+  /** Credits per output token. Default 2. */
+  pricePerOutputToken?: number;
+  /** Clock for key expiry, epoch ms. Default Date.now. */
+  now?: () => number;
+  /** Port on 127.0.0.1. Default 0: a random free port. */
+  port?: number;
+}
+
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** Parsed JSON, or undefined when the body was empty or not JSON. */
+  body: unknown;
+  rawBody: string;
+  requestId: string;
+}
+
+export interface UsageRecord {
+  requestId: string;
+  keyName: string;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  cost: number;
+  /** How the relay saw the response end: completed, incomplete, failed or error_event. */
+  status: string;
+}
+
+export interface RelayEmulator {
+  /** "http://127.0.0.1:PORT", without /v1. */
+  readonly baseUrl: string;
+  /** A valid key: the generated one, or the first of `options.keys`. */
+  readonly defaultKey: string;
+  /** The live key objects; change them to disable a key, spend its quota and so on. */
+  readonly keys: EmulatorKey[];
+  readonly received: ReceivedRequest[];
+  postCount(): number;
+  readonly usageLog: UsageRecord[];
+  balance: number;
+  queueFault(fault: Fault): void;
+  queueReplay(sse: string | Buffer, options?: ReplayOptions): void;
+  queueJsonBody(body: unknown, status?: number): void;
+  close(): Promise<void>;
+}
+
+type QueuedAnswer =
+  | { kind: "fault"; fault: Fault }
+  | { kind: "replay"; replay: QueuedReplay }
+  | { kind: "json"; body: unknown; status: number };
+
+const PLENTY_OF_CREDITS = 1_000_000_000;
+
+interface RequestBodyView {
+  model: string;
+  input: unknown;
+  tools?: unknown;
+  max_output_tokens?: number | null;
+  stream?: boolean;
+  store?: boolean;
+  instructions?: string | null;
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function parseJson(rawBody: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(rawBody) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+class RelayEmulatorServer implements RelayEmulator {
+  readonly received: ReceivedRequest[] = [];
+  readonly usageLog: UsageRecord[] = [];
+  readonly keys: EmulatorKey[];
+  readonly defaultKey: string;
+  balance: number;
+  baseUrl = "";
+
+  private readonly server: Server;
+  private readonly queue: QueuedAnswer[] = [];
+  private readonly models: readonly string[];
+  private readonly requestIdHeader: string;
+  private readonly pricePerInputToken: number;
+  private readonly pricePerOutputToken: number;
+  private readonly now: () => number;
+  private readonly port: number;
+  private responsesPosts = 0;
+
+  constructor(options: EmulatorOptions) {
+    this.keys = options.keys ?? [{ key: newId("sk-emulator", 24), name: "default", enabled: true, expiresAt: null, quota: null, models: null }];
+    this.defaultKey = this.keys[0]?.key ?? "";
+    this.balance = options.balance ?? PLENTY_OF_CREDITS;
+    this.models = options.models ?? [...SCRIPTED_MODEL_IDS];
+    this.requestIdHeader = (options.requestIdHeader ?? "x-service-request-id").toLowerCase();
+    this.pricePerInputToken = options.pricePerInputToken ?? 1;
+    this.pricePerOutputToken = options.pricePerOutputToken ?? 2;
+    this.now = options.now ?? Date.now;
+    this.port = options.port ?? 0;
+    this.server = createServer({ noDelay: true, keepAliveTimeout: 5_000 }, (request, response) => {
+      this.handle(request, response).catch((error: unknown) => {
+        if (!response.headersSent) {
+          sendServiceError(response, 500, { message: `Emulator failure: ${String(error)}`, type: "server_error", code: "emulator_error" }, String(response.getHeader(this.requestIdHeader)));
+        } else {
+          response.destroy();
+        }
+      });
+    });
+  }
+
+  async listen(): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once("error", reject);
+      this.server.listen(this.port, "127.0.0.1", () => resolve());
+    });
+    const address = this.server.address() as AddressInfo;
+    this.baseUrl = `http://127.0.0.1:${address.port}`;
+  }
+
+  postCount(): number {
+    return this.responsesPosts;
+  }
+
+  queueFault(fault: Fault): void {
+    this.queue.push({ kind: "fault", fault });
+  }
+
+  queueReplay(sse: string | Buffer, options: ReplayOptions = {}): void {
+    this.queue.push({ kind: "replay", replay: { body: typeof sse === "string" ? Buffer.from(sse, "utf8") : sse, options } });
+  }
+
+  queueJsonBody(body: unknown, status = 200): void {
+    this.queue.push({ kind: "json", body, status });
+  }
+
+  async close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    // Stalled streams and idle keep-alive sockets would otherwise hold close() open forever.
+    this.server.closeAllConnections();
+    await closed;
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const requestId = newId("req", 16);
+    response.setHeader(this.requestIdHeader, requestId);
+    const rawBody = await readBody(request);
+    const parsed = rawBody.length > 0 ? parseJson(rawBody) : { ok: false as const };
+    const path = (request.url ?? "/").split("?")[0];
+    const method = request.method ?? "GET";
+    this.received.push({ method, path, headers: request.headers, body: parsed.ok ? parsed.value : undefined, rawBody, requestId });
+
+    if (path === "/v1/models" && method === "GET") return this.listModels(request, response, requestId);
+    if (path === "/v1/responses" && method === "POST") {
+      this.responsesPosts += 1;
+      return this.createResponse(request, response, requestId, rawBody, parsed);
+    }
+    const known = path === "/v1/models" || path === "/v1/responses";
+    sendServiceError(
+      response,
+      known ? 405 : 404,
+      { message: `Invalid URL (${method} ${path})`, type: "invalid_request_error", code: known ? "method_not_allowed" : "not_found" },
+      requestId,
+    );
+  }
+
+  private reject(response: ServerResponse, rejection: AccessRejection, requestId: string): void {
+    sendServiceError(response, rejection.status, rejection.error, requestId);
+  }
+
+  private listModels(request: IncomingMessage, response: ServerResponse, requestId: string): void {
+    const access = authenticate(request.headers.authorization, this.keys, this.now());
+    if (!access.ok) return this.reject(response, access.rejection, requestId);
+    const data = this.models.filter((model) => isModelAllowed(access.key, model)).map((id) => ({ id, object: "model", owned_by: "emulator" }));
+    sendJson(response, 200, { object: "list", data });
+  }
+
+  private async createResponse(
+    request: IncomingMessage,
+    response: ServerResponse,
+    requestId: string,
+    rawBody: string,
+    parsed: { ok: true; value: unknown } | { ok: false },
+  ): Promise<void> {
+    // Every POST consumes one queued answer, whatever happens to the request afterwards.
+    const queued = this.queue.shift();
+    if (queued?.kind === "json") return sendJson(response, queued.status, queued.body);
+    if (queued?.kind === "replay") {
+      response.writeHead(queued.replay.options.status ?? 200, { "content-type": SSE_CONTENT_TYPE, "cache-control": "no-cache" });
+      return writeReplay(new BodyWriter(response, {}), queued.replay);
+    }
+    const fault = queued?.fault;
+    if (fault && isCannedAnswerFault(fault)) return sendCannedFault(response, fault, requestId);
+
+    const access = authenticate(request.headers.authorization, this.keys, this.now());
+    if (!access.ok) return this.reject(response, access.rejection, requestId);
+    const key = access.key;
+
+    if (!parsed.ok) {
+      return sendServiceError(response, 400, { message: rawBody.length === 0 ? "The request body is empty; send a JSON object." : "We could not parse the JSON body of your request.", type: "invalid_request_error", code: "invalid_request", param: null }, requestId);
+    }
+    const validation = validateResponseRequest(parsed.value);
+    if (!validation.valid) {
+      return sendServiceError(response, 400, { message: `Invalid request body: ${validation.errors}`, type: "invalid_request_error", code: "invalid_request", param: validation.param }, requestId);
+    }
+    const body = parsed.value as Partial<RequestBodyView>;
+    // The schema allows these to be absent or null; the relay spec requires them.
+    if (typeof body.model !== "string") {
+      return sendServiceError(response, 400, { message: "Missing required parameter: 'model'.", type: "invalid_request_error", code: "invalid_request", param: "model" }, requestId);
+    }
+    if (body.input === undefined || body.input === null) {
+      return sendServiceError(response, 400, { message: "Missing required parameter: 'input'.", type: "invalid_request_error", code: "invalid_request", param: "input" }, requestId);
+    }
+    const requestBody = body as RequestBodyView;
+
+    const modelRejection = checkModelAccess(key, requestBody.model, this.models);
+    if (modelRejection) return this.reject(response, modelRejection, requestId);
+
+    const plan = planOutput(requestBody);
+    const inputTokens = countInputTokens(requestBody.input);
+    // Relays pre-charge against max_output_tokens when given; otherwise the planned length stands in.
+    const estimatedOutputTokens = requestBody.max_output_tokens ?? plannedOutputTokens(plan);
+    const estimatedCost = this.cost(inputTokens, estimatedOutputTokens);
+    const fundsRejection = checkFunds(key, this.balance, estimatedCost);
+    if (fundsRejection) return this.reject(response, fundsRejection, requestId);
+
+    const context: ResponseContext = {
+      responseId: newId("resp", 24),
+      model: requestBody.model,
+      createdAt: Math.floor(Date.now() / 1000),
+      inputTokens,
+      request: { tools: requestBody.tools, max_output_tokens: requestBody.max_output_tokens, store: requestBody.store, instructions: requestBody.instructions },
+    };
+    const generated = generateResponse(plan, context);
+    let events: WireEvent[] = generated.events;
+    let outputTokens = generated.outputTokens;
+    let status = String(generated.response.status);
+    let nonStreamAnswer: { status: number; body: unknown } = { status: 200, body: generated.response };
+    if (fault && isEventFault(fault)) {
+      const faulted = applyEventFault(generated, fault, context, requestId);
+      events = faulted.events;
+      outputTokens = faulted.outputTokens;
+      status = faulted.outcome;
+      nonStreamAnswer = faulted.nonStreamAnswer;
+    }
+    this.charge({ requestId, key, model: requestBody.model, inputTokens, outputTokens, status });
+
+    const transport: TransportPlan = {
+      disconnectAfterBytes: fault?.kind === "disconnect" ? fault.afterBytes : undefined,
+      stallAfterBytes: fault?.kind === "stall" ? fault.afterBytes : undefined,
+    };
+    const writer = new BodyWriter(response, transport);
+    if (requestBody.stream === true) {
+      response.writeHead(200, { "content-type": SSE_CONTENT_TYPE, "cache-control": "no-cache", "x-accel-buffering": "no" });
+      const pacing: StreamPacing = {
+        deltaIntervalMs: fault?.kind === "drip" ? fault.intervalMs : undefined,
+        stallAfterFirstDelta: fault?.kind === "stall" && fault.afterBytes === undefined,
+      };
+      return writeSseEvents(writer, events, pacing);
+    }
+    const text = JSON.stringify(nonStreamAnswer.body);
+    if (fault?.kind === "drip") await delay(fault.intervalMs);
+    response.writeHead(nonStreamAnswer.status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
+    if (fault?.kind === "stall" && fault.afterBytes === undefined) return writer.stall();
+    if ((await writer.write(text)) === "written") writer.end();
+  }
+
+  private cost(inputTokens: number, outputTokens: number): number {
+    return inputTokens * this.pricePerInputToken + outputTokens * this.pricePerOutputToken;
+  }
+
+  /** Charges actual usage to both the account and the key, and writes the console usage log line. */
+  private charge(record: { requestId: string; key: EmulatorKey; model: string; inputTokens: number; outputTokens: number; status: string }): void {
+    const cost = this.cost(record.inputTokens, record.outputTokens);
+    this.balance -= cost;
+    if (record.key.quota !== undefined && record.key.quota !== null) record.key.quota -= cost;
+    this.usageLog.push({ requestId: record.requestId, keyName: record.key.name, model: record.model, inputTokens: record.inputTokens, outputTokens: record.outputTokens, cost, status: record.status });
+  }
+}
+
+/** Starts a relay emulator on 127.0.0.1 with a random free port. */
+export async function startRelayEmulator(options: EmulatorOptions = {}): Promise<RelayEmulator> {
+  const emulator = new RelayEmulatorServer(options);
+  await emulator.listen();
+  return emulator;
+}
