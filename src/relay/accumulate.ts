@@ -14,16 +14,15 @@ export const emptySnapshot: ResponseSnapshot = Object.freeze({
   error: null,
   terminal: null,
   unknownEvents: [],
-  eventCount: 0,
 });
 
 type ItemUpdate = (item: OutputItem) => OutputItem;
 
 export function accumulate(snapshot: ResponseSnapshot, event: RelayEvent): ResponseSnapshot {
-  const counted = { ...snapshot, eventCount: snapshot.eventCount + 1 };
+  const counted = snapshot;
   switch (event.type) {
     case "response.output_text.delta":
-      return updatePart(counted, event, (part) => ({ ...part, text: stringField(part, "text") + stringField(event, "delta") }));
+      return appendOutputText(snapshot, event) ?? updatePart(counted, event, (part) => ({ ...part, text: stringField(part, "text") + stringField(event, "delta") }));
     case "response.output_text.done":
       return updatePart(counted, event, (part) => ({ ...part, text: stringField(event, "text") }));
     case "response.refusal.delta":
@@ -68,6 +67,44 @@ export function accumulate(snapshot: ResponseSnapshot, event: RelayEvent): Respo
     default:
       return { ...counted, unknownEvents: [...counted.unknownEvents, event] };
   }
+}
+
+const JOINABLE_DELTAS = new Set(["response.output_text.delta", "response.function_call_arguments.delta"]);
+
+/**
+ * Applies a batch of events (one received chunk). Runs of text or argument deltas aimed at the same
+ * part are joined and applied once: the result equals `events.reduce(accumulate, snapshot)`, but a
+ * chunk of twenty deltas costs one copy of the touched item instead of twenty.
+ */
+export function accumulateEvents(snapshot: ResponseSnapshot, events: readonly RelayEvent[]): ResponseSnapshot {
+  let current = snapshot;
+  let index = 0;
+  while (index < events.length) {
+    const first = events[index];
+    let end = index + 1;
+    if (JOINABLE_DELTAS.has(first.type) && typeof first.delta === "string") {
+      let joined = first.delta;
+      while (end < events.length && sameDeltaTarget(first, events[end])) {
+        joined += events[end].delta as string;
+        end += 1;
+      }
+      current = accumulate(current, end - index > 1 ? { ...first, delta: joined } : first);
+    } else {
+      current = accumulate(current, first);
+    }
+    index = end;
+  }
+  return current;
+}
+
+function sameDeltaTarget(first: RelayEvent, next: RelayEvent): boolean {
+  return (
+    next.type === first.type &&
+    typeof next.delta === "string" &&
+    next.output_index === first.output_index &&
+    next.content_index === first.content_index &&
+    next.item_id === first.item_id
+  );
 }
 
 /** Builds the snapshot of a non-streamed response body, so both modes are read the same way. */
@@ -129,12 +166,47 @@ function serviceErrorFrom(source: JsonObject): ServiceError {
   return { code: code ?? type, message, type };
 }
 
+/**
+ * The hot path: thousands of text deltas per answer. Builds the new snapshot with explicit literals
+ * (no spreads, no closures); returns null when the event does not fit the simple case.
+ */
+function appendOutputText(snapshot: ResponseSnapshot, event: RelayEvent): ResponseSnapshot | null {
+  const outputIndex = event.output_index;
+  const contentIndex = event.content_index ?? 0;
+  const delta = event.delta;
+  if (typeof outputIndex !== "number" || typeof contentIndex !== "number" || typeof delta !== "string") return null;
+  const item = snapshot.output[outputIndex];
+  const content = item?.content;
+  if (!Array.isArray(content)) return null;
+  const part = content[contentIndex];
+  if (!isObject(part) || typeof part.text !== "string") return null;
+  const nextContent = content.slice();
+  nextContent[contentIndex] = { ...part, text: part.text + delta };
+  const output = snapshot.output.slice();
+  output[outputIndex] = { ...item, content: nextContent };
+  return withOutput(snapshot, output);
+}
+
+function withOutput(snapshot: ResponseSnapshot, output: readonly OutputItem[]): ResponseSnapshot {
+  return {
+    responseId: snapshot.responseId,
+    model: snapshot.model,
+    status: snapshot.status,
+    output,
+    usage: snapshot.usage,
+    incompleteReason: snapshot.incompleteReason,
+    error: snapshot.error,
+    terminal: snapshot.terminal,
+    unknownEvents: snapshot.unknownEvents,
+  };
+}
+
 function placeItem(snapshot: ResponseSnapshot, event: RelayEvent, item: OutputItem): ResponseSnapshot {
   const index = locateItem(snapshot, event, item);
   const output = snapshot.output.slice();
   if (index === -1) output.push(item);
   else output[index] = item;
-  return { ...snapshot, output };
+  return withOutput(snapshot, output);
 }
 
 function updateItem(snapshot: ResponseSnapshot, event: RelayEvent, update: ItemUpdate): ResponseSnapshot {
@@ -142,7 +214,7 @@ function updateItem(snapshot: ResponseSnapshot, event: RelayEvent, update: ItemU
   if (index === -1 || index >= snapshot.output.length) return snapshot;
   const output = snapshot.output.slice();
   output[index] = update(output[index]);
-  return { ...snapshot, output };
+  return withOutput(snapshot, output);
 }
 
 function updatePart(snapshot: ResponseSnapshot, event: RelayEvent, update: (part: JsonObject) => JsonObject): ResponseSnapshot {

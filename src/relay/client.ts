@@ -1,6 +1,6 @@
 import { request as httpRequest } from "undici";
 import type { Dispatcher } from "undici";
-import { accumulate, emptySnapshot, isObject, snapshotFromResponseBody } from "./accumulate";
+import { accumulateEvents, emptySnapshot, isObject, snapshotFromResponseBody } from "./accumulate";
 import { endpointUrl, normalizeBaseUrl } from "./baseUrl";
 import { classifyHttpError, classifyLocalOutcome, classifyNetworkError, classifyServiceError } from "./errorClassifier";
 import type { ClassifiedError } from "./errorClassifier";
@@ -222,6 +222,7 @@ class Exchange {
   requestId: string | null = null;
   private httpStatus: number | null = null;
   private bytes = 0;
+  private eventsReceived = 0;
   private readonly startedAt = Date.now();
   private readonly startedClock = performance.now();
   private firstByteMs: number | null = null;
@@ -244,9 +245,8 @@ class Exchange {
   }
 
   applyEvents(events: readonly RelayEvent[]): void {
-    let snapshot = this.snapshot;
-    for (const event of events) snapshot = accumulate(snapshot, event);
-    this.snapshot = snapshot;
+    this.snapshot = accumulateEvents(this.snapshot, events);
+    this.eventsReceived += events.length;
   }
 
   async readBody(response: Dispatcher.ResponseData, aborted: boolean): Promise<string> {
@@ -289,10 +289,10 @@ class Exchange {
 
   finishStream(thrown: unknown, aborted: boolean, idleTimeoutMs: number): RequestResult {
     const snapshot = this.snapshot;
-    if (snapshot.terminal) return this.result(outcomeOfTerminal(snapshot));
+    if (snapshot.terminal) return this.result(outcomeOfTerminal(snapshot, this.eventsReceived));
     if (aborted) return this.result({ kind: "cancelled" });
     if (thrown && TIMEOUT_CODES.has(codeOf(thrown))) return this.result({ kind: "timed_out", idleMs: idleTimeoutMs });
-    return this.result({ kind: "interrupted", bytes: this.bytes, events: snapshot.eventCount });
+    return this.result({ kind: "interrupted", bytes: this.bytes, events: this.eventsReceived });
   }
 
   finishThrown(error: unknown, aborted: boolean, idleTimeoutMs: number): RequestResult {
@@ -323,6 +323,7 @@ class Exchange {
       streamed: this.streamed,
       timing: { startedAt: this.startedAt, firstByteMs: this.firstByteMs, totalMs: performance.now() - this.startedClock },
       bytesReceived: this.bytes,
+      eventsReceived: this.eventsReceived,
     };
   }
 
@@ -347,7 +348,7 @@ class Exchange {
   }
 }
 
-function outcomeOfTerminal(snapshot: ResponseSnapshot): RequestOutcome {
+function outcomeOfTerminal(snapshot: ResponseSnapshot, eventsReceived: number): RequestOutcome {
   switch (snapshot.terminal) {
     case "completed":
       // A `response.completed` event whose response says otherwise is not trusted as success.
@@ -359,7 +360,7 @@ function outcomeOfTerminal(snapshot: ResponseSnapshot): RequestOutcome {
     case "error_event":
       return { kind: "error_event", code: snapshot.error?.code ?? null, message: snapshot.error?.message ?? "The stream reported an error." };
     default:
-      return { kind: "interrupted", bytes: 0, events: snapshot.eventCount };
+      return { kind: "interrupted", bytes: 0, events: eventsReceived };
   }
 }
 

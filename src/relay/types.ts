@@ -81,7 +81,6 @@ export interface ResponseSnapshot {
   readonly terminal: TerminalKind | null;
   /** Events whose type the client does not know; kept, never fatal. */
   readonly unknownEvents: readonly RelayEvent[];
-  readonly eventCount: number;
 }
 
 export type TerminalKind = "completed" | "incomplete" | "failed" | "error_event";
@@ -135,6 +134,7 @@ export interface RequestResult {
   streamed: boolean;
   timing: RequestTiming;
   bytesReceived: number;
+  eventsReceived: number;
 }
 
 /** What `RelayClient.stream` yields: batches of events with the snapshot after them, then the end. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { accumulate, emptySnapshot, functionCallsOf, outputTextOf } from "../../src/relay/accumulate";
+import { accumulate, accumulateEvents, emptySnapshot, functionCallsOf, outputTextOf } from "../../src/relay/accumulate";
 import { SseEventDecoder, UNPARSABLE_FRAME_TYPE } from "../../src/relay/sseDecoder";
 import type { RelayEvent, ResponseSnapshot } from "../../src/relay/types";
 import { frameEndOffsets, readReferenceStream, streamExpectations } from "../support/referenceStreams";
@@ -67,6 +67,23 @@ describe("SSE decoding and accumulation", () => {
       for (const cut of [...cuts].filter((offset) => offset >= 0 && offset < terminalEnd)) {
         const snapshot = snapshotOf(decodeInChunks(bytes.subarray(0, cut), 5));
         assert.equal(snapshot.terminal, null, `${expectation.file} cut at ${cut}`);
+      }
+    }
+  });
+
+  it("applies a batch of events exactly as applying them one by one", () => {
+    for (const expectation of streamExpectations) {
+      const bytes = readReferenceStream(expectation.file);
+      for (const size of [1, 40, 700, bytes.length]) {
+        const decoder = new SseEventDecoder();
+        let batched = emptySnapshot;
+        let single = emptySnapshot;
+        for (let offset = 0; offset < bytes.length; offset += size) {
+          const events = decoder.push(bytes.subarray(offset, offset + size));
+          batched = accumulateEvents(batched, events);
+          single = events.reduce(accumulate, single);
+          assert.deepEqual(batched, single, `${expectation.file} at chunk size ${size}, offset ${offset}`);
+        }
       }
     }
   });
