@@ -1,0 +1,25 @@
+// The settings one turn runs with; the extension reads them from its configuration and passes them in.
+
+export interface ChatSettings {
+  model: string;
+  stream: boolean;
+  /** Output budget per request; null sends none and leaves it to the relay. */
+  maxOutputTokens: number | null;
+  /** Follow-up requests after tool calls allowed in one turn; stops a model that keeps calling tools. */
+  toolRoundCap: number;
+  /** Estimated input tokens above which the user confirms a send first; 0 turns the warning off. */
+  expensiveSendThresholdTokens: number;
+}
+
+export const DEFAULT_TOOL_ROUND_CAP = 10;
+export const DEFAULT_EXPENSIVE_SEND_THRESHOLD_TOKENS = 50_000;
+
+export function chatSettingsWithDefaults(settings: Partial<ChatSettings> & Pick<ChatSettings, "model">): ChatSettings {
+  return {
+    stream: true,
+    maxOutputTokens: null,
+    toolRoundCap: DEFAULT_TOOL_ROUND_CAP,
+    expensiveSendThresholdTokens: DEFAULT_EXPENSIVE_SEND_THRESHOLD_TOKENS,
+    ...settings,
+  };
+}

@@ -1,0 +1,35 @@
+import type { InputItem } from "../relay/types";
+import type { Conversation, Turn } from "./conversation";
+import { activePath } from "./conversation";
+import { titleOf } from "./conversationSummary";
+import { activeHistoryItems } from "./historyItems";
+
+// The machine-readable export: `input` is exactly the item list the next message on this branch would be
+// sent after (what the relay has been sent, unchanged), and `turns` adds what only the client knows.
+
+export interface ConversationJsonExport {
+  format: "relay-chat-conversation";
+  schemaVersion: number;
+  id: string;
+  title: string;
+  model: string;
+  createdAt: string;
+  updatedAt: string;
+  input: InputItem[];
+  turns: Turn[];
+}
+
+export function conversationToJson(conversation: Conversation): string {
+  const exported: ConversationJsonExport = {
+    format: "relay-chat-conversation",
+    schemaVersion: conversation.schemaVersion,
+    id: conversation.id,
+    title: titleOf(conversation),
+    model: conversation.model,
+    createdAt: new Date(conversation.createdAt).toISOString(),
+    updatedAt: new Date(conversation.updatedAt).toISOString(),
+    input: activeHistoryItems(conversation),
+    turns: activePath(conversation),
+  };
+  return `${JSON.stringify(exported, null, 2)}\n`;
+}

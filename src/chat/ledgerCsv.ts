@@ -1,0 +1,37 @@
+import type { LedgerRow } from "./requestLedger";
+
+// CSV as RFC 4180 reads it: comma-separated, CRLF line ends, and any field holding a comma, quote or line
+// break wrapped in quotes with inner quotes doubled. Columns follow LedgerRow, so a spreadsheet lines up
+// with the relay console's usage log by request id.
+
+const COLUMNS: ReadonlyArray<keyof LedgerRow> = [
+  "time",
+  "conversationId",
+  "turnId",
+  "purpose",
+  "model",
+  "streamed",
+  "outcome",
+  "httpStatus",
+  "requestId",
+  "responseId",
+  "inputTokens",
+  "cachedTokens",
+  "outputTokens",
+  "reasoningTokens",
+  "firstByteMs",
+  "totalMs",
+  "bytesReceived",
+];
+
+export function ledgerToCsv(rows: readonly LedgerRow[]): string {
+  const lines = [COLUMNS.join(",")];
+  for (const row of rows) lines.push(COLUMNS.map((column) => csvField(row[column])).join(","));
+  return `${lines.join("\r\n")}\r\n`;
+}
+
+export function csvField(value: string | number | boolean | null | undefined): string {
+  if (value === null || value === undefined) return "";
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}

@@ -1,0 +1,48 @@
+import type { FunctionCallProposal } from "../relay/accumulate";
+import type { FunctionCallOutputItem } from "../relay/types";
+import type { ApprovalAnswer, ToolAvailability } from "../tools/approvalPolicy";
+import type { PreparedCall, ReadyCall } from "../tools/preparedCall";
+import { prepareCall } from "../tools/preparedCall";
+import { runToolCall } from "../tools/runToolCall";
+import type { ToolRegistry } from "../tools/toolRegistry";
+import type { ToolCallRecord } from "./conversation";
+
+// One round of function calling: every call a response proposed gets exactly one function_call_output,
+// whatever happens. Validation (JSON, known tool, schema) comes first, so a rejected call never reaches
+// the user or runs; valid calls are shown to `approve`, one at a time, and run only when approved.
+
+export interface ChatTools {
+  registry: ToolRegistry;
+  availability: ToolAvailability;
+  /** Decides about one validated call; the panel asks the user here (see tools/approvalGate). */
+  approve: (call: ReadyCall) => Promise<ApprovalAnswer>;
+  /** Longer tool output is cut with a visible marker before it is sent. */
+  maxResultChars: number;
+}
+
+export type ToolCallEvent =
+  /** Validated (or rejected) and about to be approved and run, or answered with the problem. */
+  | { phase: "proposed"; call: PreparedCall }
+  | { phase: "finished"; record: ToolCallRecord };
+
+export async function answerFunctionCalls(
+  proposals: readonly FunctionCallProposal[],
+  tools: ChatTools,
+  signal: AbortSignal,
+  onToolCall: (event: ToolCallEvent) => void,
+): Promise<ToolCallRecord[]> {
+  const records: ToolCallRecord[] = [];
+  const answered = new Set<string>();
+  for (const proposal of proposals) {
+    // The service expects one output per call_id; a repeated id is answered once.
+    if (answered.has(proposal.call_id)) continue;
+    answered.add(proposal.call_id);
+    const prepared = prepareCall(proposal, tools.registry, tools.availability);
+    onToolCall({ phase: "proposed", call: prepared });
+    const output: FunctionCallOutputItem = await runToolCall(prepared, tools.approve, { signal, maxResultChars: tools.maxResultChars });
+    const record: ToolCallRecord = { callId: proposal.call_id, name: proposal.name, arguments: proposal.arguments, status: prepared.status, output };
+    records.push(record);
+    onToolCall({ phase: "finished", record });
+  }
+  return records;
+}
