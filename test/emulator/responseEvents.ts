@@ -50,12 +50,33 @@ export function wireUsage(inputTokens: number, outputTokens: number, reasoningTo
   };
 }
 
-/** The full response resource, field for field in the order the real service sends it. */
+/** Tools as the service echoes them: every field present, defaults filled (strict defaults to true). */
+function normalizedTools(tools: unknown): unknown[] {
+  if (!Array.isArray(tools)) return [];
+  return tools.map((tool: unknown) => {
+    if (typeof tool !== "object" || tool === null) return tool;
+    const fields = tool as Record<string, unknown>;
+    return {
+      type: fields.type,
+      description: fields.description ?? null,
+      name: fields.name,
+      parameters: fields.parameters ?? null,
+      strict: fields.strict ?? true,
+    };
+  });
+}
+
+/**
+ * The full response resource, field for field in the order the real service sends it, plus
+ * `completed_at` and the penalties, which the Open Responses schema requires and newer API versions send.
+ */
 export function responseObject(context: ResponseContext, state: ResponseState): Record<string, unknown> {
   return {
     id: context.responseId,
     object: "response",
     created_at: context.createdAt,
+    // Scripted generation takes no model time, so it completes in the second it was created.
+    completed_at: state.status === "completed" ? context.createdAt : null,
     status: state.status,
     background: false,
     error: state.error ?? null,
@@ -73,9 +94,11 @@ export function responseObject(context: ResponseContext, state: ResponseState): 
     service_tier: "default",
     store: context.request.store ?? true,
     temperature: 1,
+    presence_penalty: 0,
+    frequency_penalty: 0,
     text: { format: { type: "text" }, verbosity: "medium" },
     tool_choice: "auto",
-    tools: Array.isArray(context.request.tools) ? context.request.tools : [],
+    tools: normalizedTools(context.request.tools),
     top_logprobs: 0,
     top_p: 1,
     truncation: "disabled",

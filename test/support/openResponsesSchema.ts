@@ -7,7 +7,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 // The Open Responses document is OpenAPI 3.1, whose schema dialect is JSON Schema 2020-12.
 const OPENAPI_DOCUMENT_PATH = path.resolve(__dirname, "../../../shared/reference/openresponses-openapi.json");
 const DOCUMENT_ID = "https://openresponses.local/openapi.json";
-const REQUEST_BODY_SCHEMA_REF = `${DOCUMENT_ID}#/components/schemas/CreateResponseBody`;
+const REQUEST_BODY_SCHEMA_NAME = "CreateResponseBody";
 
 export type RequestValidation = { valid: true } | { valid: false; errors: string; param: string | null };
 
@@ -21,10 +21,11 @@ export interface RequestValidationOptions {
   requireMessageType?: boolean;
 }
 
-let compiledRequestValidator: ValidateFunction | undefined;
+let schemaDocument: Ajv2020 | undefined;
+const compiledValidators = new Map<string, ValidateFunction>();
 
-function requestValidator(): ValidateFunction {
-  if (compiledRequestValidator) return compiledRequestValidator;
+function loadedDocument(): Ajv2020 {
+  if (schemaDocument) return schemaDocument;
   const document = JSON.parse(readFileSync(OPENAPI_DOCUMENT_PATH, "utf8")) as Record<string, unknown>;
   const ajv = new Ajv2020({
     // The document carries OpenAPI-only keywords (discriminator, example, x-*) and top-level
@@ -38,10 +39,22 @@ function requestValidator(): ValidateFunction {
   });
   addFormats(ajv);
   ajv.addSchema({ ...document, $id: DOCUMENT_ID });
-  const validator = ajv.getSchema(REQUEST_BODY_SCHEMA_REF);
-  if (!validator) throw new Error(`schema ${REQUEST_BODY_SCHEMA_REF} not found`);
-  compiledRequestValidator = validator;
+  schemaDocument = ajv;
+  return ajv;
+}
+
+/** The compiled validator for `#/components/schemas/<name>`, compiled once. */
+function componentValidator(name: string): ValidateFunction {
+  const cached = compiledValidators.get(name);
+  if (cached) return cached;
+  const validator = loadedDocument().getSchema(`${DOCUMENT_ID}#/components/schemas/${name}`);
+  if (!validator) throw new Error(`schema ${name} not found in ${OPENAPI_DOCUMENT_PATH}`);
+  compiledValidators.set(name, validator);
   return validator;
+}
+
+function requestValidator(): ValidateFunction {
+  return componentValidator(REQUEST_BODY_SCHEMA_NAME);
 }
 
 function withEasyInputMessageTypes(body: unknown): unknown {
@@ -85,4 +98,38 @@ export function validateResponseRequest(body: unknown, options: RequestValidatio
     undefined,
   );
   return { valid: false, errors: describeErrors(errors), param: deepest ? paramFromInstancePath(deepest.instancePath) : null };
+}
+
+export type SchemaCheck = { valid: true } | { valid: false; errors: string };
+
+function check(validator: ValidateFunction, value: unknown): SchemaCheck {
+  return validator(value) ? { valid: true } : { valid: false, errors: describeErrors(validator.errors ?? []) };
+}
+
+/** Validates a non-streaming response body against ResponseResource. */
+export function validateResponseResource(body: unknown): SchemaCheck {
+  return check(componentValidator("ResponseResource"), body);
+}
+
+let streamingEventSchemaNames: Map<string, string> | undefined;
+
+/** Maps each event `type` to its `...StreamingEvent` component, read from the document itself. */
+function streamingEventSchemaName(type: string): string | undefined {
+  if (!streamingEventSchemaNames) {
+    const document = JSON.parse(readFileSync(OPENAPI_DOCUMENT_PATH, "utf8")) as { components: { schemas: Record<string, { properties?: { type?: { enum?: string[] } } }> } };
+    streamingEventSchemaNames = new Map();
+    for (const [name, schema] of Object.entries(document.components.schemas)) {
+      const type = schema.properties?.type?.enum?.[0];
+      if (name.endsWith("StreamingEvent") && type) streamingEventSchemaNames.set(type, name);
+    }
+  }
+  return streamingEventSchemaNames.get(type);
+}
+
+/** Validates one parsed SSE `data:` payload against the streaming event schema for its `type`. */
+export function validateStreamingEvent(event: unknown): SchemaCheck {
+  const type = typeof event === "object" && event !== null ? (event as { type?: unknown }).type : undefined;
+  const name = typeof type === "string" ? streamingEventSchemaName(type) : undefined;
+  if (!name) return { valid: false, errors: `no streaming event schema for type ${JSON.stringify(type)}` };
+  return check(componentValidator(name), event);
 }

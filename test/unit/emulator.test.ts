@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { startRelayEmulator } from "../emulator/server";
+import { validateResponseResource, validateStreamingEvent } from "../support/openResponsesSchema";
 import type { EmulatorOptions, RelayEmulator } from "../emulator/server";
 
 const REQUEST_ID_HEADER = "x-service-request-id";
@@ -431,6 +432,38 @@ describe("relay emulator", () => {
         const body = (await (await postResponses(relay, { model: "gpt-4o-mini", input: [userMessage("hey")] })).json()) as ResponseBody;
         assert.deepEqual((body.output[0].content as Array<{ text: string }>)[0].text, "You said: hey");
       });
+    });
+  });
+
+  describe("conformance with the Open Responses schema", () => {
+    const readFileTool = { type: "function", name: "read_file", parameters: { type: "object", properties: { path: { type: "string" } } } };
+    const longInput = [userMessage(Array.from({ length: 30 }, (_, index) => `w${index}`).join(" "))];
+    const cases: Array<{ title: string; body: Record<string, unknown> }> = [
+      { title: "echo", body: { model: "echo", input: [userMessage("hello")] } },
+      { title: "reasoning", body: { model: "reasoning", input: [userMessage("hello")] } },
+      { title: "tools-parallel", body: { model: "tools-parallel", input: [userMessage("hello")], tools: [readFileTool] } },
+      { title: "incomplete", body: { model: "echo", input: longInput, max_output_tokens: 16 } },
+    ];
+
+    for (const { title, body } of cases) {
+      it(`${title}: every streamed event and the JSON body validate`, async () => {
+        for (const frame of parseSse(await (await postResponses(emulator, { ...body, stream: true })).text())) {
+          const result = validateStreamingEvent(frame.data);
+          assert.ok(result.valid, `${String(frame.data.type)}: ${result.valid ? "" : result.errors}`);
+        }
+        const result = validateResponseResource(await (await postResponses(emulator, body)).json());
+        assert.ok(result.valid, result.valid ? "" : result.errors);
+      });
+    }
+
+    it("failed and nested error events validate too", async () => {
+      emulator.queueFault({ kind: "failed" });
+      emulator.queueFault({ kind: "error_event", nested: true });
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const frames = parseSse(await (await postResponses(emulator, { ...cases[0].body, stream: true })).text());
+        const result = validateStreamingEvent(frames.at(-1)!.data);
+        assert.ok(result.valid, result.valid ? "" : result.errors);
+      }
     });
   });
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { validateResponseRequest } from "../support/openResponsesSchema";
+import { validateResponseRequest, validateResponseResource, validateStreamingEvent } from "../support/openResponsesSchema";
 
 const referenceDirectory = path.resolve(__dirname, "../../../shared/reference");
 
@@ -86,5 +86,20 @@ describe("validateResponseRequest (Open Responses CreateResponseBody)", () => {
   it("does not itself require model or input (both nullable/optional in the schema)", () => {
     assertValid({});
     assertValid({ model: null, input: null });
+  });
+
+  it("response validation: the 2025 recordings lack completed_at, which the schema requires", () => {
+    const recorded = JSON.parse(readFileSync(path.join(referenceDirectory, "bodies", "text-completed.json"), "utf8")) as Record<string, unknown>;
+    const result = validateResponseResource(recorded);
+    assert.equal(result.valid, false);
+    assert.match(result.valid ? "" : result.errors, /completed_at/);
+    assert.equal(validateResponseResource({ ...recorded, completed_at: 1758064443, presence_penalty: 0, frequency_penalty: 0 }).valid, true);
+  });
+
+  it("event validation picks the schema by type and refuses unknown types", () => {
+    const delta = { type: "response.output_text.delta", sequence_number: 4, item_id: "msg_1", output_index: 0, content_index: 0, delta: "Hi", logprobs: [] };
+    assert.equal(validateStreamingEvent(delta).valid, true);
+    assert.equal(validateStreamingEvent({ ...delta, delta: 5 }).valid, false);
+    assert.equal(validateStreamingEvent({ type: "response.mystery" }).valid, false);
   });
 });
