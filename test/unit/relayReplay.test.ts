@@ -1,0 +1,96 @@
+import assert from "node:assert/strict";
+import { functionCallsOf, outputTextOf } from "../../src/relay/accumulate";
+import { RelayClient } from "../../src/relay/client";
+import { buildResponseRequest, userMessage } from "../../src/relay/requestBuilder";
+import type { RequestResult } from "../../src/relay/types";
+import { startRelayEmulator } from "../emulator/server";
+import type { RelayEmulator } from "../emulator/server";
+import { frameEndOffsets, readReferenceBody, readReferenceStream, streamExpectations } from "../support/referenceStreams";
+
+// Every recorded stream and body, served by the emulator over loopback HTTP, read by the real client.
+
+const request = buildResponseRequest({ model: "echo", input: [userMessage("replay")], stream: true });
+
+describe("relay client: recorded streams and bodies over HTTP", () => {
+  let emulator: RelayEmulator;
+  let client: RelayClient;
+  before(async () => {
+    emulator = await startRelayEmulator();
+    client = new RelayClient({ baseUrl: emulator.baseUrl, apiKey: emulator.defaultKey, idleTimeoutMs: 5000 });
+  });
+  after(async () => {
+    await client.close();
+    await emulator.close();
+  });
+
+  async function replay(bytes: Buffer, chunkSizes: "random" | number, seed = 1): Promise<RequestResult> {
+    const postsBefore = emulator.postCount();
+    emulator.queueReplay(bytes, { chunkSizes, seed });
+    const result = await client.send(request);
+    assert.equal(emulator.postCount() - postsBefore, 1, "exactly one POST per request");
+    return result;
+  }
+
+  for (const expectation of streamExpectations) {
+    it(`replays ${expectation.file} at several chunkings`, async () => {
+      const bytes = readReferenceStream(expectation.file);
+      for (const [chunkSizes, seed] of [[1, 0], ["random", 1], ["random", 2], ["random", 3], [4096, 0]] as const) {
+        const result = await replay(bytes, chunkSizes, seed);
+        const label = `${expectation.file} chunks ${chunkSizes}/${seed}`;
+        assert.equal(result.outcome.kind, expectation.outcome, label);
+        assert.equal(outputTextOf(result.snapshot.output), expectation.text, label);
+        assert.deepEqual(result.snapshot.output.map((item) => item.type), expectation.outputTypes, label);
+        assert.deepEqual(functionCallsOf(result.snapshot.output).map((call) => call.name), expectation.functionCalls, label);
+        if (expectation.code) assert.equal(result.outcome.kind !== "completed" && "code" in result.outcome ? result.outcome.code : null, expectation.code, label);
+        assert.ok(result.requestId, `${label}: request id recorded`);
+        assert.equal(result.httpStatus, 200);
+        assert.equal(result.bytesReceived > 0, true);
+      }
+    });
+  }
+
+  it("never reports completed for a stream cut at a frame boundary or a random byte before its end", async () => {
+    for (const expectation of streamExpectations.filter((entry) => entry.outcome === "completed")) {
+      const bytes = readReferenceStream(expectation.file);
+      const ends = frameEndOffsets(bytes);
+      // The end of the frame that carries the final status (a `[DONE]` frame may follow it).
+      const lastEnd = ends.find((end) => end > bytes.indexOf('"type":"response.completed"')) ?? bytes.length;
+      const cuts = new Set(ends.filter((end) => end < lastEnd));
+      for (let sample = 1; sample <= 8; sample += 1) cuts.add(Math.floor((lastEnd * sample) / 9) + sample);
+      cuts.add(lastEnd - 1);
+      for (const cut of cuts) {
+        if (cut >= lastEnd) continue;
+        const result = await replay(bytes.subarray(0, cut), "random", cut);
+        assert.equal(result.outcome.kind, "interrupted", `${expectation.file} cut at ${cut}`);
+        assert.equal(result.cause, "stream");
+        assert.match(result.explanation ?? "", /without a final status/);
+      }
+    }
+  });
+
+  it("reads the recorded non-stream bodies: only status completed is success", async () => {
+    const cases: Array<[string, number, string, string | null]> = [
+      ["text-completed.json", 200, "completed", null],
+      ["function-call-completed.json", 200, "completed", null],
+      ["function-call-output-followup.json", 200, "completed", null],
+      ["incomplete-max-output-tokens.json", 200, "incomplete", "stream"],
+      ["background-queued.json", 200, "failed", "server"],
+      ["background-cancelled.json", 200, "failed", "server"],
+      ["error-401-invalid-api-key.json", 401, "http_error", "key"],
+      ["error-429-insufficient-quota.json", 429, "http_error", "quota"],
+      ["error-400-invalid-temperature.json", 400, "http_error", "bad_request"],
+      ["error-400-reasoning-item-without-following-item.json", 400, "http_error", "bad_request"],
+    ];
+    for (const [file, status, outcome, cause] of cases) {
+      emulator.queueJsonBody(readReferenceBody(file), status);
+      const result = await client.send({ ...request, stream: false });
+      assert.equal(result.outcome.kind, outcome, file);
+      assert.equal(result.cause, cause, file);
+      assert.equal(result.streamed, false);
+      if (outcome !== "completed") assert.ok(result.explanation, `${file} explains itself`);
+    }
+    emulator.queueJsonBody(readReferenceBody("incomplete-max-output-tokens.json"), 200);
+    const incomplete = await client.send({ ...request, stream: false });
+    assert.deepEqual(incomplete.outcome, { kind: "incomplete", reason: "max_output_tokens" });
+  });
+});
