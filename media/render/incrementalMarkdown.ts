@@ -1,0 +1,197 @@
+import type MarkdownIt from "markdown-it";
+import type Token from "markdown-it/lib/token.mjs";
+import { reconcileTrailingChildren } from "./domReconciler";
+import { findFinishedBlockBoundary } from "./finishedBlockBoundary";
+import { sanitizeHtmlToFragment } from "./htmlSanitizer";
+import { getMarkdownParser } from "./markdownParser";
+import { NewlineNormalizer } from "./newlineNormalizer";
+
+interface OpenFence {
+  readonly fenceCharacter: string;
+  readonly codeText: Text;
+  /** Offset in the open text where the code starts (after the opening fence line). */
+  readonly codeStart: number;
+}
+
+/**
+ * Renders a growing markdown answer into `container`. Finished top-level blocks are rendered once and
+ * left alone; only the open tail (text after the last finished block) is parsed and rendered again, so
+ * the cost of an update does not grow with the answer. After every call the container's innerHTML equals
+ * `renderMarkdownToSafeHtml(text)`.
+ */
+export class StreamingMarkdownView {
+  private readonly markdown: MarkdownIt = getMarkdownParser();
+  private readonly newlines = new NewlineNormalizer();
+  private rawText = "";
+  /** Normalized text of the blocks already final in the DOM. */
+  private finishedText = "";
+  /** Normalized text that may still change how it renders. */
+  private openText = "";
+  /** The container's trailing children that render `openText`. */
+  private openNodes: Node[] = [];
+  /** HTML last rendered for `openText`, to skip DOM work when a delta changes nothing visible. */
+  private openHtml: string | undefined;
+  /** Set while the open tail is a single unclosed fence, whose code text can grow in place. */
+  private openFence: OpenFence | undefined;
+  /** Reference definitions make earlier blocks depend on later text; then every update renders it all. */
+  private rendersWholeText = false;
+  private finished = false;
+
+  constructor(private readonly container: HTMLElement) {
+    container.replaceChildren();
+  }
+
+  get text(): string {
+    return this.rawText;
+  }
+
+  append(delta: string): void {
+    if (this.finished) throw new Error("StreamingMarkdownView: append() after finish()");
+    this.rawText += delta;
+    const normalized = this.newlines.normalize(delta);
+    if (normalized.length === 0) return;
+    const previousOpenLength = this.openText.length;
+    this.openText += normalized;
+    if (this.rendersWholeText) {
+      this.renderWholeText();
+    } else if (this.openFence === undefined || !this.tryGrowOpenFence(this.openFence, previousOpenLength)) {
+      this.renderOpenText();
+    }
+  }
+
+  /** Shows `fullText`; when it extends the current text only the difference is processed. */
+  setText(fullText: string): void {
+    if (fullText.startsWith(this.rawText) && !(this.finished && fullText.length > this.rawText.length)) {
+      if (fullText.length > this.rawText.length) this.append(fullText.slice(this.rawText.length));
+      return;
+    }
+    this.reset();
+    this.append(fullText);
+  }
+
+  /** Marks the answer complete; the DOM is already final, so this only releases the streaming state. */
+  finish(): void {
+    this.finished = true;
+    this.finishedText += this.openText;
+    this.openText = "";
+    this.openNodes = [];
+    this.openHtml = undefined;
+    this.openFence = undefined;
+  }
+
+  private reset(): void {
+    this.container.replaceChildren();
+    this.newlines.reset();
+    this.rawText = "";
+    this.finishedText = "";
+    this.openText = "";
+    this.openNodes = [];
+    this.openHtml = undefined;
+    this.openFence = undefined;
+    this.rendersWholeText = false;
+    this.finished = false;
+  }
+
+  private renderOpenText(): void {
+    const environment: { references?: Record<string, unknown> } = {};
+    const tokens = this.markdown.parse(this.openText, environment);
+    if (environment.references !== undefined && Object.keys(environment.references).length > 0) {
+      this.rendersWholeText = true;
+      this.renderWholeText();
+      return;
+    }
+    const boundary = findFinishedBlockBoundary(tokens, this.openText);
+    const openTokens = boundary === undefined ? tokens : tokens.slice(boundary.tokenIndex);
+    const openHtml = this.markdown.renderer.render(openTokens, this.markdown.options, environment);
+    if (boundary === undefined) {
+      if (openHtml !== this.openHtml) this.replaceOpenNodes(sanitizedNodes(openHtml));
+    } else {
+      const finishedHtml = this.markdown.renderer.render(tokens.slice(0, boundary.tokenIndex), this.markdown.options, environment);
+      const finishedNodes = sanitizedNodes(finishedHtml);
+      const nodes = reconcileTrailingChildren(this.container, this.openNodes, [...finishedNodes, ...sanitizedNodes(openHtml)]);
+      this.openNodes = nodes.slice(finishedNodes.length);
+      this.finishedText += this.openText.slice(0, boundary.textOffset);
+      this.openText = this.openText.slice(boundary.textOffset);
+    }
+    this.openHtml = openHtml;
+    this.openFence = this.findOpenFence(openTokens);
+  }
+
+  private replaceOpenNodes(nodes: Node[]): void {
+    this.openNodes = reconcileTrailingChildren(this.container, this.openNodes, nodes);
+  }
+
+  private renderWholeText(): void {
+    this.finishedText += this.openText;
+    this.openText = this.finishedText;
+    this.finishedText = "";
+    this.openFence = undefined;
+    this.openHtml = undefined;
+    this.openNodes = reconcileTrailingChildren(
+      this.container,
+      Array.from(this.container.childNodes),
+      sanitizedNodes(this.markdown.render(this.openText)),
+    );
+  }
+
+  /**
+   * Fast path for the most expensive kind of open block: code text of an unclosed fence is appended to
+   * its text node without parsing or sanitizing (text nodes cannot carry markup). Falls back whenever a
+   * touched line could close the fence.
+   */
+  private tryGrowOpenFence(openFence: OpenFence, previousOpenLength: number): boolean {
+    const text = this.openText;
+    let lineStart = text.lastIndexOf("\n", previousOpenLength - 1) + 1;
+    for (;;) {
+      if (text.charAt(skipSpacesAndTabs(text, lineStart)) === openFence.fenceCharacter) return false;
+      const lineEnd = text.indexOf("\n", lineStart);
+      if (lineEnd === -1) break;
+      lineStart = lineEnd + 1;
+    }
+    setTextIncrementally(openFence.codeText, text, openFence.codeStart, visibleCodeEnd(text, lineStart));
+    this.openHtml = undefined;
+    return true;
+  }
+
+  private findOpenFence(openTokens: readonly Token[]): OpenFence | undefined {
+    const [token] = openTokens;
+    const text = this.openText;
+    const fenceCharacter = text.charAt(0);
+    if (openTokens.length !== 1 || token?.type !== "fence" || (fenceCharacter !== "`" && fenceCharacter !== "~")) return undefined;
+    const codeStart = text.indexOf("\n") + 1;
+    // Equal only while the fence is unclosed and unindented, the two cases where the code text is
+    // the rest of the input (up to a trailing blank partial line).
+    if (codeStart === 0 || token.content !== text.slice(codeStart, visibleCodeEnd(text, text.lastIndexOf("\n") + 1))) return undefined;
+    const code = this.openNodes[0] instanceof Element ? this.openNodes[0].querySelector("pre > code") : null;
+    if (code === null) return undefined;
+    let codeText = code.firstChild;
+    if (!(codeText instanceof Text) || codeText.nextSibling !== null) {
+      codeText = document.createTextNode(token.content);
+      code.replaceChildren(codeText);
+    }
+    return { fenceCharacter, codeText: codeText as Text, codeStart };
+  }
+}
+
+// markdown-it leaves a trailing line of only spaces and tabs out of an unclosed fence's code.
+function visibleCodeEnd(text: string, lastLineStart: number): number {
+  return lastLineStart < text.length && skipSpacesAndTabs(text, lastLineStart) === text.length ? lastLineStart : text.length;
+}
+
+// The text node always holds text.slice(start, start + data.length); growing it is the common case.
+function setTextIncrementally(node: Text, text: string, start: number, end: number): void {
+  const shownLength = node.length;
+  const visibleLength = end - start;
+  if (visibleLength > shownLength) node.appendData(text.slice(start + shownLength, end));
+  else if (visibleLength < shownLength) node.deleteData(visibleLength, shownLength - visibleLength);
+}
+
+function sanitizedNodes(html: string): Node[] {
+  return html.length === 0 ? [] : Array.from(sanitizeHtmlToFragment(html).childNodes);
+}
+
+function skipSpacesAndTabs(text: string, position: number): number {
+  let cursor = position;
+  while (cursor < text.length && (text.charCodeAt(cursor) === 0x20 || text.charCodeAt(cursor) === 0x09)) cursor++;
+  return cursor;
+}

@@ -1,0 +1,110 @@
+import assert from "node:assert/strict";
+import type { FeedMethod, StreamingComparison } from "./browser/renderHarness";
+import { markdownEdgeCases } from "./fixtures/markdownEdgeCases";
+import { generateRichMarkdownDocument } from "./fixtures/richMarkdownDocument";
+import { createSeededRandom, randomDeltaLengths } from "./fixtures/seededRandom";
+import { RenderHarnessSession } from "./support/renderHarnessSession";
+import type { HarnessPage } from "./support/renderHarnessSession";
+
+function formatMismatches(comparison: StreamingComparison): string {
+  return comparison.mismatches
+    .map((mismatch) => `at ${mismatch.prefixLength}:\n  expected ${JSON.stringify(mismatch.expected)}\n  actual   ${JSON.stringify(mismatch.actual)}`)
+    .join("\n");
+}
+
+describe("StreamingMarkdownView in Chromium", function () {
+  this.timeout(120_000);
+  let session: RenderHarnessSession;
+  let harness: HarnessPage;
+
+  before(async () => {
+    session = await RenderHarnessSession.start();
+    harness = await session.openStrictPage();
+  });
+
+  after(async () => {
+    await session?.close();
+  });
+
+  afterEach(() => {
+    assert.deepEqual(harness.pageErrors, []);
+  });
+
+  function compare(text: string, deltaLengths: number[], checkpoints: number[] | "every", feedMethod: FeedMethod = "append"): Promise<StreamingComparison> {
+    return harness.page.evaluate(
+      ([text, deltaLengths, checkpoints, feedMethod]) => window.relayRenderHarness.compareStreamingWithOneShot(text, deltaLengths, checkpoints, feedMethod),
+      [text, deltaLengths, checkpoints, feedMethod] as const,
+    );
+  }
+
+  const document = generateRichMarkdownDocument();
+
+  it("uses a rich 60 KB answer with 10 fenced code blocks", () => {
+    assert.ok(document.text.length >= 59_000 && document.text.length <= 66_000, `length ${document.text.length}`);
+    assert.equal(document.text.match(/^```\w+$/gm)?.length, 10);
+  });
+
+  for (const [seed, minimum, maximum] of [[1, 1, 12], [2, 1, 64], [3, 20, 400]] as const) {
+    it(`matches the one-shot render at many prefixes of the 60 KB answer (deltas ${minimum}..${maximum} chars, seed ${seed})`, async () => {
+      const random = createSeededRandom(seed * 101);
+      const checkpoints = [
+        ...Array.from({ length: 150 }, () => Math.floor(random() * document.text.length)),
+        ...document.offsetsInsideCodeBlocks,
+      ];
+      const comparison = await compare(document.text, randomDeltaLengths(seed, 5000, minimum, maximum), checkpoints);
+      assert.ok(comparison.comparisons >= 100, `only ${comparison.comparisons} comparisons`);
+      assert.equal(comparison.mismatches.length, 0, formatMismatches(comparison));
+    });
+  }
+
+  it("matches the one-shot render when fed growing snapshots through setText()", async () => {
+    const random = createSeededRandom(77);
+    const checkpoints = Array.from({ length: 60 }, () => Math.floor(random() * document.text.length));
+    const comparison = await compare(document.text, randomDeltaLengths(5, 5000, 1, 300), checkpoints, "setText");
+    assert.equal(comparison.mismatches.length, 0, formatMismatches(comparison));
+  });
+
+  markdownEdgeCases.forEach((edgeCase, index) => {
+    it(`matches the one-shot render after every character of edge case ${index}: ${JSON.stringify(edgeCase.slice(0, 40))}`, async () => {
+      const oneCharacter = await compare(edgeCase, [1], "every");
+      assert.equal(oneCharacter.mismatches.length, 0, formatMismatches(oneCharacter));
+      const randomSizes = await compare(edgeCase, randomDeltaLengths(index + 11, 200, 1, 9), "every");
+      assert.equal(randomSizes.mismatches.length, 0, formatMismatches(randomSizes));
+    });
+  });
+
+  it("matches the one-shot render after every delta of the first 12 KB of the answer", async () => {
+    const comparison = await compare(document.text.slice(0, 12_000), randomDeltaLengths(9, 4000, 1, 15), "every");
+    assert.equal(comparison.mismatches.length, 0, formatMismatches(comparison));
+  });
+
+  it("renders fenced code with a toolbar of three action buttons and no inline handlers", async () => {
+    const html = await harness.page.evaluate(() => window.relayRenderHarness.renderOneShot("```ts\nconst a = 1 < 2;\n```\n"));
+    assert.equal(
+      html,
+      '<div class="code-block" data-language="ts"><div class="code-toolbar"><span class="code-language">ts</span>' +
+        '<button type="button" data-action="copy-code">Copy</button>' +
+        '<button type="button" data-action="insert-code-at-cursor">Insert at cursor</button>' +
+        '<button type="button" data-action="open-code-in-editor">Open in editor</button></div>' +
+        '<pre><code class="language-ts">const a = 1 &lt; 2;\n</code></pre></div>\n',
+    );
+  });
+
+  it("renders links with data-href instead of href and images as placeholders", async () => {
+    const html = await harness.page.evaluate(() =>
+      window.relayRenderHarness.renderOneShot('[docs](https://example.com/a "T") www.example.org ![logo](https://example.com/l.png) [rel](./x.ts)'),
+    );
+    assert.equal(
+      html,
+      '<p><a data-href="https://example.com/a" title="T">docs</a> <a data-href="http://www.example.org">www.example.org</a> ' +
+        '<a class="image-placeholder" data-href="https://example.com/l.png">[image: logo]</a> [rel](./x.ts)</p>\n',
+    );
+  });
+
+  it("keeps table alignment as classes because the CSP forbids inline styles", async () => {
+    const html = await harness.page.evaluate(() => window.relayRenderHarness.renderOneShot("| a | b |\n|:-:|--:|\n| 1 | 2 |\n"));
+    assert.match(html, /<th class="align-center">a<\/th>/);
+    assert.match(html, /<td class="align-right">2<\/td>/);
+    assert.doesNotMatch(html, /style=/);
+  });
+});

@@ -1,0 +1,60 @@
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { bundleForBrowser } from "./browserBundle";
+import { launchHeadlessChromium } from "./chromium";
+import { startHarnessServer } from "./harnessServer";
+import type { HarnessServer } from "./harnessServer";
+
+export const renderHarnessEntry = join(__dirname, "..", "browser", "renderHarness.ts");
+
+export interface HarnessPage {
+  readonly page: Page;
+  /** Uncaught errors and console errors seen in the page. */
+  readonly pageErrors: string[];
+}
+
+/** One Chromium and one loopback server for a test file; pages are opened per test as needed. */
+export class RenderHarnessSession {
+  private constructor(
+    private readonly browser: Browser,
+    private readonly server: HarnessServer,
+  ) {}
+
+  static async start(entryPoint = renderHarnessEntry): Promise<RenderHarnessSession> {
+    const bundle = await bundleForBrowser(entryPoint);
+    const server = await startHarnessServer(bundle);
+    try {
+      return new RenderHarnessSession(await launchHeadlessChromium(), server);
+    } catch (error) {
+      await server.close();
+      throw error;
+    }
+  }
+
+  openStrictPage(): Promise<HarnessPage> {
+    return this.open(this.server.strictPageUrl);
+  }
+
+  openUnprotectedPage(): Promise<HarnessPage> {
+    return this.open(this.server.unprotectedPageUrl);
+  }
+
+  async close(): Promise<void> {
+    await this.browser.close();
+    await this.server.close();
+  }
+
+  private async open(url: string): Promise<HarnessPage> {
+    const page = await this.browser.newPage({ viewport: { width: 800, height: 900 } });
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error") pageErrors.push(message.text());
+    });
+    // Chromium never gets to leave loopback, whatever a vector tries.
+    await page.route(/^(?!http:\/\/127\.0\.0\.1[:/])/, (route) => route.abort());
+    await page.goto(url);
+    await page.waitForFunction(() => window.relayRenderHarness !== undefined);
+    return { page, pageErrors };
+  }
+}
