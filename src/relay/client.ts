@@ -298,6 +298,9 @@ class Exchange {
   finishThrown(error: unknown, aborted: boolean, idleTimeoutMs: number): RequestResult {
     if (aborted) return this.result({ kind: "cancelled" });
     if (TIMEOUT_CODES.has(codeOf(error))) return this.result({ kind: "timed_out", idleMs: idleTimeoutMs });
+    // Once the relay has answered, a broken body is an interrupted answer (possibly billed), not a
+    // failure to reach the relay.
+    if (this.httpStatus !== null) return this.result({ kind: "interrupted", bytes: this.bytes, events: this.eventsReceived });
     const classified = this.redactClassified(classifyNetworkError(error));
     return this.result({ kind: "network_error", code: classified.code, message: classified.message }, classified);
   }
