@@ -1,5 +1,8 @@
 import type { FunctionToolDefinition, InputItem, ResponseRequest } from "./types";
 
+/** The Responses schema rejects smaller budgets; a smaller setting is raised to this. */
+export const MIN_MAX_OUTPUT_TOKENS = 16;
+
 export interface RequestParameters {
   model: string;
   input: readonly InputItem[];
@@ -15,7 +18,9 @@ export interface RequestParameters {
 export function buildResponseRequest(parameters: RequestParameters): ResponseRequest {
   const request: ResponseRequest = { model: parameters.model, input: [...parameters.input], stream: parameters.stream, store: false };
   if (parameters.tools && parameters.tools.length > 0) request.tools = [...parameters.tools];
-  if (parameters.maxOutputTokens && parameters.maxOutputTokens > 0) request.max_output_tokens = Math.floor(parameters.maxOutputTokens);
+  if (parameters.maxOutputTokens && parameters.maxOutputTokens > 0) {
+    request.max_output_tokens = Math.max(MIN_MAX_OUTPUT_TOKENS, Math.floor(parameters.maxOutputTokens));
+  }
   return request;
 }
 

@@ -81,7 +81,8 @@ describe("relay client: outcomes over HTTP", () => {
 
   it("reports max_output_tokens as incomplete, streamed and not", async () => {
     for (const stream of [true, false]) {
-      const result = await client.send(buildResponseRequest({ model: "echo", input: [userMessage("please repeat all of these words back to me")], maxOutputTokens: 3, stream }));
+      const result = await client.send(buildResponseRequest({ model: "echo", input: [userMessage("please repeat all of these words back to me ".repeat(5))], maxOutputTokens: 3, stream }));
+      assert.equal((emulator.received[emulator.received.length - 1].body as { max_output_tokens: number }).max_output_tokens, 16, "raised to the schema minimum");
       assert.deepEqual(result.outcome, { kind: "incomplete", reason: "max_output_tokens" });
       assert.ok(outputTextOf(result.snapshot.output).length > 0, "partial text is kept for display");
     }
