@@ -15,7 +15,7 @@ async function renderUntrusted(harness: HarnessPage, answers: readonly string[],
   const deltaLengths = randomDeltaLengths(seed, 997, 1, 7);
   const findings = await harness.page.evaluate(
     ([answers, deltaLengths, path]) => window.relayRenderHarness.renderUntrustedAnswers(answers, deltaLengths, path),
-    [[...answers], deltaLengths, path] as const,
+    [answers, deltaLengths, path] as const,
   );
   await harness.page.evaluate(() => window.relayRenderHarness.settle());
   const executions = await harness.page.evaluate(() => window.relayRenderHarness.executionCount());

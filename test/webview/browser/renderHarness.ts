@@ -17,8 +17,8 @@ export type FeedMethod = "append" | "setText";
 export type RenderPath = "one-shot" | "streamed";
 
 export interface RenderHarness {
-  compareStreamingWithOneShot(text: string, deltaLengths: number[], checkpoints: number[] | "every", feedMethod: FeedMethod): StreamingComparison;
-  renderUntrustedAnswers(answers: string[], deltaLengths: number[], path: RenderPath): string[];
+  compareStreamingWithOneShot(text: string, deltaLengths: readonly number[], checkpoints: readonly number[] | "every", feedMethod: FeedMethod): StreamingComparison;
+  renderUntrustedAnswers(answers: readonly string[], deltaLengths: readonly number[], path: RenderPath): string[];
   renderOneShot(text: string): string;
   injectUnsanitizedHtml(html: string): void;
   settle(): Promise<void>;
