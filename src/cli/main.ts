@@ -88,7 +88,7 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
           return 2;
         }
         const report = await checkConnection(client, values.model, { signal: abort.signal });
-        for (const step of report.steps) output.stdout(`${step.ok ? "ok  " : step.warning ? "warn" : "FAIL"}  ${step.name}: ${step.detail}\n`);
+        for (const step of report.steps) output.stdout(`${step.warning ? "warn" : step.ok ? "ok  " : "FAIL"}  ${step.name}: ${step.detail}\n`);
         output.stdout(report.ok ? "The relay looks usable.\n" : "The relay check failed; see the lines marked FAIL.\n");
         return report.ok ? 0 : 1;
       }
