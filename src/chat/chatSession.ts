@@ -1,7 +1,8 @@
 import { functionCallsOf, outputTextOf } from "../relay/accumulate";
 import type { RelayClient } from "../relay/client";
 import { buildResponseRequest, userMessage } from "../relay/requestBuilder";
-import type { RequestResult, ResponseSnapshot } from "../relay/types";
+import { redactSecrets } from "../relay/redact";
+import type { RequestOutcome, RequestResult, ResponseSnapshot } from "../relay/types";
 import { ToolRegistry } from "../tools/toolRegistry";
 import type { ChatSettings } from "./chatSettings";
 import type { Clock, IdFactory } from "./clock";
@@ -47,6 +48,13 @@ export interface ChatSessionOptions {
   listener?: ChatSessionListener;
   /** An existing conversation to go on with; a new one is started otherwise. */
   conversation?: Conversation;
+  /**
+   * Removes secrets from error text before it is kept. The relay client redacts most messages, but a
+   * service error message inside a stream (`failed`, `error` events) reaches the outcome unredacted, and
+   * history must never hold the key: the extension passes `(text) => redactSecrets(text, [apiKey])`.
+   * The default only removes `Bearer ...` tokens.
+   */
+  redact?: (text: string) => string;
   clock?: Clock;
   ids?: IdFactory;
 }
@@ -81,6 +89,7 @@ export class ChatSession {
   private readonly listener: ChatSessionListener;
   private readonly clock: Clock;
   private readonly ids: IdFactory;
+  private readonly redact: (text: string) => string;
   private readonly current: Conversation;
   private inFlight: AbortController | null = null;
   private busyFlag = false;
@@ -96,6 +105,7 @@ export class ChatSession {
     this.listener = options.listener ?? {};
     this.clock = options.clock ?? systemClock;
     this.ids = options.ids ?? randomIds;
+    this.redact = options.redact ?? ((text) => redactSecrets(text, []));
     this.current = options.conversation ?? createConversation(this.ids("conv"), options.settings.model, this.clock.now());
   }
 
@@ -253,7 +263,8 @@ export class ChatSession {
       maxOutputTokens,
       stream: this.settings.stream,
     });
-    const result = await this.client.send(request, { signal, onEvents: (_events, snapshot) => this.listener.onSnapshot?.(turn.id, snapshot) });
+    const received = await this.client.send(request, { signal, onEvents: (_events, snapshot) => this.listener.onSnapshot?.(turn.id, snapshot) });
+    const result: RequestResult = { ...received, outcome: redactOutcome(received.outcome, this.redact), explanation: received.explanation === null ? null : this.redact(received.explanation) };
     const record: RequestRecord = {
       purpose,
       startedAt: result.timing.startedAt,
@@ -318,6 +329,12 @@ export class ChatSession {
   private assertIdle(): void {
     if (this.busyFlag) throw new Error("A message is still being answered; wait for it or cancel it first.");
   }
+}
+
+function redactOutcome(outcome: RequestOutcome, redact: (text: string) => string): RequestOutcome {
+  const copy: Record<string, unknown> = { ...outcome };
+  for (const [field, value] of Object.entries(copy)) if (typeof value === "string" && field !== "kind") copy[field] = redact(value);
+  return copy as unknown as RequestOutcome;
 }
 
 let noToolsAvailable: ChatTools | null = null;
