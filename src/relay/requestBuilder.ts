@@ -24,7 +24,10 @@ export function buildResponseRequest(parameters: RequestParameters): ResponseReq
   return request;
 }
 
-/** A plain user message, the form the spec shows. */
+/**
+ * A user message with plain string content, as the spec shows it. `type: "message"` is sent explicitly:
+ * the Open Responses schema requires it, and the service accepts it.
+ */
 export function userMessage(text: string): InputItem {
-  return { role: "user", content: text };
+  return { type: "message", role: "user", content: text };
 }

@@ -72,7 +72,7 @@ describe("relay client: outcomes over HTTP", () => {
       maxOutputTokens: 500,
       stream: true,
     });
-    assert.deepEqual(validateResponseRequest(built), { valid: true });
+    assert.deepEqual(validateResponseRequest(built, { requireMessageType: true }), { valid: true });
     assert.equal(built.store, false);
     const result = await client.send(built);
     assert.equal(result.outcome.kind, "completed");
