@@ -1,4 +1,5 @@
 import { outputTextOf } from "../relay/accumulate";
+import { userMessage } from "../relay/requestBuilder";
 import type { InputItem, OutputItem } from "../relay/types";
 import type { Conversation, Turn } from "./conversation";
 import { pathTo } from "./conversation";
@@ -50,7 +51,7 @@ export const CONTINUE_PROMPT = "Continue exactly where your previous answer stop
  */
 export function continuationItems(partialText: string): InputItem[] {
   const items: InputItem[] = [];
-  if (partialText !== "") items.push({ role: "assistant", content: partialText });
-  items.push({ role: "user", content: CONTINUE_PROMPT });
+  if (partialText !== "") items.push({ type: "message", role: "assistant", content: partialText });
+  items.push(userMessage(CONTINUE_PROMPT));
   return items;
 }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { userMessage } from "../../src/relay/requestBuilder";
 import type { JsonObject } from "../../src/relay/types";
 import type { Turn } from "../../src/chat/conversation";
 import type { TurnResult } from "../../src/chat/chatSession";
@@ -43,7 +44,7 @@ describe("chat function calling", () => {
     assert.equal(call.type, "function_call");
     assert.equal(
       JSON.stringify(inputOf(bodies[1])),
-      JSON.stringify([{ role: "user", content: "weather in Paris?" }, ...firstOutput, { type: "function_call_output", call_id: call.call_id, output: "Sunny in Paris, 21 °C" }]),
+      JSON.stringify([userMessage("weather in Paris?"), ...firstOutput, { type: "function_call_output", call_id: call.call_id, output: "Sunny in Paris, 21 °C" }]),
     );
     assert.ok(Array.isArray(bodies[1].tools) && bodies[1].tools.length === 2);
     assert.deepEqual(turn.requests.map((request) => request.purpose), ["send", "tool_follow_up"]);
@@ -51,7 +52,7 @@ describe("chat function calling", () => {
     // The whole exchange is history for the next message.
     finished(await session.send("thanks"));
     const third = inputOf(harness.postedBodies()[2]);
-    assert.deepEqual(third.map((item) => item.type ?? item.role), ["user", "function_call", "function_call_output", "message", "user"]);
+    assert.deepEqual(third.map((item) => `${String(item.type)}:${String(item.role ?? "")}`), ["message:user", "function_call:", "function_call_output:", "message:assistant", "message:user"]);
   });
 
   it("answers a denied call with a declined output and never runs it", async () => {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { userMessage } from "../../src/relay/requestBuilder";
 import type { JsonObject } from "../../src/relay/types";
 import { activePath, siblingsOf } from "../../src/chat/conversation";
 import type { Turn } from "../../src/chat/conversation";
@@ -41,7 +42,7 @@ describe("chat turn loop", () => {
       assert.equal(second.outcome.kind, "completed");
       const bodies = harness.postedBodies();
       assert.equal(bodies.length, 2);
-      const expected = [{ role: "user", content: "first question" }, ...firstOutput, { role: "user", content: "second question" }];
+      const expected = [userMessage("first question"), ...firstOutput, userMessage("second question")];
       assert.equal(JSON.stringify(inputOf(bodies[1])), JSON.stringify(expected));
       // Byte-for-byte in the raw body too: the items are the service's own, ids and all.
       const rawSecond = harness.emulator.received.filter((request) => request.method === "POST")[1].rawBody;
@@ -113,7 +114,7 @@ describe("chat turn loop", () => {
     assert.equal(session.busy, false);
     finished(await session.send("next"));
     const input = inputOf(harness.postedBodies()[1]);
-    assert.deepEqual(input, [{ role: "user", content: "next" }]);
+    assert.deepEqual(input, [userMessage("next")]);
   });
 
   it("Continue and Retry-larger each send exactly one request, and only when called", async () => {
@@ -131,9 +132,9 @@ describe("chat turn loop", () => {
     assert.equal(harness.emulator.postCount(), 2);
     const continueInput = inputOf(harness.postedBodies()[1]);
     assert.deepEqual(continueInput.slice(-3), [
-      { role: "user", content: LONG_MESSAGE },
-      { role: "assistant", content: partial },
-      { role: "user", content: CONTINUE_PROMPT },
+      userMessage(LONG_MESSAGE),
+      { type: "message", role: "assistant", content: partial },
+      userMessage(CONTINUE_PROMPT),
     ]);
     assert.equal(continued.requests[1].purpose, "continue");
 
@@ -168,7 +169,7 @@ describe("chat turn loop", () => {
 
     const regenerated = finished(await session.regenerate(first.id));
     assert.equal(regenerated.parentId, null);
-    assert.deepEqual(inputOf(harness.postedBodies()[3]), [{ role: "user", content: "a" }]);
+    assert.deepEqual(inputOf(harness.postedBodies()[3]), [userMessage("a")]);
     assert.deepEqual(activePath(session.conversation).map((turn) => turn.id), [regenerated.id]);
 
     await session.showBranch(second.id);
