@@ -277,6 +277,8 @@ export class ChatSession {
       requestId: result.requestId,
       responseId: result.snapshot.responseId,
       usage: result.snapshot.usage,
+      firstByteMs: result.timing.firstByteMs === null ? null : Math.round(result.timing.firstByteMs),
+      totalMs: Math.round(result.timing.totalMs),
       output: [...result.snapshot.output],
     };
     turn.requests.push(record);

@@ -36,6 +36,9 @@ export interface RequestRecord {
   requestId: string | null;
   responseId: string | null;
   usage: Usage | null;
+  /** Latency to the first byte and to the end, for the receipt; absent in files saved before they existed. */
+  firstByteMs?: number | null;
+  totalMs?: number;
   /** The `output` items as received, complete or partial; shown, and resent only via `Turn.items`. */
   output: OutputItem[];
 }

@@ -32,6 +32,8 @@ export function ledgerToCsv(rows: readonly LedgerRow[]): string {
 
 export function csvField(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined) return "";
-  const text = String(value);
+  // A text field starting with = + - @ would run as a formula in a spreadsheet; a leading apostrophe
+  // keeps it text. Numbers are written as they are.
+  const text = typeof value === "string" && /^[=+\-@\t\r]/.test(value) ? `'${value}` : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

@@ -313,7 +313,10 @@ class Exchange {
     return { ...classified, message: this.redact(classified.message), explanation: this.redact(classified.explanation) };
   }
 
-  private result(outcome: RequestOutcome, classified?: ClassifiedError): RequestResult {
+  private result(unredacted: RequestOutcome, classified?: ClassifiedError): RequestResult {
+    // Error text from the service may quote the key; nothing leaves the client unredacted.
+    const outcome = "message" in unredacted ? { ...unredacted, message: this.redact(unredacted.message) } : unredacted;
+    if (this.snapshot.error) this.snapshot = { ...this.snapshot, error: { ...this.snapshot.error, message: this.redact(this.snapshot.error.message) } };
     const explained = classified ?? this.classifyOutcome(outcome);
     if (explained) this.requestId ??= requestIdFromMessage(explained.message);
     return {

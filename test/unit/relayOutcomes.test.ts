@@ -173,6 +173,13 @@ describe("relay client: outcomes over HTTP", () => {
     assert.match(result.explanation ?? "", /\[REDACTED\]/);
   });
 
+  it("redacts the key from failed and error events in the stream", async () => {
+    for (const fault of [{ kind: "failed", code: "server_error", message: `bad key ${SECRET_KEY}` }, { kind: "error_event", nested: true, code: "x", message: `bad key ${SECRET_KEY}` }] as Fault[]) {
+      const result = await sendOnce(fault);
+      assert.match(JSON.stringify(result), /\[REDACTED\]/);
+    }
+  });
+
   it("reads the request id from the configured headers, else from the error message", async () => {
     const otherHeader = new RelayClient({ baseUrl: emulator.baseUrl, apiKey: SECRET_KEY, requestIdHeaders: ["x-not-sent"] });
     const success = await otherHeader.send(echoRequest());

@@ -1,0 +1,47 @@
+import * as vscode from "vscode";
+import { DEFAULT_REQUEST_ID_HEADERS } from "../relay/requestId";
+
+/** The `relayChat.*` settings, read in one place. The key is never among them. */
+export interface RelayChatSettings {
+  baseUrl: string;
+  model: string;
+  stream: boolean;
+  maxOutputTokens: number | null;
+  requestIdHeaders: string[];
+  idleTimeoutMs: number;
+  /** Explicit proxy: relayChat.proxy, else VS Code's http.proxy; empty means the environment decides. */
+  proxyUrl: string;
+  strictSsl: boolean;
+  disabledTools: string[];
+  maxToolResultChars: number;
+  commandTimeoutMs: number;
+  toolRoundCap: number;
+  historyWarningTokens: number;
+}
+
+export function readSettings(): RelayChatSettings {
+  const config = vscode.workspace.getConfiguration("relayChat");
+  const http = vscode.workspace.getConfiguration("http");
+  // Environment variables override for the demo and for CI, where settings.json is throwaway.
+  const baseUrl = config.get<string>("baseUrl", "").trim() || process.env.RELAY_CHAT_BASE_URL?.trim() || "";
+  const maxOutputTokens = config.get<number | null>("maxOutputTokens", null);
+  return {
+    baseUrl,
+    model: config.get<string>("model", "").trim() || process.env.RELAY_CHAT_MODEL?.trim() || "",
+    stream: config.get<boolean>("stream", true),
+    maxOutputTokens: typeof maxOutputTokens === "number" && maxOutputTokens > 0 ? maxOutputTokens : null,
+    requestIdHeaders: config.get<string[]>("requestIdHeaders", [...DEFAULT_REQUEST_ID_HEADERS]),
+    idleTimeoutMs: Math.max(1, config.get<number>("idleTimeoutSeconds", 120)) * 1000,
+    proxyUrl: config.get<string>("proxy", "").trim() || http.get<string>("proxy", "").trim(),
+    strictSsl: http.get<boolean>("proxyStrictSSL", true),
+    disabledTools: config.get<string[]>("tools.disabled", []),
+    maxToolResultChars: config.get<number>("tools.maxResultCharacters", 20_000),
+    commandTimeoutMs: Math.max(1, config.get<number>("tools.commandTimeoutSeconds", 60)) * 1000,
+    toolRoundCap: Math.max(1, config.get<number>("toolRoundCap", 10)),
+    historyWarningTokens: Math.max(0, config.get<number>("historyWarningTokens", 50_000)),
+  };
+}
+
+export function affectsRelaySettings(event: vscode.ConfigurationChangeEvent): boolean {
+  return event.affectsConfiguration("relayChat") || event.affectsConfiguration("http.proxy") || event.affectsConfiguration("http.proxyStrictSSL");
+}

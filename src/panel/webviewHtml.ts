@@ -1,0 +1,41 @@
+import { randomBytes } from "node:crypto";
+
+export interface WebviewAssets {
+  /** The webview's cspSource: the only origin styles, fonts and the script may come from. */
+  cspSource: string;
+  scriptUri: string;
+  styleUri: string;
+}
+
+/**
+ * The panel's page. The CSP allows nothing by default; the one script runs by a fresh crypto-random
+ * nonce, styles come from the extension's media only, and images only as local or data URIs (the
+ * renderer never loads images from the model).
+ */
+export function webviewHtml(assets: WebviewAssets, nonce = randomBytes(18).toString("base64")): string {
+  const csp = [
+    "default-src 'none'",
+    `img-src ${assets.cspSource} data:`,
+    `style-src ${assets.cspSource}`,
+    `font-src ${assets.cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+    "connect-src 'none'",
+    "frame-src 'none'",
+    "form-action 'none'",
+    "base-uri 'none'",
+  ].join("; ");
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${assets.styleUri}">
+<title>Relay Chat</title>
+</head>
+<body>
+<div id="app"></div>
+<script nonce="${nonce}" src="${assets.scriptUri}"></script>
+</body>
+</html>`;
+}
