@@ -28,14 +28,21 @@ export function reconcileTrailingChildren(parent: Node, currentNodes: readonly N
 }
 
 function patchInPlace(current: Node, next: Node): boolean {
-  if (current.nodeType === Node.TEXT_NODE && next.nodeType === Node.TEXT_NODE) {
-    (current as Text).data = (next as Text).data;
+  if (current instanceof Text && next instanceof Text) {
+    patchText(current, next.data);
     return true;
   }
   if (!(current instanceof Element) || !(next instanceof Element) || current.tagName !== next.tagName) return false;
   if (!copyAttributeValues(current, next)) return false;
   reconcileTrailingChildren(current, Array.from(current.childNodes), Array.from(next.childNodes));
   return true;
+}
+
+// appendData lets Chromium extend the laid-out text instead of shaping the whole node again.
+function patchText(current: Text, data: string): void {
+  const shown = current.data;
+  if (data.length > shown.length && data.startsWith(shown)) current.appendData(data.slice(shown.length));
+  else current.data = data;
 }
 
 // Only values are patched: adding or dropping an attribute would change the serialized attribute order,

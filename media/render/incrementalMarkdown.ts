@@ -2,9 +2,10 @@ import type MarkdownIt from "markdown-it";
 import type Token from "markdown-it/lib/token.mjs";
 import { reconcileTrailingChildren } from "./domReconciler";
 import { findFinishedBlockBoundary } from "./finishedBlockBoundary";
-import { sanitizeHtmlToFragment } from "./htmlSanitizer";
+import { sanitizeHtmlToNodes } from "./htmlSanitizer";
 import { getMarkdownParser } from "./markdownParser";
 import { NewlineNormalizer } from "./newlineNormalizer";
+import { SlottedLayoutGroups } from "./slottedLayoutGroups";
 
 interface OpenFence {
   readonly fenceCharacter: string;
@@ -36,9 +37,11 @@ export class StreamingMarkdownView {
   /** Reference definitions make earlier blocks depend on later text; then every update renders it all. */
   private rendersWholeText = false;
   private finished = false;
+  private readonly layoutGroups: SlottedLayoutGroups | undefined;
 
   constructor(private readonly container: HTMLElement) {
     container.replaceChildren();
+    this.layoutGroups = SlottedLayoutGroups.attachTo(container);
   }
 
   get text(): string {
@@ -72,6 +75,8 @@ export class StreamingMarkdownView {
   /** Marks the answer complete; the DOM is already final, so this only releases the streaming state. */
   finish(): void {
     this.finished = true;
+    this.layoutGroups?.addFinished(this.openNodes);
+    this.layoutGroups?.setOpen([]);
     this.finishedText += this.openText;
     this.openText = "";
     this.openNodes = [];
@@ -81,6 +86,7 @@ export class StreamingMarkdownView {
 
   private reset(): void {
     this.container.replaceChildren();
+    this.layoutGroups?.clear();
     this.newlines.reset();
     this.rawText = "";
     this.finishedText = "";
@@ -109,7 +115,9 @@ export class StreamingMarkdownView {
       const finishedHtml = this.markdown.renderer.render(tokens.slice(0, boundary.tokenIndex), this.markdown.options, environment);
       const finishedNodes = sanitizedNodes(finishedHtml);
       const nodes = reconcileTrailingChildren(this.container, this.openNodes, [...finishedNodes, ...sanitizedNodes(openHtml)]);
+      this.layoutGroups?.addFinished(nodes.slice(0, finishedNodes.length));
       this.openNodes = nodes.slice(finishedNodes.length);
+      this.layoutGroups?.setOpen(this.openNodes);
       this.finishedText += this.openText.slice(0, boundary.textOffset);
       this.openText = this.openText.slice(boundary.textOffset);
     }
@@ -119,6 +127,7 @@ export class StreamingMarkdownView {
 
   private replaceOpenNodes(nodes: Node[]): void {
     this.openNodes = reconcileTrailingChildren(this.container, this.openNodes, nodes);
+    this.layoutGroups?.setOpen(this.openNodes);
   }
 
   private renderWholeText(): void {
@@ -132,6 +141,8 @@ export class StreamingMarkdownView {
       Array.from(this.container.childNodes),
       sanitizedNodes(this.markdown.render(this.openText)),
     );
+    this.layoutGroups?.clear();
+    this.layoutGroups?.setOpen(this.openNodes);
   }
 
   /**
@@ -187,7 +198,7 @@ function setTextIncrementally(node: Text, text: string, start: number, end: numb
 }
 
 function sanitizedNodes(html: string): Node[] {
-  return html.length === 0 ? [] : Array.from(sanitizeHtmlToFragment(html).childNodes);
+  return html.length === 0 ? [] : sanitizeHtmlToNodes(html);
 }
 
 function skipSpacesAndTabs(text: string, position: number): number {

@@ -170,3 +170,4 @@ const harness: RenderHarness = {
 };
 
 window.relayRenderHarness = harness;
+document.documentElement.dataset["harnessReady"] = "true";
