@@ -1,0 +1,147 @@
+import * as vscode from "vscode";
+import { FileStorage } from "./chat/fileStorage";
+import { HistoryStore } from "./chat/historyStore";
+import { ledgerToCsv } from "./chat/ledgerCsv";
+import { RequestLedger } from "./chat/requestLedger";
+import { ApiKeyStore } from "./host/apiKeyStore";
+import { OutputLog } from "./host/outputLog";
+import { RelayConnection } from "./host/relayConnection";
+import { affectsRelaySettings } from "./host/settings";
+import { ToolSetup } from "./host/toolSetup";
+import { ChatController } from "./panel/chatController";
+import { CHAT_VIEW_ID, ChatViewProvider } from "./panel/chatViewProvider";
+import { checkConnection } from "./relay/connectionCheck";
+import { redactSecrets } from "./relay/redact";
+import { createBuiltinTools } from "./tools/builtin/builtinTools";
+
+// The composition root: builds the relay connection, history, ledger, tools and panel, and registers
+// the commands. Activation only wires objects together; nothing talks to the network until the view
+// asks for models or the user sends.
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const log = new OutputLog();
+  const keys = new ApiKeyStore(context.secrets);
+  const connection = new RelayConnection(keys, log);
+  await connection.refresh();
+
+  // Per workspace when a folder is open; global storage otherwise, so chats are never lost.
+  const storageFolder = (context.storageUri ?? context.globalStorageUri).fsPath;
+  const storage = new FileStorage(storageFolder);
+  const store = new HistoryStore(storage);
+  const ledger = new RequestLedger(storage);
+
+  const builtinTools = createBuiltinTools({
+    workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === "file").map((folder) => folder.uri.fsPath),
+    excludePatterns: () => Object.entries(vscode.workspace.getConfiguration("files").get<Record<string, boolean>>("exclude", {})).filter(([, on]) => on).map(([pattern]) => pattern),
+    commandTimeoutMs: () => connection.settings.commandTimeoutMs,
+    maxOutputChars: () => connection.settings.maxToolResultChars,
+  });
+  const tools = new ToolSetup(builtinTools.tools, () => connection.settings);
+
+  const controller = new ChatController({ connection, store, ledger, log, tools: (askUser) => tools.chatTools(askUser), workspaceState: context.workspaceState });
+  const provider = new ChatViewProvider(context.extensionUri, controller, (message) => log.error(message));
+  controller.attach(provider);
+
+  const refreshConnection = async () => {
+    await connection.refresh();
+    controller.onConnectionChanged();
+  };
+
+  context.subscriptions.push(
+    log,
+    connection,
+    provider,
+    builtinTools,
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider, { webviewOptions: { retainContextWhenHidden: true } }),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (affectsRelaySettings(event)) void refreshConnection();
+    }),
+    keys.onDidChange(() => void refreshConnection()),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => controller.onConnectionChanged()),
+
+    vscode.commands.registerCommand("relayChat.focusChat", () => provider.reveal()),
+    vscode.commands.registerCommand("relayChat.newChat", async () => {
+      await provider.reveal();
+      await controller.newChat();
+    }),
+    vscode.commands.registerCommand("relayChat.selectModel", async () => {
+      await controller.refreshModels();
+      const models = controller.state().models;
+      if (models.length === 0) {
+        const typed = await vscode.window.showInputBox({ prompt: vscode.l10n.t("The relay listed no models. Type a model ID:"), value: controller.model() });
+        if (typed) await controller.setModel(typed.trim());
+        return;
+      }
+      const picked = await vscode.window.showQuickPick(models, { placeHolder: vscode.l10n.t("Model (a listed model may still lack a feature)") });
+      if (picked) await controller.setModel(picked);
+    }),
+    vscode.commands.registerCommand("relayChat.setApiKey", async () => {
+      let baseUrl = connection.settings.baseUrl;
+      if (!baseUrl) {
+        const entered = await vscode.window.showInputBox({
+          prompt: vscode.l10n.t("The relay's base URL (the key is stored for this address only)"),
+          placeHolder: "https://relay.example.com/v1",
+          ignoreFocusOut: true,
+        });
+        if (!entered) return;
+        baseUrl = entered.trim();
+        await vscode.workspace.getConfiguration("relayChat").update("baseUrl", baseUrl, vscode.ConfigurationTarget.Global);
+      }
+      const key = await vscode.window.showInputBox({
+        prompt: vscode.l10n.t("API key for {0}. It is kept in the system keychain (SecretStorage), never in settings.", baseUrl),
+        password: true,
+        ignoreFocusOut: true,
+      });
+      if (!key || !key.trim()) return;
+      await keys.set(baseUrl, key);
+      await refreshConnection();
+      void vscode.window.showInformationMessage(vscode.l10n.t("API key saved for {0}.", baseUrl));
+    }),
+    vscode.commands.registerCommand("relayChat.clearApiKey", async () => {
+      if (!connection.settings.baseUrl) return;
+      await keys.clear(connection.settings.baseUrl);
+      await refreshConnection();
+      void vscode.window.showInformationMessage(vscode.l10n.t("API key removed for {0}.", connection.settings.baseUrl));
+    }),
+    vscode.commands.registerCommand("relayChat.openSettings", () => vscode.commands.executeCommand("workbench.action.openSettings", "relayChat")),
+    vscode.commands.registerCommand("relayChat.checkConnection", async () => {
+      const client = connection.current();
+      if (!client) {
+        void vscode.window.showWarningMessage(connection.missing() ?? "");
+        return;
+      }
+      const model = controller.model();
+      const report = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("Checking the relay (one small, possibly billed request)…") },
+        () => checkConnection(client, model || "unknown-model"),
+      );
+      const lines = [
+        `# Relay check: ${report.ok ? "usable" : "problems found"}`,
+        "",
+        `Relay: ${client.root}/v1 · model: ${model || "(none selected)"} · key from ${connection.source}`,
+        "",
+        ...report.steps.map((step) => `- **${step.warning ? "warning" : step.ok ? "ok" : "FAILED"}** ${step.name}: ${step.detail}`),
+      ];
+      const document = await vscode.workspace.openTextDocument({ language: "markdown", content: redactSecrets(lines.join("\n"), [connection.secret]) });
+      await vscode.window.showTextDocument(document, { preview: true });
+      log.info(`connection check: ${report.ok ? "ok" : "failed"} (request ${report.result?.requestId ?? "-"})`);
+    }),
+    vscode.commands.registerCommand("relayChat.exportConversation", () => controller.exportConversation()),
+    vscode.commands.registerCommand("relayChat.exportRequestLog", async () => {
+      const target = await vscode.window.showSaveDialog({ filters: { CSV: ["csv"] }, defaultUri: vscode.Uri.file("relay-chat-requests.csv") });
+      if (!target) return;
+      const csv = redactSecrets(ledgerToCsv(await ledger.rows()), [connection.secret]);
+      await vscode.workspace.fs.writeFile(target, Buffer.from(csv, "utf8"));
+      void vscode.window.showInformationMessage(vscode.l10n.t("Request log exported to {0}.", target.fsPath));
+    }),
+    vscode.commands.registerCommand("relayChat.askAboutSelection", async () => {
+      await controller.attachSelection();
+      await provider.reveal();
+      provider.post({ type: "focusInput" });
+    }),
+  );
+}
+
+export function deactivate(): void {
+  // Everything is in context.subscriptions.
+}
