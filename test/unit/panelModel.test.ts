@@ -1,0 +1,138 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Conversation, RequestRecord, Turn } from "../../src/chat/conversation";
+import { createConversation } from "../../src/chat/conversation";
+import { curlCommandFor } from "../../src/panel/curlCommand";
+import { isToHost, isToWebview } from "../../src/panel/protocol";
+import { turnViewsOf } from "../../src/panel/turnView";
+import { webviewHtml } from "../../src/panel/webviewHtml";
+import { buildResponseRequest, userMessage } from "../../src/relay/requestBuilder";
+
+const localize = (english: string, ...args: Array<string | number>) => english.replace(/\{(\d+)\}/g, (_match, index: string) => String(args[Number(index)]));
+
+function request(overrides: Partial<RequestRecord>): RequestRecord {
+  return {
+    purpose: "send",
+    startedAt: 1,
+    model: "echo",
+    streamed: true,
+    maxOutputTokens: null,
+    outcome: { kind: "completed" },
+    explanation: null,
+    httpStatus: 200,
+    requestId: "req_1",
+    responseId: "resp_1",
+    usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 2 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 1 } },
+    firstByteMs: 40,
+    totalMs: 120,
+    output: [],
+    ...overrides,
+  };
+}
+
+function turn(id: string, parentId: string | null, overrides: Partial<Turn>): Turn {
+  return { id, parentId, userText: `question ${id}`, createdAt: 1, items: [], requests: [], toolCalls: [], outcome: { kind: "completed" }, partialText: "", notice: null, ...overrides };
+}
+
+const message = (text: string) => ({ type: "message", role: "assistant", content: [{ type: "output_text", text }] });
+
+describe("panel view model", () => {
+  it("shows answer text, reasoning as a note, unknown kinds listed, and one receipt per request", () => {
+    const conversation: Conversation = createConversation("c1", "echo", 1);
+    conversation.turns.push(
+      turn("t1", null, {
+        requests: [
+          request({ output: [{ type: "reasoning", encrypted_content: "x", summary: [] }, { type: "function_call", name: "f", call_id: "c", arguments: "{}" }] }),
+          request({ purpose: "tool_follow_up", requestId: "req_2", output: [message("Hello **world**"), { type: "brand_new_kind" }] }),
+        ],
+        toolCalls: [{ callId: "c", name: "f", arguments: '{"a":1}', status: "ready", output: { type: "function_call_output", call_id: "c", output: "42" } }],
+      }),
+    );
+    conversation.activeTurnId = "t1";
+    const [view] = turnViewsOf(conversation, { streamingTurnId: null, busy: false, localize });
+    assert.equal(view.answerText, "Hello **world**");
+    assert.equal(view.hasReasoning, true);
+    assert.deepEqual(view.otherItemKinds, ["brand_new_kind"]);
+    assert.deepEqual(view.receipts.map((receipt) => [receipt.requestId, receipt.outcomeLabel, receipt.latencyMs, receipt.usage?.cachedTokens]), [
+      ["req_1", "completed", 120, 2],
+      ["req_2", "completed", 120, 2],
+    ]);
+    assert.equal(view.toolCalls[0].argumentsJson, '{\n  "a": 1\n}');
+    assert.deepEqual(view.actions, []);
+  });
+
+  it("offers Continue and Retry on an incomplete last turn, Retry on failures, nothing while busy", () => {
+    const conversation = createConversation("c1", "echo", 1);
+    conversation.turns.push(
+      turn("t1", null, { outcome: { kind: "http_error", status: 401, code: "invalid_api_key", message: "bad" }, notice: "Check the API key", requests: [request({ outcome: { kind: "http_error", status: 401, code: "invalid_api_key", message: "bad" } })] }),
+      turn("t2", null, { outcome: { kind: "incomplete", reason: "max_output_tokens" }, partialText: "partial", requests: [request({ outcome: { kind: "incomplete", reason: "max_output_tokens" } })] }),
+    );
+    conversation.activeTurnId = "t1";
+    const [failed] = turnViewsOf(conversation, { streamingTurnId: null, busy: false, localize });
+    assert.deepEqual(failed.actions, ["retry"]);
+    assert.deepEqual(failed.fixes, ["setApiKey", "checkConnection"]);
+    assert.equal(failed.outcomeLabel, "HTTP 401 (invalid_api_key)");
+    assert.equal(failed.explanation, "Check the API key");
+    assert.deepEqual([failed.branchIndex, failed.branchCount], [0, 2], "two first turns are two branches");
+    conversation.activeTurnId = "t2";
+    const [incomplete] = turnViewsOf(conversation, { streamingTurnId: null, busy: false, localize });
+    assert.deepEqual(incomplete.actions, ["continue", "retry"]);
+    assert.equal(incomplete.outcomeLabel, "incomplete (max_output_tokens)");
+    assert.deepEqual(turnViewsOf(conversation, { streamingTurnId: null, busy: true, localize })[0].actions, []);
+  });
+});
+
+describe("panel protocol guards", () => {
+  it("accepts well-formed messages and rejects everything else", () => {
+    assert.equal(isToHost({ type: "send", text: "hi" }), true);
+    assert.equal(isToHost({ type: "approval", callId: "c", answer: "allow_session" }), true);
+    assert.equal(isToHost({ type: "approval", callId: "c", answer: "yes please" }), false);
+    assert.equal(isToHost({ type: "send" }), false);
+    assert.equal(isToHost({ type: "toString" }), false, "no prototype lookups");
+    assert.equal(isToHost({ type: "fix", action: "rm -rf" }), false);
+    assert.equal(isToHost(null), false);
+    assert.equal(isToHost("send"), false);
+    assert.equal(isToWebview({ type: "answerDelta", turnId: "t", text: "x" }), true);
+    assert.equal(isToWebview({ type: "answerDelta", turnId: "t" }), false);
+    assert.equal(isToWebview({ type: "eval", code: "1" }), false);
+  });
+});
+
+describe("copy as curl", () => {
+  it("never contains the key and survives hostile text in the body", () => {
+    const hostile = `it's $(rm -rf ~) \`whoami\` $HOME\nRELAY_CHAT_REQUEST_BODY\nnot the end`;
+    const command = curlCommandFor("http://127.0.0.1:1/v1/responses", buildResponseRequest({ model: "echo", input: [userMessage(hostile)], stream: true }));
+    assert.match(command, /Authorization: Bearer \$RELAY_CHAT_API_KEY/);
+    // JSON escapes the newline, so the body can never end the here-document early.
+    assert.equal(command.split("\n").filter((line) => line === "RELAY_CHAT_REQUEST_BODY").length, 1);
+    const folder = mkdtempSync(path.join(os.tmpdir(), "curl-"));
+    try {
+      // Replace curl with a script that prints its stdin, then run the command in a real shell.
+      writeFileSync(path.join(folder, "curl"), "#!/bin/sh\ncat\n", { mode: 0o755 });
+      const run = spawnSync("sh", ["-c", command], { env: { PATH: `${folder}:${process.env.PATH}`, RELAY_CHAT_API_KEY: "k" }, encoding: "utf8" });
+      assert.equal(run.status, 0, run.stderr);
+      assert.equal((JSON.parse(run.stdout) as { input: Array<{ content: string }> }).input[0].content, hostile);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("webview HTML", () => {
+  it("has a strict CSP with a fresh nonce and no inline code", () => {
+    const assets = { cspSource: "https://webview.test", scriptUri: "https://webview.test/webview.js", styleUri: "https://webview.test/panel.css" };
+    const first = webviewHtml(assets);
+    const second = webviewHtml(assets);
+    const nonce = /nonce-([A-Za-z0-9+/=]+)/.exec(first)?.[1];
+    assert.ok(nonce && nonce.length >= 20);
+    assert.notEqual(nonce, /nonce-([A-Za-z0-9+/=]+)/.exec(second)?.[1], "a new nonce per page");
+    assert.match(first, /default-src 'none'/);
+    assert.match(first, /script-src 'nonce-/);
+    assert.doesNotMatch(first, /unsafe-inline|unsafe-eval/);
+    assert.doesNotMatch(first, /\son[a-z]+=/i, "no inline handlers");
+    assert.equal((first.match(/<script/g) ?? []).length, 1);
+  });
+});
