@@ -1,5 +1,5 @@
 // Runs the relay emulator as a process for the demo and the benchmarks:
-//   node --require tsx/cjs test/emulator/main.ts [--port N] [--key K]
+//   node --require tsx/cjs test/emulator/main.ts [--port N] [--key K] [--delta-interval-ms MS]
 // Prints one JSON line {"baseUrl", "key"} and serves until SIGINT/SIGTERM.
 import { startRelayEmulator } from "./server";
 
@@ -14,6 +14,7 @@ async function main(): Promise<void> {
   const emulator = await startRelayEmulator({
     ...(key ? { keys: [{ key, name: "cli" }] } : {}),
     ...(port ? { port: Number(port) } : {}),
+    ...(argumentValue("--delta-interval-ms") ? { deltaIntervalMs: Number(argumentValue("--delta-interval-ms")) } : {}),
   });
   process.stdout.write(`${JSON.stringify({ baseUrl: emulator.baseUrl, key: emulator.defaultKey })}\n`);
   const stop = (): void => {

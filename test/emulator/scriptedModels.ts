@@ -4,7 +4,10 @@ import { longMarkdownAnswer } from "./longAnswer";
 import { splitIntoArgumentDeltas, splitIntoWordDeltas } from "./tokenCounting";
 
 /** The models every emulator knows how to answer; any other listed model id behaves like `echo`. */
-export const SCRIPTED_MODEL_IDS = ["echo", "tools", "tools-parallel", "reasoning", "long"] as const;
+export const SCRIPTED_MODEL_IDS = ["echo", "tools", "tools-parallel", "reasoning", "long", "demo"] as const;
+
+/** Models a person watches (the demo) stream at a readable pace; the others as fast as possible. */
+export const SCRIPTED_DELTA_INTERVAL_MS: Readonly<Record<string, number>> = { demo: 12 };
 
 const DEFAULT_LONG_ANSWER_WORDS = 2000;
 
@@ -140,6 +143,36 @@ function planReasoning(request: ScriptInput): PlannedItem[] {
   ];
 }
 
+/**
+ * The demo model shows what a user meets: a markdown answer streaming in, a tool call when asked about
+ * a file (read_file on README.md, answered from the result on the follow-up), and, when asked for
+ * something long, an answer that outruns the output budget and ends `incomplete`.
+ */
+function planDemo(request: ScriptInput): PlannedItem[] {
+  const outputs = trailingFunctionCallOutputs(request.input);
+  if (outputs.length > 0) {
+    const firstLines = outputs.join("\n").split("\n").slice(0, 6).join("\n");
+    return [message(`I read the file you approved. It begins with:\n\n\`\`\`text\n${firstLines}\n\`\`\`\n\nAsk me anything else about it.`)];
+  }
+  const userText = lastUserText(request.input);
+  const readFile = offeredTools(request.tools).find((tool) => tool.name === "read_file");
+  if (readFile && /\b(file|readme|read)\b/i.test(userText)) return [functionCall(readFile, { path: "README.md" })];
+  if (/\b(long|essay|everything)\b/i.test(userText)) return [message(longMarkdownAnswer(DEFAULT_LONG_ANSWER_WORDS))];
+  return [
+    message(
+      [
+        `## You asked\n\n> ${userText.split("\n")[0].slice(0, 200)}`,
+        "This answer comes from the **demo model** of the local relay emulator. It streams in small pieces, like a real model:",
+        "- ask me to *read the README file* and I will propose a `read_file` tool call, which runs only after you approve it;",
+        "- ask for something *long* and the answer will stop at the output budget, so you can try **Continue**;",
+        "- every answer ends with a receipt: outcome, tokens, latency and the request id.",
+        "| setting | demo value |\n|---|---|\n| model | demo |\n| output budget | 400 tokens |",
+        "```ts\nconst answer = await relay.send({ model: \"demo\", input, stream: true });\n```",
+      ].join("\n\n"),
+    ),
+  ];
+}
+
 /** What the named model writes for this request, before the output budget is applied. */
 export function planOutput(request: ScriptInput): PlannedItem[] {
   switch (request.model) {
@@ -151,6 +184,8 @@ export function planOutput(request: ScriptInput): PlannedItem[] {
       return planReasoning(request);
     case "long":
       return [message(longMarkdownAnswer(request.max_output_tokens ?? DEFAULT_LONG_ANSWER_WORDS))];
+    case "demo":
+      return planDemo(request);
     default:
       return [message(`You said: ${lastUserText(request.input)}`)];
   }

@@ -15,7 +15,7 @@ import type { QueuedReplay, ReplayOptions } from "./replay";
 import { writeReplay } from "./replay";
 import type { ResponseContext, WireEvent } from "./responseEvents";
 import { generateResponse } from "./responseEvents";
-import { SCRIPTED_MODEL_IDS, planOutput } from "./scriptedModels";
+import { SCRIPTED_DELTA_INTERVAL_MS, SCRIPTED_MODEL_IDS, planOutput } from "./scriptedModels";
 import type { StreamPacing } from "./sseWriter";
 import { SSE_CONTENT_TYPE, writeSseEvents } from "./sseWriter";
 import { countInputTokens } from "./tokenCounting";
@@ -41,6 +41,8 @@ export interface EmulatorOptions {
   now?: () => number;
   /** Port on 127.0.0.1. Default 0: a random free port. */
   port?: number;
+  /** Pause before every streamed delta, so a person can watch an answer arrive. Default none. */
+  deltaIntervalMs?: number;
 }
 
 export interface ReceivedRequest {
@@ -118,6 +120,7 @@ class RelayEmulatorServer implements RelayEmulator {
   readonly keys: EmulatorKey[];
   readonly defaultKey: string;
   balance: number;
+  private readonly deltaIntervalMs: number | undefined;
   baseUrl = "";
 
   private readonly server: Server;
@@ -134,6 +137,7 @@ class RelayEmulatorServer implements RelayEmulator {
     this.keys = options.keys ?? [{ key: newId("sk-emulator", 24), name: "default", enabled: true, expiresAt: null, quota: null, models: null }];
     this.defaultKey = this.keys[0]?.key ?? "";
     this.balance = options.balance ?? PLENTY_OF_CREDITS;
+    this.deltaIntervalMs = options.deltaIntervalMs;
     this.models = options.models ?? [...SCRIPTED_MODEL_IDS];
     this.requestIdHeader = (options.requestIdHeader ?? "x-service-request-id").toLowerCase();
     this.pricePerInputToken = options.pricePerInputToken ?? 1;
@@ -295,7 +299,7 @@ class RelayEmulatorServer implements RelayEmulator {
     if (requestBody.stream === true) {
       response.writeHead(200, { "content-type": SSE_CONTENT_TYPE, "cache-control": "no-cache", "x-accel-buffering": "no" });
       const pacing: StreamPacing = {
-        deltaIntervalMs: fault?.kind === "drip" ? fault.intervalMs : undefined,
+        deltaIntervalMs: fault?.kind === "drip" ? fault.intervalMs : (SCRIPTED_DELTA_INTERVAL_MS[requestBody.model] ?? this.deltaIntervalMs),
         stallAfterFirstDelta: fault?.kind === "stall" && fault.afterBytes === undefined,
       };
       return writeSseEvents(writer, events, pacing);
