@@ -1,0 +1,133 @@
+// `npm run demo`: builds the VSIX, starts the relay emulator with its demo model (or uses the relay in
+// RELAY_CHAT_BASE_URL / RELAY_CHAT_API_KEY), and opens Relay Chat in a real VS Code in the browser
+// (code-server on 127.0.0.1), already pointed at the relay. Runs until Ctrl-C.
+//
+//   --port N        the code-server port (default 8080, or a free one if taken)
+//   --screenshot    open the workbench in headless Chromium, send one message, save a screenshot to
+//                   test-results/demo.png and exit (a quick check that the demo works)
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import net from "node:net";
+import path from "node:path";
+import { installVsix, startCodeServer } from "./vscode/codeServer.mjs";
+import { installAll } from "./vscode/installCodeServer.mjs";
+import { cacheDir, chromiumArgs, chromiumPath, repoRoot, resultsDir } from "./vscode/paths.mjs";
+
+const argument = (name) => {
+  const index = process.argv.indexOf(name);
+  return index >= 0 ? process.argv[index + 1] : undefined;
+};
+
+function portIsFree(port) {
+  return new Promise((resolve) => {
+    const probe = net.createServer().once("error", () => resolve(false));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+  });
+}
+
+async function startRelay() {
+  if (process.env.RELAY_CHAT_BASE_URL && process.env.RELAY_CHAT_API_KEY) {
+    console.log(`Using the relay at ${process.env.RELAY_CHAT_BASE_URL} (from RELAY_CHAT_BASE_URL).`);
+    return { baseUrl: process.env.RELAY_CHAT_BASE_URL, key: process.env.RELAY_CHAT_API_KEY, model: process.env.RELAY_CHAT_MODEL ?? "", stop: () => {} };
+  }
+  const child = spawn(process.execPath, ["--require", "tsx/cjs", path.join(repoRoot, "test/emulator/main.ts")], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
+  const line = await new Promise((resolve, reject) => {
+    let buffered = "";
+    child.stdout.on("data", (chunk) => {
+      buffered += chunk.toString();
+      if (buffered.includes("\n")) resolve(buffered.split("\n")[0]);
+    });
+    child.once("exit", (code) => reject(new Error(`the relay emulator exited with ${code}`)));
+  });
+  const { baseUrl, key } = JSON.parse(line);
+  console.log(`Relay emulator on ${baseUrl}/v1 with the demo model.`);
+  return { baseUrl, key, model: "demo", stop: () => child.kill("SIGTERM") };
+}
+
+function writeDemoWorkspace() {
+  const folder = path.join(cacheDir, "demo-workspace");
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(path.join(folder, "README.md"), "# Demo project\n\nA small folder for trying Relay Chat.\n\nThe model can read this file with the read_file tool, after you approve the call.\n");
+  writeFileSync(path.join(folder, "hello.ts"), 'export function greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n');
+  return folder;
+}
+
+async function screenshotCheck(url, folder) {
+  const { chromium } = await import("playwright-core");
+  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`${url}?folder=${encodeURIComponent(folder)}`);
+    await page.locator('.activitybar .action-label[aria-label^="Relay Chat"]').click({ timeout: 60_000 });
+    const view = page.frameLocator("iframe.webview.ready").frameLocator("#active-frame");
+    await view.getByLabel("Message").fill("Hello! What can you do?", { timeout: 60_000 });
+    await view.getByLabel("Message").press("Enter");
+    await view.getByRole("region", { name: "Turn details" }).first().waitFor({ timeout: 60_000 });
+    mkdirSync(resultsDir, { recursive: true });
+    const file = path.join(resultsDir, "demo.png");
+    await page.screenshot({ path: file });
+    console.log(`Screenshot: ${path.relative(repoRoot, file)}`);
+  } finally {
+    await browser.close();
+  }
+}
+
+async function main() {
+  installAll();
+  console.log("Building the VSIX (npm run package)...");
+  execFileSync("npm", ["run", "--silent", "package"], { cwd: repoRoot, stdio: "inherit" });
+  const { version, name } = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8"));
+  const vsix = path.join(repoRoot, `${name}-${version}.vsix`);
+
+  const relay = await startRelay();
+  const folder = writeDemoWorkspace();
+  const wantedPort = Number(argument("--port") ?? 8080);
+  const port = (await portIsFree(wantedPort)) ? wantedPort : undefined;
+  const profile = mkdtempSync(path.join(os.tmpdir(), "relay-chat-demo-"));
+  const userDataDir = path.join(profile, "user-data");
+  const extensionsDir = path.join(profile, "extensions");
+  mkdirSync(userDataDir, { recursive: true });
+  mkdirSync(extensionsDir, { recursive: true });
+  installVsix(vsix, { userDataDir, extensionsDir });
+  const server = await startCodeServer({
+    port,
+    userDataDir,
+    extensionsDir,
+    workspaceFolder: folder,
+    settings: {
+      "relayChat.baseUrl": relay.baseUrl,
+      ...(relay.model ? { "relayChat.model": relay.model } : {}),
+      "relayChat.maxOutputTokens": 400,
+      "workbench.colorTheme": "Default Dark Modern",
+    },
+    // The key reaches the extension through its documented environment fallback, never a setting.
+    env: { RELAY_CHAT_API_KEY: relay.key },
+  });
+
+  const stopAll = async () => {
+    await server.stop();
+    relay.stop();
+    rmSync(profile, { recursive: true, force: true });
+  };
+  if (process.argv.includes("--screenshot")) {
+    try {
+      await screenshotCheck(server.url, folder);
+    } finally {
+      await stopAll();
+    }
+    return;
+  }
+  console.log(`\nRelay Chat is running in VS Code at ${server.url}?folder=${encodeURIComponent(folder)}`);
+  console.log("Open it in a browser, click the Relay Chat icon in the activity bar, and try:");
+  console.log('  "Hello!"  ·  "Please read the README file"  ·  "Write something long"');
+  console.log("Press Ctrl-C to stop.");
+  const shutdown = () => stopAll().then(() => process.exit(0));
+  process.once("SIGINT", shutdown);
+  process.once("SIGTERM", shutdown);
+}
+
+main().catch((error) => {
+  console.error(`demo failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
