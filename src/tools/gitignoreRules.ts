@@ -1,51 +1,32 @@
-// The common subset of .gitignore: comments, blank lines, "!" negation, trailing "/" for folders only,
-// anchoring by a leading or inner "/", and the glob syntax of globPattern. Not supported: trailing-space escapes.
-import { globToRegExp } from "./globPattern";
-
-interface GitignoreRule {
-  readonly expression: RegExp;
-  readonly negated: boolean;
-  readonly directoryOnly: boolean;
-}
+// .gitignore rules as git applies them: one rule set per folder, each read relative to its own folder.
+import ignore from "ignore";
+import type { Ignore } from "ignore";
 
 export interface GitignoreFile {
   /** "/"-separated folder of the .gitignore relative to the workspace folder; "" for the root. */
   readonly baseDirectory: string;
-  readonly rules: readonly GitignoreRule[];
+  readonly rules: Ignore;
 }
 
 export function parseGitignore(content: string, baseDirectory: string): GitignoreFile {
-  const rules: GitignoreRule[] = [];
-  for (const rawLine of content.split(/\r?\n/)) {
-    let line = rawLine.replace(/\s+$/, "");
-    if (line === "" || line.startsWith("#")) continue;
-    const negated = line.startsWith("!");
-    if (negated) line = line.slice(1);
-    if (line.startsWith("\\#") || line.startsWith("\\!")) line = line.slice(1);
-    const directoryOnly = line.endsWith("/");
-    if (directoryOnly) line = line.replace(/\/+$/, "");
-    if (line === "") continue;
-    const anchored = line.includes("/");
-    line = line.replace(/^\/+/, "");
-    rules.push({ expression: globToRegExp(anchored ? line : `**/${line}`), negated, directoryOnly });
-  }
-  return { baseDirectory, rules };
+  // Case-sensitive like git's default on Linux; ignore() would otherwise fold case everywhere.
+  return { baseDirectory, rules: ignore({ ignorecase: false }).add(content) };
 }
 
 /**
- * Applies the .gitignore files from the root down to the path's folder; the last matching rule wins, as in git.
- * Folders that are ignored are never entered by the walker, so a file cannot be re-included under one.
+ * Applies the .gitignore files from the root down to the path's folder: a deeper file's matching rule overrides
+ * a shallower one's, as in git. Folders that are ignored are never entered by the walker, so a file cannot be
+ * re-included under one.
  */
 export function isIgnoredByGitignore(files: readonly GitignoreFile[], relativePath: string, isDirectory: boolean): boolean {
   let ignored = false;
   for (const file of files) {
     const prefix = file.baseDirectory === "" ? "" : `${file.baseDirectory}/`;
-    if (!relativePath.startsWith(prefix)) continue;
-    const pathFromBase = relativePath.slice(prefix.length);
-    for (const rule of file.rules) {
-      if (rule.directoryOnly && !isDirectory) continue;
-      if (rule.expression.test(pathFromBase)) ignored = !rule.negated;
-    }
+    if (!relativePath.startsWith(prefix) || relativePath.length === prefix.length) continue;
+    // A trailing "/" is how ignore() tells a folder from a file, so "build/" rules skip a file named build.
+    const result = file.rules.test(relativePath.slice(prefix.length) + (isDirectory ? "/" : ""));
+    if (result.ignored) ignored = true;
+    else if (result.unignored) ignored = false;
   }
   return ignored;
 }

@@ -1,77 +1,19 @@
-// A small glob matcher for "/"-separated relative paths. Written here because no glob library is a declared
-// dependency (picomatch/minimatch exist only transitively); replace with picomatch once one is added.
-// Supports: * ? ** [abc] [!abc] {a,b} and backslash escapes.
-
-export function globToRegExpSource(pattern: string): string {
-  let source = "";
-  let braceDepth = 0;
-  for (let index = 0; index < pattern.length; index++) {
-    const char = pattern[index] as string;
-    if (char === "\\" && index + 1 < pattern.length) {
-      source += escapeRegExp(pattern[++index] as string);
-    } else if (char === "*") {
-      if (pattern[index + 1] === "*") {
-        const atSegmentStart = index === 0 || pattern[index - 1] === "/";
-        let end = index + 2;
-        while (pattern[end] === "*") end++;
-        const atSegmentEnd = end === pattern.length || pattern[end] === "/";
-        if (atSegmentStart && atSegmentEnd) {
-          // "**/" may match zero folders; a trailing "**" matches everything below.
-          if (pattern[end] === "/") {
-            source += "(?:[^/]*/)*";
-            index = end;
-          } else {
-            source += ".*";
-            index = end - 1;
-          }
-          continue;
-        }
-        index = end - 1;
-      }
-      source += "[^/]*";
-    } else if (char === "?") {
-      source += "[^/]";
-    } else if (char === "[") {
-      const close = pattern.indexOf("]", index + 2);
-      if (close === -1) {
-        source += "\\[";
-      } else {
-        let body = pattern.slice(index + 1, close);
-        if (body.startsWith("!")) body = `^${body.slice(1)}`;
-        source += `(?![/])[${body.replace(/\\/g, "\\\\").replace(/\]/g, "\\]")}]`;
-        index = close;
-      }
-    } else if (char === "{") {
-      braceDepth++;
-      source += "(?:";
-    } else if (char === "}" && braceDepth > 0) {
-      braceDepth--;
-      source += ")";
-    } else if (char === "," && braceDepth > 0) {
-      source += "|";
-    } else {
-      source += escapeRegExp(char);
-    }
-  }
-  // An unclosed brace is a typo; treating it as a literal would need backtracking, so close it instead.
-  source += ")".repeat(braceDepth);
-  return source;
-}
-
-export function globToRegExp(pattern: string, options: { caseSensitive?: boolean } = {}): RegExp {
-  return new RegExp(`^${globToRegExpSource(pattern)}$`, options.caseSensitive === false ? "i" : "");
-}
+// Glob matching for "/"-separated relative paths, as find_files, search_text's include and files.exclude use it.
+import picomatch from "picomatch";
 
 /**
  * A pattern without "/" matches a name at any depth ("*.ts" finds src/a.ts), which is what people and models
  * usually mean; a pattern with "/" is matched against the whole path from the workspace folder.
  */
 export function createPathMatcher(pattern: string, options: { caseSensitive?: boolean } = {}): (relativePath: string) => boolean {
+  // Models and Windows users write "src\*.ts"; a backslash that escapes nothing glob-special is a separator.
   const normalized = pattern.replace(/\\(?![*?[\]{}!\\])/g, "/").replace(/^\.\//, "").replace(/^\/+/, "");
-  const expression = globToRegExp(normalized.includes("/") ? normalized : `**/${normalized}`, options);
-  return (relativePath) => expression.test(relativePath);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  return picomatch(normalized, {
+    basename: !normalized.includes("/"),
+    nocase: options.caseSensitive === false,
+    // Dotfiles are ordinary files here: "**/*" must list .gitignore, as files.exclude and the walker see them.
+    dot: true,
+    // Without it picomatch reads "[!abc]" as "one of !, a, b, c"; shells and VS Code read it as a negated class.
+    posix: true,
+  });
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { isIgnoredByGitignore, parseGitignore } from "../../src/tools/gitignoreRules";
-import { createPathMatcher, globToRegExp } from "../../src/tools/globPattern";
+import { createPathMatcher } from "../../src/tools/globPattern";
 
 describe("tools: glob patterns", () => {
   const cases: [pattern: string, path: string, matches: boolean][] = [
@@ -25,7 +25,7 @@ describe("tools: glob patterns", () => {
   ];
   for (const [pattern, candidate, expected] of cases) {
     it(`${pattern} ${expected ? "matches" : "does not match"} ${candidate}`, () => {
-      assert.equal(globToRegExp(pattern).test(candidate), expected);
+      assert.equal(createPathMatcher(pattern)(candidate), expected);
     });
   }
 
@@ -35,6 +35,14 @@ describe("tools: glob patterns", () => {
     assert.equal(matches("x/y/a.log"), true);
     assert.equal(matches("x/y/a.logs"), false);
     assert.equal(createPathMatcher("./src/*.ts")("src/a.ts"), true);
+  });
+
+  it("matches dotfiles, folds case only when asked, and reads a backslash as a separator", () => {
+    assert.equal(createPathMatcher("**/*")(".gitignore"), true);
+    assert.equal(createPathMatcher("*.TS")("src/a.ts"), false);
+    assert.equal(createPathMatcher("*.TS", { caseSensitive: false })("src/a.ts"), true);
+    assert.equal(createPathMatcher("src\\*.ts")("src/a.ts"), false, "an escaped * stays literal");
+    assert.equal(createPathMatcher("src\\deep/*.ts")("src/deep/a.ts"), true);
   });
 });
 
@@ -64,5 +72,17 @@ describe("tools: gitignore rules", () => {
     const nested = parseGitignore("*.gen.ts\n", "packages/a");
     assert.equal(isIgnoredByGitignore([root, nested], "packages/a/x.gen.ts", false), true);
     assert.equal(isIgnoredByGitignore([root, nested], "packages/b/x.gen.ts", false), false);
+  });
+
+  it("lets a deeper .gitignore re-include what a shallower one ignores, and the reverse", () => {
+    const nested = parseGitignore("!keep.tmp\nlocal.txt\n", "sub");
+    assert.equal(isIgnoredByGitignore([root, nested], "sub/keep.tmp", false), false);
+    assert.equal(isIgnoredByGitignore([root, nested], "sub/other.tmp", false), true);
+    assert.equal(isIgnoredByGitignore([root, nested], "sub/local.txt", false), true);
+    assert.equal(isIgnoredByGitignore([root, nested], "local.txt", false), false);
+  });
+
+  it("matches case exactly, as git does by default on Linux", () => {
+    assert.equal(isIgnoredByGitignore([root], "A.TMP", false), false);
   });
 });
