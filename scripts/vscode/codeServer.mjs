@@ -12,6 +12,7 @@ const defaultSettings = {
   "workbench.startupEditor": "none",
   "workbench.enableExperiments": false,
   "workbench.tips.enabled": false,
+  "workbench.secondarySideBar.defaultVisibility": "hidden",
   "workbench.welcomePage.walkthroughs.openOnInstall": false,
   "extensions.autoUpdate": false,
   "extensions.autoCheckUpdates": false,

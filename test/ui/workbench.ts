@@ -1,0 +1,108 @@
+// Opens the code-server workbench that scripts/vscode/runUiTests.mjs started, in headless Debian
+// Chromium, and gives tests the handles a person would use: the activity bar, the chat webview,
+// the notification center, and screenshots saved to test-results/ui/.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { chromium } from "playwright-core";
+import type { BrowserContext, FrameLocator, Locator, Page } from "playwright-core";
+
+export interface UiEnvironment {
+  /** code-server's address, for example http://127.0.0.1:PORT/ */
+  url: string;
+  /** the folder the workbench opens */
+  folder: string;
+  /** the relay emulator (the extension gets it through RELAY_CHAT_BASE_URL) */
+  relayBaseUrl: string;
+  /** where screenshots go */
+  resultsDir: string;
+}
+
+export function uiEnvironment(): UiEnvironment {
+  const url = process.env.RELAY_CHAT_UI_URL;
+  const folder = process.env.RELAY_CHAT_UI_FOLDER;
+  if (!url || !folder) {
+    throw new Error("UI tests run under scripts/vscode/runUiTests.mjs, which starts code-server and sets RELAY_CHAT_UI_URL/RELAY_CHAT_UI_FOLDER");
+  }
+  return {
+    url,
+    folder,
+    relayBaseUrl: process.env.RELAY_CHAT_UI_RELAY_URL ?? "",
+    resultsDir: process.env.RELAY_CHAT_UI_RESULTS ?? path.resolve(__dirname, "..", "..", "test-results", "ui"),
+  };
+}
+
+const chromiumArgs = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-dev-shm-usage",
+];
+
+export class Workbench {
+  private constructor(
+    readonly page: Page,
+    private readonly context: BrowserContext,
+    private readonly profile: string,
+    private readonly environment: UiEnvironment,
+  ) {}
+
+  static async open(environment = uiEnvironment()): Promise<Workbench> {
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), "relay-chat-ui-chromium-"));
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: process.env.RELAY_CHAT_CHROMIUM ?? "/usr/lib/chromium/chromium",
+      headless: !process.env.RELAY_CHAT_HEADED,
+      args: chromiumArgs,
+      viewport: { width: 1400, height: 900 },
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    const address = new URL(environment.url);
+    address.searchParams.set("folder", environment.folder);
+    await page.goto(address.toString());
+    await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
+    return new Workbench(page, context, profile, environment);
+  }
+
+  /** The activity-bar entry of a view container, by its title. */
+  activityBarEntry(title: string): Locator {
+    return this.page.locator(`.activitybar .action-label[aria-label^="${title}"]`);
+  }
+
+  /** The document inside a webview view: VS Code nests it in two iframes. */
+  webview(): FrameLocator {
+    return this.page.frameLocator("iframe.webview.ready").frameLocator("#active-frame");
+  }
+
+  /** Runs a command through the command palette, as a person would. */
+  async runCommand(title: string): Promise<void> {
+    await this.page.keyboard.press("F1");
+    const input = this.page.locator(".quick-input-widget input");
+    await input.waitFor();
+    await input.fill(`>${title}`);
+    await this.page.locator(".quick-input-list .monaco-list-row").first().waitFor();
+    await input.press("Enter");
+  }
+
+  /** Notification messages. With the smoke-test driver toasts are hidden: read the Notification Center. */
+  async notificationMessages(): Promise<string[]> {
+    const center = this.page.locator(".notifications-center");
+    if (!(await center.isVisible())) await this.page.locator('[id="status.notifications"]').click();
+    return this.page.locator(".notifications-center .notification-list-item-message").allInnerTexts();
+  }
+
+  async screenshot(name: string): Promise<string> {
+    fs.mkdirSync(this.environment.resultsDir, { recursive: true });
+    const file = path.join(this.environment.resultsDir, `${name}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  async close(): Promise<void> {
+    await this.context.close().catch(() => undefined);
+    fs.rmSync(this.profile, { recursive: true, force: true });
+  }
+}
