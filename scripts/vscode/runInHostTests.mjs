@@ -11,8 +11,7 @@
 // The extension host sees RELAY_CHAT_BASE_URL and RELAY_CHAT_API_KEY pointing at a relay emulator
 // started here, and RELAY_CHAT_TEST_EMULATOR_URL/RELAY_CHAT_TEST_EMULATOR_KEY for tests that want to
 // talk to the emulator directly. RELAY_CHAT_TEST_WORKSPACE is the opened folder.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { format, parseArgs } from "node:util";
 import { launchBrowser, remoteUri, workbenchUrl } from "./browser.mjs";
@@ -20,6 +19,7 @@ import { startCodeServer } from "./codeServer.mjs";
 import { startEmulator } from "./emulator.mjs";
 import { repoRoot } from "./paths.mjs";
 import { startMemorySampler } from "./processMemory.mjs";
+import { makeTestWorkspace } from "./testWorkspace.mjs";
 
 const { values: options } = parseArgs({
   options: {
@@ -51,20 +51,6 @@ function checkInputs() {
   if (!existsSync(testsPath)) throw new Error(`no compiled suite at ${testsPath}: run \`node scripts/vscode/buildTests.mjs\` first`);
 }
 
-/** A scratch workspace folder: test/integration/workspace/ copied, or a small default. */
-function makeWorkspace() {
-  const workspace = mkdtempSync(path.join(os.tmpdir(), "relay-chat-workspace-"));
-  const fixture = path.join(repoRoot, "test", "integration", "workspace");
-  if (existsSync(fixture)) {
-    cpSync(fixture, workspace, { recursive: true });
-  } else {
-    mkdirSync(path.join(workspace, "src"), { recursive: true });
-    writeFileSync(path.join(workspace, "README.md"), "# Sample workspace\n\nUsed by Relay Chat's in-host tests.\n");
-    writeFileSync(path.join(workspace, "src", "greeting.js"), 'export function greet(name) {\n  return `Hello, ${name}!`;\n}\n');
-  }
-  return workspace;
-}
-
 async function main() {
   checkInputs();
   const memory = startMemorySampler();
@@ -91,7 +77,7 @@ async function main() {
   }, timeoutMs);
 
   try {
-    const workspace = makeWorkspace();
+    const workspace = makeTestWorkspace();
     cleanups.push(async () => rmSync(workspace, { recursive: true, force: true }));
 
     const env = { RELAY_CHAT_TEST_WORKSPACE: workspace };
