@@ -1,0 +1,82 @@
+// Entry point of the chat panel's webview (bundled to media/dist/webview.js). The host owns all state;
+// this page renders each snapshot it is sent and appends streamed text in between.
+import type { PanelState, ToWebview } from "../src/panel/protocol";
+import { isToWebview } from "../src/panel/protocol";
+import { HostChannel } from "./panel/hostChannel";
+import { Localizer } from "./panel/localizer";
+import { PanelView } from "./panel/panelView";
+
+class PanelApp {
+  private readonly host = new HostChannel();
+  private view: PanelView | null = null;
+  private stringsSignature = "";
+  private draft: string;
+
+  constructor(private readonly mount: HTMLElement) {
+    this.draft = this.host.savedState().draft;
+  }
+
+  start(): void {
+    window.addEventListener("message", (event: MessageEvent<unknown>) => this.receive(event.data));
+    document.addEventListener("keydown", (event) => this.view?.handleDocumentKeydown(event));
+    this.host.post({ type: "ready" });
+  }
+
+  private receive(data: unknown): void {
+    if (!isToWebview(data)) {
+      this.host.logError(`Ignored an unknown message: ${describe(data)}`);
+      return;
+    }
+    try {
+      this.handle(data);
+    } catch (error) {
+      // A malformed state must not leave the page dead; the host's log says what broke.
+      this.host.logError(`Rendering "${data.type}" failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    }
+  }
+
+  private handle(message: ToWebview): void {
+    switch (message.type) {
+      case "state":
+        this.render(message.state);
+        return;
+      case "answerDelta":
+        // A delta for a turn that is not streaming here is stale: the next state carries the full text.
+        this.view?.appendAnswer(message.turnId, message.text);
+        return;
+      case "focusInput":
+        this.view?.focusInput();
+        return;
+    }
+  }
+
+  private render(state: PanelState): void {
+    // Labels are set when elements are built, so new strings (another display language) rebuild the panel.
+    const stringsSignature = JSON.stringify(state.strings);
+    if (this.view === null || stringsSignature !== this.stringsSignature) {
+      this.stringsSignature = stringsSignature;
+      this.view = new PanelView({
+        localizer: new Localizer(state.strings),
+        post: (message) => this.host.post(message),
+        saveDraft: (draft) => {
+          this.draft = draft;
+          this.host.saveState({ draft });
+        },
+        initialDraft: this.draft,
+      });
+      this.mount.replaceChildren(this.view.root);
+    }
+    this.view.render(state);
+  }
+}
+
+function describe(data: unknown): string {
+  try {
+    return (JSON.stringify(data) ?? String(data)).slice(0, 200);
+  } catch {
+    return typeof data;
+  }
+}
+
+const mount = document.getElementById("app") ?? document.body.appendChild(document.createElement("div"));
+new PanelApp(mount).start();

@@ -1,0 +1,68 @@
+import { StreamingMarkdownView } from "../render/incrementalMarkdown";
+import { renderMarkdownToSafeHtml } from "../render/markdownRenderer";
+import { element } from "./dom";
+
+/**
+ * The rendered answer of one turn. While the turn streams, a StreamingMarkdownView re-renders only the
+ * open block per delta; once finished, the DOM is left alone unless the text itself changes.
+ */
+export class AnswerView {
+  readonly root: HTMLElement = element("div", { className: "answer-slot" });
+  private container: HTMLElement | null = null;
+  private streamingView: StreamingMarkdownView | null = null;
+  /** Text of the finished render in `container`, or null while streaming. */
+  private finishedText: string | null = null;
+
+  /** Brings the streaming view up to `text`; a text that extends what is shown only appends the rest. */
+  showStreaming(text: string): void {
+    if (this.streamingView === null) {
+      this.streamingView = new StreamingMarkdownView(this.freshContainer());
+      this.finishedText = null;
+    }
+    this.streamingView.setText(text);
+  }
+
+  /** False when this answer is not streaming (a delta for it is stale and is dropped). */
+  append(delta: string): boolean {
+    if (this.streamingView === null) return false;
+    this.streamingView.append(delta);
+    return true;
+  }
+
+  showFinished(text: string): void {
+    if (this.streamingView !== null && this.streamingView.text === text) {
+      // The streamed DOM already equals the one-shot render of this text; only release the view.
+      this.streamingView.finish();
+      this.streamingView = null;
+    } else if (this.finishedText === text) {
+      return;
+    } else {
+      this.streamingView = null;
+      // A fresh element: the streaming view may have attached a shadow root to the old one, and new
+      // light-DOM children of that host would not be slotted (not shown).
+      const container = this.freshContainer();
+      container.innerHTML = renderMarkdownToSafeHtml(text);
+    }
+    this.finishedText = text;
+    if (this.container !== null) makeLinksFocusable(this.container);
+  }
+
+  private freshContainer(): HTMLElement {
+    // Deltas change the answer dozens of times a second; a live region here would re-read it each time.
+    // The turn's end is announced separately.
+    const container = element("div", { className: "answer markdown-body", attributes: { "aria-live": "off" } });
+    if (this.container === null) this.root.appendChild(container);
+    else this.container.replaceWith(container);
+    this.container = container;
+    return container;
+  }
+}
+
+// Rendered links carry their target in data-href (no href, so the webview cannot navigate), which also
+// takes them out of the tab order; put them back, once the answer is final.
+function makeLinksFocusable(container: HTMLElement): void {
+  for (const link of container.querySelectorAll<HTMLElement>("a[data-href]")) {
+    link.tabIndex = 0;
+    link.setAttribute("role", "link");
+  }
+}

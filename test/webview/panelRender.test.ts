@@ -1,0 +1,292 @@
+import assert from "node:assert/strict";
+import type { PanelState } from "../../src/panel/protocol";
+import { conversationState, panelState, receipt, turn } from "./fixtures/panelStates";
+import { PanelHarness } from "./support/panelHarness";
+import type { PanelPage } from "./support/panelHarness";
+
+describe("Chat panel webview: rendering (Chromium)", function () {
+  this.timeout(60_000);
+  let harness: PanelHarness;
+  let panel: PanelPage;
+
+  before(async () => {
+    harness = await PanelHarness.start();
+  });
+
+  after(async () => {
+    await harness?.close();
+  });
+
+  beforeEach(async () => {
+    panel = await harness.open();
+  });
+
+  afterEach(async () => {
+    const violations = await panel.page.evaluate(() => window.__cspViolations);
+    await panel.page.close();
+    assert.deepEqual(panel.pageErrors, []);
+    assert.deepEqual(violations, [], "no CSP violations");
+  });
+
+  it("posts ready once on load and renders a conversation snapshot", async () => {
+    const { page } = panel;
+    assert.deepEqual(
+      (await panel.posted()).filter((message) => message.type === "ready"),
+      [{ type: "ready" }],
+    );
+    await panel.sendState(conversationState());
+    const turns = page.getByRole("log").locator("article.turn");
+    assert.equal(await turns.count(), 3);
+    assert.equal(await turns.nth(0).locator(".user-text").textContent(), "How do I sort a Vec?");
+    // Markdown rendered by the sanitizing renderer, with the code block toolbar.
+    assert.equal(await turns.nth(0).locator(".answer pre > code.language-rust").textContent(), "let mut v = vec![3, 1, 2];\nv.sort();\n");
+    assert.equal(await turns.nth(0).getByRole("button", { name: "Open in editor" }).count(), 1);
+    // Reasoning is a collapsed note, never text.
+    const reasoning = turns.nth(0).locator("details.reasoning-note");
+    assert.equal(await reasoning.getAttribute("open"), null);
+    assert.equal(await reasoning.locator("summary").textContent(), "Reasoning");
+    // The tool call card: name, status, arguments, collapsed result.
+    const toolCard = turns.nth(1).locator(".tool-card");
+    assert.equal(await toolCard.locator(".tool-name").textContent(), "read_file");
+    assert.equal(await toolCard.locator("pre.tool-arguments").textContent(), '{\n  "path": "Cargo.toml"\n}');
+    assert.equal(await toolCard.locator("details.tool-result").getAttribute("open"), null);
+    assert.equal(await toolCard.locator("details.tool-result pre").textContent(), '[dependencies]\nserde = "1"');
+    // Branch navigation on the second turn only.
+    assert.equal(await page.getByRole("group", { name: "Versions" }).count(), 1);
+    assert.equal(await turns.nth(1).locator(".branch-position").textContent(), "2/2");
+    // The header.
+    assert.equal(await page.getByLabel("Model", { exact: true }).inputValue(), "relay-large");
+    assert.equal(await page.getByText("A listed model may still lack a feature.").count(), 1);
+    assert.equal(await page.getByLabel("Conversation", { exact: true }).locator("option").count(), 2);
+    assert.equal(await page.getByRole("button", { name: "New chat", exact: true }).count(), 1);
+    assert.match((await page.locator(".totals").textContent()) ?? "", /4 requests, 4,800 input tokens, 1,380 output tokens/);
+    const log = page.getByRole("log");
+    assert.equal(await log.getAttribute("aria-live"), "polite");
+    assert.equal(await log.getAttribute("aria-relevant"), "additions");
+  });
+
+  it("shows one Turn details region per request with outcome, usage, latency and request id", async () => {
+    const { page } = panel;
+    await panel.sendState(conversationState());
+    const regions = page.getByRole("region", { name: "Turn details" });
+    assert.equal(await regions.count(), 4);
+    const first = (await regions.nth(0).textContent()) ?? "";
+    for (const expected of ["completed", "req_first", "input 1,200 tokens (cached 1,024)", "output 345 tokens (reasoning 64)", "latency 2.3 s"]) {
+      assert.ok(first.includes(expected), `${JSON.stringify(expected)} in ${JSON.stringify(first)}`);
+    }
+    assert.match((await regions.nth(2).textContent()) ?? "", /Request 2 of 2.*req_tool_2.*Not shown: web_search_call/s);
+    assert.match((await regions.nth(3).textContent()) ?? "", /incomplete \(max_output_tokens\).*req_cut/s);
+
+    await panel.clearPosted();
+    await regions.nth(0).getByRole("button", { name: "Copy request id" }).click();
+    await regions.nth(2).getByRole("button", { name: "Copy as curl" }).click();
+    assert.deepEqual(await panel.posted(), [
+      { type: "copyText", text: "req_first" },
+      { type: "copyCurl", turnId: "t2", receiptIndex: 1 },
+    ]);
+  });
+
+  it("does not rebuild turns whose content did not change", async () => {
+    const { page } = panel;
+    const state = conversationState();
+    await panel.sendState(state);
+    await page.evaluate(() => {
+      for (const node of Array.from(document.querySelectorAll(".turn, .answer, .receipt, .tool-card"))) (node as HTMLElement & { __marker?: boolean }).__marker = true;
+    });
+    // Same turns, new busy flag and one more turn at the end.
+    await panel.sendState({ ...state, busy: true, turns: [...state.turns, turn("t4", { streaming: true, answerText: "", outcome: "in_progress", outcomeLabel: "in progress", receipts: [] })] });
+    const kept = await page.evaluate(() =>
+      Array.from(document.querySelectorAll(".turn, .answer, .receipt, .tool-card")).map((node) => (node as HTMLElement & { __marker?: boolean }).__marker === true),
+    );
+    // Three old turns with their answer, receipts (1 + 2 + 1) and tool card are the same nodes; t4 is new.
+    assert.equal(kept.filter(Boolean).length, 3 + 3 + 4 + 1);
+    assert.equal(kept.filter((value) => !value).length, 2);
+  });
+
+  it("streams deltas into the turn and ends with the DOM of a one-shot render", async () => {
+    const { page } = panel;
+    const answer = "# Plan\n\nFirst a list:\n\n- one\n- two with `code`\n\n```ts\nconst x = 1;\nconsole.log(x);\n```\n\n| a | b |\n|---|--:|\n| 1 | 2 |\n\nDone, see https://example.com/done.";
+    const streaming = turn("s1", { answerText: "", streaming: true, outcome: "in_progress", outcomeLabel: "in progress", receipts: [] });
+    await panel.sendState(panelState({ busy: true, turns: [streaming] }));
+    const answerElement = page.locator("article[data-turn-id=s1] .answer");
+    await answerElement.evaluate((node) => ((node as HTMLElement & { __marker?: boolean }).__marker = true));
+    // Uneven deltas, with a state in the middle that carries the text so far (as the host sends it).
+    const cuts = [0, 3, 9, 30, 31, 60, 75, 90, 120, answer.length];
+    for (let index = 1; index < cuts.length; index++) {
+      const delta = answer.slice(cuts[index - 1], cuts[index]);
+      if (index === 5) await panel.sendState(panelState({ busy: true, turns: [{ ...streaming, answerText: answer.slice(0, cuts[index]) }] }));
+      else await panel.send({ type: "answerDelta", turnId: "s1", text: delta });
+    }
+    assert.equal(await answerElement.evaluate((node) => (node as HTMLElement & { __marker?: boolean }).__marker), true, "the streaming view survives state messages");
+    assert.equal(await page.locator(".turn-explanation, .receipt").count(), 0);
+    await panel.sendState(panelState({ turns: [{ ...streaming, answerText: answer, streaming: false, outcome: "completed", outcomeLabel: "completed", receipts: [receipt()] }] }));
+    const streamedHtml = await answerElement.innerHTML();
+    assert.equal(await answerElement.evaluate((node) => (node as HTMLElement & { __marker?: boolean }).__marker), true, "the finished turn keeps the streamed DOM");
+
+    // The same answer sent finished in one go, in a fresh page.
+    const oneShot = await harness.open();
+    try {
+      await oneShot.sendState(panelState({ turns: [turn("s1", { answerText: answer })] }));
+      assert.equal(streamedHtml, await oneShot.page.locator("article[data-turn-id=s1] .answer").innerHTML());
+    } finally {
+      await oneShot.page.close();
+    }
+    assert.equal(await page.getByRole("region", { name: "Turn details" }).count(), 1);
+    // The end is announced in the separate status region, not by re-reading the answer.
+    await page.waitForFunction(() => document.querySelector(".visually-hidden[role=status]")?.textContent === "Answer complete");
+    assert.equal(await answerElement.getAttribute("aria-live"), "off");
+  });
+
+  it("shows the first-run state with buttons for what is missing, and blocks sending", async () => {
+    const { page } = panel;
+    await panel.sendState(panelState({ setup: { hasBaseUrl: false, hasApiKey: false, baseUrl: null } }));
+    assert.equal(await page.getByText("No relay address is set.").count(), 1);
+    assert.equal(await page.getByText("No API key is set.").count(), 1);
+    await page.getByLabel("Message", { exact: true }).fill("hello");
+    assert.equal(await page.getByRole("button", { name: "Send", exact: true }).isDisabled(), true);
+    await panel.clearPosted();
+    await page.getByRole("button", { name: "Set base URL" }).click();
+    await page.getByRole("button", { name: "Set API key" }).click();
+    await page.getByLabel("Message", { exact: true }).press("Enter");
+    assert.deepEqual(await panel.posted(), [
+      { type: "fix", action: "openSettings" },
+      { type: "fix", action: "setApiKey" },
+    ]);
+    // Only the key missing: one explanation, one button; then set up: the notice goes and Send works.
+    await panel.sendState(panelState({ setup: { hasBaseUrl: true, hasApiKey: false, baseUrl: "https://relay.example" } }));
+    assert.equal(await page.getByText("No relay address is set.").count(), 0);
+    assert.equal(await page.getByRole("button", { name: "Set base URL" }).count(), 0);
+    assert.equal(await page.getByRole("button", { name: "Set API key" }).count(), 1);
+    await panel.sendState(panelState());
+    assert.equal(await page.locator(".setup-notice").count(), 0);
+    assert.equal(await page.getByRole("button", { name: "Send", exact: true }).isDisabled(), false);
+    assert.equal(await page.getByLabel("Message", { exact: true }).inputValue(), "hello", "the draft survives");
+  });
+
+  it("offers Retry and Continue only where the turn's actions say, with the billing note", async () => {
+    const { page } = panel;
+    await panel.sendState(conversationState());
+    assert.equal(await page.getByRole("button", { name: "Retry", exact: true }).count(), 1);
+    assert.equal(await page.getByRole("button", { name: "Continue", exact: true }).count(), 1);
+    const t3 = page.locator("article[data-turn-id=t3]");
+    assert.equal(await t3.getByRole("button", { name: "Retry", exact: true }).count(), 1);
+    assert.match((await t3.locator(".retry-actions").textContent()) ?? "", /sends a new request that may be billed/);
+    // The explanation of the newest turn is an alert.
+    assert.equal(await page.getByRole("alert").count(), 1);
+    assert.match((await page.getByRole("alert").textContent()) ?? "", /output token limit/);
+    await panel.clearPosted();
+    await page.getByRole("button", { name: "Continue", exact: true }).click();
+    await page.getByRole("button", { name: "Retry", exact: true }).click();
+    assert.deepEqual(await panel.posted(), [
+      { type: "continue", turnId: "t3" },
+      { type: "retry", turnId: "t3" },
+    ]);
+
+    // A failed turn that is not the newest: explanation shown, not an alert; fixes post `fix`.
+    const failed = turn("f1", {
+      outcome: "http_error",
+      outcomeLabel: "HTTP 401 (invalid_api_key)",
+      explanation: "The relay refused the API key.",
+      fixes: ["setApiKey", "checkConnection"],
+      actions: ["retry"],
+    });
+    await panel.sendState(panelState({ turns: [failed, turn("f2")] }));
+    assert.equal(await page.getByRole("alert").count(), 0);
+    assert.equal(await page.getByText("The relay refused the API key.").count(), 1);
+    await panel.clearPosted();
+    await page.getByRole("button", { name: "Set API key" }).click();
+    await page.getByRole("button", { name: "Check connection" }).click();
+    await page.getByRole("button", { name: "Retry", exact: true }).click();
+    assert.deepEqual(await panel.posted(), [
+      { type: "fix", action: "setApiKey" },
+      { type: "fix", action: "checkConnection" },
+      { type: "retry", turnId: "f1" },
+    ]);
+    await panel.sendState(panelState({ turns: [turn("ok")] }));
+    assert.equal(await page.getByRole("button", { name: "Retry", exact: true }).count(), 0);
+    assert.equal(await page.getByRole("button", { name: "Continue", exact: true }).count(), 0);
+  });
+
+  it("routes code block buttons and links to the host without navigating", async () => {
+    const { page } = panel;
+    await panel.sendState(conversationState());
+    const first = page.locator("article[data-turn-id=t1]");
+    await panel.clearPosted();
+    await first.getByRole("button", { name: "Copy", exact: true }).click();
+    await first.getByRole("button", { name: "Insert at cursor" }).click();
+    await first.getByRole("button", { name: "Open in editor" }).click();
+    await first.getByRole("link", { name: "the docs" }).click();
+    await first.getByRole("link", { name: "the docs" }).press("Enter");
+    const code = "let mut v = vec![3, 1, 2];\nv.sort();\n";
+    const href = "https://doc.rust-lang.org/std/vec/struct.Vec.html";
+    assert.deepEqual(await panel.posted(), [
+      { type: "copyText", text: code },
+      { type: "insertCode", code },
+      { type: "openCode", code, language: "rust" },
+      { type: "openLink", href },
+      { type: "openLink", href },
+    ]);
+    assert.match(page.url(), /\/panel\.html$/);
+  });
+
+  it("ignores unknown or malformed messages and logs them to the host", async () => {
+    const { page } = panel;
+    await panel.sendState(conversationState());
+    await panel.clearPosted();
+    await panel.send({ type: "evaluate", code: "__xss.push(1)" });
+    await panel.send({ type: "answerDelta", turnId: 7, text: "x" });
+    await panel.send({ type: "state", state: "<img src=x onerror=__xss.push(1)>" });
+    const posted = await panel.posted();
+    assert.equal(posted.length, 3);
+    for (const message of posted) {
+      assert.equal(message.type, "log");
+      assert.equal(message.type === "log" && message.level, "error");
+    }
+    // A delta for a turn that is not streaming changes nothing.
+    await panel.send({ type: "answerDelta", turnId: "t1", text: " more" });
+    assert.equal(await page.locator("article.turn").count(), 3);
+    assert.equal((await page.locator("article[data-turn-id=t1] .answer").textContent())?.includes("more"), false);
+    assert.deepEqual(await page.evaluate(() => window.__xss), []);
+  });
+
+  it("renders hostile strings as text and executes nothing", async () => {
+    const { page } = panel;
+    const hostile = (label: string) => `${label}<img src=x onerror=__xss.push(1)><script>__xss.push(1)</script><svg onload=__xss.push(1)>"'&`;
+    const state: PanelState = panelState({
+      model: hostile("model"),
+      models: [hostile("model"), "plain"],
+      modelsNote: hostile("note"),
+      conversations: [{ id: hostile("id"), title: hostile("title"), updatedAt: 0, turnCount: 1 }],
+      conversationId: hostile("id"),
+      notice: hostile("notice"),
+      turns: [
+        turn("h1", {
+          userText: hostile("user"),
+          answerText: hostile("answer") + "\n\n[x](javascript:__xss.push(1))",
+          outcome: "failed",
+          outcomeLabel: hostile("outcome"),
+          explanation: hostile("explanation"),
+          toolCalls: [{ callId: "c", name: hostile("tool"), argumentsJson: hostile("args"), status: "rejected", output: hostile("output") }],
+          receipts: [receipt({ requestId: hostile("request"), model: hostile("receiptModel"), outcomeLabel: hostile("receiptOutcome") })],
+          otherItemKinds: [hostile("kind")],
+        }),
+      ],
+      approvals: [{ callId: hostile("call"), toolName: hostile("approvalTool"), toolDescription: hostile("description"), risk: "execute", argumentsJson: hostile("approvalArgs"), canAllowForSession: true }],
+      attachments: [{ id: hostile("attachment"), label: hostile("label"), kind: "file" }],
+      spendWarning: { estimatedInputTokens: 1, thresholdTokens: 0, text: hostile("spend") },
+      strings: { Send: hostile("strings"), "Turn details": hostile("region") },
+    });
+    await panel.sendState(state);
+    await page.waitForTimeout(200);
+    assert.deepEqual(await page.evaluate(() => window.__xss), []);
+    assert.equal(await page.locator("#app img, #app script, #app svg:not(.answer svg), #app iframe").count(), 0);
+    assert.equal(await page.locator("[onerror], [onload]").count(), 0);
+    const text = (await page.locator("#app").textContent()) ?? "";
+    for (const label of ["user", "explanation", "tool", "args", "output", "request", "approvalTool", "description", "approvalArgs", "label", "spend", "notice", "title", "note"]) {
+      assert.ok(text.includes(hostile(label)), `${label} shown as text`);
+    }
+    assert.equal(await page.getByLabel("Message", { exact: true }).count(), 1);
+    assert.equal(await page.locator("button.primary", { hasText: hostile("strings") }).count(), 1);
+    assert.equal(await page.getByLabel("Model", { exact: true }).inputValue(), hostile("model"));
+  });
+});
