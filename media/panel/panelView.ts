@@ -50,7 +50,7 @@ export class PanelView {
     this.turnList = new TurnList(
       { post, edit: (turnId, text) => this.composer.startEdit(turnId, text) },
       (text) => this.announcer.announce(text),
-      localizer.text("Conversation"),
+      localizer.text("Chat messages"),
     );
     routeAnswerActions(this.turnList.root, post);
     this.approvalCards = new KeyedChildren(
@@ -118,7 +118,8 @@ export class PanelView {
     const signature = JSON.stringify(state.spendWarning);
     if (signature === this.spendSignature) return;
     this.spendSignature = signature;
-    const hadFocus = this.spendSlot.contains(document.activeElement);
+    // Answering disables the dialog's buttons, which drops focus to the page; either way it goes back to the box.
+    const hadFocus = this.spendSlot.contains(document.activeElement) || document.activeElement === document.body || document.activeElement === null;
     if (state.spendWarning === null) {
       this.spendSlot.replaceChildren();
       if (hadFocus) this.composer.focus();

@@ -5,6 +5,8 @@ import { findFinishedBlockBoundary } from "./finishedBlockBoundary";
 import { sanitizeHtmlToNodes } from "./htmlSanitizer";
 import { getMarkdownParser } from "./markdownParser";
 import { NewlineNormalizer } from "./newlineNormalizer";
+import { extendsPlainText, findPlainTextTail, showPlainText } from "./plainTextTail";
+import type { PlainTextTail } from "./plainTextTail";
 import { SlottedLayoutGroups } from "./slottedLayoutGroups";
 
 interface OpenFence {
@@ -34,6 +36,8 @@ export class StreamingMarkdownView {
   private openHtml: string | undefined;
   /** Set while the open tail is a single unclosed fence, whose code text can grow in place. */
   private openFence: OpenFence | undefined;
+  /** Set while the open tail ends in plain prose, which can grow in place. */
+  private plainTextTail: PlainTextTail | undefined;
   /** Reference definitions make earlier blocks depend on later text; then every update renders it all. */
   private rendersWholeText = false;
   private finished = false;
@@ -53,11 +57,14 @@ export class StreamingMarkdownView {
     this.rawText += delta;
     const normalized = this.newlines.normalize(delta);
     if (normalized.length === 0) return;
-    const previousOpenLength = this.openText.length;
+    const previousOpenText = this.openText;
     this.openText += normalized;
     if (this.rendersWholeText) {
       this.renderWholeText();
-    } else if (this.openFence === undefined || !this.tryGrowOpenFence(this.openFence, previousOpenLength)) {
+    } else if (this.plainTextTail !== undefined && extendsPlainText(previousOpenText, normalized)) {
+      showPlainText(this.plainTextTail, this.openText);
+      this.openHtml = undefined;
+    } else if (this.openFence === undefined || !this.tryGrowOpenFence(this.openFence, previousOpenText.length)) {
       this.renderOpenText();
     }
   }
@@ -82,6 +89,7 @@ export class StreamingMarkdownView {
     this.openNodes = [];
     this.openHtml = undefined;
     this.openFence = undefined;
+    this.plainTextTail = undefined;
   }
 
   private reset(): void {
@@ -94,6 +102,7 @@ export class StreamingMarkdownView {
     this.openNodes = [];
     this.openHtml = undefined;
     this.openFence = undefined;
+    this.plainTextTail = undefined;
     this.rendersWholeText = false;
     this.finished = false;
   }
@@ -123,6 +132,7 @@ export class StreamingMarkdownView {
     }
     this.openHtml = openHtml;
     this.openFence = this.findOpenFence(openTokens);
+    this.plainTextTail = this.openFence === undefined ? findPlainTextTail(openTokens, this.openNodes, this.openText) : undefined;
   }
 
   private replaceOpenNodes(nodes: Node[]): void {
@@ -135,6 +145,7 @@ export class StreamingMarkdownView {
     this.openText = this.finishedText;
     this.finishedText = "";
     this.openFence = undefined;
+    this.plainTextTail = undefined;
     this.openHtml = undefined;
     this.openNodes = reconcileTrailingChildren(
       this.container,

@@ -73,6 +73,23 @@ describe("StreamingMarkdownView in Chromium", function () {
     });
   });
 
+  it("matches the one-shot render after every character of 400 random markdown-like snippets", async () => {
+    const pieces = [
+      "a", "b", "word", " ", " ", "\n", "\n\n", "*", "_", "`", "```", "~~~", "#", "# ", "-", "- ", "1", "1. ", "2) ", ".", ",", "|", "| a |",
+      "|---|", "[", "]", "(", ")", ":", "/", ">", "> ", "~", "!", "&", "&amp;", ";", "\\", "\u00a0", "\t", "    ", "http://x.co", "www.a.com",
+      "a@b.io", "=", "===", "<", "'", '"', "é", "[r]: https://e.com", "[r]",
+    ];
+    const random = createSeededRandom(2024);
+    const failures: string[] = [];
+    for (let snippetIndex = 0; snippetIndex < 400 && failures.length === 0; snippetIndex++) {
+      let snippet = "";
+      while (snippet.length < 50) snippet += pieces[Math.floor(random() * pieces.length)];
+      const comparison = await compare(snippet, [1], "every");
+      if (comparison.mismatches.length > 0) failures.push(`${JSON.stringify(snippet)}\n${formatMismatches(comparison)}`);
+    }
+    assert.deepEqual(failures, []);
+  });
+
   it("matches the one-shot render after every delta of the first 12 KB of the answer", async () => {
     const comparison = await compare(document.text.slice(0, 12_000), randomDeltaLengths(9, 4000, 1, 15), "every");
     assert.equal(comparison.mismatches.length, 0, formatMismatches(comparison));

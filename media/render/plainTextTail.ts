@@ -1,0 +1,117 @@
+import type Token from "markdown-it/lib/token.mjs";
+
+/** The text node that shows the end of the open text, while that end is plain prose. */
+export interface PlainTextTail {
+  readonly textNode: Text;
+  /** Offset in the open text up to which the text node shows it (trailing whitespace is not shown). */
+  shownEnd: number;
+}
+
+// Characters that can never start, end or join markdown syntax, links or linkified URLs, whatever
+// surrounds them. Everything else (including newlines) goes through a full render of the open block.
+const plainCharactersPattern = /^[\p{L}\p{N} ,;?'"]+$/u;
+const plainCharacterPattern = /^[\p{L}\p{N},;?'"]$/u;
+const textContainers = new Set(["P", "LI", "TD", "TH", "H1", "H2", "H3", "H4", "H5", "H6"]);
+
+/**
+ * Finds the text node that ends the rendered open block, if the block's last inline token is plain text
+ * that runs to the end of the source. Only then can more plain characters be appended to that node
+ * without rendering.
+ */
+export function findPlainTextTail(openTokens: readonly Token[], openNodes: readonly Node[], openText: string): PlainTextTail | undefined {
+  let inlineIndex = openTokens.length - 1;
+  while (inlineIndex >= 0 && openTokens[inlineIndex]!.nesting === -1) inlineIndex--;
+  const inline = openTokens[inlineIndex];
+  const lastChild = inline?.type === "inline" ? inline.children?.[inline.children.length - 1] : undefined;
+  if (lastChild?.type !== "text" || lastChild.content.length === 0) return undefined;
+  const shownEnd = trimmedEnd(openText);
+  if (!openText.startsWith(lastChild.content, shownEnd - lastChild.content.length)) return undefined;
+  const textNode = lastTextNode(openNodes);
+  if (textNode === undefined || !textNode.data.endsWith(lastChild.content)) return undefined;
+  if (!textContainers.has(textNode.parentElement?.tagName ?? "")) return undefined;
+  return { textNode, shownEnd };
+}
+
+// A list item or heading marker that already has content after it decides its line's block; before the
+// content arrives ("1. " alone) the line may still be paragraph text, so it is not skipped then.
+const settledLineMarkerPattern = /^(?:[-+*]|\d{1,9}[.)]|#{1,6})$/;
+
+/**
+ * True when `delta`, appended to `openTextBefore`, only extends the plain text at its end: the delta is
+ * plain, the current line has plain content already (so its block is decided), and the last word stays
+ * plain (so no link, entity, escape or delimiter run can form with what came before).
+ */
+export function extendsPlainText(openTextBefore: string, delta: string): boolean {
+  if (!plainCharactersPattern.test(delta)) return false;
+  const lineStart = openTextBefore.lastIndexOf("\n") + 1;
+  let contentStart = skipQuoteMarkersAndSpaces(openTextBefore, lineStart);
+  let wordEnd = findWordEnd(openTextBefore, contentStart);
+  if (wordEnd < openTextBefore.length && settledLineMarkerPattern.test(openTextBefore.slice(contentStart, wordEnd))) {
+    contentStart = skipSpacesAndTabs(openTextBefore, wordEnd);
+    wordEnd = findWordEnd(openTextBefore, contentStart);
+  }
+  if (contentStart >= openTextBefore.length) return false;
+  if (wordEnd < openTextBefore.length && !isPlainWord(openTextBefore, contentStart, wordEnd)) return false;
+  if (delta.charAt(0) === " ") return true;
+  let trailingWordStart = openTextBefore.length;
+  while (trailingWordStart > lineStart && !isSpaceOrTab(openTextBefore.charCodeAt(trailingWordStart - 1))) trailingWordStart--;
+  return isPlainWord(openTextBefore, trailingWordStart, openTextBefore.length);
+}
+
+/** Shows the open text up to its last character that is not a space or tab, which markdown-it drops. */
+export function showPlainText(tail: PlainTextTail, openText: string): void {
+  const end = trimmedEnd(openText);
+  if (end > tail.shownEnd) tail.textNode.appendData(openText.slice(tail.shownEnd, end));
+  tail.shownEnd = end;
+}
+
+// Only spaces and tabs: blocks disagree on other whitespace (tables trim U+00A0, paragraphs keep it), and
+// a tail whose hidden end holds anything else simply fails the match in findPlainTextTail.
+function trimmedEnd(text: string): number {
+  let end = text.length;
+  while (end > 0 && isSpaceOrTab(text.charCodeAt(end - 1))) end--;
+  return end;
+}
+
+function lastTextNode(openNodes: readonly Node[]): Text | undefined {
+  let node: Node | null | undefined = openNodes[openNodes.length - 1];
+  while (node) {
+    // markdown-it puts a "\n" after every block tag; those are layout whitespace, not the text we want.
+    if (node instanceof Text) {
+      if (node.data === "\n" && node.previousSibling instanceof Element) node = node.previousSibling;
+      else return node;
+    } else {
+      node = node.lastChild;
+    }
+  }
+  return undefined;
+}
+
+function isSpaceOrTab(code: number): boolean {
+  return code === 0x20 || code === 0x09;
+}
+
+function skipSpacesAndTabs(text: string, position: number): number {
+  let cursor = position;
+  while (cursor < text.length && isSpaceOrTab(text.charCodeAt(cursor))) cursor++;
+  return cursor;
+}
+
+function skipQuoteMarkersAndSpaces(text: string, position: number): number {
+  let cursor = position;
+  while (cursor < text.length && (isSpaceOrTab(text.charCodeAt(cursor)) || text.charCodeAt(cursor) === 0x3e)) cursor++;
+  return cursor;
+}
+
+function findWordEnd(text: string, position: number): number {
+  let cursor = position;
+  while (cursor < text.length && !isSpaceOrTab(text.charCodeAt(cursor))) cursor++;
+  return cursor;
+}
+
+function isPlainWord(text: string, start: number, end: number): boolean {
+  for (let position = start; position < end; position++) {
+    if (!plainCharacterPattern.test(text.charAt(position))) return false;
+  }
+  return true;
+}
