@@ -27,6 +27,7 @@ try {
     extensionTestsEnv: {
       RELAY_CHAT_BASE_URL: emulator.baseUrl,
       RELAY_CHAT_API_KEY: emulator.key,
+      RELAY_CHAT_MODEL: "echo",
       RELAY_CHAT_TEST_EMULATOR_URL: emulator.baseUrl,
       RELAY_CHAT_TEST_EMULATOR_KEY: emulator.key,
       RELAY_CHAT_TEST_WORKSPACE: workspace,

@@ -8,7 +8,7 @@
 // dist/test/integration/suite.js), --timeout SECONDS (default 300), --no-emulator, --keep-profile.
 // Environment: RELAY_CHAT_TEST_GREP filters tests; RELAY_CHAT_CODE_SERVER_LOG=1 echoes code-server.
 //
-// The extension host sees RELAY_CHAT_BASE_URL and RELAY_CHAT_API_KEY pointing at a relay emulator
+// The extension host sees RELAY_CHAT_BASE_URL, RELAY_CHAT_API_KEY and RELAY_CHAT_MODEL=echo pointing at a relay emulator
 // started here, and RELAY_CHAT_TEST_EMULATOR_URL/RELAY_CHAT_TEST_EMULATOR_KEY for tests that want to
 // talk to the emulator directly. RELAY_CHAT_TEST_WORKSPACE is the opened folder.
 import { existsSync, readFileSync, rmSync } from "node:fs";
@@ -88,6 +88,7 @@ async function main() {
       Object.assign(env, {
         RELAY_CHAT_BASE_URL: emulator.baseUrl,
         RELAY_CHAT_API_KEY: emulator.key,
+        RELAY_CHAT_MODEL: "echo",
         RELAY_CHAT_TEST_EMULATOR_URL: emulator.baseUrl,
         RELAY_CHAT_TEST_EMULATOR_KEY: emulator.key,
       });
