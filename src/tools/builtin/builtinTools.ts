@@ -1,0 +1,47 @@
+// Every tool Relay Chat ships, wired to the editor: the plain-Node file and command tools plus the three
+// that need VS Code. The extension passes in where the workspace is and what the settings say.
+import type * as vscode from "vscode";
+import type { FileToolContext } from "../fileToolContext";
+import { createFindFilesTool } from "../findFilesTool";
+import { createListDirectoryTool } from "../listDirectoryTool";
+import { createReadFileTool } from "../readFileTool";
+import { createRunCommandTool } from "../runCommandTool";
+import { createSearchTextTool } from "../searchTextTool";
+import type { Tool } from "../toolContract";
+import { createDiagnosticsTool } from "./diagnosticsTool";
+import { createEditorContextTool } from "./editorContextTool";
+import type { ConfirmApply } from "./proposeEditTool";
+import { createProposeEditTool } from "./proposeEditTool";
+import { ProposalDocuments } from "./proposalDocuments";
+
+export interface BuiltinToolsOptions {
+  /** File-system paths of the open workspace folders; asked on every call because folders come and go. */
+  workspaceFolders(): readonly string[];
+  /** Glob patterns skipped by find_files and search_text, e.g. the enabled keys of files.exclude. */
+  excludePatterns(): readonly string[];
+  commandTimeoutMs(): number;
+  maxOutputChars(): number;
+  /** How propose_edit asks before applying; the default is a modal dialog. */
+  confirmApply?: ConfirmApply;
+}
+
+/** Disposing unregisters the in-memory documents propose_edit shows its diffs with. */
+export interface BuiltinTools extends vscode.Disposable {
+  readonly tools: Tool[];
+}
+
+export function createBuiltinTools(options: BuiltinToolsOptions): BuiltinTools {
+  const context: FileToolContext = { workspaceFolders: () => options.workspaceFolders(), excludePatterns: () => options.excludePatterns() };
+  const documents = new ProposalDocuments();
+  const tools = [
+    createReadFileTool(context),
+    createListDirectoryTool(context),
+    createFindFilesTool(context),
+    createSearchTextTool(context),
+    createDiagnosticsTool({ workspaceFolders: context.workspaceFolders }),
+    createEditorContextTool({ workspaceFolders: context.workspaceFolders }),
+    createProposeEditTool({ workspaceFolders: context.workspaceFolders, documents, confirmApply: options.confirmApply }),
+    createRunCommandTool(context, { timeoutMs: () => options.commandTimeoutMs(), maxOutputChars: () => options.maxOutputChars() }),
+  ];
+  return { tools, dispose: () => documents.dispose() };
+}
