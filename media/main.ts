@@ -65,6 +65,10 @@ class PanelApp {
         initialDraft: this.draft,
       });
       this.mount.replaceChildren(this.view.root);
+      this.view.render(state);
+      // The host marks the page when the message box should take focus as soon as it exists.
+      if (document.body.hasAttribute("data-initial-focus") && (document.activeElement === null || document.activeElement === document.body)) this.view.focusInput();
+      return;
     }
     this.view.render(state);
   }

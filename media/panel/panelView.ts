@@ -41,6 +41,7 @@ export class PanelView {
   private setupSignature = "";
   private spendSignature = "";
   private busy = false;
+  private scrollFrame: number | undefined;
 
   constructor(options: PanelViewOptions) {
     this.localizer = options.localizer;
@@ -80,7 +81,7 @@ export class PanelView {
   }
 
   render(state: PanelState): void {
-    const following = this.isNearBottom();
+    const following = this.scrollFrame !== undefined || this.isNearBottom();
     this.busy = state.busy;
     this.header.update(state);
     this.renderSetup(state);
@@ -96,7 +97,7 @@ export class PanelView {
   }
 
   appendAnswer(turnId: string, delta: string): boolean {
-    const following = this.isNearBottom();
+    const following = this.scrollFrame !== undefined || this.isNearBottom();
     const appended = this.turnList.appendAnswer(turnId, delta);
     if (following) this.scrollToBottom();
     return appended;
@@ -118,11 +119,12 @@ export class PanelView {
     const signature = JSON.stringify(state.spendWarning);
     if (signature === this.spendSignature) return;
     this.spendSignature = signature;
-    // Answering disables the dialog's buttons, which drops focus to the page; either way it goes back to the box.
-    const hadFocus = this.spendSlot.contains(document.activeElement) || document.activeElement === document.body || document.activeElement === null;
     if (state.spendWarning === null) {
+      // Answering disables the dialog's buttons, which drops focus to the page: give it back to the box.
+      const focusWasInDialog = this.spendSlot.contains(document.activeElement) || document.activeElement === document.body;
+      const wasShown = this.spendSlot.childElementCount > 0;
       this.spendSlot.replaceChildren();
-      if (hadFocus) this.composer.focus();
+      if (wasShown && focusWasInDialog) this.composer.focus();
       return;
     }
     const warning = renderSpendWarning(state.spendWarning, this.localizer, this.post);
@@ -149,7 +151,12 @@ export class PanelView {
     return scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight <= followThresholdPixels;
   }
 
+  // Once per frame: reading scrollHeight right after each delta would force a layout per delta.
   private scrollToBottom(): void {
-    this.scroller.scrollTop = this.scroller.scrollHeight;
+    if (this.scrollFrame !== undefined) return;
+    this.scrollFrame = requestAnimationFrame(() => {
+      this.scrollFrame = undefined;
+      this.scroller.scrollTop = this.scroller.scrollHeight;
+    });
   }
 }

@@ -15,6 +15,7 @@ export const WEBVIEW_STRINGS: readonly string[] = [
   "Cancel",
   "Cancel edit",
   "Changes files in your workspace.",
+  "Chat messages",
   "Check connection",
   "Continue",
   "Conversation",
