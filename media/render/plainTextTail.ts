@@ -32,9 +32,9 @@ export function findPlainTextTail(openTokens: readonly Token[], openNodes: reado
   return { textNode, shownEnd };
 }
 
-// A list item or heading marker that already has content after it decides its line's block; before the
+// A list item, heading or table row marker that already has content after it decides its line's block; before the
 // content arrives ("1. " alone) the line may still be paragraph text, so it is not skipped then.
-const settledLineMarkerPattern = /^(?:[-+*]|\d{1,9}[.)]|#{1,6})$/;
+const settledLineMarkerPattern = /^(?:[-+*]|\d{1,9}[.)]|#{1,6}|\|)$/;
 
 /**
  * True when `delta`, appended to `openTextBefore`, only extends the plain text at its end: the delta is
