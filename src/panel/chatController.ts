@@ -116,7 +116,9 @@ export class ChatController {
           }
         : null,
       totals: this.totals ? { requests: this.totals.requests, inputTokens: this.totals.inputTokens, outputTokens: this.totals.outputTokens } : null,
-      notice: this.notice ?? this.connection.missing(),
+      // Missing base URL or key is explained by the first-run card; other setup problems (an invalid
+      // URL) are shown as a notice.
+      notice: this.notice ?? (settings.baseUrl && this.connection.hasKey ? this.connection.missing() : null),
       strings: (this.strings ??= Object.fromEntries(WEBVIEW_STRINGS.map((english) => [english, vscode.l10n.t(english)]))),
     };
   }
@@ -364,6 +366,9 @@ export class ChatController {
           this.options.log[level](
             `request ${record.requestId ?? "(no request id)"} · model ${record.model} · ${record.purpose} · outcome ${record.outcome.kind} · http ${record.httpStatus ?? "-"} · first byte ${record.firstByteMs ?? "-"} ms · total ${record.totalMs ?? "-"} ms${record.explanation ? ` · ${record.explanation}` : ""}`,
           );
+          // The next request of the turn starts from a fresh state post, so the webview's text and
+          // `streamedText` agree again before any delta is sent.
+          this.streamingTurnId = null;
           this.streamedText = "";
           this.changed();
           void this.options.ledger.totalsFor(this.session?.conversation.id ?? "").then((totals) => {

@@ -33,7 +33,7 @@ export function webviewHtml(assets: WebviewAssets, nonce = randomBytes(18).toStr
 <link rel="stylesheet" href="${assets.styleUri}">
 <title>Relay Chat</title>
 </head>
-<body>
+<body data-initial-focus>
 <div id="app"></div>
 <script nonce="${nonce}" src="${assets.scriptUri}"></script>
 </body>
