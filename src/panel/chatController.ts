@@ -21,7 +21,7 @@ import type { ApprovalAnswer } from "../tools/approvalPolicy";
 import type { ApprovalRequest } from "../tools/approvalGate";
 import type { ChatViewProvider } from "./chatViewProvider";
 import { curlCommandFor } from "./curlCommand";
-import type { ApprovalView, AttachmentView, PanelState, ToHost } from "./protocol";
+import type { ApprovalView, AttachmentView, PanelState, ToHost, TurnView } from "./protocol";
 import { turnViewsOf } from "./turnView";
 import { WEBVIEW_STRINGS } from "./webviewStrings";
 
@@ -100,7 +100,7 @@ export class ChatController {
       modelsNote: this.modelsNote,
       conversations: this.conversations.map((entry) => ({ id: entry.id, title: entry.title || vscode.l10n.t("New chat"), updatedAt: entry.updatedAt, turnCount: entry.turnCount })),
       conversationId: conversation && conversation.turns.length > 0 ? conversation.id : null,
-      turns: conversation ? turnViewsOf(conversation, { streamingTurnId: this.streamingTurnId, busy: this.busy, localize }) : [],
+      turns: conversation ? this.withLiveText(turnViewsOf(conversation, { streamingTurnId: this.streamingTurnId, busy: this.busy, localize })) : [],
       busy: this.busy,
       approvals: [...this.approvals.values()].map((pending) => pending.view),
       attachments: this.attachments.map(({ id, label, kind }) => ({ id, label, kind })),
@@ -121,6 +121,12 @@ export class ChatController {
       notice: this.notice ?? (settings.baseUrl && this.connection.hasKey ? this.connection.missing() : null),
       strings: (this.strings ??= Object.fromEntries(WEBVIEW_STRINGS.map((english) => [english, vscode.l10n.t(english)]))),
     };
+  }
+
+  /** The streaming turn shows what has arrived so far; deltas after this state continue from it. */
+  private withLiveText(turns: TurnView[]): TurnView[] {
+    if (this.streamingTurnId === null) return turns;
+    return turns.map((turn) => (turn.id === this.streamingTurnId ? { ...turn, answerText: this.streamedText, streaming: true } : turn));
   }
 
   get busy(): boolean {
