@@ -107,6 +107,7 @@ async function main() {
 
     const { page } = browser;
     let firstLogAt;
+    let navigatedAt = Date.now();
     const finished = new Promise((resolve) => {
       void page.exposeFunction("codeAutomationExit", (code) => resolve(Number(code)));
     });
@@ -118,7 +119,7 @@ async function main() {
       // The workbench cannot reach the extension gallery here: expected, and not the suite's output.
       if (/ENOTFOUND open-vsx\.org|ENOTFOUND marketplace|ENOTFOUND/.test(text) && /gallery|Gallery|open-vsx/.test(text)) return;
       if (workbenchNoise.test(text)) {
-        if (process.env.RELAY_CHAT_VERBOSE) console.log(`[workbench] ${text}`);
+        if (process.env.RELAY_CHAT_VERBOSE) console.log(`[workbench +${elapsed(navigatedAt)}] ${text}`);
         return;
       }
       for (const line of text.replace(/\n$/, "").split("\n")) {
@@ -126,13 +127,14 @@ async function main() {
       }
     });
     page.on("pageerror", (error) => say(`page error: ${error.message}`));
-    if (process.env.RELAY_CHAT_BROWSER_LOG) page.on("console", (message) => say(`console.${message.type()}: ${message.text()}`));
+    if (process.env.RELAY_CHAT_BROWSER_LOG) page.on("console", (message) => say(`+${elapsed(navigatedAt)} console.${message.type()}: ${message.text()}`));
 
     const url = workbenchUrl(server.url, workspace, [
       ["extensionDevelopmentPath", remoteUri(server.url, extensionPath)],
       ["extensionTestsPath", remoteUri(server.url, testsPath)],
     ]);
-    const navigated = Date.now();
+    navigatedAt = Date.now();
+    const navigated = navigatedAt;
     await page.goto(url);
     exitCode = await finished;
     relaying = false;
