@@ -1,0 +1,345 @@
+// The built-in tools inside a real VS Code: editor state, the Problems list and the diff-review edit flow.
+import assert from "node:assert/strict";
+import { promises as fs } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as vscode from "vscode";
+import type { BuiltinTools } from "../../src/tools/builtin/builtinTools";
+import { createBuiltinTools } from "../../src/tools/builtin/builtinTools";
+import { createDiagnosticsTool } from "../../src/tools/builtin/diagnosticsTool";
+import { proposalScheme } from "../../src/tools/builtin/proposalDocuments";
+import type { JsonObject } from "../../src/relay/types";
+import { ToolRegistry } from "../../src/tools/toolRegistry";
+
+interface Outcome {
+  output: string;
+  isError: boolean;
+}
+
+interface ConfirmCall {
+  shownPath: string;
+  detail: string;
+  diffTabOpen: boolean;
+  proposedText: string | undefined;
+}
+
+describe("built-in tools in the editor", function () {
+  this.timeout(60_000);
+
+  let workspaceRoot: string;
+  let folderName: string;
+  let folder: string;
+  let builtin: BuiltinTools;
+  // What the injected confirmation answers next, and what it saw; the real one is a modal no test can click.
+  let confirmAnswer: boolean | (() => Promise<boolean>) = false;
+  let confirmCalls: ConfirmCall[] = [];
+
+  before(async () => {
+    workspaceRoot =
+      vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ??
+      process.env.RELAY_CHAT_TEST_WORKSPACE ??
+      (await fs.mkdtemp(path.join(os.tmpdir(), "relay-chat-tools-")));
+    folderName = `tools-test-${process.pid}-${Date.now()}`;
+    folder = path.join(workspaceRoot, folderName);
+    await fs.mkdir(folder, { recursive: true });
+    builtin = createBuiltinTools({
+      workspaceFolders: () => [workspaceRoot],
+      excludePatterns: () => [],
+      commandTimeoutMs: () => 10_000,
+      maxOutputChars: () => 20_000,
+      confirmApply: async (shownPath, detail) => {
+        const diffTab = proposalDiffTab();
+        const proposedText = diffTab === undefined ? undefined : (await vscode.workspace.openTextDocument(diffTab.modified)).getText();
+        confirmCalls.push({ shownPath, detail, diffTabOpen: diffTab !== undefined, proposedText });
+        return typeof confirmAnswer === "function" ? confirmAnswer() : confirmAnswer;
+      },
+    });
+  });
+
+  beforeEach(() => {
+    confirmAnswer = false;
+    confirmCalls = [];
+  });
+
+  after(async () => {
+    // Applied edits are left unsaved on purpose; revert them so the window closes without a save prompt.
+    for (const document of vscode.workspace.textDocuments) {
+      if (!document.isDirty || !document.uri.fsPath.startsWith(folder)) continue;
+      await vscode.window.showTextDocument(document);
+      await vscode.commands.executeCommand("workbench.action.files.revert");
+    }
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    builtin?.dispose();
+    await fs.rm(folder, { recursive: true, force: true });
+  });
+
+  async function write(relativePath: string, content: string): Promise<vscode.Uri> {
+    const absolute = path.join(folder, relativePath);
+    await fs.mkdir(path.dirname(absolute), { recursive: true });
+    await fs.writeFile(absolute, content);
+    return vscode.Uri.file(absolute);
+  }
+
+  async function run(name: string, args: JsonObject): Promise<Outcome> {
+    const tool = builtin.tools.find((each) => each.name === name);
+    assert.ok(tool, `tool ${name} exists`);
+    const registry = new ToolRegistry(builtin.tools);
+    const check = registry.checkArguments(name, args);
+    assert.ok(check.valid, `arguments for ${name} pass its schema: ${JSON.stringify(check)}`);
+    const result = await tool.run(args, new AbortController().signal);
+    return typeof result === "string" ? { output: result, isError: false } : { output: result.output, isError: result.isError === true };
+  }
+
+  it("offers all eight tools with closed schemas", () => {
+    const registry = new ToolRegistry(builtin.tools);
+    assert.deepEqual(
+      registry.all().map((tool) => `${tool.name}:${tool.risk}`),
+      [
+        "read_file:read",
+        "list_directory:read",
+        "find_files:read",
+        "search_text:read",
+        "get_diagnostics:read",
+        "get_editor_context:read",
+        "propose_edit:write",
+        "run_command:execute",
+      ],
+    );
+    for (const tool of registry.all()) assert.equal(tool.parameters.additionalProperties, false, tool.name);
+    assert.equal(registry.checkArguments("propose_edit", { path: "a", edits: [{ old_text: "x" }] }).valid, false);
+    assert.equal(registry.checkArguments("get_editor_context", { extra: 1 }).valid, false);
+  });
+
+  describe("get_editor_context", () => {
+    it("says so when no editor is active", async () => {
+      await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+      assert.deepEqual(await run("get_editor_context", {}), { output: "No editor is active.", isError: false });
+    });
+
+    it("reports the file, language, selection with its text, and the visible lines", async () => {
+      const uri = await write("context/sample.ts", "export const one = 1;\nexport const two = 2;\nexport const three = 3;\n");
+      const editor = await vscode.window.showTextDocument(uri);
+      editor.selection = new vscode.Selection(1, 7, 2, 12);
+      const { output, isError } = await run("get_editor_context", {});
+      assert.equal(isError, false);
+      const lines = output.split("\n");
+      assert.equal(lines[0], `File: ${folderName}/context/sample.ts`);
+      assert.equal(lines[1], "Language: typescript");
+      assert.equal(lines[2], "Lines: 4");
+      assert.match(lines[3] ?? "", /^Visible lines: 1-\d+$/);
+      assert.equal(lines[4], "Selection: 2:8-3:13 (27 characters)");
+      assert.equal(lines.slice(5).join("\n"), "Selected text:\nconst two = 2;\nexport const");
+    });
+
+    it("gives the cursor position when nothing is selected", async () => {
+      const uri = await write("context/cursor.txt", "abc\ndef\n");
+      const editor = await vscode.window.showTextDocument(uri);
+      editor.selection = new vscode.Selection(1, 2, 1, 2);
+      const { output } = await run("get_editor_context", {});
+      assert.match(output, /^Language: plaintext$/m);
+      assert.match(output, /^Selection: none, cursor at 2:3$/m);
+      assert.doesNotMatch(output, /Selected text/);
+    });
+  });
+
+  describe("get_diagnostics", () => {
+    let collection: vscode.DiagnosticCollection;
+    beforeEach(() => {
+      collection = vscode.languages.createDiagnosticCollection("relay-chat-test");
+    });
+    afterEach(() => collection.dispose());
+
+    function diagnostic(line: number, character: number, message: string, severity: vscode.DiagnosticSeverity, code?: string): vscode.Diagnostic {
+      const result = new vscode.Diagnostic(new vscode.Range(line, character, line, character + 1), message, severity);
+      result.source = "relay-test";
+      if (code !== undefined) result.code = code;
+      return result;
+    }
+
+    it("lists a file's problems as path:line:col severity message [source], errors first", async () => {
+      const uri = await write("diagnostics/one.ts", "let x = 1;\nlet y = 2;\n");
+      collection.set(uri, [
+        diagnostic(1, 4, "y is unused", vscode.DiagnosticSeverity.Warning),
+        diagnostic(0, 4, "x is wrong\non two lines", vscode.DiagnosticSeverity.Error, "E1"),
+      ]);
+      assert.deepEqual(await run("get_diagnostics", { path: `${folderName}/diagnostics/one.ts` }), {
+        output: [
+          `${folderName}/diagnostics/one.ts:1:5 error x is wrong on two lines [relay-test E1]`,
+          `${folderName}/diagnostics/one.ts:2:5 warning y is unused [relay-test]`,
+        ].join("\n"),
+        isError: false,
+      });
+    });
+
+    it("covers the workspace, leaves out files outside it and caps the list", async () => {
+      const first = await write("diagnostics/a.ts", "a\n");
+      const second = await write("diagnostics/b.ts", "b\n");
+      const outside = vscode.Uri.file(path.join(os.tmpdir(), "relay-chat-outside", "secret.ts"));
+      collection.set([
+        [first, [diagnostic(0, 0, "first", vscode.DiagnosticSeverity.Error)]],
+        [second, [diagnostic(0, 0, "second", vscode.DiagnosticSeverity.Error), diagnostic(0, 1, "third", vscode.DiagnosticSeverity.Hint)]],
+        [outside, [diagnostic(0, 0, "outside secret", vscode.DiagnosticSeverity.Error)]],
+      ]);
+      const { output } = await run("get_diagnostics", {});
+      assert.match(output, new RegExp(`^${folderName}/diagnostics/a\\.ts:1:1 error first \\[relay-test\\]$`, "m"));
+      assert.match(output, new RegExp(`^${folderName}/diagnostics/b\\.ts:1:2 hint third \\[relay-test\\]$`, "m"));
+      assert.doesNotMatch(output, /outside secret/);
+
+      const capped = createDiagnosticsTool({ workspaceFolders: () => [folder], maxEntries: 2 });
+      const cappedOutput = String(await capped.run({}, new AbortController().signal));
+      const ours = cappedOutput.split("\n");
+      assert.equal(ours.length, 3, cappedOutput);
+      assert.match(ours[2] ?? "", /^\.\.\. \d+ more$/);
+    });
+
+    it("opens a file nobody has open and waits for its first report", async () => {
+      const uri = await write("diagnostics/unopened.ts", "late\n");
+      // Stands in for a language server that checks a document once it is opened.
+      const opened = vscode.workspace.onDidOpenTextDocument((document) => {
+        if (document.uri.toString() !== uri.toString()) return;
+        setTimeout(() => collection.set(uri, [diagnostic(0, 0, "reported after opening", vscode.DiagnosticSeverity.Warning)]), 100);
+      });
+      try {
+        const { output } = await run("get_diagnostics", { path: `${folderName}/diagnostics/unopened.ts` });
+        assert.equal(output, `${folderName}/diagnostics/unopened.ts:1:1 warning reported after opening [relay-test]`);
+      } finally {
+        opened.dispose();
+      }
+    });
+
+    it("reports what the JSON language server finds in a broken .json file open in an editor", async () => {
+      const uri = await write("diagnostics/broken.json", '{\n  "name": "x",,\n  "other": 2\n}\n');
+      // The JSON server pulls diagnostics for documents shown in an editor, as the user's open files are.
+      await vscode.window.showTextDocument(uri);
+      await waitFor(() => vscode.languages.getDiagnostics(uri).length > 0, 30_000, "JSON diagnostics");
+      const { output, isError } = await run("get_diagnostics", { path: `${folderName}/diagnostics/broken.json` });
+      assert.equal(isError, false);
+      assert.match(output, new RegExp(`^${folderName}/diagnostics/broken\\.json:2:\\d+ error .+ \\[json`, "m"));
+    });
+
+    it("refuses a path outside the workspace", async () => {
+      const { output, isError } = await run("get_diagnostics", { path: "../elsewhere.ts" });
+      assert.equal(isError, true);
+      assert.match(output, /outside the workspace/);
+    });
+  });
+
+  describe("propose_edit", () => {
+    const original = "const a = 1;\nconst b = 2;\nconst b2 = 2;\n";
+
+    it("refuses a path outside the workspace without asking", async () => {
+      const { output, isError } = await run("propose_edit", { path: "../escaped.txt", new_text: "x" });
+      assert.equal(isError, true);
+      assert.match(output, /outside the workspace.*Nothing was changed\.$/s);
+      assert.deepEqual(confirmCalls, []);
+      await assert.rejects(fs.stat(path.join(workspaceRoot, "..", "escaped.txt")));
+    });
+
+    it("wants exactly one of new_text and edits", async () => {
+      const both = await run("propose_edit", { path: `${folderName}/x.ts`, new_text: "x", edits: [{ old_text: "a", new_text: "b" }] });
+      const neither = await run("propose_edit", { path: `${folderName}/x.ts` });
+      for (const outcome of [both, neither]) {
+        assert.equal(outcome.isError, true);
+        assert.match(outcome.output, /^Give exactly one of new_text/);
+      }
+    });
+
+    it("refuses search/replace edits that do not match exactly once, changing nothing", async () => {
+      const uri = await write("edits/validate.ts", original);
+      const shown = `${folderName}/edits/validate.ts`;
+      const missing = await run("propose_edit", { path: shown, edits: [{ old_text: "const a = 1;", new_text: "x" }, { old_text: "const c", new_text: "y" }] });
+      assert.equal(missing.isError, true);
+      assert.match(missing.output, new RegExp(`^The edit to ${shown} was not applied: Edit 2: old_text was not found in the file\\.`));
+      const ambiguous = await run("propose_edit", { path: shown, edits: [{ old_text: "= 2;", new_text: "= 3;" }] });
+      assert.match(ambiguous.output, /old_text occurs 2 times in the file; include more of the surrounding lines/);
+      const onMissingFile = await run("propose_edit", { path: `${folderName}/edits/none.ts`, edits: [{ old_text: "a", new_text: "b" }] });
+      assert.match(onMissingFile.output, /does not exist.*give its complete content as new_text/);
+      const unchanged = await run("propose_edit", { path: shown, new_text: original });
+      assert.match(unchanged.output, /same as its current content/);
+
+      assert.deepEqual(confirmCalls, [], "nothing was put to the user");
+      assert.equal(await fs.readFile(uri.fsPath, "utf8"), original);
+      assert.equal((await vscode.workspace.openTextDocument(uri)).getText(), original);
+    });
+
+    it("shows the change in a diff, applies it unsaved when confirmed, closes the diff, and can be undone", async () => {
+      const uri = await write("edits/apply.ts", original);
+      const shown = `${folderName}/edits/apply.ts`;
+      confirmAnswer = true;
+      const { output, isError } = await run("propose_edit", { path: shown, edits: [{ old_text: "const b = 2;", new_text: "const b = 3;" }] });
+      const expected = "const a = 1;\nconst b = 3;\nconst b2 = 2;\n";
+      assert.equal(isError, false, output);
+      assert.equal(output, `Applied the edit to ${shown} (1 replacement, 3 → 3 lines). It is not saved: the change is open in the editor for the user to review, undo or save.`);
+      assert.equal(confirmCalls.length, 1);
+      assert.deepEqual(confirmCalls[0], {
+        shownPath: shown,
+        detail: "1 replacement, 3 → 3 lines. The change is shown in the diff editor. Applying leaves the file unsaved, so it can be undone.",
+        diffTabOpen: true,
+        proposedText: expected,
+      });
+      assert.equal(proposalDiffTab(), undefined, "the diff tab is closed afterwards");
+
+      const document = await vscode.workspace.openTextDocument(uri);
+      assert.equal(document.getText(), expected);
+      assert.equal(document.isDirty, true);
+      assert.equal(await fs.readFile(uri.fsPath, "utf8"), original, "not saved to disk");
+
+      await vscode.window.showTextDocument(document);
+      await vscode.commands.executeCommand("undo");
+      // The dirty flag reaches the extension host after the text does.
+      await waitFor(() => document.getText() === original && !document.isDirty, 5_000, "undo to restore the saved original");
+    });
+
+    it("changes nothing when the user rejects, and closes the diff", async () => {
+      const uri = await write("edits/reject.ts", original);
+      confirmAnswer = false;
+      const result = await run("propose_edit", { path: `${folderName}/edits/reject.ts`, new_text: "replaced\n" });
+      assert.deepEqual(result, { output: "The user rejected the edit; nothing changed.", isError: false });
+      assert.equal(confirmCalls[0]?.proposedText, "replaced\n");
+      assert.equal(proposalDiffTab(), undefined);
+      assert.equal((await vscode.workspace.openTextDocument(uri)).getText(), original);
+    });
+
+    it("does not apply when the file changed during the review", async () => {
+      const uri = await write("edits/raced.ts", original);
+      confirmAnswer = async () => {
+        const edit = new vscode.WorkspaceEdit();
+        edit.insert(uri, new vscode.Position(0, 0), "// typed meanwhile\n");
+        await vscode.workspace.applyEdit(edit);
+        return true;
+      };
+      const result = await run("propose_edit", { path: `${folderName}/edits/raced.ts`, edits: [{ old_text: "const a = 1;", new_text: "const a = 0;" }] });
+      assert.equal(result.isError, true);
+      assert.match(result.output, /changed while the edit was being reviewed/);
+      assert.equal((await vscode.workspace.openTextDocument(uri)).getText(), `// typed meanwhile\n${original}`);
+    });
+
+    it("creates a new file from new_text, unsaved", async () => {
+      const relative = `${folderName}/edits/new/created.md`;
+      confirmAnswer = true;
+      const { output, isError } = await run("propose_edit", { path: relative, new_text: "# Title\n\nBody\n" });
+      assert.equal(isError, false, output);
+      assert.match(output, /^Applied the edit to .*created\.md \(new file, 3 lines\)/);
+      assert.match(confirmCalls[0]?.detail ?? "", /^new file, 3 lines\./);
+      const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(folder, "edits", "new", "created.md")));
+      assert.equal(document.getText(), "# Title\n\nBody\n");
+      assert.equal(document.isDirty, true);
+      assert.equal(await fs.readFile(document.uri.fsPath, "utf8"), "", "created empty on disk; the content is not saved");
+    });
+  });
+});
+
+function proposalDiffTab(): vscode.TabInputTextDiff | undefined {
+  for (const tab of vscode.window.tabGroups.all.flatMap((group) => group.tabs)) {
+    if (tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === proposalScheme) return tab.input;
+  }
+  return undefined;
+}
+
+async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
