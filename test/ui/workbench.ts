@@ -96,6 +96,8 @@ export class Workbench {
 
   async screenshot(name: string): Promise<string> {
     fs.mkdirSync(this.environment.resultsDir, { recursive: true });
+    // Park the pointer so no hover tooltip covers what the screenshot is for.
+    await this.page.mouse.move(900, 600);
     const file = path.join(this.environment.resultsDir, `${name}.png`);
     await this.page.screenshot({ path: file });
     return file;
