@@ -113,8 +113,9 @@ function isOpen(uri: vscode.Uri): boolean {
 }
 
 /**
- * A file nobody has opened has usually not been checked yet; opening it (without showing it) lets its language
- * server report, and the first report for it, or the time limit, ends the wait.
+ * A file nobody has opened has usually not been checked yet; opening it (without showing it, so the user's tabs
+ * stay as they are) lets a push-based language server report, and the first report for it, or the time limit,
+ * ends the wait. Servers that pull diagnostics only for visible editors (JSON, for one) stay silent here.
  */
 async function diagnosticsAfterOpening(uri: vscode.Uri, settleMs: number, signal: AbortSignal): Promise<readonly vscode.Diagnostic[]> {
   const key = uri.toString();
