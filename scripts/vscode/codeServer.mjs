@@ -67,13 +67,14 @@ export function writeUserSettings(userDataDir, settings = {}) {
 /** Installs a VSIX into the given profile with code-server's CLI (about 0.5 s). */
 export function installVsix(vsixPath, { userDataDir, extensionsDir }) {
   ensureInstalled();
-  const home = scratchHome(mkdtempSync(path.join(os.tmpdir(), "relay-chat-vsix-")));
+  const scratch = mkdtempSync(path.join(os.tmpdir(), "relay-chat-vsix-"));
+  const home = scratchHome(scratch);
   const result = spawnSync(
     node24Bin,
     [codeServerBin, "--user-data-dir", userDataDir, "--extensions-dir", extensionsDir, "--force", "--install-extension", path.resolve(vsixPath)],
     { encoding: "utf8", env: { ...process.env, ...home } },
   );
-  rmSync(home.HOME, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true });
   if (result.status !== 0 || /Failed Installing/i.test(result.stdout + result.stderr)) {
     throw new Error(`installing ${vsixPath} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
   }
