@@ -10,6 +10,7 @@ import { affectsRelaySettings } from "./host/settings";
 import { ToolSetup } from "./host/toolSetup";
 import { ChatController } from "./panel/chatController";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./panel/chatViewProvider";
+import type { PanelState, ToHost } from "./panel/protocol";
 import { checkConnection } from "./relay/connectionCheck";
 import { redactSecrets } from "./relay/redact";
 import { createBuiltinTools } from "./tools/builtin/builtinTools";
@@ -18,7 +19,19 @@ import { createBuiltinTools } from "./tools/builtin/builtinTools";
 // the commands. Activation only wires objects together; nothing talks to the network until the view
 // asks for models or the user sends.
 
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
+/**
+ * What `activate` returns: the panel's own protocol, so another extension or an in-host test can drive
+ * the chat exactly as the webview does (and read the same state), plus where the data lives.
+ */
+export interface RelayChatApi {
+  handle(message: ToHost): void;
+  state(): PanelState;
+  storageFolder: string;
+  /** This extension's log folder; the "Relay Chat" Output channel logs beside it. */
+  logFolder: string;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<RelayChatApi> {
   const log = new OutputLog();
   const keys = new ApiKeyStore(context.secrets);
   const connection = new RelayConnection(keys, log);
@@ -140,6 +153,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       provider.post({ type: "focusInput" });
     }),
   );
+  return { handle: (message) => controller.handle(message), state: () => controller.state(), storageFolder, logFolder: context.logUri.fsPath };
 }
 
 export function deactivate(): void {
