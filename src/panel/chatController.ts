@@ -329,6 +329,9 @@ export class ChatController {
       await running;
     } finally {
       this.streamingTurnId = null;
+      // The session records each request in the ledger after telling us it ended, so totals are read
+      // once the turn is over.
+      this.totals = await this.options.ledger.totalsFor(session.conversation.id);
       await this.reloadConversations();
       this.changed();
     }
@@ -377,10 +380,6 @@ export class ChatController {
           this.streamingTurnId = null;
           this.streamedText = "";
           this.changed();
-          void this.options.ledger.totalsFor(this.session?.conversation.id ?? "").then((totals) => {
-            this.totals = totals;
-            this.changed();
-          });
         },
         onTurnEnd: (turn) => this.announceTurnEnd(turn.outcome.kind),
         onStorageProblem: (message) => {

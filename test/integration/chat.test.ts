@@ -58,6 +58,8 @@ describe("chat through the real extension", function () {
     assert.match(turn.receipts[0].requestId ?? "", /^req_/);
     assert.ok((turn.receipts[0].usage?.inputTokens ?? 0) > 0);
     assert.ok(state.conversations.some((entry) => entry.id === state.conversationId), "saved and listed");
+    assert.equal(state.totals?.requests, 1, "the conversation's totals count the request");
+    assert.ok((state.totals?.inputTokens ?? 0) > 0);
   });
 
   it("resends the history on the next turn and keeps the conversation on disk", async () => {

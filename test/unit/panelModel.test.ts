@@ -67,7 +67,7 @@ describe("panel view model", () => {
   it("offers Continue and Retry on an incomplete last turn, Retry on failures, nothing while busy", () => {
     const conversation = createConversation("c1", "echo", 1);
     conversation.turns.push(
-      turn("t1", null, { outcome: { kind: "http_error", status: 401, code: "invalid_api_key", message: "bad" }, notice: "Check the API key", requests: [request({ outcome: { kind: "http_error", status: 401, code: "invalid_api_key", message: "bad" } })] }),
+      turn("t1", null, { outcome: { kind: "http_error", status: 401, code: "invalid_api_key", message: "bad", body: "{}" }, notice: "Check the API key", requests: [request({ outcome: { kind: "http_error", status: 401, code: "invalid_api_key", message: "bad", body: "{}" } })] }),
       turn("t2", null, { outcome: { kind: "incomplete", reason: "max_output_tokens" }, partialText: "partial", requests: [request({ outcome: { kind: "incomplete", reason: "max_output_tokens" } })] }),
     );
     conversation.activeTurnId = "t1";
