@@ -56,4 +56,40 @@ describe("Relay Chat in the workbench", function () {
     assert.match(text, /req_[A-Za-z0-9]+/, `turn details without a request id: ${text}`);
     await workbench.screenshot("03-answer");
   });
+
+  (chatSteps ? it : it.skip)("asks before a tool runs, and answers after Approve", async () => {
+    // The emulator's "tools" model proposes a call to the first offered tool (read_file).
+    await chat.getByRole("combobox", { name: "Model" }).selectOption("tools");
+    await chat.getByRole("button", { name: "New chat" }).click();
+    const message = chat.getByRole("textbox", { name: "Message" });
+    await message.fill("Please read a file");
+    await message.press("Enter");
+    const approve = chat.getByRole("button", { name: "Approve", exact: true });
+    await approve.waitFor({ timeout: 60_000 });
+    assert.ok(await chat.getByRole("button", { name: "Deny", exact: true }).isVisible());
+    await workbench.screenshot("04-tool-approval");
+    await approve.click();
+    await chat.getByText(/Tool result:/).first().waitFor({ timeout: 60_000 });
+    // The follow-up request has its own receipt; it appears when that request ends.
+    await chat.getByRole("region", { name: "Turn details" }).nth(1).waitFor({ timeout: 60_000 });
+    assert.equal(await chat.getByRole("region", { name: "Turn details" }).count(), 2);
+    await workbench.screenshot("05-tool-answer");
+  });
+
+  (chatSteps ? it : it.skip)("stops a long answer with Stop and says it was cancelled", async () => {
+    // The "demo" model streams at a readable pace; "long" makes it write about 2,000 words.
+    await chat.getByRole("combobox", { name: "Model" }).selectOption("demo");
+    await chat.getByRole("button", { name: "New chat" }).click();
+    const message = chat.getByRole("textbox", { name: "Message" });
+    await message.fill("Write something long");
+    await message.press("Enter");
+    const stop = chat.getByRole("button", { name: "Stop", exact: true });
+    await stop.waitFor({ state: "visible", timeout: 60_000 });
+    await stop.click();
+    const details = chat.getByRole("region", { name: "Turn details" }).last();
+    await details.waitFor({ timeout: 60_000 });
+    assert.match(await details.innerText(), /cancelled/i);
+    assert.ok(await chat.getByRole("button", { name: "Retry", exact: true }).isVisible(), "Retry is offered after a cancel");
+    await workbench.screenshot("06-stopped");
+  });
 });
