@@ -1,4 +1,5 @@
 // Where the real-VS Code test tooling lives. Everything is under the gitignored cache .vscode-test/.
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -13,15 +14,7 @@ export const node24Bin = path.join(node24Dir, "bin", "node");
 export const codeServerDir = path.join(cacheDir, "code-server");
 export const codeServerBin = path.join(codeServerDir, "node_modules", "code-server", "out", "node", "entry.js");
 
-export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/lib/chromium/chromium";
-export const chromiumArgs = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-dev-shm-usage",
-];
+const chromiumLaunch = JSON.parse(readFileSync(path.join(repoRoot, "test", "support", "chromiumLaunch.json"), "utf8"));
+export const chromiumPath = process.env.CHROMIUM_PATH ?? chromiumLaunch.executablePath;
+export const chromiumArgs = chromiumLaunch.args;
 export const resultsDir = path.join(repoRoot, "test-results");

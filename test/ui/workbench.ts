@@ -6,6 +6,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { chromium } from "playwright-core";
 import type { BrowserContext, FrameLocator, Locator, Page } from "playwright-core";
+import chromiumLaunch from "../support/chromiumLaunch.json";
 
 export interface UiEnvironment {
   /** code-server's address, for example http://127.0.0.1:PORT/ */
@@ -32,16 +33,6 @@ export function uiEnvironment(): UiEnvironment {
   };
 }
 
-const chromiumArgs = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-dev-shm-usage",
-];
 
 export class Workbench {
   private constructor(
@@ -54,9 +45,9 @@ export class Workbench {
   static async open(environment = uiEnvironment()): Promise<Workbench> {
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), "relay-chat-ui-chromium-"));
     const context = await chromium.launchPersistentContext(profile, {
-      executablePath: process.env.RELAY_CHAT_CHROMIUM ?? "/usr/lib/chromium/chromium",
+      executablePath: process.env.RELAY_CHAT_CHROMIUM ?? chromiumLaunch.executablePath,
       headless: !process.env.RELAY_CHAT_HEADED,
-      args: chromiumArgs,
+      args: chromiumLaunch.args,
       viewport: { width: 1400, height: 900 },
     });
     const page = context.pages()[0] ?? (await context.newPage());
