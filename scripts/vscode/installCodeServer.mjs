@@ -73,8 +73,12 @@ function installCodeServer() {
   rmSync(codeServerDir, { recursive: true, force: true });
   mkdirSync(codeServerDir, { recursive: true });
   writeFileSync(path.join(codeServerDir, "package.json"), `${JSON.stringify({ name: "code-server-cache", private: true }, null, 2)}\n`);
+  // Under `npm test` the environment carries the outer npm's npm_* variables; npm reads npm_config_*
+  // as its own config, and code-server's postinstall takes the Node version from
+  // npm_config_user_agent ("node/v20" here), so none of them may reach the nested install.
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith("npm_")));
   const env = {
-    ...process.env,
+    ...inherited,
     PATH: `${path.dirname(node24Bin)}${path.delimiter}${process.env.PATH ?? ""}`,
     // The machine's npmrc may point node-gyp at another Node's headers: build against Node 24's.
     npm_config_nodedir: node24Dir,
