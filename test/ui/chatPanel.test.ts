@@ -92,4 +92,42 @@ describe("Relay Chat in the workbench", function () {
     assert.ok(await chat.getByRole("button", { name: "Retry", exact: true }).isVisible(), "Retry is offered after a cancel");
     await workbench.screenshot("06-stopped");
   });
+
+  (chatSteps ? it : it.skip)("keeps a key set through SecretStorage over the environment's, and clears it", async () => {
+    // The environment holds the emulator's key. A wrong key stored with "Set API Key" must win (and
+    // be refused by the relay); after "Clear API Key" the environment's key works again.
+    await workbench.runCommand("Relay Chat: Set API Key");
+    await workbench.answerInput("sk-wrong-key-set-through-the-ui-0000");
+    await chat.getByRole("combobox", { name: "Model" }).selectOption("echo");
+    await chat.getByRole("button", { name: "New chat" }).click();
+    const message = chat.getByRole("textbox", { name: "Message" });
+    await message.fill("Is the stored key used?");
+    await message.press("Enter");
+    const refused = chat.getByRole("region", { name: "Turn details" }).last();
+    await refused.waitFor({ timeout: 60_000 });
+    assert.match(await refused.innerText(), /HTTP 401/);
+    assert.ok(await chat.getByRole("button", { name: "Set API key" }).last().isVisible(), "the error offers the fix");
+    await workbench.screenshot("07-wrong-key");
+
+    await workbench.runCommand("Relay Chat: Clear API Key");
+    await chat.getByRole("button", { name: "New chat" }).click();
+    await message.fill("And now?");
+    await message.press("Enter");
+    await chat.getByText("You said: And now?").first().waitFor({ timeout: 60_000 });
+  });
+
+  (chatSteps ? it : it.skip)("still lists earlier conversations after the window reloads", async () => {
+    await workbench.reload();
+    await workbench.activityBarEntry("Relay Chat").click();
+    chat = workbench.webview();
+    const conversations = chat.getByRole("combobox", { name: "Conversation" });
+    await conversations.waitFor({ timeout: 60_000 });
+    // The list is read from disk after the view loads.
+    await conversations.locator("option", { hasText: "Hello from the UI test" }).waitFor({ state: "attached", timeout: 30_000 }).catch(() => undefined);
+    const titles = await conversations.locator("option").allInnerTexts();
+    assert.ok(titles.some((title) => title.includes("Hello from the UI test")), `conversations after reload: ${titles.join(" | ")}`);
+    await conversations.selectOption({ label: titles.find((title) => title.includes("Hello from the UI test"))! });
+    await chat.getByText("You said: Hello from the UI test").first().waitFor({ timeout: 60_000 });
+    await workbench.screenshot("08-after-reload");
+  });
 });

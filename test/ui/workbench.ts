@@ -68,6 +68,20 @@ export class Workbench {
     return this.page.frameLocator("iframe.webview.ready").frameLocator("#active-frame");
   }
 
+  /** Answers the open quick input (input box or password box) with `text` and Enter. */
+  async answerInput(text: string): Promise<void> {
+    const input = this.page.locator(".quick-input-widget input");
+    await input.waitFor();
+    await input.fill(text);
+    await input.press("Enter");
+  }
+
+  /** Reloads the window, as "Developer: Reload Window" does: a new extension host, the same profile. */
+  async reload(): Promise<void> {
+    await this.page.reload();
+    await this.page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
+  }
+
   /** Runs a command through the command palette, as a person would. */
   async runCommand(title: string): Promise<void> {
     await this.page.keyboard.press("F1");
