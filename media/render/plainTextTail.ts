@@ -9,8 +9,9 @@ export interface PlainTextTail {
 
 // Characters that can never start, end or join markdown syntax, links or linkified URLs, whatever
 // surrounds them. Everything else (including newlines) goes through a full render of the open block.
-const plainCharactersPattern = /^[\p{L}\p{N} ,;?'"]+$/u;
+const plainCharactersPattern = /^[\p{L}\p{N} ,;?'".!]+$/u;
 const plainCharacterPattern = /^[\p{L}\p{N},;?'"]$/u;
+const letterPattern = /^\p{L}$/u;
 const textContainers = new Set(["P", "LI", "TD", "TH", "H1", "H2", "H3", "H4", "H5", "H6"]);
 
 /**
@@ -42,7 +43,7 @@ const settledLineMarkerPattern = /^(?:[-+*]|\d{1,9}[.)]|#{1,6}|\|)$/;
  * plain (so no link, entity, escape or delimiter run can form with what came before).
  */
 export function extendsPlainText(openTextBefore: string, delta: string): boolean {
-  if (!plainCharactersPattern.test(delta)) return false;
+  if (!plainCharactersPattern.test(delta) || !sentenceEndsAreSafe(openTextBefore, delta)) return false;
   const lineStart = openTextBefore.lastIndexOf("\n") + 1;
   let contentStart = skipQuoteMarkersAndSpaces(openTextBefore, lineStart);
   let wordEnd = findWordEnd(openTextBefore, contentStart);
@@ -51,7 +52,7 @@ export function extendsPlainText(openTextBefore: string, delta: string): boolean
     wordEnd = findWordEnd(openTextBefore, contentStart);
   }
   if (contentStart >= openTextBefore.length) return false;
-  if (wordEnd < openTextBefore.length && !isPlainWord(openTextBefore, contentStart, wordEnd)) return false;
+  if (wordEnd < openTextBefore.length && !isFinishedPlainWord(openTextBefore, contentStart, wordEnd)) return false;
   if (delta.charAt(0) === " ") return true;
   let trailingWordStart = openTextBefore.length;
   while (trailingWordStart > lineStart && !isSpaceOrTab(openTextBefore.charCodeAt(trailingWordStart - 1))) trailingWordStart--;
@@ -114,4 +115,25 @@ function isPlainWord(text: string, start: number, end: number): boolean {
     if (!plainCharacterPattern.test(text.charAt(position))) return false;
   }
   return true;
+}
+
+// A full stop or exclamation mark is plain only where it ends a word after a letter: "end." cannot start
+// a list ("1."), and a dot followed by more letters could make a linkified domain ("example.co").
+function sentenceEndsAreSafe(openTextBefore: string, delta: string): boolean {
+  for (let index = 0; index < delta.length; index++) {
+    const character = delta.charAt(index);
+    if (character !== "." && character !== "!") continue;
+    const previous = index > 0 ? delta.charAt(index - 1) : openTextBefore.charAt(openTextBefore.length - 1);
+    const next = delta.charAt(index + 1);
+    if (!letterPattern.test(previous) || (next !== "" && next !== " ")) return false;
+  }
+  return true;
+}
+
+function isFinishedPlainWord(text: string, start: number, end: number): boolean {
+  const last = text.charAt(end - 1);
+  if ((last === "." || last === "!") && end - start >= 2 && letterPattern.test(text.charAt(end - 2))) {
+    return isPlainWord(text, start, end - 1);
+  }
+  return isPlainWord(text, start, end);
 }
