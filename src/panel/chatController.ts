@@ -3,7 +3,9 @@ import { ChatSession } from "../chat/chatSession";
 import { chatSettingsWithDefaults } from "../chat/chatSettings";
 import type { ChatSettings } from "../chat/chatSettings";
 import type { Conversation } from "../chat/conversation";
-import { findTurn } from "../chat/conversation";
+import { findTurn, siblingsOf } from "../chat/conversation";
+import { conversationToJson } from "../chat/exportJson";
+import { conversationToMarkdown } from "../chat/exportMarkdown";
 import type { ConversationSummary } from "../chat/conversationSummary";
 import type { HistoryStore } from "../chat/historyStore";
 import { requestInputFor } from "../chat/historyItems";
@@ -296,8 +298,6 @@ export class ChatController {
       defaultUri: vscode.Uri.file(`${safeFileName(opened.conversation.title || "conversation")}.md`),
     });
     if (!target) return;
-    const { conversationToMarkdown } = await import("../chat/exportMarkdown");
-    const { conversationToJson } = await import("../chat/exportJson");
     const text = target.path.endsWith(".json") ? conversationToJson(opened.conversation) : conversationToMarkdown(opened.conversation);
     await vscode.workspace.fs.writeFile(target, Buffer.from(this.redact(text), "utf8"));
     void vscode.window.showInformationMessage(vscode.l10n.t("Exported to {0}.", target.fsPath));
@@ -442,9 +442,8 @@ export class ChatController {
   private async showBranch(turnId: string, direction: -1 | 1): Promise<void> {
     const session = this.session;
     if (!session || session.busy) return;
-    const turn = findTurn(session.conversation, turnId);
-    if (!turn) return;
-    const siblings = session.conversation.turns.filter((candidate) => candidate.parentId === turn.parentId);
+    if (!findTurn(session.conversation, turnId)) return;
+    const siblings = siblingsOf(session.conversation, turnId);
     const index = siblings.findIndex((candidate) => candidate.id === turnId);
     const target = siblings[index + direction];
     if (target) await session.showBranch(target.id);

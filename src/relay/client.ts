@@ -8,7 +8,7 @@ import { createDispatcher } from "./proxy";
 import { redactSecrets } from "./redact";
 import { DEFAULT_REQUEST_ID_HEADERS, requestIdFromHeaders, requestIdFromMessage } from "./requestId";
 import { SseEventDecoder } from "./sseDecoder";
-import type { JsonObject, ModelInfo, ModelListResult, RelayEvent, RequestOutcome, RequestResult, ResponseRequest, ResponseSnapshot, StreamUpdate } from "./types";
+import type { ModelInfo, ModelListResult, RelayEvent, RequestOutcome, RequestResult, ResponseRequest, ResponseSnapshot, StreamUpdate } from "./types";
 
 export interface RelayClientOptions {
   baseUrl: string | null | undefined;
@@ -273,12 +273,9 @@ class Exchange {
       } catch {
         parsed = null;
       }
-      if (isObject(parsed) && typeof parsed.status === "string" && !isObject(parsed.error)) {
+      // A response object (with or without an `error` field) is read by its status; anything else is an error body.
+      if (isObject(parsed) && typeof parsed.status === "string") {
         this.snapshot = snapshotFromResponseBody(parsed);
-        return this.result(outcomeOfWholeBody(this.snapshot));
-      }
-      if (isObject(parsed) && isObject(parsed.error) && typeof parsed.status === "string") {
-        this.snapshot = snapshotFromResponseBody(parsed as JsonObject);
         return this.result(outcomeOfWholeBody(this.snapshot));
       }
     }
