@@ -3,9 +3,10 @@ import { readFileSync } from "node:fs";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import type { ErrorObject, ValidateFunction } from "ajv";
+import { referenceDirectory } from "./fixturePaths";
 
 // The Open Responses document is OpenAPI 3.1, whose schema dialect is JSON Schema 2020-12.
-const OPENAPI_DOCUMENT_PATH = path.resolve(__dirname, "../../../shared/reference/openresponses-openapi.json");
+const OPENAPI_DOCUMENT_PATH = path.join(referenceDirectory, "openresponses-openapi.json");
 const DOCUMENT_ID = "https://openresponses.local/openapi.json";
 const REQUEST_BODY_SCHEMA_NAME = "CreateResponseBody";
 

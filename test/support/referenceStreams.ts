@@ -1,11 +1,12 @@
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import type { OutcomeKind } from "../../src/relay/types";
+import { referenceDirectory } from "./fixturePaths";
 
-// Expectations for the recorded streams and bodies in shared/reference (see its SOURCES.md for where
-// each came from). The files are data and stay where they are; tests read them from there.
+// Expectations for the recorded streams and bodies in test/fixtures/reference (see its SOURCES.md for
+// where each came from).
 
-export const referenceDirectory = path.resolve(__dirname, "../../../shared/reference");
+export { referenceDirectory };
 
 export interface StreamExpectation {
   file: string;

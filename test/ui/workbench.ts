@@ -45,7 +45,7 @@ export class Workbench {
   static async open(environment = uiEnvironment()): Promise<Workbench> {
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), "relay-chat-ui-chromium-"));
     const context = await chromium.launchPersistentContext(profile, {
-      executablePath: process.env.RELAY_CHAT_CHROMIUM ?? chromiumLaunch.executablePath,
+      executablePath: process.env.CHROMIUM_PATH ?? chromiumLaunch.executablePath,
       headless: !process.env.RELAY_CHAT_HEADED,
       args: chromiumLaunch.args,
       viewport: { width: 1400, height: 900 },

@@ -23,7 +23,61 @@ function typescriptFiles(directory: string, recurse: (name: string) => boolean):
   });
 }
 
+/** Everything that runs: the product, its tests, benchmarks, scripts and CI. */
+const RUNNABLE_FOLDERS = ["src", "test", "bench", "scripts", "media", ".ci"];
+const RUNNABLE_FILE = /\.(?:ts|mts|cts|js|mjs|cjs|sh)$|^run$/;
+const MENTION_OF_SHARED = /\.\.\/(?:\.\.\/)*shared\b|\bshared\/(?:reference|spec|notes|design|hooks)\b/;
+const RELATIVE_IMPORT = /(?:\bfrom\s+|\brequire\(\s*|\bimport\(\s*)["'](\.{1,2}\/[^"']*)["']/g;
+const PATH_FROM_OWN_FOLDER =
+  /\b(?:resolve|join)\(\s*(?:__dirname|path\.dirname\(fileURLToPath\(import\.meta\.url\)\))\s*((?:,\s*(?:"[^"]*"|'[^']*')\s*)+)\)/g;
+
+function runnableFiles(directory: string): string[] {
+  const absolute = path.join(root, directory);
+  let names: string[];
+  try {
+    names = readdirSync(absolute);
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) => {
+    if (name === "node_modules" || name === "dist" || name === "fixtures") return [];
+    const relative = path.join(directory, name);
+    if (statSync(path.join(root, relative)).isDirectory()) return runnableFiles(relative);
+    return RUNNABLE_FILE.test(name) ? [relative] : [];
+  });
+}
+
+/** Places in a file that reach outside the repository: mentions of ../shared, imports or paths that resolve above the root. */
+function reachesOutside(file: string, source: string): string[] {
+  const folder = path.dirname(path.join(root, file));
+  const outside = (target: string) => path.relative(root, target).startsWith("..");
+  const found: string[] = [];
+  if (MENTION_OF_SHARED.test(source)) found.push(`${file}: mentions ../shared`);
+  for (const match of source.matchAll(RELATIVE_IMPORT)) if (outside(path.resolve(folder, match[1]))) found.push(`${file}: imports ${match[1]}`);
+  for (const match of source.matchAll(PATH_FROM_OWN_FOLDER)) {
+    const segments = [...match[1].matchAll(/"([^"]*)"|'([^']*)'/g)].map((segment) => segment[1] ?? segment[2]);
+    if (outside(path.resolve(folder, ...segments))) found.push(`${file}: resolves ${segments.join("/")}`);
+  }
+  return found;
+}
+
 describe("architecture", () => {
+  it("reads nothing outside the repository: a user's clone has no ../shared beside it", () => {
+    // This file holds examples of what the check catches, so it is left out of its own scan.
+    const files = [...RUNNABLE_FOLDERS.flatMap(runnableFiles), "package.json"].filter((file) => file !== path.relative(root, __filename));
+    assert.ok(files.length > 100, "the scan found the sources");
+    const offenders = files.flatMap((file) => reachesOutside(file, readFileSync(path.join(root, file), "utf8")));
+    assert.deepEqual(offenders, []);
+  });
+
+  it("would catch a path out of the repository (the check can fail)", () => {
+    assert.equal(reachesOutside("test/unit/x.ts", 'const d = path.resolve(__dirname, "../../../shared/reference");').length > 0, true);
+    assert.equal(reachesOutside("test/unit/x.ts", 'const d = path.join(__dirname, "..", "..", "..", "data");').length, 1);
+    assert.equal(reachesOutside("scripts/x.mjs", 'import { x } from "../../outside/x.mjs";').length, 1);
+    assert.equal(reachesOutside("test/unit/x.ts", 'const d = path.join(__dirname, "..", "fixtures");').length, 0);
+    assert.equal(reachesOutside("test/unit/x.ts", 'import { y } from "../../src/relay/client";').length, 0);
+  });
+
   it("keeps src/relay, src/chat, src/cli and the core of src/tools free of vscode imports", () => {
     // src/tools/builtin/ holds the tools that touch the editor and may import vscode.
     const files = VSCODE_FREE.flatMap((directory) => typescriptFiles(directory, (name) => name !== "builtin"));

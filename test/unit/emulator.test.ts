@@ -6,9 +6,10 @@ import { createInterface } from "node:readline";
 import { startRelayEmulator } from "../emulator/server";
 import { validateResponseResource, validateStreamingEvent } from "../support/openResponsesSchema";
 import type { EmulatorOptions, RelayEmulator } from "../emulator/server";
+import { referenceDirectory } from "../support/fixturePaths";
 
 const REQUEST_ID_HEADER = "x-service-request-id";
-const referenceStreamsDirectory = path.resolve(__dirname, "../../../shared/reference/streams");
+const referenceStreamsDirectory = path.join(referenceDirectory, "streams");
 
 interface SseFrame {
   event: string | null;

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { referenceDirectory } from "../support/fixturePaths";
 import { validateResponseRequest, validateResponseResource, validateStreamingEvent } from "../support/openResponsesSchema";
 
-const referenceDirectory = path.resolve(__dirname, "../../../shared/reference");
 
 function referenceOutput(bodyFile: string): unknown[] {
   const body = JSON.parse(readFileSync(path.join(referenceDirectory, "bodies", bodyFile), "utf8")) as { output: unknown[] };

@@ -3,7 +3,7 @@ import type { Browser } from "playwright-core";
 import chromiumLaunch from "../../support/chromiumLaunch.json";
 
 // Debian's Chromium; tests and benchmarks never download a browser.
-export const chromiumExecutablePath = process.env["RELAY_CHAT_CHROMIUM"] ?? chromiumLaunch.executablePath;
+export const chromiumExecutablePath = process.env["CHROMIUM_PATH"] ?? chromiumLaunch.executablePath;
 
 export function launchHeadlessChromium(): Promise<Browser> {
   return chromium.launch({
