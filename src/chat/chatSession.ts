@@ -26,6 +26,13 @@ import { answerFunctionCalls } from "./toolRound";
 /** Progress for the panel. Snapshots arrive once per received batch of events, not per event. */
 export interface ChatSessionListener {
   onSnapshot?(turnId: string, snapshot: ResponseSnapshot): void;
+  /**
+   * Answer text that arrived for the turn, in order, as it arrives (once per received batch): appended to
+   * what the turn showed so far, with a blank line before the first text of a later request of the turn.
+   * The panel forwards it as is, so streaming costs the same at the end of a long answer as at its start.
+   * The turn's settled text (after the request ends) is authoritative; these are its live preview.
+   */
+  onAnswerDelta?(turnId: string, text: string): void;
   onToolCall?(turnId: string, event: ToolCallEvent): void;
   onRequestEnd?(turnId: string, record: RequestRecord): void;
   onTurnEnd?(turn: Turn): void;
@@ -263,7 +270,19 @@ export class ChatSession {
       maxOutputTokens,
       stream: this.settings.stream,
     });
-    const received = await this.client.send(request, { signal, onEvents: (_events, snapshot) => this.listener.onSnapshot?.(turn.id, snapshot) });
+    let separator = turn.requests.some((earlier) => outputTextOf(earlier.output).length > 0) ? "\n\n" : "";
+    const received = await this.client.send(request, {
+      signal,
+      onEvents: (events, snapshot) => {
+        this.listener.onSnapshot?.(turn.id, snapshot);
+        if (!this.listener.onAnswerDelta) return;
+        let text = "";
+        for (const event of events) if (event.type === "response.output_text.delta" && typeof event.delta === "string") text += event.delta;
+        if (text === "") return;
+        this.listener.onAnswerDelta(turn.id, separator + text);
+        separator = "";
+      },
+    });
     const result: RequestResult = { ...received, outcome: redactOutcome(received.outcome, this.redact), explanation: received.explanation === null ? null : this.redact(received.explanation) };
     const record: RequestRecord = {
       purpose,

@@ -1,3 +1,4 @@
+import { outputTextOf } from "../../src/relay/accumulate";
 import assert from "node:assert/strict";
 import { userMessage } from "../../src/relay/requestBuilder";
 import type { JsonObject } from "../../src/relay/types";
@@ -53,6 +54,15 @@ describe("chat function calling", () => {
     finished(await session.send("thanks"));
     const third = inputOf(harness.postedBodies()[2]);
     assert.deepEqual(third.map((item) => `${String(item.type)}:${String(item.role ?? "")}`), ["message:user", "function_call:", "function_call_output:", "message:assistant", "message:user"]);
+  });
+
+  it("streams the answer text of every request of a tool turn as deltas that add up to what the turn shows", async () => {
+    let streamed = "";
+    const session = harness.newSession({ settings: { model: "tools" }, tools: weatherTools("approve", log), listener: { onAnswerDelta: (_turnId, text) => (streamed += text) } });
+    const turn = finished(await session.send("weather in Paris?"));
+    const shown = turn.requests.map((request) => outputTextOf(request.output)).filter((text) => text.length > 0).join("\n\n");
+    assert.ok(shown.length > 0, "the follow-up answered in text");
+    assert.equal(streamed, shown);
   });
 
   it("answers a denied call with a declined output and never runs it", async () => {
