@@ -1,15 +1,18 @@
-// Entry point of the chat panel's webview (bundled to media/dist/webview.js). The host owns all state;
-// this page renders each snapshot it is sent and appends streamed text in between.
+// Entry point of the chat panel's webview (bundled to media/dist/webview.js). The host owns all state:
+// this page renders the snapshot it gets after `ready`, then applies patches and appends streamed text.
 import type { PanelState, ToWebview } from "../src/panel/protocol";
 import { isToWebview } from "../src/panel/protocol";
 import { HostChannel } from "./panel/hostChannel";
 import { Localizer } from "./panel/localizer";
+import { PanelStore } from "./panel/panelStore";
 import { PanelView } from "./panel/panelView";
 
 class PanelApp {
   private readonly host = new HostChannel();
   private view: PanelView | null = null;
+  private store: PanelStore | null = null;
   private stringsSignature = "";
+  private renderedOnce = false;
   private draft: string;
 
   constructor(private readonly mount: HTMLElement) {
@@ -37,26 +40,36 @@ class PanelApp {
 
   private handle(message: ToWebview): void {
     switch (message.type) {
-      case "state":
-        this.render(message.state);
+      case "snapshot":
+        this.store = new PanelStore(message.state);
+        this.render(message.state, message.strings);
         return;
+      case "patch": {
+        // Patches follow a snapshot; one before it has nothing to apply to.
+        if (this.store === null || this.view === null) return;
+        const applied = this.store.apply(message.changes);
+        this.view.applyPatch(this.store.state, applied);
+        return;
+      }
       case "answerDelta":
-        // A delta for a turn that is not streaming here is stale: the next state carries the full text.
+        // A delta for a turn that is not streaming here is stale: the turn's next patch carries its text.
         this.view?.appendAnswer(message.turnId, message.text);
         return;
       case "focusInput":
         this.view?.focusInput();
         return;
+      default:
+        unreachable(message);
     }
   }
 
-  private render(state: PanelState): void {
+  private render(state: PanelState, strings: Record<string, string>): void {
     // Labels are set when elements are built, so new strings (another display language) rebuild the panel.
-    const stringsSignature = JSON.stringify(state.strings);
+    const stringsSignature = JSON.stringify(strings);
     if (this.view === null || stringsSignature !== this.stringsSignature) {
       this.stringsSignature = stringsSignature;
       this.view = new PanelView({
-        localizer: new Localizer(state.strings),
+        localizer: new Localizer(strings),
         post: (message) => this.host.post(message),
         saveDraft: (draft) => {
           this.draft = draft;
@@ -68,10 +81,18 @@ class PanelApp {
       this.view.render(state);
       // The host marks the page when the message box should take focus as soon as it exists.
       if (document.body.hasAttribute("data-initial-focus") && (document.activeElement === null || document.activeElement === document.body)) this.view.focusInput();
-      return;
+    } else {
+      this.view.render(state);
     }
-    this.view.render(state);
+    if (!this.renderedOnce) {
+      this.renderedOnce = true;
+      this.host.post({ type: "rendered", sinceLoadMs: performance.now() });
+    }
   }
+}
+
+function unreachable(message: never): never {
+  throw new Error(`Unknown message ${JSON.stringify(message)}`);
 }
 
 function describe(data: unknown): string {

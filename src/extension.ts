@@ -1,3 +1,5 @@
+import { performance } from "node:perf_hooks";
+import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import { FileStorage } from "./chat/fileStorage";
 import { HistoryStore } from "./chat/historyStore";
@@ -10,6 +12,8 @@ import { affectsRelaySettings } from "./host/settings";
 import { ToolSetup } from "./host/toolSetup";
 import { ChatController } from "./panel/chatController";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./panel/chatViewProvider";
+import { vscodeConversationUi, vscodeEditorServices, workspaceModelMemory } from "./panel/vscodePanelServices";
+import { WEBVIEW_STRINGS } from "./panel/webviewStrings";
 import type { PanelState, ToHost } from "./panel/protocol";
 import { checkConnection } from "./relay/connectionCheck";
 import { redactSecrets } from "./relay/redact";
@@ -29,13 +33,36 @@ export interface RelayChatApi {
   storageFolder: string;
   /** This extension's log folder; the "Relay Chat" Output channel logs beside it. */
   logFolder: string;
+  /** Milliseconds from the start of `activate`, for the activation benchmark; null until it happened. */
+  timings(): ActivationTimings;
+}
+
+export interface ActivationTimings {
+  /** How long `activate` itself took. */
+  activateMs: number;
+  /** When VS Code asked for the chat view's content. */
+  viewResolvedMs: number | null;
+  /** When the webview reported its first snapshot on screen (received by the host). */
+  firstRenderMs: number | null;
+  /** The webview's own time from loading its page to that first render. */
+  webviewLoadToRenderMs: number | null;
+  /** When each step of `activate` was done. */
+  phases: Record<string, number>;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<RelayChatApi> {
+  const activationStarted = performance.now();
+  const timings: ActivationTimings = { activateMs: 0, viewResolvedMs: null, firstRenderMs: null, webviewLoadToRenderMs: null, phases: {} };
+  const sinceActivation = () => Math.round((performance.now() - activationStarted) * 10) / 10;
+  const phase = (name: string) => (timings.phases[name] = sinceActivation());
+  // Code without vscode (the panel's controller and presenter) translates through @vscode/l10n.
+  if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const log = new OutputLog();
   const keys = new ApiKeyStore(context.secrets);
   const connection = new RelayConnection(keys, log);
-  await connection.refresh();
+  // The key is read from SecretStorage in the background; the view and the commands wait for it.
+  const connectionReady = connection.refresh().catch((error: unknown) => log.error(`Reading the relay settings and key failed: ${String(error)}`));
+  phase("log");
 
   // Per workspace when a folder is open; global storage otherwise, so chats are never lost.
   const storageFolder = (context.storageUri ?? context.globalStorageUri).fsPath;
@@ -43,28 +70,67 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   const store = new HistoryStore(storage);
   const ledger = new RequestLedger(storage);
 
-  const builtinTools = createBuiltinTools({
-    workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === "file").map((folder) => folder.uri.fsPath),
-    excludePatterns: () => Object.entries(vscode.workspace.getConfiguration("files").get<Record<string, boolean>>("exclude", {})).filter(([, on]) => on).map(([pattern]) => pattern),
-    commandTimeoutMs: () => connection.settings.commandTimeoutMs,
-    maxOutputChars: () => connection.settings.maxToolResultChars,
-  });
-  const tools = new ToolSetup(builtinTools.tools, () => connection.settings);
+  // The tools (their argument validators compiled, the diff documents registered) are built for the
+  // first chat session, not during activation, which stays within its budget.
+  let toolSetup: ToolSetup | null = null;
+  const chatTools = (askUser: Parameters<ToolSetup["chatTools"]>[0]) => {
+    if (toolSetup === null) {
+      const builtinTools = createBuiltinTools({
+        workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === "file").map((folder) => folder.uri.fsPath),
+        excludePatterns: () => Object.entries(vscode.workspace.getConfiguration("files").get<Record<string, boolean>>("exclude", {})).filter(([, on]) => on).map(([pattern]) => pattern),
+        commandTimeoutMs: () => connection.settings.commandTimeoutMs,
+        maxOutputChars: () => connection.settings.maxToolResultChars,
+      });
+      context.subscriptions.push(builtinTools);
+      toolSetup = new ToolSetup(builtinTools.tools, () => connection.settings);
+    }
+    return toolSetup.chatTools(askUser);
+  };
 
-  const controller = new ChatController({ connection, store, ledger, log, tools: (askUser) => tools.chatTools(askUser), workspaceState: context.workspaceState });
-  const provider = new ChatViewProvider(context.extensionUri, controller, (message) => log.error(message));
+  let webviewStrings: Record<string, string> | null = null;
+  const controller = new ChatController({
+    relay: connection,
+    store,
+    ledger,
+    log,
+    tools: chatTools,
+    relayReady: connectionReady,
+    modelMemory: workspaceModelMemory(context.workspaceState),
+    editor: vscodeEditorServices,
+    conversationUi: vscodeConversationUi,
+    strings: () => (webviewStrings ??= Object.fromEntries(WEBVIEW_STRINGS.map((english) => [english, vscode.l10n.t(english)]))),
+    onRendered: (sinceLoadMs) => {
+      if (timings.firstRenderMs !== null) return;
+      timings.firstRenderMs = sinceActivation();
+      timings.webviewLoadToRenderMs = Math.round(sinceLoadMs);
+      log.info(`activation took ${timings.activateMs} ms; the chat view was resolved at ${timings.viewResolvedMs ?? "-"} ms and first rendered at ${timings.firstRenderMs} ms after activation started`);
+    },
+  });
+  const provider = new ChatViewProvider(
+    context.extensionUri,
+    (message) => controller.handle(message),
+    (message) => log.error(message),
+    () => (timings.viewResolvedMs ??= sinceActivation()),
+  );
   controller.attach(provider);
+  phase("panel");
 
   const refreshConnection = async () => {
     await connection.refresh();
     controller.onConnectionChanged();
   };
 
+  // A command can be what activates the extension: it runs once the settings and key were read.
+  const command = (id: string, handler: () => unknown) =>
+    vscode.commands.registerCommand(id, async () => {
+      await connectionReady;
+      return handler();
+    });
+
   context.subscriptions.push(
     log,
     connection,
     provider,
-    builtinTools,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (affectsRelaySettings(event)) void refreshConnection();
@@ -72,12 +138,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     keys.onDidChange(() => void refreshConnection()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => controller.onConnectionChanged()),
 
-    vscode.commands.registerCommand("relayChat.focusChat", () => provider.reveal()),
-    vscode.commands.registerCommand("relayChat.newChat", async () => {
-      await provider.reveal();
+    command("relayChat.focusChat", () => provider.reveal()),
+    command("relayChat.newChat", async () => {
+      provider.reveal();
       await controller.newChat();
     }),
-    vscode.commands.registerCommand("relayChat.selectModel", async () => {
+    command("relayChat.selectModel", async () => {
       await controller.refreshModels();
       const models = controller.state().models;
       if (models.length === 0) {
@@ -88,7 +154,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       const picked = await vscode.window.showQuickPick(models, { placeHolder: vscode.l10n.t("Model (a listed model may still lack a feature)") });
       if (picked) await controller.setModel(picked);
     }),
-    vscode.commands.registerCommand("relayChat.setApiKey", async () => {
+    command("relayChat.setApiKey", async () => {
       let baseUrl = connection.settings.baseUrl;
       if (!baseUrl) {
         const entered = await vscode.window.showInputBox({
@@ -110,14 +176,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       await refreshConnection();
       void vscode.window.showInformationMessage(vscode.l10n.t("API key saved for {0}.", baseUrl));
     }),
-    vscode.commands.registerCommand("relayChat.clearApiKey", async () => {
+    command("relayChat.clearApiKey", async () => {
       if (!connection.settings.baseUrl) return;
       await keys.clear(connection.settings.baseUrl);
       await refreshConnection();
       void vscode.window.showInformationMessage(vscode.l10n.t("API key removed for {0}.", connection.settings.baseUrl));
     }),
-    vscode.commands.registerCommand("relayChat.openSettings", () => vscode.commands.executeCommand("workbench.action.openSettings", "relayChat")),
-    vscode.commands.registerCommand("relayChat.checkConnection", async () => {
+    command("relayChat.openSettings", () => vscode.commands.executeCommand("workbench.action.openSettings", "relayChat")),
+    command("relayChat.checkConnection", async () => {
       const client = connection.current();
       if (!client) {
         void vscode.window.showWarningMessage(connection.missing() ?? "");
@@ -139,21 +205,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       await vscode.window.showTextDocument(document, { preview: true });
       log.info(`connection check: ${report.ok ? "ok" : "failed"} (request ${report.result?.requestId ?? "-"})`);
     }),
-    vscode.commands.registerCommand("relayChat.exportConversation", () => controller.exportConversation()),
-    vscode.commands.registerCommand("relayChat.exportRequestLog", async () => {
+    command("relayChat.exportConversation", () => controller.exportConversation()),
+    command("relayChat.exportRequestLog", async () => {
       const target = await vscode.window.showSaveDialog({ filters: { CSV: ["csv"] }, defaultUri: vscode.Uri.file("relay-chat-requests.csv") });
       if (!target) return;
       const csv = redactSecrets(ledgerToCsv(await ledger.rows()), [connection.secret]);
       await vscode.workspace.fs.writeFile(target, Buffer.from(csv, "utf8"));
       void vscode.window.showInformationMessage(vscode.l10n.t("Request log exported to {0}.", target.fsPath));
     }),
-    vscode.commands.registerCommand("relayChat.askAboutSelection", async () => {
-      await controller.attachSelection();
-      await provider.reveal();
-      provider.post({ type: "focusInput" });
+    command("relayChat.askAboutSelection", () => {
+      controller.attachSelection();
+      provider.reveal();
     }),
   );
-  return { handle: (message) => controller.handle(message), state: () => controller.state(), storageFolder, logFolder: context.logUri.fsPath };
+  timings.activateMs = sinceActivation();
+  return { handle: (message) => controller.handle(message), state: () => controller.state(), storageFolder, logFolder: context.logUri.fsPath, timings: () => ({ ...timings }) };
 }
 
 export function deactivate(): void {

@@ -12,9 +12,43 @@ export class AnswerView {
   private streamingView: StreamingMarkdownView | null = null;
   /** Text of the finished render in `container`, or null while streaming. */
   private finishedText: string | null = null;
+  /** A finished answer not rendered yet, because its turn is far from the visible part of the list. */
+  private deferredText: string | null = null;
+
+  get isDeferred(): boolean {
+    return this.deferredText !== null;
+  }
+
+  /** True once this answer shows something (rendered, or streaming). */
+  get hasContent(): boolean {
+    return this.finishedText !== null || this.streamingView !== null;
+  }
+
+  /**
+   * Keeps `text` to render later, holding about the room it will take so the scroll position stays
+   * meaningful. Opening a long conversation renders only the turns near the end.
+   */
+  defer(text: string): void {
+    this.deferredText = text;
+    const estimatedLines = text.split("\n").length + text.length / 70;
+    this.root.style.minHeight = `${Math.min(4000, Math.round(estimatedLines * 18))}px`;
+  }
+
+  renderDeferred(): void {
+    const text = this.deferredText;
+    if (text === null) return;
+    this.showFinished(text);
+  }
+
+  private clearDeferred(): void {
+    if (this.deferredText === null) return;
+    this.deferredText = null;
+    this.root.style.minHeight = "";
+  }
 
   /** Brings the streaming view up to `text`; a text that extends what is shown only appends the rest. */
   showStreaming(text: string): void {
+    this.clearDeferred();
     if (this.streamingView === null) {
       this.streamingView = new StreamingMarkdownView(this.freshContainer());
       this.finishedText = null;
@@ -30,6 +64,7 @@ export class AnswerView {
   }
 
   showFinished(text: string): void {
+    this.clearDeferred();
     if (this.streamingView !== null && this.streamingView.text === text) {
       // The streamed DOM already equals the one-shot render of this text; only release the view.
       this.streamingView.finish();

@@ -41,8 +41,11 @@ export function visuallyHidden(text: string): HTMLSpanElement {
   return element("span", { className: "visually-hidden", text });
 }
 
+// One formatter for the page: toLocaleString builds a new one per call, which costs more than the number.
+const countFormat = new Intl.NumberFormat("en-US");
+
 export function formatCount(value: number | null): string {
-  return value === null ? "–" : value.toLocaleString("en-US");
+  return value === null ? "–" : countFormat.format(value);
 }
 
 export function formatDuration(milliseconds: number | null): string {

@@ -1,4 +1,5 @@
 import type { PanelState, ToHost } from "../../src/panel/protocol";
+import type { AppliedPatch } from "./panelStore";
 import { Announcer } from "./announcer";
 import { routeAnswerActions } from "./answerActions";
 import { renderApprovalCard } from "./approvalCard";
@@ -9,7 +10,7 @@ import { KeyedChildren } from "./keyedChildren";
 import type { Localizer } from "./localizer";
 import { renderSetupNotice } from "./setupNotice";
 import { renderSpendWarning } from "./spendWarning";
-import { TurnList } from "./turnList";
+import { EAGER_TURNS, TurnList } from "./turnList";
 
 export interface PanelViewOptions {
   readonly localizer: Localizer;
@@ -51,7 +52,8 @@ export class PanelView {
     this.turnList = new TurnList(
       { post, edit: (turnId, text) => this.composer.startEdit(turnId, text) },
       (text) => this.announcer.announce(text),
-      localizer.text("Chat messages"),
+      localizer,
+      this.scroller,
     );
     routeAnswerActions(this.turnList.root, post);
     this.approvalCards = new KeyedChildren(
@@ -80,20 +82,40 @@ export class PanelView {
     }
   }
 
+  /** Everything, from a snapshot. */
   render(state: PanelState): void {
     const following = this.scrollFrame !== undefined || this.isNearBottom();
+    this.turnList.reset(state.turns, state.busy);
+    this.approvalCards.update(state.approvals);
+    this.renderFields(state);
+    if (following) this.scrollToBottom();
+  }
+
+  /** Only what a patch touched; `state` is the store's state after the patch. */
+  applyPatch(state: PanelState, applied: AppliedPatch): void {
+    const following = this.scrollFrame !== undefined || this.isNearBottom();
+    if (applied.fields.has("busy")) this.turnList.setBusy(state.busy);
+    const eagerFrom = state.turns.length - EAGER_TURNS;
+    state.turns.forEach((turn, index) => {
+      if (applied.turns.has(turn.id)) this.turnList.upsert(turn, index >= eagerFrom);
+    });
+    if (applied.orderChanged) this.turnList.arrange(state.turns.map((turn) => turn.id));
+    if (applied.approvalsChanged) this.approvalCards.update(state.approvals);
+    if (applied.fields.size > 0 || applied.orderChanged) this.renderFields(state);
+    if (following) this.scrollToBottom();
+  }
+
+  // Each part compares what it shows with the new state, so calling this costs little when little changed.
+  private renderFields(state: PanelState): void {
     this.busy = state.busy;
     this.header.update(state);
     this.renderSetup(state);
     this.notice.textContent = state.notice ?? "";
     this.notice.hidden = !state.notice;
     this.emptyHint.hidden = state.turns.length > 0;
-    this.turnList.update(state.turns, state.busy, this.localizer);
-    this.approvalCards.update(state.approvals);
     this.renderSpendWarning(state);
     this.renderTotals(state);
     this.composer.update({ busy: state.busy, canSend: state.setup.hasBaseUrl && state.setup.hasApiKey, attachments: state.attachments });
-    if (following) this.scrollToBottom();
   }
 
   appendAnswer(turnId: string, delta: string): boolean {

@@ -5,11 +5,17 @@ import type { Localizer } from "./localizer";
 import { renderReceipt } from "./receipt";
 import { renderToolCallCard } from "./toolCallCard";
 
-export interface TurnContext {
-  readonly localizer: Localizer;
+export interface TurnPlace {
+  /** Another turn is running: nothing here can be resent. */
   readonly busy: boolean;
-  /** Only the newest turn's problem is announced as an alert; older ones are history. */
+  /** Only the newest turn's problem is announced as an alert, and only it offers Retry and Continue. */
   readonly isNewest: boolean;
+}
+
+export interface TurnContext extends TurnPlace {
+  readonly localizer: Localizer;
+  /** The turn is far from view: a finished answer not shown yet may wait until it comes near. */
+  readonly deferAnswer: boolean;
 }
 
 export interface TurnHandlers {
@@ -45,6 +51,7 @@ export class TurnElement {
   private footerSignature = "";
   /** The explanation box, whose alert role follows whether this is the newest turn. */
   private explanationBox: HTMLElement | null = null;
+  private retryActions: HTMLElement | null = null;
 
   constructor(
     private readonly turnId: string,
@@ -59,7 +66,7 @@ export class TurnElement {
   }
 
   update(turn: TurnView, context: TurnContext): void {
-    const userSignature = JSON.stringify([turn.userText, turn.branchIndex, turn.branchCount, context.busy]);
+    const userSignature = JSON.stringify([turn.userText, turn.branchIndex, turn.branchCount]);
     if (userSignature !== this.userSignature) {
       this.userSignature = userSignature;
       this.userSlot.replaceChildren(this.renderUserMessage(turn, context));
@@ -70,6 +77,7 @@ export class TurnElement {
       this.toolSlot.replaceChildren(...this.renderReasoningAndTools(turn, context.localizer));
     }
     if (turn.streaming) this.answer.showStreaming(turn.answerText);
+    else if (context.deferAnswer && (!this.answer.hasContent || this.answer.isDeferred)) this.answer.defer(turn.answerText);
     else this.answer.showFinished(turn.answerText);
     const footerSignature = JSON.stringify([
       isFinished(turn),
@@ -83,13 +91,29 @@ export class TurnElement {
     if (footerSignature !== this.footerSignature) {
       this.footerSignature = footerSignature;
       this.explanationBox = null;
+      this.retryActions = null;
       this.footerSlot.replaceChildren(...this.renderFooter(turn, context));
     }
-    // Toggled in place: a newer turn arriving must not rebuild this turn's receipts.
+    this.setContext(context);
+  }
+
+  /** Toggled in place: a newer turn arriving, or a send elsewhere, must not rebuild this turn. */
+  setContext(place: TurnPlace): void {
+    for (const control of this.userSlot.querySelectorAll<HTMLButtonElement>(".user-actions button")) {
+      control.disabled = place.busy || control.dataset["alwaysDisabled"] === "true";
+    }
+    if (this.retryActions !== null) this.retryActions.hidden = place.busy || !place.isNewest;
     if (this.explanationBox !== null) {
-      if (context.isNewest) this.explanationBox.setAttribute("role", "alert");
+      if (place.isNewest) this.explanationBox.setAttribute("role", "alert");
       else this.explanationBox.removeAttribute("role");
     }
+  }
+
+  /** False when the answer was not waiting to be rendered. */
+  renderDeferredAnswer(): boolean {
+    if (!this.answer.isDeferred) return false;
+    this.answer.renderDeferred();
+    return true;
   }
 
   appendAnswer(delta: string): boolean {
@@ -97,13 +121,12 @@ export class TurnElement {
   }
 
   private renderUserMessage(turn: TurnView, context: TurnContext): HTMLElement {
-    const { localizer, busy } = context;
+    const { localizer } = context;
     const actions = element("div", { className: "user-actions" }, [
       button(localizer.text("Edit"), () => this.handlers.edit(this.turnId, turn.userText), { className: "link-button" }),
       button(localizer.text("Regenerate"), () => this.handlers.post({ type: "regenerate", turnId: this.turnId }), { className: "link-button" }),
     ]);
     if (turn.branchCount > 1) actions.appendChild(this.renderBranchNavigation(turn, localizer));
-    for (const control of actions.querySelectorAll("button")) control.disabled = control.disabled || busy;
     return element("div", { className: "user-message" }, [
       visuallyHidden(`${localizer.text("You")}: `),
       element("div", { className: "user-text", text: turn.userText }),
@@ -120,8 +143,8 @@ export class TurnElement {
       className: "icon-button",
       attributes: { "aria-label": localizer.text("Next version") },
     });
-    previous.disabled = turn.branchIndex <= 0;
-    next.disabled = turn.branchIndex >= turn.branchCount - 1;
+    previous.dataset["alwaysDisabled"] = String(turn.branchIndex <= 0);
+    next.dataset["alwaysDisabled"] = String(turn.branchIndex >= turn.branchCount - 1);
     const position = element("span", {
       className: "branch-position",
       text: `${turn.branchIndex + 1}/${turn.branchCount}`,
@@ -153,7 +176,10 @@ export class TurnElement {
     }
     const parts: HTMLElement[] = [];
     if (turn.explanation !== null) parts.push(this.renderExplanation(turn, context));
-    if (turn.actions.length > 0) parts.push(this.renderRetryActions(turn, localizer));
+    if (turn.actions.length > 0) {
+      this.retryActions = this.renderRetryActions(turn, localizer);
+      parts.push(this.retryActions);
+    }
     turn.receipts.forEach((receipt, index) => {
       parts.push(
         renderReceipt(receipt, index, turn.receipts.length, turn.otherItemKinds, localizer, {

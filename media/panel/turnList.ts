@@ -4,46 +4,115 @@ import type { Localizer } from "./localizer";
 import { isFinished, TurnElement } from "./turnElement";
 import type { TurnHandlers } from "./turnElement";
 
+/** How many turns at the end of the list render their answers at once; the others when they come near
+ * (the observer finds the visible ones before the next frame is painted). */
+export const EAGER_TURNS = 1;
+
 /**
- * The conversation's turns, keyed by turn id: a state message updates the turns that changed and moves
- * or drops the others, but never rebuilds a turn just because a new snapshot arrived.
+ * The conversation's turns, keyed by turn id. A snapshot lays them all out; a patch updates only the
+ * turns it names and moves or drops the others, so a change never costs more with a longer conversation.
+ * Answers of turns far from view are rendered when they scroll near (an IntersectionObserver), so opening
+ * a long conversation costs about as much as opening a short one.
  */
 export class TurnList {
   readonly root: HTMLElement;
   private turns = new Map<string, TurnElement>();
+  private order: string[] = [];
+  private busy = false;
   /** Turns seen unfinished, so their end can be announced once. */
   private readonly running = new Set<string>();
+  private observer: IntersectionObserver | null = null;
+  private readonly byElement = new WeakMap<Element, TurnElement>();
 
   constructor(
     private readonly handlers: TurnHandlers,
     private readonly announce: (text: string) => void,
-    label: string,
+    private readonly localizer: Localizer,
+    /** The scrolling element the list is in: "near" is measured against it. */
+    private readonly scrollRoot: HTMLElement | null = null,
   ) {
     this.root = element("div", {
       className: "turn-list",
-      attributes: { role: "log", "aria-live": "polite", "aria-relevant": "additions", "aria-label": label },
+      attributes: { role: "log", "aria-live": "polite", "aria-relevant": "additions", "aria-label": localizer.text("Chat messages") },
     });
   }
 
-  update(turns: readonly TurnView[], busy: boolean, localizer: Localizer): void {
-    const next = new Map<string, TurnElement>();
+  /** All turns, as a snapshot has them. */
+  reset(turns: readonly TurnView[], busy: boolean): void {
+    this.busy = busy;
+    turns.forEach((turn, index) => this.upsert(turn, index >= turns.length - EAGER_TURNS));
+    this.arrange(turns.map((turn) => turn.id));
+  }
+
+  /**
+   * Adds or updates one turn; it is placed by the next `arrange` (a new turn goes last until then). A
+   * turn that is not `nearEnd` may wait to render its answer until it scrolls into view.
+   */
+  upsert(turn: TurnView, nearEnd = true): void {
+    let turnElement = this.turns.get(turn.id);
+    if (turnElement === undefined) {
+      turnElement = new TurnElement(turn.id, this.handlers);
+      this.turns.set(turn.id, turnElement);
+      const previousNewest = this.order[this.order.length - 1];
+      if (previousNewest !== undefined) this.turns.get(previousNewest)?.setContext({ busy: this.busy, isNewest: false });
+      this.order.push(turn.id);
+      this.root.appendChild(turnElement.root);
+    }
+    turnElement.update(turn, { localizer: this.localizer, busy: this.busy, isNewest: this.order[this.order.length - 1] === turn.id, deferAnswer: !nearEnd && this.scrollRoot !== null });
+    if (!nearEnd) this.observeDeferred(turnElement);
+    this.announceEnd(turn);
+  }
+
+  private observeDeferred(turnElement: TurnElement): void {
+    if (this.scrollRoot === null) return;
+    this.observer ??= new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          if (!entry.isIntersecting) continue;
+          this.observer?.unobserve(entry.target);
+          this.byElement.get(entry.target)?.renderDeferredAnswer();
+        }
+      },
+      // A screenful or two ahead, so scrolling up finds the answers already there.
+      { root: this.scrollRoot, rootMargin: "1500px 0px" },
+    );
+    this.byElement.set(turnElement.root, turnElement);
+    this.observer.observe(turnElement.root);
+  }
+
+  /** Puts the turns in this order and drops the ones not listed. */
+  arrange(turnIds: readonly string[]): void {
+    const previousNewest = this.order[this.order.length - 1];
+    const listed = new Set(turnIds);
+    for (const [turnId, turnElement] of this.turns) {
+      if (listed.has(turnId)) continue;
+      this.observer?.unobserve(turnElement.root);
+      turnElement.root.remove();
+      this.turns.delete(turnId);
+      this.running.delete(turnId);
+    }
     let previousNode: Node | null = null;
-    turns.forEach((turn, index) => {
-      const turnElement = this.turns.get(turn.id) ?? new TurnElement(turn.id, this.handlers);
-      next.set(turn.id, turnElement);
-      turnElement.update(turn, { localizer, busy, isNewest: index === turns.length - 1 });
+    for (const turnId of turnIds) {
+      const turnElement = this.turns.get(turnId);
+      if (turnElement === undefined) continue;
       const expectedPosition: Node | null = previousNode === null ? this.root.firstChild : previousNode.nextSibling;
       if (turnElement.root !== expectedPosition) this.root.insertBefore(turnElement.root, expectedPosition);
       previousNode = turnElement.root;
-      this.announceEnd(turn, localizer);
-    });
-    for (const [turnId, turnElement] of this.turns) {
-      if (!next.has(turnId)) {
-        turnElement.root.remove();
-        this.running.delete(turnId);
-      }
     }
-    this.turns = next;
+    this.order = turnIds.filter((turnId) => this.turns.has(turnId));
+    const newest = this.order[this.order.length - 1];
+    if (previousNewest !== newest) {
+      if (previousNewest !== undefined) this.turns.get(previousNewest)?.setContext({ busy: this.busy, isNewest: false });
+      if (newest !== undefined) this.turns.get(newest)?.setContext({ busy: this.busy, isNewest: true });
+    }
+  }
+
+  /** While a turn runs, earlier turns cannot be edited, regenerated or retried. */
+  setBusy(busy: boolean): void {
+    if (busy === this.busy) return;
+    this.busy = busy;
+    const newest = this.order[this.order.length - 1];
+    for (const [turnId, turnElement] of this.turns) turnElement.setContext({ busy, isNewest: turnId === newest });
   }
 
   /** False when the turn is unknown or not streaming. */
@@ -51,11 +120,15 @@ export class TurnList {
     return this.turns.get(turnId)?.appendAnswer(delta) ?? false;
   }
 
-  private announceEnd(turn: TurnView, localizer: Localizer): void {
+  element(turnId: string): HTMLElement | null {
+    return this.turns.get(turnId)?.root ?? null;
+  }
+
+  private announceEnd(turn: TurnView): void {
     if (!isFinished(turn)) {
       this.running.add(turn.id);
     } else if (this.running.delete(turn.id)) {
-      this.announce(turn.outcome === "completed" ? localizer.text("Answer complete") : localizer.format("Answer ended: {0}", turn.outcomeLabel));
+      this.announce(turn.outcome === "completed" ? this.localizer.text("Answer complete") : this.localizer.format("Answer ended: {0}", turn.outcomeLabel));
     }
   }
 }

@@ -1,6 +1,10 @@
 // The messages between the extension host and the chat webview. This file imports nothing: it is
 // compiled on both sides (media/tsconfig.json includes it), so the compiler guards both ends, and every
 // message that crosses postMessage is checked by the guards below before it is used.
+//
+// The flow: the webview posts `ready`; the host answers with one `snapshot` (the whole state and the UI
+// strings, sent once per page load); after that, changes travel as `patch` messages (a turn added or
+// changed, a receipt, the pending approvals, header fields) and streamed text as `answerDelta`.
 
 export type OutcomeKind =
   | "completed"
@@ -49,6 +53,8 @@ export interface ToolCallView {
   output: string;
 }
 
+export type TurnAction = "retry" | "continue";
+
 export interface TurnView {
   id: string;
   userText: string;
@@ -67,8 +73,11 @@ export interface TurnView {
   otherItemKinds: string[];
   toolCalls: ToolCallView[];
   receipts: ReceiptView[];
-  /** Retry and Continue, where they apply; each sends a new, possibly billed request. */
-  actions: Array<"retry" | "continue">;
+  /**
+   * Retry and Continue, where the outcome allows them; each sends a new, possibly billed request. The
+   * webview offers them on the newest turn only, and not while another turn runs.
+   */
+  actions: TurnAction[];
   /** Other branches exist at this turn (edit or regenerate); `branchIndex` of `branchCount`. */
   branchIndex: number;
   branchCount: number;
@@ -109,33 +118,62 @@ export interface SpendWarningView {
   text: string;
 }
 
-export interface PanelState {
+/** What the conversation's requests cost so far. Token sums count only requests whose usage was reported. */
+export interface TotalsView {
+  requests: number;
+  inputTokens: number;
+  cachedTokens: number;
+  outputTokens: number;
+  /** Requests the relay reported no usage for: their tokens are unknown, not zero. */
+  requestsWithoutUsage: number;
+}
+
+/** Everything the panel shows except the turns and the pending approvals, which change on their own. */
+export interface PanelFields {
   setup: SetupView;
   model: string | null;
   models: string[];
   modelsNote: string | null;
   conversations: ConversationListEntry[];
   conversationId: string | null;
-  turns: TurnView[];
   busy: boolean;
-  approvals: ApprovalView[];
   attachments: AttachmentView[];
   spendWarning: SpendWarningView | null;
-  /** Totals of the conversation on screen, from the request ledger. */
-  totals: { requests: number; inputTokens: number; outputTokens: number } | null;
+  /** Totals of the conversation on screen: every request of every branch, from the request ledger. */
+  totals: TotalsView | null;
   notice: string | null;
-  /** Localized UI strings, keyed by their English text. */
-  strings: Record<string, string>;
 }
 
+export interface PanelState extends PanelFields {
+  turns: TurnView[];
+  approvals: ApprovalView[];
+}
+
+/** One change after the snapshot. A patch message carries the changes of one moment, in this order. */
+export type PanelChange =
+  /** Header and composer fields that changed (only those). */
+  | { kind: "fields"; fields: Partial<PanelFields> }
+  /** A turn added or changed: the whole turn. For a streaming turn, its text so far. */
+  | { kind: "turn"; turn: TurnView }
+  /** The turns on screen, in order; turns not listed are gone. */
+  | { kind: "turnOrder"; turnIds: string[] }
+  /** A request of a turn ended: its receipt, at its position among the turn's receipts. */
+  | { kind: "receipt"; turnId: string; index: number; receipt: ReceiptView }
+  /** The tool calls waiting for the user. */
+  | { kind: "approvals"; approvals: ApprovalView[] };
+
 export type ToWebview =
-  | { type: "state"; state: PanelState }
+  /** The whole state, after `ready`. `strings` are the localized UI strings, keyed by their English text. */
+  | { type: "snapshot"; state: PanelState; strings: Record<string, string> }
+  | { type: "patch"; changes: PanelChange[] }
   /** Text appended to the answer of a streaming turn since the last message (batched per frame). */
   | { type: "answerDelta"; turnId: string; text: string }
   | { type: "focusInput" };
 
 export type ToHost =
   | { type: "ready" }
+  /** The first snapshot is on screen; `sinceLoadMs` is the page's own clock (performance.now()). */
+  | { type: "rendered"; sinceLoadMs: number }
   | { type: "send"; text: string }
   | { type: "stop" }
   | { type: "newChat" }
@@ -148,6 +186,7 @@ export type ToHost =
   | { type: "editAndResend"; turnId: string; text: string }
   | { type: "showBranch"; turnId: string; direction: -1 | 1 }
   | { type: "copyText"; text: string }
+  /** "Copy as curl" for one receipt: the request at `receiptIndex` of the turn. */
   | { type: "copyCurl"; turnId: string; receiptIndex: number }
   | { type: "openLink"; href: string }
   | { type: "insertCode"; code: string }
@@ -169,12 +208,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 const isString = (value: unknown): value is string => typeof value === "string";
 const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+const isIndex = (value: unknown): value is number => isNumber(value) && Number.isInteger(value) && value >= 0;
 
 const FIX_ACTIONS: readonly string[] = ["setApiKey", "openSettings", "selectModel", "checkConnection"];
 
 /** Field checks per message type; anything else that crosses postMessage is ignored and logged. */
 const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>) => boolean } = {
   ready: () => true,
+  rendered: (message) => isNumber(message.sinceLoadMs),
   send: (message) => isString(message.text),
   stop: () => true,
   newChat: () => true,
@@ -187,7 +228,7 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   editAndResend: (message) => isString(message.turnId) && isString(message.text),
   showBranch: (message) => isString(message.turnId) && (message.direction === -1 || message.direction === 1),
   copyText: (message) => isString(message.text),
-  copyCurl: (message) => isString(message.turnId) && isNumber(message.receiptIndex),
+  copyCurl: (message) => isString(message.turnId) && isIndex(message.receiptIndex),
   openLink: (message) => isString(message.href),
   insertCode: (message) => isString(message.code),
   openCode: (message) => isString(message.code) && isString(message.language),
@@ -208,11 +249,44 @@ export function isToHost(value: unknown): value is ToHost {
   return TO_HOST_FIELDS[value.type as ToHost["type"]](value);
 }
 
+// The webview checks the shape of what it is about to index into; the contents of a turn are rendered as
+// text (never as markup), so a wrong value inside shows wrong, it cannot run.
+function isTurnView(value: unknown): value is TurnView {
+  return isRecord(value) && isString(value.id) && isString(value.answerText) && Array.isArray(value.receipts) && Array.isArray(value.toolCalls) && Array.isArray(value.actions);
+}
+
+function isPanelChange(value: unknown): value is PanelChange {
+  if (!isRecord(value)) return false;
+  switch (value.kind) {
+    case "fields":
+      return isRecord(value.fields);
+    case "turn":
+      return isTurnView(value.turn);
+    case "turnOrder":
+      return Array.isArray(value.turnIds) && value.turnIds.every(isString);
+    case "receipt":
+      return isString(value.turnId) && isIndex(value.index) && isRecord(value.receipt);
+    case "approvals":
+      return Array.isArray(value.approvals) && value.approvals.every(isRecord);
+    default:
+      return false;
+  }
+}
+
 export function isToWebview(value: unknown): value is ToWebview {
   if (!isRecord(value) || !isString(value.type)) return false;
   switch (value.type) {
-    case "state":
-      return isRecord(value.state) && Array.isArray(value.state.turns) && isRecord(value.state.setup) && isRecord(value.state.strings);
+    case "snapshot":
+      return (
+        isRecord(value.state) &&
+        Array.isArray(value.state.turns) &&
+        value.state.turns.every(isTurnView) &&
+        Array.isArray(value.state.approvals) &&
+        isRecord(value.state.setup) &&
+        isRecord(value.strings)
+      );
+    case "patch":
+      return Array.isArray(value.changes) && value.changes.every(isPanelChange);
     case "answerDelta":
       return isString(value.turnId) && isString(value.text);
     case "focusInput":

@@ -1,39 +1,39 @@
+import * as l10n from "@vscode/l10n";
 import { outputTextOf } from "../relay/accumulate";
 import type { Conversation, RequestRecord, Turn, TurnOutcome } from "../chat/conversation";
 import { activePath, siblingsOf } from "../chat/conversation";
-import type { FixAction, OutcomeKind, ReceiptView, ToolCallView, TurnView } from "./protocol";
+import type { FixAction, OutcomeKind, ReceiptView, ToolCallView, TurnAction, TurnView } from "./protocol";
 
 // Turns of the branch on screen, as the webview shows them. Pure (no vscode) so it is tested in Node.
-
-export type Localize = (english: string, ...args: Array<string | number>) => string;
+// A turn's view depends on the turn alone (and its siblings, for the branch position), so the host can
+// send one changed turn without looking at the others.
 
 const RENDERED_KINDS = new Set(["message", "function_call", "reasoning"]);
 
 export interface TurnViewOptions {
   /** The turn whose request is in flight, if any. */
   streamingTurnId: string | null;
-  busy: boolean;
-  localize: Localize;
+  /** The streaming turn's answer so far, as forwarded to the webview (never rebuilt from the snapshot). */
+  liveText: string | null;
 }
 
 export function turnViewsOf(conversation: Conversation, options: TurnViewOptions): TurnView[] {
-  const path = activePath(conversation);
-  return path.map((turn, index) => turnViewOf(conversation, turn, index === path.length - 1, options));
+  return activePath(conversation).map((turn) => turnViewOf(conversation, turn, options));
 }
 
-function turnViewOf(conversation: Conversation, turn: Turn, isLast: boolean, options: TurnViewOptions): TurnView {
+export function turnViewOf(conversation: Conversation, turn: Turn, options: TurnViewOptions): TurnView {
   const outputs = turn.requests.flatMap((request) => request.output);
-  const requestTexts = turn.requests.map((request) => outputTextOf(request.output)).filter((text) => text.length > 0);
   const siblings = siblingsOf(conversation, turn.id);
   const lastRequest = turn.requests[turn.requests.length - 1];
   const settled = turn.outcome.kind !== "in_progress";
+  const streaming = turn.id === options.streamingTurnId;
   return {
     id: turn.id,
     userText: turn.userText,
-    answerText: requestTexts.length > 0 ? requestTexts.join("\n\n") : turn.partialText,
-    streaming: turn.id === options.streamingTurnId,
+    answerText: streaming && options.liveText !== null ? options.liveText : settledAnswerText(turn),
+    streaming,
     outcome: turn.outcome.kind as OutcomeKind,
-    outcomeLabel: outcomeLabel(turn.outcome, options.localize),
+    outcomeLabel: outcomeLabel(turn.outcome),
     explanation: turn.outcome.kind === "completed" ? null : turn.notice ?? lastRequest?.explanation ?? null,
     fixes: settled ? fixesFor(turn.outcome, lastRequest) : [],
     hasReasoning: outputs.some((item) => item.type === "reasoning"),
@@ -41,14 +41,20 @@ function turnViewOf(conversation: Conversation, turn: Turn, isLast: boolean, opt
     toolCalls: turn.toolCalls.map(
       (call): ToolCallView => ({ callId: call.callId, name: call.name, argumentsJson: prettyArguments(call.arguments), status: call.status, output: call.output.output }),
     ),
-    receipts: turn.requests.map((request) => receiptOf(request, options.localize)),
-    actions: isLast && settled && !options.busy ? actionsFor(turn.outcome) : [],
+    receipts: turn.requests.map((request) => receiptOf(request)),
+    actions: settled ? actionsFor(turn.outcome) : [],
     branchIndex: siblings.findIndex((sibling) => sibling.id === turn.id),
     branchCount: siblings.length,
   };
 }
 
-function actionsFor(outcome: TurnOutcome): Array<"retry" | "continue"> {
+/** The text of every request of the turn that wrote some, or what arrived before it stopped. */
+function settledAnswerText(turn: Turn): string {
+  const requestTexts = turn.requests.map((request) => outputTextOf(request.output)).filter((text) => text.length > 0);
+  return requestTexts.length > 0 ? requestTexts.join("\n\n") : turn.partialText;
+}
+
+function actionsFor(outcome: TurnOutcome): TurnAction[] {
   if (outcome.kind === "completed") return [];
   if (outcome.kind === "incomplete") return ["continue", "retry"];
   return ["retry"];
@@ -68,41 +74,41 @@ function fixesFor(outcome: TurnOutcome, request: RequestRecord | undefined): Fix
   return request ? [] : ["checkConnection"];
 }
 
-export function outcomeLabel(outcome: TurnOutcome, localize: Localize): string {
+export function outcomeLabel(outcome: TurnOutcome): string {
   switch (outcome.kind) {
     case "completed":
-      return localize("completed");
+      return l10n.t("completed");
     case "incomplete":
-      return localize("incomplete ({0})", outcome.reason ?? localize("no reason given"));
+      return l10n.t("incomplete ({0})", outcome.reason ?? l10n.t("no reason given"));
     case "failed":
-      return localize("failed ({0})", outcome.code ?? localize("no code"));
+      return l10n.t("failed ({0})", outcome.code ?? l10n.t("no code"));
     case "error_event":
-      return localize("error ({0})", outcome.code ?? localize("no code"));
+      return l10n.t("error ({0})", outcome.code ?? l10n.t("no code"));
     case "interrupted":
-      return localize("interrupted");
+      return l10n.t("interrupted");
     case "timed_out":
-      return localize("timed out");
+      return l10n.t("timed out");
     case "cancelled":
-      return localize("cancelled");
+      return l10n.t("cancelled");
     case "http_error":
-      return outcome.code ? localize("HTTP {0} ({1})", outcome.status, outcome.code) : localize("HTTP {0}", outcome.status);
+      return outcome.code ? l10n.t("HTTP {0} ({1})", outcome.status, outcome.code) : l10n.t("HTTP {0}", outcome.status);
     case "network_error":
-      return localize("network error ({0})", outcome.code ?? localize("no code"));
+      return l10n.t("network error ({0})", outcome.code ?? l10n.t("no code"));
     case "in_progress":
-      return localize("in progress");
+      return l10n.t("in progress");
     case "tool_round_limit":
-      return localize("stopped after {0} tool rounds", outcome.rounds);
+      return l10n.t("stopped after {0} tool rounds", outcome.rounds);
     case "not_finished":
-      return localize("not finished (the editor stopped during this turn)");
+      return l10n.t("not finished (the editor stopped during this turn)");
   }
 }
 
-function receiptOf(request: RequestRecord, localize: Localize): ReceiptView {
+export function receiptOf(request: RequestRecord): ReceiptView {
   const usage = request.usage;
   return {
     purpose: request.purpose,
     outcome: request.outcome.kind,
-    outcomeLabel: outcomeLabel(request.outcome, localize),
+    outcomeLabel: outcomeLabel(request.outcome),
     usage: usage
       ? {
           inputTokens: usage.input_tokens ?? null,

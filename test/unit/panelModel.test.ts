@@ -11,8 +11,6 @@ import { turnViewsOf } from "../../src/panel/turnView";
 import { webviewHtml } from "../../src/panel/webviewHtml";
 import { buildResponseRequest, userMessage } from "../../src/relay/requestBuilder";
 
-const localize = (english: string, ...args: Array<string | number>) => english.replace(/\{(\d+)\}/g, (_match, index: string) => String(args[Number(index)]));
-
 function request(overrides: Partial<RequestRecord>): RequestRecord {
   return {
     purpose: "send",
@@ -52,7 +50,7 @@ describe("panel view model", () => {
       }),
     );
     conversation.activeTurnId = "t1";
-    const [view] = turnViewsOf(conversation, { streamingTurnId: null, busy: false, localize });
+    const [view] = turnViewsOf(conversation, { streamingTurnId: null, liveText: null });
     assert.equal(view.answerText, "Hello **world**");
     assert.equal(view.hasReasoning, true);
     assert.deepEqual(view.otherItemKinds, ["brand_new_kind"]);
@@ -64,24 +62,36 @@ describe("panel view model", () => {
     assert.deepEqual(view.actions, []);
   });
 
-  it("offers Continue and Retry on an incomplete last turn, Retry on failures, nothing while busy", () => {
+  it("shows the forwarded text of the streaming turn, never one rebuilt from its requests", () => {
+    const conversation: Conversation = createConversation("c1", "echo", 1);
+    conversation.turns.push(turn("t1", null, { outcome: { kind: "in_progress" }, requests: [request({ output: [message("first request")] })] }));
+    conversation.activeTurnId = "t1";
+    const [streaming] = turnViewsOf(conversation, { streamingTurnId: "t1", liveText: "first request\n\nsecond, so far" });
+    assert.equal(streaming.streaming, true);
+    assert.equal(streaming.answerText, "first request\n\nsecond, so far");
+    assert.deepEqual(streaming.actions, [], "nothing to retry while it runs");
+    const [settled] = turnViewsOf(conversation, { streamingTurnId: null, liveText: null });
+    assert.equal(settled.streaming, false);
+    assert.equal(settled.answerText, "first request");
+  });
+
+  it("offers Continue and Retry on an incomplete turn, Retry on failures", () => {
     const conversation = createConversation("c1", "echo", 1);
     conversation.turns.push(
       turn("t1", null, { outcome: { kind: "http_error", status: 401, code: "invalid_api_key", message: "bad", body: "{}" }, notice: "Check the API key", requests: [request({ outcome: { kind: "http_error", status: 401, code: "invalid_api_key", message: "bad", body: "{}" } })] }),
       turn("t2", null, { outcome: { kind: "incomplete", reason: "max_output_tokens" }, partialText: "partial", requests: [request({ outcome: { kind: "incomplete", reason: "max_output_tokens" } })] }),
     );
     conversation.activeTurnId = "t1";
-    const [failed] = turnViewsOf(conversation, { streamingTurnId: null, busy: false, localize });
+    const [failed] = turnViewsOf(conversation, { streamingTurnId: null, liveText: null });
     assert.deepEqual(failed.actions, ["retry"]);
     assert.deepEqual(failed.fixes, ["setApiKey", "checkConnection"]);
     assert.equal(failed.outcomeLabel, "HTTP 401 (invalid_api_key)");
     assert.equal(failed.explanation, "Check the API key");
     assert.deepEqual([failed.branchIndex, failed.branchCount], [0, 2], "two first turns are two branches");
     conversation.activeTurnId = "t2";
-    const [incomplete] = turnViewsOf(conversation, { streamingTurnId: null, busy: false, localize });
+    const [incomplete] = turnViewsOf(conversation, { streamingTurnId: null, liveText: null });
     assert.deepEqual(incomplete.actions, ["continue", "retry"]);
     assert.equal(incomplete.outcomeLabel, "incomplete (max_output_tokens)");
-    assert.deepEqual(turnViewsOf(conversation, { streamingTurnId: null, busy: true, localize })[0].actions, []);
   });
 });
 

@@ -240,7 +240,7 @@ describe("Chat panel webview: interaction (Chromium)", function () {
     await page.getByRole("button", { name: "Attach file" }).focus();
     await panel.send({ type: "focusInput" });
     assert.equal(await page.evaluate(() => document.activeElement?.tagName), "TEXTAREA");
-    await panel.sendState(panelState({ strings: { Send: "Senden", Message: "Nachricht", "Turn details": "Details" }, turns: [turn("l1")] }));
+    await panel.sendState(panelState({ turns: [turn("l1")] }), { Send: "Senden", Message: "Nachricht", "Turn details": "Details" });
     assert.equal(await page.getByRole("button", { name: "Senden" }).count(), 1);
     assert.equal(await page.getByLabel("Nachricht", { exact: true }).inputValue(), "draft");
     assert.equal(await page.getByRole("region", { name: "Details" }).count(), 1);

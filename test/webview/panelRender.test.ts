@@ -93,8 +93,12 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     await page.evaluate(() => {
       for (const node of Array.from(document.querySelectorAll(".turn, .answer, .receipt, .tool-card"))) (node as HTMLElement & { __marker?: boolean }).__marker = true;
     });
-    // Same turns, new busy flag and one more turn at the end.
-    await panel.sendState({ ...state, busy: true, turns: [...state.turns, turn("t4", { streaming: true, answerText: "", outcome: "in_progress", outcomeLabel: "in progress", receipts: [] })] });
+    // A patch as the host sends it for a new turn: the busy flag, the new turn, the new order.
+    await panel.sendPatch(
+      { kind: "fields", fields: { busy: true } },
+      { kind: "turn", turn: turn("t4", { streaming: true, answerText: "", outcome: "in_progress", outcomeLabel: "in progress", receipts: [] }) },
+      { kind: "turnOrder", turnIds: ["t1", "t2", "t3", "t4"] },
+    );
     const kept = await page.evaluate(() =>
       Array.from(document.querySelectorAll(".turn, .answer, .receipt, .tool-card")).map((node) => (node as HTMLElement & { __marker?: boolean }).__marker === true),
     );
@@ -110,16 +114,20 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     await panel.sendState(panelState({ busy: true, turns: [streaming] }));
     const answerElement = page.locator("article[data-turn-id=s1] .answer");
     await answerElement.evaluate((node) => ((node as HTMLElement & { __marker?: boolean }).__marker = true));
-    // Uneven deltas, with a state in the middle that carries the text so far (as the host sends it).
+    // Uneven deltas, with a turn patch in the middle that carries the text so far (as the host sends it
+    // when a tool call or a receipt changes the streaming turn).
     const cuts = [0, 3, 9, 30, 31, 60, 75, 90, 120, answer.length];
     for (let index = 1; index < cuts.length; index++) {
       const delta = answer.slice(cuts[index - 1], cuts[index]);
-      if (index === 5) await panel.sendState(panelState({ busy: true, turns: [{ ...streaming, answerText: answer.slice(0, cuts[index]) }] }));
+      if (index === 5) await panel.sendPatch({ kind: "turn", turn: { ...streaming, answerText: answer.slice(0, cuts[index]) } });
       else await panel.send({ type: "answerDelta", turnId: "s1", text: delta });
     }
     assert.equal(await answerElement.evaluate((node) => (node as HTMLElement & { __marker?: boolean }).__marker), true, "the streaming view survives state messages");
     assert.equal(await page.locator(".turn-explanation, .receipt").count(), 0);
-    await panel.sendState(panelState({ turns: [{ ...streaming, answerText: answer, streaming: false, outcome: "completed", outcomeLabel: "completed", receipts: [receipt()] }] }));
+    await panel.sendPatch(
+      { kind: "fields", fields: { busy: false } },
+      { kind: "turn", turn: { ...streaming, answerText: answer, streaming: false, outcome: "completed", outcomeLabel: "completed", receipts: [receipt()] } },
+    );
     const streamedHtml = await answerElement.innerHTML();
     assert.equal(await answerElement.evaluate((node) => (node as HTMLElement & { __marker?: boolean }).__marker), true, "the finished turn keeps the streamed DOM");
 
@@ -196,12 +204,19 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     await panel.clearPosted();
     await page.getByRole("button", { name: "Set API key" }).click();
     await page.getByRole("button", { name: "Check connection" }).click();
-    await page.getByRole("button", { name: "Retry", exact: true }).click();
     assert.deepEqual(await panel.posted(), [
       { type: "fix", action: "setApiKey" },
       { type: "fix", action: "checkConnection" },
-      { type: "retry", turnId: "f1" },
     ]);
+    // Retry is offered on the newest turn only: resending an older turn would fork the conversation.
+    assert.equal(await page.getByRole("button", { name: "Retry", exact: true }).count(), 0);
+    await panel.sendPatch({ kind: "turnOrder", turnIds: ["f1"] });
+    await panel.clearPosted();
+    await page.getByRole("button", { name: "Retry", exact: true }).click();
+    assert.deepEqual(await panel.posted(), [{ type: "retry", turnId: "f1" }]);
+    // Not while another turn runs.
+    await panel.sendPatch({ kind: "fields", fields: { busy: true } });
+    assert.equal(await page.getByRole("button", { name: "Retry", exact: true }).count(), 0);
     await panel.sendState(panelState({ turns: [turn("ok")] }));
     assert.equal(await page.getByRole("button", { name: "Retry", exact: true }).count(), 0);
     assert.equal(await page.getByRole("button", { name: "Continue", exact: true }).count(), 0);
@@ -235,7 +250,7 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     await panel.clearPosted();
     await panel.send({ type: "evaluate", code: "__xss.push(1)" });
     await panel.send({ type: "answerDelta", turnId: 7, text: "x" });
-    await panel.send({ type: "state", state: "<img src=x onerror=__xss.push(1)>" });
+    await panel.send({ type: "snapshot", state: "<img src=x onerror=__xss.push(1)>", strings: {} });
     const posted = await panel.posted();
     assert.equal(posted.length, 3);
     for (const message of posted) {
@@ -274,9 +289,8 @@ describe("Chat panel webview: rendering (Chromium)", function () {
       approvals: [{ callId: hostile("call"), toolName: hostile("approvalTool"), toolDescription: hostile("description"), risk: "execute", argumentsJson: hostile("approvalArgs"), canAllowForSession: true }],
       attachments: [{ id: hostile("attachment"), label: hostile("label"), kind: "file" }],
       spendWarning: { estimatedInputTokens: 1, thresholdTokens: 0, text: hostile("spend") },
-      strings: { Send: hostile("strings"), "Turn details": hostile("region") },
     });
-    await panel.sendState(state);
+    await panel.sendState(state, { Send: hostile("strings"), "Turn details": hostile("region") });
     await page.waitForTimeout(200);
     assert.deepEqual(await page.evaluate(() => window.__xss), []);
     assert.equal(await page.locator("#app img, #app script, #app svg:not(.answer svg), #app iframe").count(), 0);

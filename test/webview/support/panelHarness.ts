@@ -4,7 +4,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import type { PanelState, ToHost, ToWebview } from "../../../src/panel/protocol";
+import type { PanelChange, PanelState, ToHost, ToWebview } from "../../../src/panel/protocol";
 import { bundleForBrowser } from "./browserBundle";
 import { launchHeadlessChromium } from "./chromium";
 
@@ -46,7 +46,9 @@ export interface PanelPage {
   readonly pageErrors: string[];
   /** Delivers a message the way the host does: a MessageEvent on window. */
   send(message: ToWebview | Record<string, unknown>): Promise<void>;
-  sendState(state: PanelState): Promise<void>;
+  /** A snapshot, as the host sends after `ready` (the view may get one at any time). */
+  sendState(state: PanelState, strings?: Record<string, string>): Promise<void>;
+  sendPatch(...changes: PanelChange[]): Promise<void>;
   posted(): Promise<ToHost[]>;
   clearPosted(): Promise<void>;
   /** Resolves once the panel posted a message of this type (after the last clearPosted). */
@@ -133,7 +135,8 @@ export class PanelHarness {
       page,
       pageErrors,
       send,
-      sendState: (state) => send({ type: "state", state }),
+      sendState: (state, strings = {}) => send({ type: "snapshot", state, strings }),
+      sendPatch: (...changes) => send({ type: "patch", changes }),
       posted: () => page.evaluate(() => window.__posted),
       clearPosted: () => page.evaluate(() => void (window.__posted = [])),
       waitForPosted: async (type) => {

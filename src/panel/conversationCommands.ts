@@ -1,0 +1,134 @@
+import * as l10n from "@vscode/l10n";
+import type { Conversation } from "../chat/conversation";
+import { titleOf } from "../chat/conversationSummary";
+import type { ConversationSummary } from "../chat/conversationSummary";
+import { conversationToJson } from "../chat/exportJson";
+import { conversationToMarkdown } from "../chat/exportMarkdown";
+import type { HistoryStore } from "../chat/historyStore";
+import type { RequestRecord } from "../chat/conversation";
+import type { LedgerRow, RequestLedger } from "../chat/requestLedger";
+import type { TotalsView } from "./protocol";
+
+// The saved conversations: their list, the totals of the one on screen, and rename, delete and export.
+// What needs the user (a name, a confirmation, a file) goes through ConversationUi, which the vscode
+// adapter implements with input boxes and dialogs; the rules (what is exported, that the key never is)
+// live here.
+
+export interface ConversationUi {
+  askForTitle(current: string): Promise<string | undefined>;
+  confirmDelete(title: string): Promise<boolean>;
+  /** Where to export; `suggestedName` has no folder and no extension. Undefined when the user cancels. */
+  chooseExportFile(suggestedName: string): Promise<string | undefined>;
+  writeFile(path: string, text: string): Promise<void>;
+  showInformation(message: string): void;
+  showWarning(message: string): void;
+}
+
+export class ConversationCommands {
+  /** Newest first, as the history list shows them. */
+  summaries: ConversationSummary[] = [];
+  /** Totals of the conversation on screen: read from the ledger when it opens, then added to per request. */
+  totals: TotalsView | null = null;
+
+  constructor(
+    private readonly store: HistoryStore,
+    private readonly ledger: RequestLedger,
+    private readonly ui: ConversationUi,
+    private readonly redact: (text: string) => string,
+  ) {}
+
+  /** Reads the list again; returns sentences about damaged files that were set aside. */
+  async reload(): Promise<string[]> {
+    const listing = await this.store.list();
+    this.summaries = listing.conversations;
+    return listing.problems;
+  }
+
+  async loadTotals(conversationId: string | null): Promise<void> {
+    this.totals = null;
+    if (conversationId === null) return;
+    const rows = (await this.ledger.rows()).filter((row) => row.conversationId === conversationId);
+    this.totals = rows.reduce(addRow, emptyTotals());
+  }
+
+  /** A request of the conversation on screen ended (the ledger gets the same row). */
+  addRequest(record: RequestRecord): void {
+    const usage = record.usage;
+    this.totals = addRow(this.totals ?? emptyTotals(), {
+      inputTokens: numberOrNull(usage?.input_tokens),
+      cachedTokens: numberOrNull(usage?.input_tokens_details?.cached_tokens),
+      outputTokens: numberOrNull(usage?.output_tokens),
+    });
+  }
+
+  /** The new title, or null when nothing was renamed. */
+  async rename(conversationId: string): Promise<string | null> {
+    const title = (await this.ui.askForTitle(this.titleOf(conversationId)))?.trim();
+    if (!title) return null;
+    const renamed = await this.store.rename(conversationId, title);
+    if (!renamed.ok) {
+      this.ui.showWarning(renamed.problem);
+      return null;
+    }
+    await this.reload();
+    return renamed.conversation.title;
+  }
+
+  /** True when the conversation was deleted. */
+  async delete(conversationId: string): Promise<boolean> {
+    if (!(await this.ui.confirmDelete(this.titleOf(conversationId)))) return false;
+    await this.store.delete(conversationId);
+    await this.reload();
+    return true;
+  }
+
+  /** Exports the saved conversation as Markdown, or JSON when the chosen file ends in .json. */
+  async export(conversationId: string | null): Promise<void> {
+    const opened = conversationId === null ? null : await this.store.open(conversationId);
+    if (opened === null || !opened.ok) {
+      this.ui.showWarning(opened !== null && !opened.ok ? opened.problem : l10n.t("There is no saved conversation to export yet."));
+      return;
+    }
+    const target = await this.ui.chooseExportFile(safeFileName(titleOf(opened.conversation)));
+    if (target === undefined) return;
+    await this.ui.writeFile(target, this.redact(exportText(opened.conversation, target)));
+    this.ui.showInformation(l10n.t("Exported to {0}.", target));
+  }
+
+  private titleOf(conversationId: string): string {
+    return this.summaries.find((entry) => entry.id === conversationId)?.title ?? "";
+  }
+}
+
+function emptyTotals(): TotalsView {
+  return { requests: 0, inputTokens: 0, cachedTokens: 0, outputTokens: 0, requestsWithoutUsage: 0 };
+}
+
+function addRow(totals: TotalsView, row: Pick<LedgerRow, "inputTokens" | "cachedTokens" | "outputTokens">): TotalsView {
+  const reported = row.inputTokens !== null || row.outputTokens !== null;
+  return {
+    requests: totals.requests + 1,
+    inputTokens: totals.inputTokens + (row.inputTokens ?? 0),
+    cachedTokens: totals.cachedTokens + (row.cachedTokens ?? 0),
+    outputTokens: totals.outputTokens + (row.outputTokens ?? 0),
+    requestsWithoutUsage: totals.requestsWithoutUsage + (reported ? 0 : 1),
+  };
+}
+
+function numberOrNull(value: unknown): number | null {
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}
+
+export function exportText(conversation: Conversation, path: string): string {
+  return path.toLowerCase().endsWith(".json") ? conversationToJson(conversation) : conversationToMarkdown(conversation);
+}
+
+/** A file name from a title: letters, digits, spaces, dots and dashes; at most 60 characters. */
+export function safeFileName(title: string): string {
+  return (
+    title
+      .replace(/[^\p{L}\p{N} _.-]+/gu, "_")
+      .slice(0, 60)
+      .replace(/^[\s.]+|[\s.]+$/g, "") || "conversation"
+  );
+}

@@ -1,0 +1,92 @@
+import * as l10n from "@vscode/l10n";
+import type { Conversation } from "../chat/conversation";
+import type { ChatTools } from "../chat/toolRound";
+import { curlForReceipt } from "./curlCommand";
+import { AttachmentList } from "./messageAttachments";
+import type { NewAttachment } from "./messageAttachments";
+import type { EditorServices, RelayAccess } from "./panelServices";
+import type { FixAction } from "./protocol";
+
+// What the panel asks of the editor around a conversation: copying, links from answers, code into an
+// editor, "Copy as curl", and the context attached to the next message. The editor does the work
+// (EditorServices); the checks and the wording are here.
+
+export interface EditorActionsContext {
+  editor: EditorServices;
+  relay: RelayAccess;
+  conversation(): Conversation | null;
+  tools(): ChatTools | null;
+  /** A sentence for the user, shown in the panel. */
+  notify(notice: string): void;
+  /** The attachments changed. */
+  attachmentsChanged(): void;
+}
+
+export class EditorActions {
+  readonly attachments = new AttachmentList();
+
+  constructor(private readonly context: EditorActionsContext) {}
+
+  copyText(text: string): Promise<void> {
+    return this.context.editor.copyToClipboard(text);
+  }
+
+  async copyCurl(turnId: string, receiptIndex: number): Promise<void> {
+    const client = this.context.relay.current();
+    const conversation = this.context.conversation();
+    const command = client && conversation ? curlForReceipt(client.root, conversation, turnId, receiptIndex, this.context.tools()) : null;
+    if (command === null) return;
+    await this.context.editor.copyToClipboard(command);
+    this.context.editor.showInformation(
+      l10n.t("Copied a curl command for this request. It reads the key from $RELAY_CHAT_API_KEY; running it sends a new, possibly billed request."),
+    );
+  }
+
+  /** Links from answers open outside the editor, http(s) only, after the user agrees. */
+  async openLink(href: string): Promise<void> {
+    let url: URL;
+    try {
+      url = new URL(href);
+    } catch {
+      return;
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") return this.context.notify(l10n.t("Only http and https links open from the chat."));
+    await this.context.editor.confirmAndOpenLink(url.toString());
+  }
+
+  async insertCode(code: string): Promise<void> {
+    if (!(await this.context.editor.insertCode(code))) this.context.notify(l10n.t("Open an editor to insert the code into."));
+  }
+
+  openCode(code: string, language: string): Promise<void> {
+    return this.context.editor.openCode(code, language);
+  }
+
+  /** A fix button of an error: the command that repairs the likely cause. */
+  runFix(action: FixAction): Promise<void> {
+    return this.context.editor.runFix(action);
+  }
+
+  attachSelection(): boolean {
+    return this.attach(this.context.editor.activeSelection(), () => l10n.t("Select some text in an editor first."));
+  }
+
+  attachActiveFile(): boolean {
+    return this.attach(this.context.editor.activeFile(), () => l10n.t("Open a file in an editor first."));
+  }
+
+  removeAttachment(id: string): void {
+    this.attachments.remove(id);
+    this.context.attachmentsChanged();
+  }
+
+  private attach(attachment: NewAttachment | null, missing: () => string): boolean {
+    if (attachment === null) {
+      this.context.notify(missing());
+      return false;
+    }
+    this.attachments.add(attachment);
+    this.context.attachmentsChanged();
+    return true;
+  }
+}

@@ -1,0 +1,77 @@
+import type { ChatController } from "./chatController";
+import type { ToHost } from "./protocol";
+
+// Every message the webview can send, mapped to what the controller does about it. The switch ends in a
+// `never` check, so a new message type does not compile until it is handled here.
+
+export async function dispatchPanelMessage(controller: ChatController, message: ToHost): Promise<void> {
+  const editor = controller.editorActions;
+  switch (message.type) {
+    case "ready":
+      return controller.ready();
+    case "rendered":
+      return controller.rendered(message.sinceLoadMs);
+    case "send":
+      return controller.send(message.text);
+    case "stop":
+      return controller.stop();
+    case "newChat":
+      return controller.newChat();
+    case "selectModel":
+      return controller.setModel(message.model);
+    case "refreshModels":
+      return controller.refreshModels();
+    case "approval":
+      controller.prompts.answerApproval(message.callId, message.answer);
+      return;
+    case "confirmSend":
+      controller.prompts.answerSpend(message.confirmed);
+      return;
+    case "retry":
+      return controller.retry(message.turnId);
+    case "continue":
+      return controller.runTurn((session) => session.continueTurn(message.turnId));
+    case "regenerate":
+      return controller.runTurn((session) => session.regenerate(message.turnId));
+    case "editAndResend":
+      return controller.runTurn((session) => session.editAndResend(message.turnId, message.text));
+    case "showBranch":
+      return controller.showBranch(message.turnId, message.direction);
+    case "switchConversation":
+      return controller.openConversation(message.conversationId);
+    case "renameConversation":
+      return controller.renameConversation(message.conversationId);
+    case "deleteConversation":
+      return controller.deleteConversation(message.conversationId);
+    case "exportConversation":
+      return controller.exportConversation(message.conversationId);
+    case "copyText":
+      return editor.copyText(message.text);
+    case "copyCurl":
+      return editor.copyCurl(message.turnId, message.receiptIndex);
+    case "openLink":
+      return editor.openLink(message.href);
+    case "insertCode":
+      return editor.insertCode(message.code);
+    case "openCode":
+      return editor.openCode(message.code, message.language);
+    case "attachSelection":
+      editor.attachSelection();
+      return;
+    case "attachFile":
+      editor.attachActiveFile();
+      return;
+    case "removeAttachment":
+      return editor.removeAttachment(message.id);
+    case "fix":
+      return editor.runFix(message.action);
+    case "log":
+      return controller.log(message.level, message.message);
+    default:
+      return unreachable(message);
+  }
+}
+
+function unreachable(message: never): never {
+  throw new Error(`Unhandled message ${JSON.stringify(message)}`);
+}

@@ -1,0 +1,107 @@
+import * as l10n from "@vscode/l10n";
+import type { Conversation, ToolCallRecord } from "../chat/conversation";
+import { activePath, findTurn } from "../chat/conversation";
+import type { ConversationSummary } from "../chat/conversationSummary";
+import type { SendEstimate } from "../chat/spendGuard";
+import type { AttachmentView, ConversationListEntry, PanelFields, ReceiptView, SetupView, TotalsView, TurnView } from "./protocol";
+import { receiptOf, turnViewOf } from "./turnView";
+
+// What the panel shows, computed from what the host knows: the conversation, the settings, the model
+// list and the open questions. Pure (no vscode, no I/O) and tested on Node. Each part is computed on its
+// own, so a change posts only what it touched.
+
+/** The controller's state, as the presenter reads it. */
+export interface PanelInputs {
+  setup: SetupView;
+  notice: string | null;
+  model: string;
+  models: string[];
+  modelsNote: string | null;
+  conversations: ConversationSummary[];
+  conversation: Conversation | null;
+  busy: boolean;
+  attachments: AttachmentView[];
+  spendEstimate: SendEstimate | null;
+  totals: TotalsView | null;
+  /** The turn whose answer is streaming, and its text so far. */
+  streamingTurnId: string | null;
+  liveText: string | null;
+}
+
+export class PanelPresenter {
+  private conversationSource: ConversationSummary[] | null = null;
+  private conversationEntries: ConversationListEntry[] = [];
+  private modelSource: string[] | null = null;
+  private modelList: string[] = [];
+
+  fields(inputs: PanelInputs): PanelFields {
+    const { spendEstimate, totals, conversation } = inputs;
+    return {
+      setup: inputs.setup,
+      model: inputs.model || null,
+      models: this.models(inputs.models),
+      modelsNote: inputs.modelsNote,
+      conversations: this.conversationList(inputs.conversations),
+      // A new chat is saved with its first turn; until then it has no entry of its own.
+      conversationId: conversation !== null && conversation.turns.length > 0 ? conversation.id : null,
+      busy: inputs.busy,
+      attachments: inputs.attachments,
+      spendWarning:
+        spendEstimate === null
+          ? null
+          : {
+              estimatedInputTokens: spendEstimate.inputTokens,
+              thresholdTokens: spendEstimate.thresholdTokens,
+              text: l10n.t(
+                "This request resends the whole conversation: about {0} input tokens (an estimate), above your warning threshold of {1}. The relay bills input tokens.",
+                spendEstimate.inputTokens,
+                spendEstimate.thresholdTokens,
+              ),
+            },
+      totals,
+      notice: inputs.notice,
+    };
+  }
+
+  /** The turns of the branch on screen, in order. */
+  turnIds(conversation: Conversation | null): string[] {
+    return conversation === null ? [] : activePath(conversation).map((turn) => turn.id);
+  }
+
+  /** One turn; `answeredCalls` are tool calls of the running round the turn does not list yet. */
+  turn(inputs: Pick<PanelInputs, "conversation" | "streamingTurnId" | "liveText">, turnId: string, answeredCalls: readonly ToolCallRecord[] = []): TurnView | null {
+    const turn = inputs.conversation === null ? undefined : findTurn(inputs.conversation, turnId);
+    if (inputs.conversation === null || turn === undefined) return null;
+    const listed = new Set(turn.toolCalls.map((call) => call.callId));
+    const withAnswered = answeredCalls.some((call) => !listed.has(call.callId)) ? { ...turn, toolCalls: [...turn.toolCalls, ...answeredCalls.filter((call) => !listed.has(call.callId))] } : turn;
+    return turnViewOf(inputs.conversation, withAnswered, { streamingTurnId: inputs.streamingTurnId, liveText: inputs.liveText });
+  }
+
+  receipt(conversation: Conversation | null, turnId: string, index: number): ReceiptView | null {
+    const request = conversation === null ? undefined : findTurn(conversation, turnId)?.requests[index];
+    return request === undefined ? null : receiptOf(request);
+  }
+
+  // The lists are rebuilt only when the controller replaced them, so an unchanged list is the same object
+  // and costs nothing to compare.
+  private conversationList(summaries: ConversationSummary[]): ConversationListEntry[] {
+    if (summaries !== this.conversationSource) {
+      this.conversationSource = summaries;
+      this.conversationEntries = summaries.map((entry) => ({
+        id: entry.id,
+        title: entry.title || l10n.t("New chat"),
+        updatedAt: entry.updatedAt,
+        turnCount: entry.turnCount,
+      }));
+    }
+    return this.conversationEntries;
+  }
+
+  private models(models: string[]): string[] {
+    if (models !== this.modelSource) {
+      this.modelSource = models;
+      this.modelList = [...models];
+    }
+    return this.modelList;
+  }
+}

@@ -1,0 +1,63 @@
+import type { RelayClient } from "../relay/client";
+import type { FixAction, ToWebview } from "./protocol";
+import type { NewAttachment } from "./messageAttachments";
+
+// What the chat controller needs from its surroundings, as small interfaces. The vscode adapter
+// (vscodePanelServices.ts, chatViewProvider.ts) implements them in the editor; tests and benchmarks pass
+// plain objects, so the controller runs on Node against the relay emulator.
+
+/** The relay settings the panel uses (a subset of the extension's settings). */
+export interface PanelSettings {
+  baseUrl: string;
+  /** The relayChat.model setting (or RELAY_CHAT_MODEL); empty when unset. */
+  model: string;
+  stream: boolean;
+  maxOutputTokens: number | null;
+  toolRoundCap: number;
+  historyWarningTokens: number;
+}
+
+/** The current relay client and why there is none. */
+export interface RelayAccess {
+  current(): RelayClient | null;
+  readonly settings: PanelSettings;
+  readonly hasKey: boolean;
+  /** Why there is no client, in words the user can act on; null when there is one. */
+  missing(): string | null;
+  /** The key in use, so it can be removed from anything written or shown. */
+  readonly secret: string | null;
+}
+
+/** The webview, as far as the controller talks to it. */
+export interface PanelView {
+  post(message: ToWebview): void;
+  readonly visible: boolean;
+  reveal(): void;
+}
+
+/** Things only the editor can do. */
+export interface EditorServices {
+  copyToClipboard(text: string): Promise<void>;
+  /** Asks the user, then opens an http(s) address outside the editor. */
+  confirmAndOpenLink(url: string): Promise<void>;
+  /** False when there is no editor to insert into. */
+  insertCode(code: string): Promise<boolean>;
+  openCode(code: string, language: string): Promise<void>;
+  runFix(action: FixAction): Promise<void>;
+  /** The active editor's selection, or null when nothing is selected. */
+  activeSelection(): NewAttachment | null;
+  /** The active editor's whole file, or null when no editor is open. */
+  activeFile(): NewAttachment | null;
+  showInformation(message: string): void;
+}
+
+/** The model the user picked in the panel, remembered per workspace. */
+export interface ModelMemory {
+  get(): string | undefined;
+  set(model: string | undefined): Promise<void>;
+}
+
+export interface PanelLog {
+  info(message: string): void;
+  error(message: string): void;
+}

@@ -1,0 +1,200 @@
+import type { ApprovalView, PanelChange, PanelFields, PanelState, ReceiptView, ToWebview, TurnView } from "./protocol";
+
+// Keeps the webview in step with the host after its snapshot, sending only what changed. Pure (no
+// vscode): the post function and the timers are passed in, so the ordering rules are tested on Node.
+//
+// Ordering is what keeps streamed text right: changes are computed when they are posted (never when they
+// were noticed), and pending answer deltas are always posted before a patch. So a turn patch carries the
+// text the webview has after those deltas, and a delta is never applied twice or lost.
+
+/** Where the current state comes from; asked only for the parts that are posted. */
+export interface PanelSource {
+  fields(): PanelFields;
+  /** The turns on screen, in order. */
+  turnIds(): readonly string[];
+  turn(turnId: string): TurnView | null;
+  receipt(turnId: string, index: number): ReceiptView | null;
+  approvals(): ApprovalView[];
+}
+
+export interface PanelSyncTimers {
+  /** Runs `work` after the current task: several changes in one tick become one patch. */
+  soon(work: () => void): void;
+  /** Runs `work` after about one frame: streamed text is posted at most once per frame. */
+  afterFrame(work: () => void): { cancel(): void };
+}
+
+export const realTimers: PanelSyncTimers = {
+  soon: (work) => queueMicrotask(work),
+  afterFrame: (work) => {
+    const timer = setTimeout(work, 16);
+    return { cancel: () => clearTimeout(timer) };
+  },
+};
+
+type FieldName = keyof PanelFields;
+
+export class PanelSync {
+  /** Null until the webview asked for its snapshot: nothing is posted to a page that is not listening. */
+  private sentFields: Map<FieldName, { value: unknown; json: string }> | null = null;
+  private sentOrder: readonly string[] = [];
+  private sentTurnIds = new Set<string>();
+  private sentApprovals = "[]";
+  private readonly dirtyTurns = new Set<string>();
+  private readonly pendingReceipts: Array<{ turnId: string; index: number }> = [];
+  private pendingDeltas = new Map<string, string>();
+  private deltaFlush: { cancel(): void } | null = null;
+  private patchScheduled = false;
+
+  constructor(
+    private readonly source: PanelSource,
+    private readonly post: (message: ToWebview) => void,
+    private readonly strings: () => Record<string, string>,
+    private readonly timers: PanelSyncTimers = realTimers,
+  ) {}
+
+  /** The whole state, as `ready` gets it; also what the extension's API returns. */
+  state(): PanelState {
+    return { ...this.source.fields(), turns: this.source.turnIds().flatMap((id) => this.source.turn(id) ?? []), approvals: this.source.approvals() };
+  }
+
+  /** The webview (re)loaded: it gets everything once, and patches from then on. */
+  sendSnapshot(): void {
+    this.cancelDeltas();
+    this.pendingDeltas = new Map();
+    this.dirtyTurns.clear();
+    this.pendingReceipts.length = 0;
+    const state = this.state();
+    this.sentFields = new Map();
+    for (const [name, value] of Object.entries(this.source.fields()) as Array<[FieldName, unknown]>) this.sentFields.set(name, { value, json: JSON.stringify(value) });
+    this.setSentOrder(state.turns.map((turn) => turn.id));
+    this.sentApprovals = JSON.stringify(state.approvals);
+    this.post({ type: "snapshot", state, strings: this.strings() });
+  }
+
+  /** Header fields, the turn order or the approvals may have changed. */
+  changed(): void {
+    this.schedulePatch();
+  }
+
+  turnChanged(turnId: string): void {
+    this.dirtyTurns.add(turnId);
+    this.schedulePatch();
+  }
+
+  receiptAdded(turnId: string, index: number): void {
+    this.pendingReceipts.push({ turnId, index });
+    this.schedulePatch();
+  }
+
+  /**
+   * Streamed text for a turn. A turn the webview does not have yet is sent whole by the next patch (with
+   * this text in it, since the source already has it), so the delta itself is not posted.
+   */
+  answerDelta(turnId: string, text: string): void {
+    if (this.sentFields === null || text === "") return;
+    if (!this.sentTurnIds.has(turnId) || this.dirtyTurns.has(turnId)) {
+      this.turnChanged(turnId);
+      return;
+    }
+    this.pendingDeltas.set(turnId, (this.pendingDeltas.get(turnId) ?? "") + text);
+    this.deltaFlush ??= this.timers.afterFrame(() => {
+      this.deltaFlush = null;
+      this.postDeltas();
+    });
+  }
+
+  /** Posts whatever is pending now (tests and benchmarks; the timers do it otherwise). */
+  flush(): void {
+    this.postDeltas();
+    this.postPatch();
+  }
+
+  private schedulePatch(): void {
+    if (this.patchScheduled || this.sentFields === null) return;
+    this.patchScheduled = true;
+    this.timers.soon(() => this.postPatch());
+  }
+
+  private cancelDeltas(): void {
+    this.deltaFlush?.cancel();
+    this.deltaFlush = null;
+  }
+
+  private postDeltas(): void {
+    this.cancelDeltas();
+    if (this.pendingDeltas.size === 0) return;
+    const deltas = this.pendingDeltas;
+    this.pendingDeltas = new Map();
+    for (const [turnId, text] of deltas) this.post({ type: "answerDelta", turnId, text });
+  }
+
+  private postPatch(): void {
+    this.patchScheduled = false;
+    if (this.sentFields === null) return;
+    // Deltas first: the turns below are computed now, with the text those deltas carry.
+    this.postDeltas();
+    const changes = [...this.fieldChanges(), ...this.turnChanges(), ...this.receiptChanges(), ...this.approvalChanges()];
+    if (changes.length > 0) this.post({ type: "patch", changes });
+  }
+
+  private fieldChanges(): PanelChange[] {
+    const sent = this.sentFields;
+    if (sent === null) return [];
+    const changed: Partial<Record<FieldName, unknown>> = {};
+    let any = false;
+    for (const [name, value] of Object.entries(this.source.fields()) as Array<[FieldName, unknown]>) {
+      const previous = sent.get(name);
+      // The same object is unchanged; otherwise compare by value (the fields are small).
+      if (previous !== undefined && previous.value === value) continue;
+      const json = JSON.stringify(value);
+      sent.set(name, { value, json });
+      if (previous !== undefined && previous.json === json) continue;
+      changed[name] = value;
+      any = true;
+    }
+    return any ? [{ kind: "fields", fields: changed as Partial<PanelFields> }] : [];
+  }
+
+  private turnChanges(): PanelChange[] {
+    const order = this.source.turnIds();
+    const changes: PanelChange[] = [];
+    for (const turnId of order) {
+      if (this.sentTurnIds.has(turnId) && !this.dirtyTurns.has(turnId)) continue;
+      const turn = this.source.turn(turnId);
+      if (turn !== null) changes.push({ kind: "turn", turn });
+    }
+    this.dirtyTurns.clear();
+    if (!sameOrder(order, this.sentOrder)) {
+      changes.push({ kind: "turnOrder", turnIds: [...order] });
+      this.setSentOrder([...order]);
+    }
+    return changes;
+  }
+
+  private receiptChanges(): PanelChange[] {
+    const changes: PanelChange[] = [];
+    for (const { turnId, index } of this.pendingReceipts.splice(0)) {
+      const receipt = this.source.receipt(turnId, index);
+      if (receipt !== null && this.sentTurnIds.has(turnId)) changes.push({ kind: "receipt", turnId, index, receipt });
+    }
+    return changes;
+  }
+
+  private setSentOrder(order: readonly string[]): void {
+    this.sentOrder = order;
+    this.sentTurnIds = new Set(order);
+  }
+
+  private approvalChanges(): PanelChange[] {
+    const approvals = this.source.approvals();
+    const json = JSON.stringify(approvals);
+    if (json === this.sentApprovals) return [];
+    this.sentApprovals = json;
+    return [{ kind: "approvals", approvals }];
+  }
+}
+
+function sameOrder(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((id, index) => id === b[index]);
+}

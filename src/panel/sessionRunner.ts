@@ -1,0 +1,175 @@
+import { ChatSession } from "../chat/chatSession";
+import type { ChatSessionListener } from "../chat/chatSession";
+import type { ChatSettings } from "../chat/chatSettings";
+import type { Conversation, RequestRecord, ToolCallRecord } from "../chat/conversation";
+import { findTurn, siblingsOf } from "../chat/conversation";
+import type { HistoryStore } from "../chat/historyStore";
+import type { RequestLedger } from "../chat/requestLedger";
+import type { ChatTools } from "../chat/toolRound";
+import type { ApprovalAnswer } from "../tools/approvalPolicy";
+import type { ApprovalRequest } from "../tools/approvalGate";
+import type { PanelLog, RelayAccess } from "./panelServices";
+import type { PanelSync } from "./panelSync";
+import type { PromptBroker } from "./promptBroker";
+import { StreamForwarder } from "./streamForwarder";
+
+// The ChatSession on screen and what it reports while it runs: streamed text goes to the forwarder,
+// ended requests and turns become patches, tool approvals and spend confirmations go through the prompt
+// broker. A session that was replaced (new chat, another conversation) may still finish its turn in the
+// background; its events are logged and kept off the screen.
+
+export interface SessionRunnerOptions {
+  relay: RelayAccess;
+  store: HistoryStore;
+  ledger: RequestLedger;
+  log: PanelLog;
+  tools: (askUser: (request: ApprovalRequest) => Promise<ApprovalAnswer>) => ChatTools;
+  prompts: PromptBroker;
+  sync: PanelSync;
+  settings: () => ChatSettings;
+  redact: (text: string) => string;
+  /** Saving history or the ledger failed; the turn itself went on. */
+  onStorageProblem: (message: string) => void;
+  /** A request of the session on screen ended (for the conversation's totals). */
+  onRequestEnd: (record: RequestRecord) => void;
+}
+
+export class SessionRunner {
+  private current: ChatSession | null = null;
+  /** The tools the current session offers, so "Copy as curl" lists exactly what was offered. */
+  private currentTools: ChatTools | null = null;
+  /** Tool calls answered during the running round, before the session adds them to the turn. */
+  private readonly answered = new Map<string, ToolCallRecord[]>();
+  private readonly forwarder: StreamForwarder;
+
+  constructor(private readonly options: SessionRunnerOptions) {
+    this.forwarder = new StreamForwarder(options.sync);
+  }
+
+  get session(): ChatSession | null {
+    return this.current;
+  }
+
+  get conversation(): Conversation | null {
+    return this.current?.conversation ?? null;
+  }
+
+  get tools(): ChatTools | null {
+    return this.currentTools;
+  }
+
+  get busy(): boolean {
+    return this.current?.busy === true;
+  }
+
+  get streamingTurnId(): string | null {
+    return this.forwarder.streamingTurnId;
+  }
+
+  liveText(turnId: string): string | null {
+    return this.forwarder.liveText(turnId);
+  }
+
+  /** Tool calls of `turnId` that were answered in the round still running. */
+  answeredCalls(turnId: string): readonly ToolCallRecord[] {
+    return this.answered.get(turnId) ?? [];
+  }
+
+  /** Shows `conversation` (a new one when undefined is given); null shows an empty new chat. */
+  replace(conversation: Conversation | undefined | null): void {
+    this.current = conversation === null ? null : this.createSession(conversation);
+    this.forwarder.end();
+    this.answered.clear();
+  }
+
+  /** The session to send with: the one on screen, or a new conversation. */
+  sessionForSending(): ChatSession {
+    if (this.current === null) this.replace(undefined);
+    const session = this.current as ChatSession;
+    session.settings = this.options.settings();
+    return session;
+  }
+
+  /** Aborts the running request or tool call; open questions are answered "no" by the caller. */
+  cancel(): void {
+    this.current?.cancel();
+  }
+
+  /** Shows the previous or next version of a turn (edits and regenerations are siblings). */
+  async showBranch(turnId: string, direction: -1 | 1): Promise<void> {
+    const session = this.current;
+    if (!session || session.busy || !findTurn(session.conversation, turnId)) return;
+    const siblings = siblingsOf(session.conversation, turnId);
+    const target = siblings[siblings.findIndex((candidate) => candidate.id === turnId) + direction];
+    if (target) await session.showBranch(target.id);
+  }
+
+  applySettings(): void {
+    if (this.current) this.current.settings = this.options.settings();
+  }
+
+  private createSession(conversation: Conversation | undefined): ChatSession {
+    const { relay, prompts } = this.options;
+    this.currentTools = this.options.tools((request) => prompts.askApproval(request));
+    const session: ChatSession = new ChatSession({
+      // The client is looked up per request so a new key or base URL applies to the next send.
+      client: {
+        send: (request, sendOptions) => {
+          const client = relay.current();
+          if (!client) throw new Error(relay.missing() ?? "No relay is configured.");
+          return client.send(request, sendOptions);
+        },
+      },
+      store: this.options.store,
+      ledger: this.options.ledger,
+      settings: this.options.settings(),
+      tools: this.currentTools,
+      confirmExpensiveSend: (estimate) => prompts.confirmSpend(estimate),
+      conversation,
+      redact: this.options.redact,
+      listener: this.listenerFor(() => session === this.current),
+    });
+    return session;
+  }
+
+  private listenerFor(isCurrent: () => boolean): ChatSessionListener {
+    const { sync, log } = this.options;
+    return {
+      // Once per received batch: cheap, and the first sign that a turn's request is under way.
+      onSnapshot: (turnId) => {
+        if (!isCurrent() || this.forwarder.streamingTurnId === turnId) return;
+        this.forwarder.start(turnId);
+        sync.turnChanged(turnId);
+      },
+      onAnswerDelta: (turnId, text) => {
+        if (isCurrent()) this.forwarder.forward(turnId, text);
+      },
+      onToolCall: (turnId, event) => {
+        if (!isCurrent() || event.phase !== "finished") return;
+        this.answered.set(turnId, [...this.answeredCalls(turnId), event.record]);
+        sync.turnChanged(turnId);
+      },
+      onRequestEnd: (turnId, record) => {
+        const level = record.outcome.kind === "completed" ? "info" : "error";
+        log[level](
+          `request ${record.requestId ?? "(no request id)"} · model ${record.model} · ${record.purpose} · outcome ${record.outcome.kind} · http ${record.httpStatus ?? "-"} · first byte ${record.firstByteMs ?? "-"} ms · total ${record.totalMs ?? "-"} ms${record.explanation ? ` · ${record.explanation}` : ""}`,
+        );
+        const turn = isCurrent() && this.conversation ? findTurn(this.conversation, turnId) : undefined;
+        if (!turn) return;
+        this.options.onRequestEnd(record);
+        sync.receiptAdded(turnId, turn.requests.length - 1);
+      },
+      onTurnEnd: (turn) => {
+        log.info(`turn ended: ${turn.outcome.kind}`);
+        if (!isCurrent()) return;
+        this.forwarder.end();
+        this.answered.delete(turn.id);
+        sync.turnChanged(turn.id);
+      },
+      onStorageProblem: (message) => {
+        log.error(message);
+        if (isCurrent()) this.options.onStorageProblem(message);
+      },
+    };
+  }
+}

@@ -1,0 +1,95 @@
+import * as vscode from "vscode";
+import type { ConversationUi } from "./conversationCommands";
+import type { NewAttachment } from "./messageAttachments";
+import type { EditorServices, ModelMemory } from "./panelServices";
+import type { FixAction } from "./protocol";
+
+// The panel's thin vscode adapter: the editor actions, dialogs and the remembered model the controller
+// asks for, done with the VS Code API. No decisions here; those are in the controller and its parts.
+
+const FIX_COMMANDS: Record<FixAction, string> = {
+  setApiKey: "relayChat.setApiKey",
+  openSettings: "relayChat.openSettings",
+  selectModel: "relayChat.selectModel",
+  checkConnection: "relayChat.checkConnection",
+};
+
+export const vscodeEditorServices: EditorServices = {
+  async copyToClipboard(text) {
+    await vscode.env.clipboard.writeText(text);
+  },
+  async confirmAndOpenLink(url) {
+    const uri = vscode.Uri.parse(url, true);
+    const open = vscode.l10n.t("Open");
+    const choice = await vscode.window.showInformationMessage(vscode.l10n.t("Open this link from the model's answer?"), { modal: true, detail: uri.toString(true) }, open);
+    if (choice === open) await vscode.env.openExternal(uri);
+  },
+  async insertCode(code) {
+    const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
+    if (!editor) return false;
+    return editor.edit((builder) => builder.replace(editor.selection, code));
+  },
+  async openCode(code, language) {
+    const document = await vscode.workspace.openTextDocument({ content: code, language: language || "plaintext" });
+    await vscode.window.showTextDocument(document, { preview: false });
+  },
+  async runFix(action) {
+    await vscode.commands.executeCommand(FIX_COMMANDS[action]);
+  },
+  activeSelection(): NewAttachment | null {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor || editor.selection.isEmpty) return null;
+    const selection = editor.selection;
+    return {
+      kind: "selection",
+      label: `${vscode.workspace.asRelativePath(editor.document.uri)}:${selection.start.line + 1}-${selection.end.line + 1}`,
+      text: editor.document.getText(selection),
+      language: editor.document.languageId,
+    };
+  },
+  activeFile(): NewAttachment | null {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) return null;
+    return { kind: "file", label: vscode.workspace.asRelativePath(editor.document.uri), text: editor.document.getText(), language: editor.document.languageId };
+  },
+  showInformation(message) {
+    void vscode.window.showInformationMessage(message);
+  },
+};
+
+export const vscodeConversationUi: ConversationUi = {
+  async askForTitle(current) {
+    return vscode.window.showInputBox({ prompt: vscode.l10n.t("New name for the conversation"), value: current });
+  },
+  async confirmDelete(title) {
+    const remove = vscode.l10n.t("Delete");
+    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Delete "{0}"? This cannot be undone.', title), { modal: true }, remove);
+    return choice === remove;
+  },
+  async chooseExportFile(suggestedName) {
+    // The workspace folder, named after the conversation; the file system root is no default.
+    const folder = vscode.workspace.workspaceFolders?.find((candidate) => candidate.uri.scheme === "file")?.uri;
+    const defaultUri = folder ? vscode.Uri.joinPath(folder, `${suggestedName}.md`) : undefined;
+    const target = await vscode.window.showSaveDialog({ filters: { Markdown: ["md"], JSON: ["json"] }, defaultUri, saveLabel: vscode.l10n.t("Export") });
+    return target?.fsPath;
+  },
+  async writeFile(path, text) {
+    await vscode.workspace.fs.writeFile(vscode.Uri.file(path), Buffer.from(text, "utf8"));
+  },
+  showInformation(message) {
+    void vscode.window.showInformationMessage(message);
+  },
+  showWarning(message) {
+    void vscode.window.showWarningMessage(message);
+  },
+};
+
+const MODEL_KEY = "relayChat.model";
+
+/** The model picked in the panel, per workspace. */
+export function workspaceModelMemory(state: vscode.Memento): ModelMemory {
+  return {
+    get: () => state.get<string>(MODEL_KEY) || undefined,
+    set: (model) => Promise.resolve(state.update(MODEL_KEY, model)),
+  };
+}

@@ -1,0 +1,189 @@
+import assert from "node:assert/strict";
+import type { PanelState, ToWebview } from "../../src/panel/protocol";
+import type { PanelHostHarness } from "../fixtures/panel/panelHostHarness";
+import { startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
+
+// The panel's controller on Node against the relay emulator: what it posts after `ready` is one
+// snapshot, then patches and deltas that rebuild exactly the state it holds.
+
+const lastTurn = (state: PanelState) => state.turns[state.turns.length - 1];
+const settled = (state: PanelState) => !state.busy && state.turns.length > 0 && lastTurn(state).outcome !== "in_progress";
+
+function textPosted(messages: readonly ToWebview[]): number {
+  return messages.reduce((total, message) => total + JSON.stringify(message).length, 0);
+}
+
+describe("panel controller (Node, relay emulator)", function () {
+  this.timeout(30_000);
+  let harness: PanelHostHarness;
+
+  afterEach(async () => {
+    // Every message made sense where it arrived: no patch before the snapshot, no delta for a settled turn.
+    assert.deepEqual(harness?.view.mirror.problems ?? [], []);
+    await harness?.close();
+  });
+
+  it("posts nothing before ready, one snapshot with the strings after it, and patches from then on", async () => {
+    harness = await startPanelHostHarness();
+    const { controller, view } = harness;
+    controller.handle({ type: "send", text: "before the view is there" });
+    await harness.waitFor(settled, "the first answer");
+    assert.deepEqual(view.posted, [], "nothing is posted to a page that has not asked");
+    controller.handle({ type: "ready" });
+    assert.equal((view.posted as ToWebview[])[0]?.type, "snapshot");
+    const snapshot = view.ofType("snapshot")[0];
+    assert.deepEqual(snapshot.strings, { Send: "Send" });
+    assert.equal(snapshot.state.turns.length, 1);
+    controller.handle({ type: "send", text: "second" });
+    await harness.waitFor((state) => settled(state) && state.turns.length === 2, "the second answer");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(view.ofType("snapshot").length, 1, "one snapshot per page load");
+    assert.ok(view.ofType("patch").length > 0);
+    assert.deepEqual(view.mirror.state, controller.state(), "the patches rebuild the host's state");
+    assert.deepEqual(view.mirror.problems, []);
+  });
+
+  it("streams a long answer as deltas, posting about as much text as the answer itself", async () => {
+    harness = await startPanelHostHarness({ settings: { model: "long", maxOutputTokens: 3000 } });
+    const { controller, view } = harness;
+    controller.handle({ type: "ready" });
+    controller.handle({ type: "send", text: "write at length" });
+    const state = await harness.waitFor(settled, "the long answer");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const answer = lastTurn(state).answerText;
+    assert.ok(answer.length > 10_000, `a long answer (${answer.length} characters)`);
+    const deltas = view.ofType("answerDelta");
+    assert.ok(deltas.length > 3, `streamed in pieces (${deltas.length} delta messages)`);
+    assert.equal(deltas.map((delta) => delta.text).join(""), answer.slice(answer.length - deltas.map((delta) => delta.text).join("").length), "deltas are the answer's text, in order");
+    // The whole answer goes out once at the end (the settled turn), and once as deltas: never per delta.
+    const afterSnapshot = view.posted.slice(1);
+    assert.ok(textPosted(afterSnapshot) < 2.5 * answer.length + 20_000, `posted ${textPosted(afterSnapshot)} characters for a ${answer.length}-character answer`);
+    assert.deepEqual(view.mirror.state, controller.state());
+  });
+
+  it("shows a tool approval as a patch, and answers it 'deny' on Stop: nothing runs and the turn is cancelled", async () => {
+    harness = await startPanelHostHarness({ settings: { model: "tools" } });
+    const { controller, view } = harness;
+    controller.handle({ type: "ready" });
+    controller.handle({ type: "send", text: "weather please" });
+    const asking = await harness.waitFor((state) => state.approvals.length === 1, "the approval");
+    assert.equal(asking.approvals[0].toolName, "get_weather");
+    assert.ok(view.ofType("patch").some((patch) => patch.changes.some((change) => change.kind === "approvals" && change.approvals.length === 1)));
+    const postsBefore = harness.emulator.postCount();
+    controller.handle({ type: "stop" });
+    const state = await harness.waitFor(settled, "the stopped turn");
+    assert.equal(lastTurn(state).outcome, "cancelled");
+    assert.deepEqual(state.approvals, []);
+    assert.equal(harness.emulator.postCount(), postsBefore, "no follow-up request after Stop");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(view.mirror.state, controller.state());
+  });
+
+  it("runs an approved tool, shows it in the turn, and copies the exact request of each receipt as curl", async () => {
+    harness = await startPanelHostHarness({ settings: { model: "tools" } });
+    const { controller, editor } = harness;
+    controller.handle({ type: "ready" });
+    controller.handle({ type: "send", text: "weather please" });
+    const asking = await harness.waitFor((state) => state.approvals.length === 1, "the approval");
+    controller.handle({ type: "approval", callId: asking.approvals[0].callId, answer: "approve" });
+    const state = await harness.waitFor(settled, "the answer after the tool");
+    const turn = lastTurn(state);
+    assert.equal(turn.outcome, "completed");
+    assert.equal(turn.toolCalls.length, 1);
+    assert.match(turn.answerText, /Tool result: Sunny in Paris/);
+    assert.equal(turn.receipts.length, 2);
+    controller.handle({ type: "copyCurl", turnId: turn.id, receiptIndex: 0 });
+    controller.handle({ type: "copyCurl", turnId: turn.id, receiptIndex: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const [first, second] = editor.clipboard.map((command) => JSON.parse(command.slice(command.indexOf("{"), command.lastIndexOf("}") + 1)) as { input: Array<{ type?: string }> });
+    const sent = harness.emulator.received.filter((request) => request.method === "POST").map((request) => request.body as { input: unknown[] });
+    assert.deepEqual(first.input, sent[0].input, "receipt 1: the first request's input");
+    assert.deepEqual(second.input, sent[1].input, "receipt 2: the follow-up, with the function result");
+    assert.ok(!editor.clipboard.some((command) => command.includes(harness.emulator.defaultKey)), "never the key");
+  });
+
+  it("asks before an expensive send; No sends nothing, Stop answers No too", async () => {
+    harness = await startPanelHostHarness({ settings: { historyWarningTokens: 1 } });
+    const { controller } = harness;
+    controller.handle({ type: "ready" });
+    controller.handle({ type: "send", text: "a message above the threshold" });
+    await harness.waitFor((state) => state.spendWarning !== null, "the spend prompt");
+    controller.handle({ type: "confirmSend", confirmed: false });
+    await harness.waitFor((state) => state.spendWarning === null && !state.busy, "the declined send");
+    controller.handle({ type: "send", text: "again" });
+    await harness.waitFor((state) => state.spendWarning !== null, "the second prompt");
+    controller.handle({ type: "stop" });
+    await harness.waitFor((state) => state.spendWarning === null && !state.busy, "the prompt answered by Stop");
+    assert.equal(harness.emulator.postCount(), 0, "nothing was sent");
+    controller.handle({ type: "send", text: "and this time yes" });
+    await harness.waitFor((state) => state.spendWarning !== null, "the third prompt");
+    controller.handle({ type: "confirmSend", confirmed: true });
+    const state = await harness.waitFor(settled, "the confirmed answer");
+    assert.match(lastTurn(state).answerText, /and this time yes/);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(harness.view.mirror.state, controller.state());
+  });
+
+  it("leaves a replaced session's stream out of the new chat", async () => {
+    harness = await startPanelHostHarness({ settings: { model: "long", maxOutputTokens: 4000 } });
+    const { controller, view } = harness;
+    controller.handle({ type: "ready" });
+    controller.handle({ type: "send", text: "long one" });
+    const streaming = await harness.waitFor((state) => (lastTurn(state)?.answerText.length ?? 0) > 0, "the first text");
+    const oldTurnId = lastTurn(streaming).id;
+    controller.handle({ type: "newChat" });
+    await harness.waitFor((state) => state.turns.length === 0 && !state.busy, "the new chat");
+    const mark = view.posted.length;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.ok(!view.posted.slice(mark).some((message) => message.type === "answerDelta" && message.turnId === oldTurnId), "no delta of the old turn");
+    assert.deepEqual(view.mirror.state.turns, []);
+  });
+
+  it("switches conversations and branches with whole-turn patches, keeping the mirror equal", async () => {
+    harness = await startPanelHostHarness();
+    const { controller, view } = harness;
+    controller.handle({ type: "ready" });
+    controller.handle({ type: "send", text: "first conversation" });
+    const first = await harness.waitFor(settled, "the first answer");
+    controller.handle({ type: "newChat" });
+    controller.handle({ type: "send", text: "second conversation" });
+    await harness.waitFor((state) => settled(state) && state.turns[0]?.userText === "second conversation", "the second answer");
+    controller.handle({ type: "regenerate", turnId: lastTurn(controller.state()).id });
+    const regenerated = await harness.waitFor((state) => settled(state) && lastTurn(state).branchCount === 2, "the regenerated answer");
+    controller.handle({ type: "showBranch", turnId: lastTurn(regenerated).id, direction: -1 });
+    await harness.waitFor((state) => lastTurn(state).branchIndex === 0, "the first version");
+    controller.handle({ type: "switchConversation", conversationId: first.conversationId! });
+    const switched = await harness.waitFor((state) => state.conversationId === first.conversationId, "the switch");
+    assert.equal(switched.turns[0].userText, "first conversation");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(view.mirror.state, controller.state());
+    assert.ok(view.ofType("patch").some((patch) => patch.changes.some((change) => change.kind === "turnOrder")));
+  });
+
+  it("renames, exports (without the key) and deletes through the conversation commands", async () => {
+    harness = await startPanelHostHarness();
+    const { controller, conversationUi } = harness;
+    controller.handle({ type: "ready" });
+    controller.handle({ type: "send", text: `my key is ${harness.emulator.defaultKey}, keep it secret` });
+    const state = await harness.waitFor(settled, "the answer");
+    const id = state.conversationId!;
+    conversationUi.title = "Renamed: a/b?";
+    controller.handle({ type: "renameConversation", conversationId: id });
+    await harness.waitFor((current) => current.conversations.some((entry) => entry.title === "Renamed: a/b?"), "the new title");
+    conversationUi.exportPath = "/exports/chat.json";
+    controller.handle({ type: "exportConversation", conversationId: id });
+    await harness.waitFor(() => conversationUi.written.size === 1, "the export");
+    assert.deepEqual(conversationUi.suggestedNames, ["Renamed_ a_b_"]);
+    const exported = conversationUi.written.get("/exports/chat.json")!;
+    assert.equal(JSON.parse(exported).title, "Renamed: a/b?", "a .json target exports JSON");
+    assert.ok(!exported.includes(harness.emulator.defaultKey), "the key is redacted from the export");
+    conversationUi.confirmDeletion = false;
+    controller.handle({ type: "deleteConversation", conversationId: id });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(controller.state().conversations.length, 1, "kept when the user says no");
+    conversationUi.confirmDeletion = true;
+    controller.handle({ type: "deleteConversation", conversationId: id });
+    const deleted = await harness.waitFor((current) => current.conversations.length === 0, "the deletion");
+    assert.deepEqual(deleted.turns, [], "the deleted conversation left the screen");
+  });
+});

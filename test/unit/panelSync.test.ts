@@ -1,0 +1,201 @@
+import assert from "node:assert/strict";
+import type { PanelSource, PanelSyncTimers } from "../../src/panel/panelSync";
+import { PanelSync } from "../../src/panel/panelSync";
+import type { ApprovalView, PanelFields, ReceiptView, ToWebview, TurnView } from "../../src/panel/protocol";
+import { receipt, turn } from "../webview/fixtures/panelStates";
+
+// PanelSync on its own: a source made of plain values, timers run by hand, posts recorded.
+
+class ManualTimers implements PanelSyncTimers {
+  private soonQueue: Array<() => void> = [];
+  private frameQueue: Array<() => void> = [];
+  soon(work: () => void): void {
+    this.soonQueue.push(work);
+  }
+  afterFrame(work: () => void): { cancel(): void } {
+    this.frameQueue.push(work);
+    return { cancel: () => (this.frameQueue = this.frameQueue.filter((queued) => queued !== work)) };
+  }
+  runSoon(): void {
+    for (const work of this.soonQueue.splice(0)) work();
+  }
+  runFrame(): void {
+    for (const work of this.frameQueue.splice(0)) work();
+  }
+}
+
+class PlainSource implements PanelSource {
+  values: PanelFields = {
+    setup: { hasBaseUrl: true, hasApiKey: true, baseUrl: "https://relay.example/v1" },
+    model: "m",
+    models: ["m"],
+    modelsNote: null,
+    conversations: [],
+    conversationId: null,
+    busy: false,
+    attachments: [],
+    spendWarning: null,
+    totals: null,
+    notice: null,
+  };
+  turns = new Map<string, TurnView>();
+  order: string[] = [];
+  pending: ApprovalView[] = [];
+  turnReads = 0;
+  fields(): PanelFields {
+    return this.values;
+  }
+  turnIds(): readonly string[] {
+    return this.order;
+  }
+  turn(turnId: string): TurnView | null {
+    this.turnReads += 1;
+    return this.turns.get(turnId) ?? null;
+  }
+  receipt(turnId: string, index: number): ReceiptView | null {
+    return this.turns.get(turnId)?.receipts[index] ?? null;
+  }
+  approvals(): ApprovalView[] {
+    return this.pending;
+  }
+}
+
+function setup() {
+  const source = new PlainSource();
+  const posted: ToWebview[] = [];
+  const timers = new ManualTimers();
+  const sync = new PanelSync(source, (message) => posted.push(JSON.parse(JSON.stringify(message)) as ToWebview), () => ({ Send: "Senden" }), timers);
+  return { source, posted, timers, sync };
+}
+
+describe("panel sync: snapshot, then patches and deltas", () => {
+  it("posts nothing before the snapshot, and the snapshot carries the strings once", () => {
+    const { source, posted, timers, sync } = setup();
+    source.values = { ...source.values, busy: true };
+    sync.changed();
+    sync.answerDelta("t1", "x");
+    timers.runSoon();
+    timers.runFrame();
+    assert.equal(posted.length, 0);
+    source.order = ["t1"];
+    source.turns.set("t1", turn("t1"));
+    sync.sendSnapshot();
+    assert.equal(posted.length, 1);
+    assert.equal(posted[0].type, "snapshot");
+    assert.deepEqual(posted[0].type === "snapshot" && posted[0].strings, { Send: "Senden" });
+    assert.equal(posted[0].type === "snapshot" && posted[0].state.busy, true);
+    sync.changed();
+    timers.runSoon();
+    assert.equal(posted.length, 1, "nothing changed since the snapshot: no patch");
+  });
+
+  it("sends only the fields that changed, several changes in one patch", () => {
+    const { source, posted, timers, sync } = setup();
+    sync.sendSnapshot();
+    source.values = { ...source.values, busy: true, models: ["m"] };
+    sync.changed();
+    source.values = { ...source.values, notice: "hello" };
+    sync.changed();
+    timers.runSoon();
+    assert.deepEqual(posted.slice(1), [{ type: "patch", changes: [{ kind: "fields", fields: { busy: true, notice: "hello" } }] }], "an equal new list is not resent");
+  });
+
+  it("posts pending deltas before a patch, whose turn then carries the text those deltas built", () => {
+    const { source, posted, timers, sync } = setup();
+    source.order = ["t1"];
+    source.turns.set("t1", turn("t1", { streaming: true, answerText: "Hel" }));
+    sync.sendSnapshot();
+    sync.answerDelta("t1", "lo");
+    source.turns.set("t1", turn("t1", { streaming: true, answerText: "Hello", toolCalls: [{ callId: "c", name: "f", argumentsJson: "{}", status: "ready", output: "ok" }] }));
+    sync.turnChanged("t1");
+    sync.answerDelta("t1", " world");
+    timers.runSoon();
+    assert.deepEqual(
+      posted.slice(1).map((message) => message.type),
+      ["answerDelta", "patch"],
+      "the delta first, and the later delta is part of the turn patch, not posted again",
+    );
+    assert.equal(posted[1].type === "answerDelta" && posted[1].text, "lo");
+    timers.runFrame();
+    assert.equal(posted.length, 3, "the delta that arrived while the turn was waiting to be sent is not posted");
+  });
+
+  it("batches deltas per frame and per turn", () => {
+    const { source, posted, timers, sync } = setup();
+    source.order = ["t1"];
+    source.turns.set("t1", turn("t1", { streaming: true, answerText: "" }));
+    sync.sendSnapshot();
+    for (const piece of ["a", "b", "c"]) sync.answerDelta("t1", piece);
+    assert.equal(posted.length, 1);
+    timers.runFrame();
+    assert.deepEqual(posted.slice(1), [{ type: "answerDelta", turnId: "t1", text: "abc" }]);
+  });
+
+  it("sends a turn the webview does not have whole, with its new order, instead of its delta", () => {
+    const { source, posted, timers, sync } = setup();
+    sync.sendSnapshot();
+    source.order = ["t1"];
+    source.turns.set("t1", turn("t1", { streaming: true, answerText: "first words" }));
+    sync.answerDelta("t1", "first words");
+    timers.runSoon();
+    timers.runFrame();
+    assert.deepEqual(posted.slice(1), [
+      {
+        type: "patch",
+        changes: [
+          { kind: "turn", turn: turn("t1", { streaming: true, answerText: "first words" }) },
+          { kind: "turnOrder", turnIds: ["t1"] },
+        ],
+      },
+    ]);
+  });
+
+  it("reads only the turns it sends: a change to one turn of many costs one turn", () => {
+    const { source, posted, timers, sync } = setup();
+    source.order = Array.from({ length: 200 }, (_, index) => `t${index}`);
+    for (const id of source.order) source.turns.set(id, turn(id));
+    sync.sendSnapshot();
+    source.turnReads = 0;
+    source.turns.set("t199", turn("t199", { receipts: [receipt(), receipt({ requestId: "second" })] }));
+    sync.receiptAdded("t199", 1);
+    timers.runSoon();
+    assert.equal(source.turnReads, 0, "a receipt is sent on its own");
+    assert.deepEqual(posted.at(-1), { type: "patch", changes: [{ kind: "receipt", turnId: "t199", index: 1, receipt: receipt({ requestId: "second" }) }] });
+    sync.turnChanged("t150");
+    timers.runSoon();
+    assert.equal(source.turnReads, 1);
+  });
+
+  it("drops turns that left the screen and sends approvals when they change", () => {
+    const { source, posted, timers, sync } = setup();
+    source.order = ["a", "b"];
+    source.turns.set("a", turn("a"));
+    source.turns.set("b", turn("b"));
+    sync.sendSnapshot();
+    source.order = ["a", "c"];
+    source.turns.set("c", turn("c"));
+    source.pending = [{ callId: "call", toolName: "read_file", toolDescription: "d", risk: "read", argumentsJson: "{}", canAllowForSession: true }];
+    sync.changed();
+    timers.runSoon();
+    const patch = posted.at(-1);
+    assert.equal(patch?.type, "patch");
+    assert.deepEqual(patch?.type === "patch" && patch.changes.map((change) => change.kind), ["turn", "turnOrder", "approvals"]);
+    sync.answerDelta("b", "stale");
+    timers.runSoon();
+    timers.runFrame();
+    assert.notEqual(posted.at(-1)?.type, "answerDelta", "a turn that left the screen gets no delta");
+  });
+
+  it("a new snapshot (a reloaded webview) replaces whatever was pending", () => {
+    const { source, posted, timers, sync } = setup();
+    source.order = ["t1"];
+    source.turns.set("t1", turn("t1", { streaming: true, answerText: "so far" }));
+    sync.sendSnapshot();
+    sync.answerDelta("t1", " more");
+    source.turns.set("t1", turn("t1", { streaming: true, answerText: "so far more" }));
+    sync.sendSnapshot();
+    timers.runFrame();
+    timers.runSoon();
+    assert.deepEqual(posted.map((message) => message.type), ["snapshot", "snapshot"]);
+  });
+});
