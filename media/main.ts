@@ -42,7 +42,7 @@ class PanelApp {
     switch (message.type) {
       case "snapshot":
         this.store = new PanelStore(message.state);
-        this.render(message.state, message.strings);
+        this.render(message.state, message.strings, message.locale);
         return;
       case "patch": {
         // Patches follow a snapshot; one before it has nothing to apply to.
@@ -58,18 +58,24 @@ class PanelApp {
       case "focusInput":
         this.view?.focusInput();
         return;
+      case "showHistory":
+        this.view?.showHistory();
+        return;
+      case "fileMatches":
+        this.view?.showFileMatches(message.query, message.files);
+        return;
       default:
         unreachable(message);
     }
   }
 
-  private render(state: PanelState, strings: Record<string, string>): void {
+  private render(state: PanelState, strings: Record<string, string>, locale: string): void {
     // Labels are set when elements are built, so new strings (another display language) rebuild the panel.
-    const stringsSignature = JSON.stringify(strings);
+    const stringsSignature = JSON.stringify([strings, locale]);
     if (this.view === null || stringsSignature !== this.stringsSignature) {
       this.stringsSignature = stringsSignature;
       this.view = new PanelView({
-        localizer: new Localizer(strings),
+        localizer: new Localizer(strings, locale),
         post: (message) => this.host.post(message),
         saveDraft: (draft) => {
           this.draft = draft;

@@ -1,7 +1,7 @@
 // Bundles the extension host code, the CLI and the webview with esbuild.
 // The extension host loads CommonJS; `vscode` is provided by the host and never bundled.
 import { build } from "esbuild";
-import { existsSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 
 const production = process.argv.includes("--production");
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: "warning" };
@@ -15,3 +15,8 @@ const targets = [
 await Promise.all(
   targets.filter((target) => existsSync(target.entryPoints[0])).map((target) => build({ ...common, ...target })),
 );
+
+// The webview's icons: VS Code's codicon font, shipped with the extension (the webview cannot use the
+// workbench's copy).
+mkdirSync("media/dist", { recursive: true });
+for (const name of ["codicon.css", "codicon.ttf"]) copyFileSync(`node_modules/@vscode/codicons/dist/${name}`, `media/dist/${name}`);

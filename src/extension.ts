@@ -12,7 +12,8 @@ import { affectsRelaySettings } from "./host/settings";
 import { ToolSetup } from "./host/toolSetup";
 import { ChatController } from "./panel/chatController";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./panel/chatViewProvider";
-import { vscodeConversationUi, vscodeEditorServices, workspaceModelMemory } from "./panel/vscodePanelServices";
+import { createEditorServices, panelPreferences, vscodeConversationUi, workspaceModelMemory } from "./panel/vscodePanelServices";
+import { WorkspaceFiles } from "./panel/workspaceFiles";
 import { WEBVIEW_STRINGS } from "./panel/webviewStrings";
 import type { PanelState, ToHost } from "./panel/protocol";
 import { checkConnection } from "./relay/connectionCheck";
@@ -76,8 +77,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   const chatTools = (askUser: Parameters<ToolSetup["chatTools"]>[0]) => {
     if (toolSetup === null) {
       const builtinTools = createBuiltinTools({
-        workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === "file").map((folder) => folder.uri.fsPath),
-        excludePatterns: () => Object.entries(vscode.workspace.getConfiguration("files").get<Record<string, boolean>>("exclude", {})).filter(([, on]) => on).map(([pattern]) => pattern),
+        workspaceFolders: fileFolders,
+        excludePatterns,
         commandTimeoutMs: () => connection.settings.commandTimeoutMs,
         maxOutputChars: () => connection.settings.maxToolResultChars,
       });
@@ -87,6 +88,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     return toolSetup.chatTools(askUser);
   };
 
+  const fileFolders = () => (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === "file").map((folder) => folder.uri.fsPath);
+  const excludePatterns = () => Object.entries(vscode.workspace.getConfiguration("files").get<Record<string, boolean>>("exclude", {})).filter(([, on]) => on).map(([pattern]) => pattern);
+  // The `#` picker's list of workspace files: walked when first asked for, again after files change.
+  const workspaceFiles = new WorkspaceFiles({ folders: fileFolders, excludePatterns });
   let webviewStrings: Record<string, string> | null = null;
   const controller = new ChatController({
     relay: connection,
@@ -96,8 +101,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     tools: chatTools,
     relayReady: connectionReady,
     modelMemory: workspaceModelMemory(context.workspaceState),
-    editor: vscodeEditorServices,
+    editor: createEditorServices(workspaceFiles),
     conversationUi: vscodeConversationUi,
+    files: workspaceFiles,
+    preferences: panelPreferences,
+    locale: () => vscode.env.language,
     strings: () => (webviewStrings ??= Object.fromEntries(WEBVIEW_STRINGS.map((english) => [english, vscode.l10n.t(english)]))),
     onRendered: (sinceLoadMs) => {
       if (timings.firstRenderMs !== null) return;
@@ -114,6 +122,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   );
   controller.attach(provider);
   phase("panel");
+
+  let selectionTimer: NodeJS.Timeout | undefined;
+  const offerSelection = () => {
+    clearTimeout(selectionTimer);
+    selectionTimer = setTimeout(() => controller.editorActions.offerSelection(selectionLabel()), 250);
+  };
 
   const refreshConnection = async () => {
     await connection.refresh();
@@ -133,25 +147,32 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     provider,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration("relayChat.model")) void controller.onModelSettingChanged();
       if (affectsRelaySettings(event)) void refreshConnection();
+      if (event.affectsConfiguration("files.exclude")) workspaceFiles.invalidate();
     }),
+    vscode.workspace.onDidCreateFiles(() => workspaceFiles.invalidate()),
+    vscode.workspace.onDidDeleteFiles(() => workspaceFiles.invalidate()),
+    vscode.workspace.onDidRenameFiles(() => workspaceFiles.invalidate()),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => workspaceFiles.invalidate()),
+    // The selection is offered as a one-click attachment; offered once the selection settles.
+    vscode.window.onDidChangeTextEditorSelection(() => offerSelection()),
+    vscode.window.onDidChangeActiveTextEditor(() => offerSelection()),
     keys.onDidChange(() => void refreshConnection()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => controller.onConnectionChanged()),
 
     command("relayChat.focusChat", () => provider.reveal()),
+    command("relayChat.showHistory", () => {
+      provider.reveal();
+      provider.post({ type: "showHistory" });
+    }),
     command("relayChat.newChat", async () => {
       provider.reveal();
       await controller.newChat();
     }),
     command("relayChat.selectModel", async () => {
       await controller.refreshModels();
-      const models = controller.state().models;
-      if (models.length === 0) {
-        const typed = await vscode.window.showInputBox({ prompt: vscode.l10n.t("The relay listed no models. Type a model ID:"), value: controller.model() });
-        if (typed) await controller.setModel(typed.trim());
-        return;
-      }
-      const picked = await vscode.window.showQuickPick(models, { placeHolder: vscode.l10n.t("Model (a listed model may still lack a feature)") });
+      const picked = await pickModel(controller.listedModels, controller.model());
       if (picked) await controller.setModel(picked);
     }),
     command("relayChat.setApiKey", async () => {
@@ -220,6 +241,38 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   );
   timings.activateMs = sinceActivation();
   return { handle: (message) => controller.handle(message), state: () => controller.state(), storageFolder, logFolder: context.logUri.fsPath, timings: () => ({ ...timings }) };
+}
+
+/** The active editor's selection as "path:first-last", or null when nothing is selected. */
+function selectionLabel(): string | null {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.selection.isEmpty || editor.document.uri.scheme === "output") return null;
+  const { start, end } = editor.selection;
+  return `${vscode.workspace.asRelativePath(editor.document.uri)}:${start.line + 1}-${end.line + 1}`;
+}
+
+/** Select Model: the listed models, and whatever is typed as a model id of its own (a relay may serve unlisted ids). */
+function pickModel(models: readonly string[], current: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const pick = vscode.window.createQuickPick();
+    pick.placeholder = vscode.l10n.t("Pick a model, or type a model ID (a listed model may still lack a feature)");
+    const listed = models.map((model) => ({ label: model, description: model === current ? vscode.l10n.t("current") : undefined }));
+    pick.items = listed;
+    pick.onDidChangeValue((value) => {
+      const typed = value.trim();
+      pick.items = typed && !models.includes(typed) ? [{ label: typed, description: vscode.l10n.t("use this model ID") }, ...listed] : listed;
+    });
+    let chosen: string | undefined;
+    pick.onDidAccept(() => {
+      chosen = pick.selectedItems[0]?.label ?? (pick.value.trim() || undefined);
+      pick.hide();
+    });
+    pick.onDidHide(() => {
+      pick.dispose();
+      resolve(chosen);
+    });
+    pick.show();
+  });
 }
 
 export function deactivate(): void {

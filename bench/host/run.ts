@@ -94,6 +94,7 @@ async function hostPipeline(baseUrl: string): Promise<Pipeline & { view: Countin
       runFix: async () => undefined,
       activeSelection: () => null,
       activeFile: () => null,
+      pickAttachment: async () => null,
       showInformation: () => undefined,
     },
     conversationUi: {

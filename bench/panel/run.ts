@@ -133,7 +133,7 @@ function streamingHost(conversation: Conversation) {
   conversation.turns.push(turn);
   conversation.activeTurnId = turn.id;
   let forwarder: StreamForwarder;
-  const inputs = () => ({ conversation, streamingTurnId: forwarder.streamingTurnId, liveText: forwarder.liveText(turn.id) });
+  const inputs = () => ({ conversation, streamingTurnId: forwarder.streamingTurnId, liveText: forwarder.liveText(turn.id), consoleConfigured: false });
   const source: PanelSource = {
     fields: () =>
       presenter.fields({
@@ -146,6 +146,8 @@ function streamingHost(conversation: Conversation) {
         conversations: [],
         busy: true,
         attachments: [],
+        selectionOffer: null,
+        context: null,
         spendEstimate: null,
         totals: null,
       }),

@@ -1,24 +1,40 @@
-import type { AttachmentView, ToHost } from "../../src/panel/protocol";
+import type { AttachmentView, ContextMeterView, FileMatchView, ToHost } from "../../src/panel/protocol";
 import { button, element } from "./dom";
+import { FilePicker, hashQueryAt } from "./filePicker";
+import { icon, iconButton } from "./icons";
 import type { Localizer } from "./localizer";
+import { ModelPicker } from "./modelPicker";
 
 export interface ComposerState {
   readonly busy: boolean;
   /** False until a relay address and key are set: the box stays usable, sending does not. */
   readonly canSend: boolean;
   readonly attachments: readonly AttachmentView[];
+  readonly selectionOffer: { label: string } | null;
+  readonly model: string | null;
+  readonly models: readonly string[];
+  readonly modelsNote: string | null;
+  readonly context: ContextMeterView | null;
 }
 
-/** The message box with its attachments, Send and Stop. */
+const MAX_INPUT_HEIGHT = 220;
+
+/**
+ * The message box, as VS Code's chat has it: attached context as chips above the text, a toolbar below
+ * with the paperclip, the model picker and the context meter on the left and Send (or Stop) on the right.
+ */
 export class Composer {
   readonly root: HTMLElement;
   private readonly textarea: HTMLTextAreaElement;
   private readonly sendButton: HTMLButtonElement;
   private readonly stopButton: HTMLButtonElement;
-  private readonly attachmentChips = element("div", { className: "attachment-chips" });
+  private readonly chips = element("div", { className: "composer-chips" });
   private readonly editBanner: HTMLElement;
-  private attachmentSignature = "";
-  private state: ComposerState = { busy: false, canSend: false, attachments: [] };
+  private readonly filePicker: FilePicker;
+  private readonly modelPicker: ModelPicker;
+  private readonly meter = element("span", { className: "context-meter", attributes: { role: "meter", "aria-valuemin": "0" } });
+  private chipsSignature = "";
+  private state: ComposerState = { busy: false, canSend: false, attachments: [], selectionOffer: null, model: null, models: [], modelsNote: null, context: null };
   /** Set while the box holds an earlier message being edited: sending then resends that turn. */
   private editingTurnId: string | null = null;
 
@@ -27,46 +43,74 @@ export class Composer {
     private readonly post: (message: ToHost) => void,
     private readonly saveDraft: (draft: string) => void,
     initialDraft: string,
+    /** Called when a message was sent (the view scrolls to it). */
+    private readonly onSent: () => void,
   ) {
     this.textarea = element("textarea", {
       className: "message-input",
-      attributes: { "aria-label": localizer.text("Message"), rows: "3", placeholder: localizer.text("Ask something (Enter sends, Shift+Enter adds a line)") },
+      attributes: { "aria-label": localizer.text("Message"), rows: "1", placeholder: localizer.text("Ask anything, # to attach a file") },
     });
     this.textarea.value = initialDraft;
     this.textarea.addEventListener("keydown", (event) => this.onKeyDown(event));
-    this.textarea.addEventListener("input", () => {
-      this.saveDraft(this.textarea.value);
-      this.updateButtons();
-    });
-    this.sendButton = button(localizer.text("Send"), () => this.send(), { className: "primary" });
-    this.stopButton = button(localizer.text("Stop"), () => this.post({ type: "stop" }), { className: "secondary" });
+    this.textarea.addEventListener("input", () => this.onInput());
+    this.textarea.addEventListener("blur", () => this.filePicker.close());
+    this.filePicker = new FilePicker(this.textarea, localizer, (path) => this.pickFile(path));
+    this.modelPicker = new ModelPicker(localizer, post);
+    this.sendButton = iconButton("send", localizer.text("Send"), () => this.send(), "send-button");
+    this.stopButton = iconButton("debug-stop", localizer.text("Stop"), () => this.post({ type: "stop" }), "stop-button");
     this.editBanner = element("div", { className: "edit-banner" }, [
+      icon("edit"),
       element("span", { text: localizer.text("Editing an earlier message; sending it starts a new version of the conversation from there.") }),
       button(localizer.text("Cancel edit"), () => this.cancelEdit(), { className: "link-button" }),
     ]);
     this.editBanner.hidden = true;
-    this.root = element("div", { className: "composer" }, [
-      this.attachmentChips,
+    this.root = element("div", { className: "composer-area" }, [
       this.editBanner,
-      this.textarea,
-      element("div", { className: "composer-buttons" }, [
-        button(localizer.text("Attach selection"), () => this.post({ type: "attachSelection" }), { className: "secondary" }),
-        button(localizer.text("Attach file"), () => this.post({ type: "attachFile" }), { className: "secondary" }),
-        element("span", { className: "spacer" }),
-        this.stopButton,
-        this.sendButton,
+      this.filePicker.root,
+      element("div", { className: "composer" }, [
+        this.chips,
+        this.textarea,
+        element("div", { className: "composer-toolbar" }, [
+          iconButton("attach", localizer.text("Attach context"), () => this.post({ type: "attachFile" })),
+          this.modelPicker.root,
+          this.meter,
+          element("span", { className: "spacer" }),
+          this.stopButton,
+          this.sendButton,
+        ]),
       ]),
     ]);
+    this.resize();
   }
 
   update(state: ComposerState): void {
     this.state = state;
     this.updateButtons();
-    const signature = JSON.stringify(state.attachments);
-    if (signature === this.attachmentSignature) return;
-    this.attachmentSignature = signature;
-    this.attachmentChips.replaceChildren(...state.attachments.map((attachment) => this.renderChip(attachment)));
-    this.attachmentChips.hidden = state.attachments.length === 0;
+    this.modelPicker.update(state.model, state.models, state.modelsNote);
+    this.updateMeter();
+    const signature = JSON.stringify([state.attachments, state.selectionOffer]);
+    if (signature === this.chipsSignature) return;
+    this.chipsSignature = signature;
+    const chips = state.attachments.map((attachment) => this.renderChip(attachment));
+    const offer = state.selectionOffer;
+    // The selection is offered unless it is attached already.
+    if (offer !== null && !state.attachments.some((attachment) => attachment.kind === "selection" && attachment.label === offer.label)) {
+      const label = this.localizer.format("Attach selection {0}", offer.label);
+      const offered = element("button", { className: "chip offered", attributes: { type: "button", title: label, "aria-label": label } }, [
+        icon("add"),
+        icon("selection"),
+        element("span", { className: "chip-label", text: offer.label }),
+      ]);
+      offered.addEventListener("click", () => this.post({ type: "attachSelection" }));
+      chips.push(offered);
+    }
+    this.chips.replaceChildren(...chips);
+    this.chips.hidden = chips.length === 0;
+  }
+
+  /** The host's files for the `#` query. */
+  showFileMatches(query: string, files: readonly FileMatchView[]): void {
+    this.filePicker.show(query, files);
   }
 
   focus(): void {
@@ -76,9 +120,7 @@ export class Composer {
   startEdit(turnId: string, text: string): void {
     this.editingTurnId = turnId;
     this.editBanner.hidden = false;
-    this.textarea.value = text;
-    this.saveDraft(text);
-    this.updateButtons();
+    this.setText(text);
     this.textarea.focus();
     this.textarea.setSelectionRange(text.length, text.length);
   }
@@ -86,15 +128,52 @@ export class Composer {
   private cancelEdit(): void {
     this.editingTurnId = null;
     this.editBanner.hidden = true;
-    this.textarea.value = "";
-    this.saveDraft("");
-    this.updateButtons();
+    this.setText("");
     this.textarea.focus();
+  }
+
+  private setText(text: string): void {
+    this.textarea.value = text;
+    this.saveDraft(text);
+    this.resize();
+    this.updateButtons();
+    this.updateMeter();
+  }
+
+  private onInput(): void {
+    this.saveDraft(this.textarea.value);
+    this.resize();
+    this.updateButtons();
+    this.updateMeter();
+    const hash = hashQueryAt(this.textarea.value, this.textarea.selectionStart);
+    if (hash === null) {
+      this.filePicker.close();
+    } else if (hash.query !== this.filePicker.currentQuery) {
+      this.filePicker.open(hash.query);
+      this.post({ type: "findFiles", query: hash.query });
+    }
+  }
+
+  /** The picked file replaces the `#word` it was found with and goes with the message as an attachment. */
+  private pickFile(path: string): void {
+    const caret = this.textarea.selectionStart;
+    const hash = hashQueryAt(this.textarea.value, caret);
+    if (hash !== null) {
+      const text = this.textarea.value;
+      this.setText(text.slice(0, hash.start) + text.slice(caret).replace(/^ /, ""));
+      this.textarea.setSelectionRange(hash.start, hash.start);
+    }
+    this.post({ type: "attachPath", path });
   }
 
   private onKeyDown(event: KeyboardEvent): void {
     // Enter that confirms an IME composition belongs to the composition, not to us.
     if (event.isComposing || event.keyCode === 229) return;
+    if (this.filePicker.handleKey(event)) {
+      event.preventDefault();
+      event.stopPropagation();
+      return;
+    }
     if (event.key === "Enter" && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey) {
       event.preventDefault();
       this.send();
@@ -105,7 +184,7 @@ export class Composer {
   }
 
   private sendable(): boolean {
-    return !this.state.busy && this.state.canSend && this.textarea.value.trim().length > 0;
+    return !this.state.busy && this.state.canSend && (this.textarea.value.trim().length > 0 || this.state.attachments.length > 0);
   }
 
   private send(): void {
@@ -115,28 +194,53 @@ export class Composer {
     else this.post({ type: "send", text });
     this.editingTurnId = null;
     this.editBanner.hidden = true;
-    this.textarea.value = "";
-    this.saveDraft("");
-    this.updateButtons();
+    this.filePicker.close();
+    this.setText("");
     // A clicked Send button is now disabled and would drop focus to the page.
     this.textarea.focus();
+    this.onSent();
   }
 
   private updateButtons(): void {
     this.sendButton.disabled = !this.sendable();
-    this.stopButton.disabled = !this.state.busy;
+    this.sendButton.hidden = this.state.busy;
     this.stopButton.hidden = !this.state.busy;
   }
 
+  /** The host's estimate of the history and attachments, plus the draft (about four characters a token). */
+  private updateMeter(): void {
+    const context = this.state.context;
+    const tokens = (context?.estimatedTokens ?? 0) + Math.ceil(this.textarea.value.length / 4);
+    // Nothing to measure yet (an empty new chat without a known window): no meter.
+    this.meter.hidden = context === null || (tokens === 0 && context.windowTokens === null);
+    if (context === null) return;
+    const window = context.windowTokens;
+    const share = window === null ? null : Math.min(1, tokens / window);
+    this.meter.textContent = window === null ? `≈${this.localizer.compact(tokens)}` : `${Math.round((share ?? 0) * 100)}%`;
+    this.meter.classList.toggle("high", share !== null && share > 0.8);
+    this.meter.style.setProperty("--share", `${Math.round((share ?? 0) * 100)}%`);
+    const description =
+      window === null
+        ? this.localizer.format("Next request: about {0} input tokens (an estimate). Set relayChat.contextWindows to compare it with the model's context window.", this.localizer.number(tokens))
+        : this.localizer.format("Next request: about {0} of {1} tokens of the model's context window (an estimate).", this.localizer.number(tokens), this.localizer.number(window));
+    this.meter.title = description;
+    this.meter.setAttribute("aria-label", this.localizer.text("Context"));
+    this.meter.setAttribute("aria-valuetext", description);
+    this.meter.setAttribute("aria-valuenow", String(tokens));
+    if (window !== null) this.meter.setAttribute("aria-valuemax", String(window));
+    else this.meter.removeAttribute("aria-valuemax");
+  }
+
+  private resize(): void {
+    this.textarea.style.height = "auto";
+    this.textarea.style.height = `${Math.min(MAX_INPUT_HEIGHT, this.textarea.scrollHeight + 2)}px`;
+  }
+
   private renderChip(attachment: AttachmentView): HTMLElement {
-    const icon = attachment.kind === "file" ? "📄" : "✂";
-    return element("span", { className: "attachment-chip" }, [
-      element("span", { className: "attachment-icon", text: icon, attributes: { "aria-hidden": "true" } }),
-      element("span", { className: "attachment-label", text: attachment.label }),
-      button("×", () => this.post({ type: "removeAttachment", id: attachment.id }), {
-        className: "icon-button",
-        attributes: { "aria-label": this.localizer.format("Remove {0}", attachment.label) },
-      }),
+    return element("span", { className: "chip", attributes: { title: attachment.label } }, [
+      icon(attachment.kind === "file" ? "file" : "selection"),
+      element("span", { className: "chip-label", text: attachment.label }),
+      iconButton("close", this.localizer.format("Remove {0}", attachment.label), () => this.post({ type: "removeAttachment", id: attachment.id }), "chip-remove"),
     ]);
   }
 }

@@ -1,15 +1,18 @@
-import type { PanelState, ToHost } from "../../src/panel/protocol";
-import type { AppliedPatch } from "./panelStore";
+import type { FileMatchView, PanelState, ToHost } from "../../src/panel/protocol";
 import { Announcer } from "./announcer";
 import { routeAnswerActions } from "./answerActions";
 import { renderApprovalCard } from "./approvalCard";
 import { Composer } from "./composer";
-import { element, formatCount } from "./dom";
-import { PanelHeader } from "./header";
+import { element } from "./dom";
+import { HistoryView } from "./historyView";
+import { icon, iconButton } from "./icons";
 import { KeyedChildren } from "./keyedChildren";
 import type { Localizer } from "./localizer";
+import type { AppliedPatch } from "./panelStore";
+import { ScrollFollower } from "./scrollFollower";
 import { renderSetupNotice } from "./setupNotice";
 import { renderSpendWarning } from "./spendWarning";
+import { TitleBar } from "./titleBar";
 import { EAGER_TURNS, TurnList } from "./turnList";
 
 export interface PanelViewOptions {
@@ -19,36 +22,41 @@ export interface PanelViewOptions {
   readonly initialDraft: string;
 }
 
-// Within this distance of the bottom the view follows new text; further up, the user is reading.
-const followThresholdPixels = 48;
-
-/** The whole panel, built once per set of UI strings and updated from every state message. */
+/**
+ * The whole panel, laid out like VS Code's own chat: a title line that never scrolls away, one scrolling
+ * list of turns (with "Jump to latest" when the user scrolled up), and the message box at the bottom. The
+ * history covers it while open. Built once per set of UI strings; snapshots and patches update it.
+ */
 export class PanelView {
   readonly root: HTMLElement;
   private readonly localizer: Localizer;
   private readonly post: (message: ToHost) => void;
-  private readonly header: PanelHeader;
+  private readonly titleBar: TitleBar;
   private readonly setupSlot = element("div", { className: "setup-slot" });
   private readonly notice = element("div", { className: "panel-notice", attributes: { role: "status" } });
+  private readonly noticeText = element("span", { className: "panel-notice-text" });
   private readonly scroller = element("main", { className: "scroller" });
   private readonly turnList: TurnList;
-  private readonly emptyHint: HTMLElement;
+  private readonly emptyState: HTMLElement;
   private readonly approvals = element("div", { className: "approvals" });
   private readonly approvalCards: KeyedChildren<PanelState["approvals"][number]>;
   private readonly spendSlot = element("div", { className: "spend-slot" });
-  private readonly totals = element("div", { className: "totals" });
   private readonly composer: Composer;
+  private readonly history: HistoryView;
+  private readonly follower: ScrollFollower;
   private readonly announcer = new Announcer();
   private setupSignature = "";
   private spendSignature = "";
+  private dismissedNotice: string | null = null;
   private busy = false;
-  private scrollFrame: number | undefined;
+  private firstTurnId: string | undefined;
 
   constructor(options: PanelViewOptions) {
     this.localizer = options.localizer;
     this.post = options.post;
     const { localizer, post } = options;
-    this.header = new PanelHeader(localizer, post);
+    this.history = new HistoryView(localizer, post, () => this.composer.focus());
+    this.titleBar = new TitleBar(localizer, () => this.showHistory());
     this.turnList = new TurnList(
       { post, edit: (turnId, text) => this.composer.startEdit(turnId, text) },
       (text) => this.announcer.announce(text),
@@ -61,22 +69,30 @@ export class PanelView {
       (approval) => approval.callId,
       (approval) => renderApprovalCard(approval, localizer, (callId, answer) => post({ type: "approval", callId, answer })),
     );
-    this.emptyHint = element("p", { className: "empty-hint", text: localizer.text("Ask a question to start. Answers and tool calls appear here.") });
-    this.composer = new Composer(localizer, post, options.saveDraft, options.initialDraft);
-    this.scroller.append(this.emptyHint, this.turnList.root, this.approvals);
+    this.emptyState = element("div", { className: "empty-state" }, [
+      icon("comment-discussion", "empty-icon"),
+      element("p", { className: "empty-title", text: localizer.text("Ask a question to start. Answers and tool calls appear here.") }),
+      element("p", { className: "empty-hint", text: localizer.text("Type # to attach a workspace file. Each answer ends with a receipt: tokens, time and the request id.") }),
+    ]);
+    this.composer = new Composer(localizer, post, options.saveDraft, options.initialDraft, () => this.follower.followToEnd());
+    this.scroller.append(this.emptyState, this.turnList.root, this.approvals);
+    this.follower = new ScrollFollower(this.scroller, localizer);
+    this.notice.append(icon("info"), this.noticeText, iconButton("close", localizer.text("Dismiss"), () => this.dismissNotice()));
+    this.notice.hidden = true;
     this.root = element("div", { className: "panel" }, [
-      this.header.root,
+      this.titleBar.root,
       this.setupSlot,
       this.notice,
-      this.scroller,
-      element("div", { className: "bottom" }, [this.spendSlot, this.totals, this.composer.root]),
+      element("div", { className: "scroll-area" }, [this.scroller, this.follower.jumpButton]),
+      element("div", { className: "bottom" }, [this.spendSlot, this.composer.root]),
+      this.history.root,
       this.announcer.root,
     ]);
   }
 
   /** Escape stops a running turn from anywhere in the page (dialogs handle their own Escape first). */
   handleDocumentKeydown(event: KeyboardEvent): void {
-    if (event.key === "Escape" && this.busy && !event.defaultPrevented && !event.isComposing) {
+    if (event.key === "Escape" && this.busy && !event.defaultPrevented && !event.isComposing && !this.history.isOpen) {
       event.preventDefault();
       this.post({ type: "stop" });
     }
@@ -84,16 +100,15 @@ export class PanelView {
 
   /** Everything, from a snapshot. */
   render(state: PanelState): void {
-    const following = this.scrollFrame !== undefined || this.isNearBottom();
     this.turnList.reset(state.turns, state.busy);
     this.approvalCards.update(state.approvals);
     this.renderFields(state);
-    if (following) this.scrollToBottom();
+    this.firstTurnId = state.turns[0]?.id;
+    this.follower.followToEnd();
   }
 
   /** Only what a patch touched; `state` is the store's state after the patch. */
   applyPatch(state: PanelState, applied: AppliedPatch): void {
-    const following = this.scrollFrame !== undefined || this.isNearBottom();
     if (applied.fields.has("busy")) this.turnList.setBusy(state.busy);
     const eagerFrom = state.turns.length - EAGER_TURNS;
     state.turns.forEach((turn, index) => {
@@ -102,30 +117,61 @@ export class PanelView {
     if (applied.orderChanged) this.turnList.arrange(state.turns.map((turn) => turn.id));
     if (applied.approvalsChanged) this.approvalCards.update(state.approvals);
     if (applied.fields.size > 0 || applied.orderChanged) this.renderFields(state);
-    if (following) this.scrollToBottom();
+    // Another conversation (or a new chat) starts at its end; within one, new content is followed.
+    const firstTurnId = state.turns[0]?.id;
+    if (applied.orderChanged && firstTurnId !== this.firstTurnId) this.follower.followToEnd();
+    else if (applied.turns.size > 0 || applied.orderChanged || applied.approvalsChanged) this.follower.contentChanged();
+    this.firstTurnId = firstTurnId;
+  }
+
+  appendAnswer(turnId: string, delta: string): boolean {
+    const appended = this.turnList.appendAnswer(turnId, delta);
+    if (appended) this.follower.contentChanged();
+    return appended;
+  }
+
+  focusInput(): void {
+    this.composer.focus();
+  }
+
+  showHistory(): void {
+    this.history.open();
+  }
+
+  showFileMatches(query: string, files: readonly FileMatchView[]): void {
+    this.composer.showFileMatches(query, files);
   }
 
   // Each part compares what it shows with the new state, so calling this costs little when little changed.
   private renderFields(state: PanelState): void {
     this.busy = state.busy;
-    this.header.update(state);
+    this.titleBar.update(state);
     this.renderSetup(state);
-    this.notice.textContent = state.notice ?? "";
-    this.notice.hidden = !state.notice;
-    this.emptyHint.hidden = state.turns.length > 0;
+    this.renderNotice(state.notice);
+    this.emptyState.hidden = state.turns.length > 0;
     this.renderSpendWarning(state);
-    this.renderTotals(state);
-    this.composer.update({ busy: state.busy, canSend: state.setup.hasBaseUrl && state.setup.hasApiKey, attachments: state.attachments });
+    this.history.update(state.conversations, state.conversationId);
+    this.composer.update({
+      busy: state.busy,
+      canSend: state.setup.hasBaseUrl && state.setup.hasApiKey,
+      attachments: state.attachments,
+      selectionOffer: state.selectionOffer,
+      model: state.model,
+      models: state.models,
+      modelsNote: state.modelsNote,
+      context: state.context,
+    });
   }
 
-  appendAnswer(turnId: string, delta: string): boolean {
-    const following = this.scrollFrame !== undefined || this.isNearBottom();
-    const appended = this.turnList.appendAnswer(turnId, delta);
-    if (following) this.scrollToBottom();
-    return appended;
+  private renderNotice(notice: string | null): void {
+    if (notice !== this.dismissedNotice) this.dismissedNotice = null;
+    this.noticeText.textContent = notice ?? "";
+    this.notice.hidden = notice === null || notice === this.dismissedNotice;
   }
 
-  focusInput(): void {
+  private dismissNotice(): void {
+    this.dismissedNotice = this.noticeText.textContent;
+    this.notice.hidden = true;
     this.composer.focus();
   }
 
@@ -152,33 +198,5 @@ export class PanelView {
     const warning = renderSpendWarning(state.spendWarning, this.localizer, this.post);
     this.spendSlot.replaceChildren(warning.root);
     warning.focusTarget.focus();
-  }
-
-  private renderTotals(state: PanelState): void {
-    const totals = state.totals;
-    this.totals.hidden = totals === null;
-    this.totals.textContent =
-      totals === null
-        ? ""
-        : this.localizer.format(
-            "This conversation: {0} requests, {1} input tokens, {2} output tokens",
-            formatCount(totals.requests),
-            formatCount(totals.inputTokens),
-            formatCount(totals.outputTokens),
-          );
-  }
-
-  private isNearBottom(): boolean {
-    const scroller = this.scroller;
-    return scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight <= followThresholdPixels;
-  }
-
-  // Once per frame: reading scrollHeight right after each delta would force a layout per delta.
-  private scrollToBottom(): void {
-    if (this.scrollFrame !== undefined) return;
-    this.scrollFrame = requestAnimationFrame(() => {
-      this.scrollFrame = undefined;
-      this.scroller.scrollTop = this.scroller.scrollHeight;
-    });
   }
 }

@@ -1,9 +1,11 @@
-import type { FixAction, ToHost, TurnView } from "../../src/panel/protocol";
+import type { ToHost, TurnView } from "../../src/panel/protocol";
 import { AnswerView } from "./answerView";
-import { button, element, uniqueId, visuallyHidden } from "./dom";
+import { element, visuallyHidden } from "./dom";
+import { icon, iconButton } from "./icons";
 import type { Localizer } from "./localizer";
-import { renderReceipt } from "./receipt";
 import { renderToolCallCard } from "./toolCallCard";
+import { renderTurnReceipt } from "./turnReceipt";
+import { renderTurnState, toneOf } from "./turnState";
 
 export interface TurnPlace {
   /** Another turn is running: nothing here can be resent. */
@@ -24,13 +26,6 @@ export interface TurnHandlers {
   edit(turnId: string, text: string): void;
 }
 
-const fixLabels: Record<FixAction, string> = {
-  setApiKey: "Set API key",
-  openSettings: "Open settings",
-  selectModel: "Pick another model",
-  checkConnection: "Check connection",
-};
-
 /** A turn is finished once nothing more will arrive for it. */
 export function isFinished(turn: TurnView): boolean {
   return !turn.streaming && turn.outcome !== "in_progress";
@@ -38,40 +33,44 @@ export function isFinished(turn: TurnView): boolean {
 
 /**
  * One user message and the answer to it. The parts are rebuilt separately and only when what they show
- * changed, so a state message during streaming leaves every other turn's DOM (and focus) alone.
+ * changed, so a patch during streaming leaves every other part's DOM (and focus) alone.
  */
 export class TurnElement {
   readonly root: HTMLElement;
   private readonly userSlot = element("div", { className: "user-slot" });
   private readonly toolSlot = element("div", { className: "tool-slot" });
   private readonly answer = new AnswerView();
+  private readonly progress: HTMLElement;
   private readonly footerSlot = element("div", { className: "footer-slot" });
   private userSignature = "";
   private toolSignature = "";
   private footerSignature = "";
-  /** The explanation box, whose alert role follows whether this is the newest turn. */
-  private explanationBox: HTMLElement | null = null;
+  /** The state box, whose alert role follows whether this is the newest turn. */
+  private stateBox: HTMLElement | null = null;
   private retryActions: HTMLElement | null = null;
+  private receiptExpanded = false;
 
   constructor(
     private readonly turnId: string,
     private readonly handlers: TurnHandlers,
+    localizer: Localizer,
   ) {
+    this.progress = element("div", { className: "turn-progress" }, [icon("loading", "codicon-modifier-spin"), element("span", { text: localizer.text("Working…") })]);
     this.root = element("article", { className: "turn", attributes: { "data-turn-id": turnId } }, [
       this.userSlot,
       // Everything the assistant side shows changes while the turn runs; the turn's end is announced once
       // by the panel's status region instead.
-      element("div", { className: "assistant-message", attributes: { "aria-live": "off" } }, [this.toolSlot, this.answer.root, this.footerSlot]),
+      element("div", { className: "assistant-message", attributes: { "aria-live": "off" } }, [this.toolSlot, this.answer.root, this.progress, this.footerSlot]),
     ]);
   }
 
   update(turn: TurnView, context: TurnContext): void {
-    const userSignature = JSON.stringify([turn.userText, turn.branchIndex, turn.branchCount]);
+    const userSignature = JSON.stringify([turn.userText, turn.attachments, turn.branchIndex, turn.branchCount]);
     if (userSignature !== this.userSignature) {
       this.userSignature = userSignature;
-      this.userSlot.replaceChildren(this.renderUserMessage(turn, context));
+      this.userSlot.replaceChildren(this.renderUserMessage(turn, context.localizer));
     }
-    const toolSignature = JSON.stringify([turn.hasReasoning, turn.toolCalls]);
+    const toolSignature = JSON.stringify([turn.hasReasoning, turn.reasoningSummaries, turn.toolCalls]);
     if (toolSignature !== this.toolSignature) {
       this.toolSignature = toolSignature;
       this.toolSlot.replaceChildren(...this.renderReasoningAndTools(turn, context.localizer));
@@ -79,33 +78,24 @@ export class TurnElement {
     if (turn.streaming) this.answer.showStreaming(turn.answerText);
     else if (context.deferAnswer && (!this.answer.hasContent || this.answer.isDeferred)) this.answer.defer(turn.answerText);
     else this.answer.showFinished(turn.answerText);
-    const footerSignature = JSON.stringify([
-      isFinished(turn),
-      turn.outcomeLabel,
-      turn.explanation,
-      turn.fixes,
-      turn.actions,
-      turn.receipts,
-      turn.otherItemKinds,
-    ]);
+    this.progress.hidden = isFinished(turn);
+    const footerSignature = JSON.stringify([isFinished(turn), turn.outcome, turn.outcomeLabel, turn.explanation, turn.fixes, turn.actions, turn.receipts, turn.otherItemKinds]);
     if (footerSignature !== this.footerSignature) {
       this.footerSignature = footerSignature;
-      this.explanationBox = null;
-      this.retryActions = null;
-      this.footerSlot.replaceChildren(...this.renderFooter(turn, context));
+      this.footerSlot.replaceChildren(...this.renderFooter(turn, context.localizer));
     }
     this.setContext(context);
   }
 
   /** Toggled in place: a newer turn arriving, or a send elsewhere, must not rebuild this turn. */
   setContext(place: TurnPlace): void {
-    for (const control of this.userSlot.querySelectorAll<HTMLButtonElement>(".user-actions button")) {
+    for (const control of this.userSlot.querySelectorAll<HTMLButtonElement>(".user-actions button, .branch-navigation button")) {
       control.disabled = place.busy || control.dataset["alwaysDisabled"] === "true";
     }
     if (this.retryActions !== null) this.retryActions.hidden = place.busy || !place.isNewest;
-    if (this.explanationBox !== null) {
-      if (place.isNewest) this.explanationBox.setAttribute("role", "alert");
-      else this.explanationBox.removeAttribute("role");
+    if (this.stateBox !== null) {
+      if (place.isNewest && this.stateBox.classList.contains("tone-error")) this.stateBox.setAttribute("role", "alert");
+      else this.stateBox.removeAttribute("role");
     }
   }
 
@@ -120,29 +110,36 @@ export class TurnElement {
     return this.answer.append(delta);
   }
 
-  private renderUserMessage(turn: TurnView, context: TurnContext): HTMLElement {
-    const { localizer } = context;
+  private renderUserMessage(turn: TurnView, localizer: Localizer): HTMLElement {
     const actions = element("div", { className: "user-actions" }, [
-      button(localizer.text("Edit"), () => this.handlers.edit(this.turnId, turn.userText), { className: "link-button" }),
-      button(localizer.text("Regenerate"), () => this.handlers.post({ type: "regenerate", turnId: this.turnId }), { className: "link-button" }),
+      iconButton("edit", localizer.text("Edit"), () => this.handlers.edit(this.turnId, turn.userText)),
+      iconButton("refresh", localizer.text("Regenerate"), () => this.handlers.post({ type: "regenerate", turnId: this.turnId })),
     ]);
-    if (turn.branchCount > 1) actions.appendChild(this.renderBranchNavigation(turn, localizer));
+    const chips =
+      turn.attachments.length === 0
+        ? null
+        : element(
+            "div",
+            { className: "sent-attachments", attributes: { "aria-label": localizer.text("Attached") } },
+            turn.attachments.map((attachment) =>
+              element("span", { className: "chip sent", attributes: { title: attachment.label } }, [
+                icon(attachment.kind === "file" ? "file" : "selection"),
+                element("span", { className: "chip-label", text: attachment.label }),
+              ]),
+            ),
+          );
     return element("div", { className: "user-message" }, [
       visuallyHidden(`${localizer.text("You")}: `),
       element("div", { className: "user-text", text: turn.userText }),
+      chips,
+      turn.branchCount > 1 ? this.renderBranchNavigation(turn, localizer) : null,
       actions,
     ]);
   }
 
   private renderBranchNavigation(turn: TurnView, localizer: Localizer): HTMLElement {
-    const previous = button("‹", () => this.handlers.post({ type: "showBranch", turnId: this.turnId, direction: -1 }), {
-      className: "icon-button",
-      attributes: { "aria-label": localizer.text("Previous version") },
-    });
-    const next = button("›", () => this.handlers.post({ type: "showBranch", turnId: this.turnId, direction: 1 }), {
-      className: "icon-button",
-      attributes: { "aria-label": localizer.text("Next version") },
-    });
+    const previous = iconButton("chevron-left", localizer.text("Previous version"), () => this.handlers.post({ type: "showBranch", turnId: this.turnId, direction: -1 }));
+    const next = iconButton("chevron-right", localizer.text("Next version"), () => this.handlers.post({ type: "showBranch", turnId: this.turnId, direction: 1 }));
     previous.dataset["alwaysDisabled"] = String(turn.branchIndex <= 0);
     next.dataset["alwaysDisabled"] = String(turn.branchIndex >= turn.branchCount - 1);
     const position = element("span", {
@@ -155,77 +152,42 @@ export class TurnElement {
 
   private renderReasoningAndTools(turn: TurnView, localizer: Localizer): HTMLElement[] {
     const parts: HTMLElement[] = [];
-    // The reasoning itself is not shown (the relay returns it only as an opaque item); the note says why
-    // reasoning tokens appear in the receipt.
-    if (turn.hasReasoning) {
-      parts.push(
-        element("details", { className: "reasoning-note" }, [
-          element("summary", { text: localizer.text("Reasoning") }),
-          element("p", { text: localizer.text("The model reasoned before answering. Its reasoning is not shown; it is counted in the reasoning tokens.") }),
-        ]),
-      );
+    // Reasoning is never answer text: collapsed, with the summaries the relay sent, or a note that the
+    // model reasoned (the reasoning itself is opaque and counted in the reasoning tokens).
+    if (turn.hasReasoning || turn.reasoningSummaries.length > 0) {
+      const body =
+        turn.reasoningSummaries.length > 0
+          ? turn.reasoningSummaries.map((summary) => element("p", { className: "reasoning-summary", text: summary }))
+          : [element("p", { text: localizer.text("The model reasoned before answering. Its reasoning is not shown; it is counted in the reasoning tokens.") })];
+      parts.push(element("details", { className: "reasoning-note" }, [element("summary", {}, [icon("lightbulb"), element("span", { text: localizer.text("Reasoning") })]), ...body]));
     }
     for (const call of turn.toolCalls) parts.push(renderToolCallCard(call, localizer));
     return parts;
   }
 
-  private renderFooter(turn: TurnView, context: TurnContext): HTMLElement[] {
-    const { localizer } = context;
-    if (!isFinished(turn)) {
-      return [element("div", { className: "turn-progress", text: localizer.text("Working…") })];
-    }
+  private renderFooter(turn: TurnView, localizer: Localizer): HTMLElement[] {
+    this.stateBox = null;
+    this.retryActions = null;
+    if (!isFinished(turn)) return turn.receipts.length > 0 ? [this.receipt(turn, localizer)] : [];
     const parts: HTMLElement[] = [];
-    if (turn.explanation !== null) parts.push(this.renderExplanation(turn, context));
-    if (turn.actions.length > 0) {
-      this.retryActions = this.renderRetryActions(turn, localizer);
-      parts.push(this.retryActions);
+    if (toneOf(turn.outcome) !== "none") {
+      const state = renderTurnState(turn, localizer, (action) => {
+        if (action === "retry" || action === "continue") this.handlers.post({ type: action, turnId: this.turnId });
+        else this.handlers.post({ type: "fix", action });
+      });
+      this.stateBox = state.root;
+      this.retryActions = state.actions;
+      parts.push(state.root);
     }
-    turn.receipts.forEach((receipt, index) => {
-      parts.push(
-        renderReceipt(receipt, index, turn.receipts.length, turn.otherItemKinds, localizer, {
-          copyRequestId: (requestId) => this.handlers.post({ type: "copyText", text: requestId }),
-          copyCurl: (receiptIndex) => this.handlers.post({ type: "copyCurl", turnId: this.turnId, receiptIndex }),
-        }),
-      );
-    });
+    if (turn.receipts.length > 0) parts.push(this.receipt(turn, localizer));
     return parts;
   }
 
-  private renderExplanation(turn: TurnView, context: TurnContext): HTMLElement {
-    const { localizer } = context;
-    const box = element("div", { className: "turn-explanation" }, [
-      element("div", { className: "turn-outcome", text: turn.outcomeLabel }),
-      element("p", { text: turn.explanation ?? "" }),
-    ]);
-    this.explanationBox = box;
-    const fixes = turn.fixes.filter((fix) => Object.prototype.hasOwnProperty.call(fixLabels, fix));
-    if (fixes.length > 0) {
-      box.appendChild(
-        element(
-          "div",
-          { className: "fix-buttons" },
-          fixes.map((fix) => button(localizer.text(fixLabels[fix]), () => this.handlers.post({ type: "fix", action: fix }), { className: "secondary" })),
-        ),
-      );
-    }
-    return box;
-  }
-
-  private renderRetryActions(turn: TurnView, localizer: Localizer): HTMLElement {
-    const rows = turn.actions
-      .filter((action) => action === "retry" || action === "continue")
-      .map((action) => {
-        const noteId = uniqueId("billing-note");
-        const label = action === "retry" ? localizer.text("Retry") : localizer.text("Continue");
-        const control = button(label, () => this.handlers.post({ type: action, turnId: this.turnId }), {
-          className: "secondary",
-          attributes: { "aria-describedby": noteId },
-        });
-        return element("div", { className: "retry-action" }, [
-          control,
-          element("span", { className: "billing-note", text: localizer.text("sends a new request that may be billed"), attributes: { id: noteId } }),
-        ]);
-      });
-    return element("div", { className: "retry-actions" }, rows);
+  private receipt(turn: TurnView, localizer: Localizer): HTMLElement {
+    return renderTurnReceipt(turn, localizer, {
+      copyRequestId: (requestId) => this.handlers.post({ type: "copyText", text: requestId }),
+      copyCurl: (receiptIndex) => this.handlers.post({ type: "copyCurl", turnId: this.turnId, receiptIndex }),
+      toggled: (expanded) => (this.receiptExpanded = expanded),
+    }, this.receiptExpanded);
   }
 }

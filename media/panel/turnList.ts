@@ -51,7 +51,7 @@ export class TurnList {
   upsert(turn: TurnView, nearEnd = true): void {
     let turnElement = this.turns.get(turn.id);
     if (turnElement === undefined) {
-      turnElement = new TurnElement(turn.id, this.handlers);
+      turnElement = new TurnElement(turn.id, this.handlers, this.localizer);
       this.turns.set(turn.id, turnElement);
       const previousNewest = this.order[this.order.length - 1];
       if (previousNewest !== undefined) this.turns.get(previousNewest)?.setContext({ busy: this.busy, isNewest: false });

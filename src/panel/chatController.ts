@@ -12,17 +12,19 @@ import type { ApprovalRequest } from "../tools/approvalGate";
 import { ConversationCommands } from "./conversationCommands";
 import type { ConversationUi } from "./conversationCommands";
 import { EditorActions } from "./editorActions";
-import { composeMessage } from "./messageAttachments";
+import { composeMessage, splitMessage } from "./messageAttachments";
+import { contextMeterFor } from "./contextMeter";
 import { ModelChoice } from "./modelChoice";
 import { PanelPresenter } from "./panelPresenter";
 import type { PanelInputs } from "./panelPresenter";
-import type { EditorServices, ModelMemory, PanelLog, PanelView, RelayAccess } from "./panelServices";
+import type { EditorServices, ModelMemory, PanelLog, PanelPreferences, PanelView, RelayAccess } from "./panelServices";
 import { PanelSync } from "./panelSync";
 import type { PanelSource, PanelSyncTimers } from "./panelSync";
 import { PromptBroker } from "./promptBroker";
 import type { ApprovalView, PanelFields, PanelState, ReceiptView, ToHost, TurnView } from "./protocol";
 import { dispatchPanelMessage } from "./panelMessages";
 import { SessionRunner } from "./sessionRunner";
+import type { WorkspaceFiles } from "./workspaceFiles";
 
 // Carries out what the user asks for in the panel. The parts with their own reason to change live
 // beside it: the presenter (what is shown), PanelSync (what is posted when), the session runner (the
@@ -43,6 +45,11 @@ export interface ChatControllerOptions {
   conversationUi: ConversationUi;
   /** The webview's UI strings, localized; sent once with each snapshot. */
   strings: () => Record<string, string>;
+  /** VS Code's display language, for dates and plurals in the webview. */
+  locale?: () => string;
+  preferences?: () => PanelPreferences;
+  /** The workspace's files for `#`; none where no folder is open on disk. */
+  files?: WorkspaceFiles | null;
   /** Settles once the relay settings and key were read; the first snapshot waits for it. */
   relayReady?: Promise<void>;
   /** The first snapshot is on screen (for the activation timing). */
@@ -63,7 +70,7 @@ export class ChatController implements PanelSource {
   readonly editorActions: EditorActions;
 
   constructor(private readonly options: ChatControllerOptions) {
-    this.sync = new PanelSync(this, (message) => this.view?.post(message), options.strings, options.timers);
+    this.sync = new PanelSync(this, (message) => this.view?.post(message), options.strings, options.timers, options.locale);
     this.prompts = new PromptBroker((what) => {
       this.sync.changed();
       if (what === "approvals" && this.view && !this.view.visible) this.view.reveal();
@@ -85,10 +92,9 @@ export class ChatController implements PanelSource {
       conversation: () => this.runner.conversation,
       tools: () => this.runner.tools,
       notify: (notice) => this.setNotice(notice),
-      attachmentsChanged: () => {
-        this.sync.changed();
-        this.view?.post({ type: "focusInput" });
-      },
+      attachmentsChanged: () => this.sync.changed(),
+      files: options.files ?? null,
+      postFileMatches: (query, files) => this.view?.post({ type: "fileMatches", query, files }),
     });
   }
 
@@ -126,7 +132,9 @@ export class ChatController implements PanelSource {
   }
 
   turn(turnId: string): TurnView | null {
-    return this.presenter.turn(this.inputs(), turnId, this.runner.answeredCalls(turnId));
+    const streamingTurnId = this.runner.streamingTurnId;
+    const inputs = { conversation: this.conversation, streamingTurnId, liveText: streamingTurnId === null ? null : this.runner.liveText(streamingTurnId), consoleConfigured: this.consoleConfigured };
+    return this.presenter.turn(inputs, turnId, this.runner.answeredCalls(turnId));
   }
 
   receipt(turnId: string, index: number): ReceiptView | null {
@@ -200,6 +208,21 @@ export class ChatController implements PanelSource {
     this.sync.changed();
   }
 
+  /** Sends an edited message as a new version of the turn, with the context the original carried. */
+  editAndResend(turnId: string, text: string): Promise<void> {
+    const turn = this.conversation ? findTurn(this.conversation, turnId) : undefined;
+    const blocks = turn ? splitMessage(turn.userText).blocks : "";
+    const message = [text.trim(), blocks].filter(Boolean).join("\n\n");
+    return this.runTurn((session) => session.editAndResend(turnId, message));
+  }
+
+  /** relayChat.model changed: the setting wins over a model picked in the panel until another pick. */
+  async onModelSettingChanged(): Promise<void> {
+    await this.modelChoice.pick("");
+    this.runner.applySettings();
+    this.sync.changed();
+  }
+
   /** Adds the editor's selection (Ask About Selection) to the next message. */
   attachSelection(): void {
     this.editorActions.attachSelection();
@@ -219,6 +242,10 @@ export class ChatController implements PanelSource {
     return this.runner.conversation;
   }
 
+  private get consoleConfigured(): boolean {
+    return (this.options.preferences?.().consoleUrl ?? "") !== "";
+  }
+
   private inputs(): PanelInputs {
     const { settings, hasKey } = this.options.relay;
     const streamingTurnId = this.runner.streamingTurnId;
@@ -234,11 +261,18 @@ export class ChatController implements PanelSource {
       conversation: this.conversation,
       busy: this.busy,
       attachments: this.editorActions.attachments.views(),
+      selectionOffer: this.editorActions.selectionOffer,
+      context: this.contextMeter(),
+      consoleConfigured: this.consoleConfigured,
       spendEstimate: this.prompts.spendEstimate,
       totals: this.conversationCommands.totals,
       streamingTurnId,
       liveText: streamingTurnId === null ? null : this.runner.liveText(streamingTurnId),
     };
+  }
+
+  private contextMeter() {
+    return contextMeterFor(this.conversation, this.editorActions.attachments.text, this.options.preferences?.().contextWindows[this.model()] ?? null);
   }
 
   private canSend(): boolean {

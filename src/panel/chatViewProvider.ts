@@ -30,6 +30,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, PanelView, 
       cspSource: view.webview.cspSource,
       scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, "dist", "webview.js")).toString(),
       styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, "panel.css")).toString(),
+      codiconsUri: view.webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, "dist", "codicon.css")).toString(),
     });
     this.disposables.push(
       view.webview.onDidReceiveMessage((message: unknown) => {

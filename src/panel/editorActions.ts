@@ -5,7 +5,8 @@ import { curlForReceipt } from "./curlCommand";
 import { AttachmentList } from "./messageAttachments";
 import type { NewAttachment } from "./messageAttachments";
 import type { EditorServices, RelayAccess } from "./panelServices";
-import type { FixAction } from "./protocol";
+import type { FileMatchView, FixAction } from "./protocol";
+import type { WorkspaceFiles } from "./workspaceFiles";
 
 // What the panel asks of the editor around a conversation: copying, links from answers, code into an
 // editor, "Copy as curl", and the context attached to the next message. The editor does the work
@@ -18,12 +19,18 @@ export interface EditorActionsContext {
   tools(): ChatTools | null;
   /** A sentence for the user, shown in the panel. */
   notify(notice: string): void;
-  /** The attachments changed. */
+  /** The attachments or the selection offer changed. */
   attachmentsChanged(): void;
+  /** The workspace's files, for `#`; null where there is no file system folder. */
+  files: WorkspaceFiles | null;
+  /** Answers the webview's `#` query. */
+  postFileMatches(query: string, files: FileMatchView[]): void;
 }
 
 export class EditorActions {
   readonly attachments = new AttachmentList();
+  /** The active editor's selection, offered as a chip; null when nothing is selected. */
+  selectionOffer: { label: string } | null = null;
 
   constructor(private readonly context: EditorActionsContext) {}
 
@@ -71,8 +78,30 @@ export class EditorActions {
     return this.attach(this.context.editor.activeSelection(), () => l10n.t("Select some text in an editor first."));
   }
 
-  attachActiveFile(): boolean {
-    return this.attach(this.context.editor.activeFile(), () => l10n.t("Open a file in an editor first."));
+  /** The paperclip: the editor asks what to attach (files, the active file, the selection). */
+  async pickAttachment(): Promise<void> {
+    const picked = await this.context.editor.pickAttachment();
+    if (picked !== null) this.attach(picked, () => "");
+  }
+
+  /** The editor's selection changed; `label` names it ("src/a.ts:3-9"), null when there is none. */
+  offerSelection(label: string | null): void {
+    const offer = label === null ? null : { label };
+    if (offer?.label === this.selectionOffer?.label) return;
+    this.selectionOffer = offer;
+    this.context.attachmentsChanged();
+  }
+
+  async findFiles(query: string): Promise<void> {
+    const files = this.context.files === null ? [] : await this.context.files.search(query);
+    this.context.postFileMatches(query, files);
+  }
+
+  async attachPath(shownPath: string): Promise<void> {
+    if (this.context.files === null) return;
+    const result = await this.context.files.attachment(shownPath);
+    if (result.ok) this.attach(result.attachment, () => "");
+    else this.context.notify(l10n.t("The file could not be attached: {0}", result.problem));
   }
 
   removeAttachment(id: string): void {

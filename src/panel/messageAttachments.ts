@@ -1,11 +1,13 @@
-import type { AttachmentView } from "./protocol";
+import type { AttachmentLabel, AttachmentView } from "./protocol";
 
 // Context the user attaches to the next message (a file, a selection). It travels inside the user
-// message itself, as fenced blocks after the question: the relay sees plain text, and the history
-// resends it unchanged.
+// message itself, after the question, one tagged and fenced block per attachment: the relay sees plain
+// text, the history resends it unchanged, and the panel can split a sent message back into what was typed
+// and what was attached (to show chips, and to keep the attachments when a message is edited).
 
 export interface Attachment extends AttachmentView {
   text: string;
+  /** The fence's info string (a language id or a file extension), may be empty. */
   language: string;
 }
 
@@ -41,22 +43,79 @@ export class AttachmentList {
     return this.items.length === 0;
   }
 
+  /** All attached text, for the estimate of the next request's size. */
+  get text(): string {
+    return this.items.map((attachment) => attachment.text).join("\n");
+  }
+
   views(): AttachmentView[] {
     return this.items.map(({ id, label, kind }) => ({ id, label, kind }));
   }
 }
 
-/** The user message: the question, then each attachment as a fenced block. */
-export function composeMessage(text: string, attachments: readonly Attachment[]): string {
-  const blocks = attachments.map((attachment) => {
-    const fence = fenceFor(attachment.text);
-    return `${attachment.kind === "selection" ? "Selection from" : "File"} ${attachment.label}:\n${fence}${attachment.language}\n${attachment.text}\n${fence}`;
-  });
-  return [text, ...blocks].filter(Boolean).join("\n\n");
+/** The user message: the question, then each attachment as a tagged, fenced block. */
+export function composeMessage(text: string, attachments: readonly Pick<Attachment, "kind" | "label" | "text" | "language">[]): string {
+  return [text, ...attachments.map(attachmentBlock)].filter(Boolean).join("\n\n");
+}
+
+function attachmentBlock(attachment: Pick<Attachment, "kind" | "label" | "text" | "language">): string {
+  const fence = fenceFor(attachment.text);
+  const body = attachment.text.endsWith("\n") ? attachment.text : `${attachment.text}\n`;
+  return `<attachment kind="${attachment.kind}" label="${escapeAttribute(attachment.label)}">\n${fence}${attachment.language}\n${body}${fence}\n</attachment>`;
+}
+
+export interface SplitMessage {
+  /** What the user typed. */
+  text: string;
+  attachments: AttachmentLabel[];
+  /** The attachment blocks as they were sent, to send again with an edited question. */
+  blocks: string;
+}
+
+/** Splits a sent message into the question and its attachments; a message without them is all text. */
+export function splitMessage(message: string): SplitMessage {
+  const marker = /(^|\n\n)<attachment kind="(?:file|selection)" label="/g;
+  for (let match = marker.exec(message); match !== null; match = marker.exec(message)) {
+    const start = match.index + match[1].length;
+    const attachments = parseBlocks(message, start);
+    if (attachments !== null) return { text: message.slice(0, match.index), attachments, blocks: message.slice(start) };
+  }
+  return { text: message, attachments: [], blocks: "" };
+}
+
+const HEADER = /^<attachment kind="(file|selection)" label="([^"\n]*)">\n(`{3,})[^\n`]*\n/;
+
+/** The attachments from `start` to the end of the message, or null if that is not exactly a list of blocks. */
+function parseBlocks(message: string, start: number): AttachmentLabel[] | null {
+  const found: AttachmentLabel[] = [];
+  let position = start;
+  while (position < message.length) {
+    const header = HEADER.exec(message.slice(position));
+    if (header === null) return null;
+    const fence = header[3];
+    const closing = `\n${fence}\n</attachment>`;
+    // The fence is longer than any backtick run inside, so its first closing line is the end of the block.
+    const end = message.indexOf(closing, position + header[0].length - 1);
+    if (end === -1) return null;
+    found.push({ kind: header[1] as AttachmentLabel["kind"], label: unescapeAttribute(header[2]) });
+    position = end + closing.length;
+    if (position === message.length) return found;
+    if (!message.startsWith("\n\n", position)) return null;
+    position += 2;
+  }
+  return null;
 }
 
 /** A backtick fence longer than any run of backticks in the text, so the text cannot close it. */
 function fenceFor(text: string): string {
   const longestRun = Math.max(0, ...Array.from(text.matchAll(/`+/g), (match) => match[0].length));
   return "`".repeat(Math.max(3, longestRun + 1));
+}
+
+function escapeAttribute(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/\n/g, " ");
+}
+
+function unescapeAttribute(text: string): string {
+  return text.replace(/&quot;/g, '"').replace(/&amp;/g, "&");
 }

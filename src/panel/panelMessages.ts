@@ -34,7 +34,7 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
     case "regenerate":
       return controller.runTurn((session) => session.regenerate(message.turnId));
     case "editAndResend":
-      return controller.runTurn((session) => session.editAndResend(message.turnId, message.text));
+      return controller.editAndResend(message.turnId, message.text);
     case "showBranch":
       return controller.showBranch(message.turnId, message.direction);
     case "switchConversation":
@@ -59,8 +59,11 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
       editor.attachSelection();
       return;
     case "attachFile":
-      editor.attachActiveFile();
-      return;
+      return editor.pickAttachment();
+    case "attachPath":
+      return editor.attachPath(message.path);
+    case "findFiles":
+      return editor.findFiles(message.query);
     case "removeAttachment":
       return editor.removeAttachment(message.id);
     case "fix":

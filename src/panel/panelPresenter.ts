@@ -3,7 +3,8 @@ import type { Conversation, ToolCallRecord } from "../chat/conversation";
 import { activePath, findTurn } from "../chat/conversation";
 import type { ConversationSummary } from "../chat/conversationSummary";
 import type { SendEstimate } from "../chat/spendGuard";
-import type { AttachmentView, ConversationListEntry, PanelFields, ReceiptView, SetupView, TotalsView, TurnView } from "./protocol";
+import { splitMessage } from "./messageAttachments";
+import type { AttachmentView, ContextMeterView, ConversationListEntry, PanelFields, ReceiptView, SetupView, TotalsView, TurnView } from "./protocol";
 import { receiptOf, turnViewOf } from "./turnView";
 
 // What the panel shows, computed from what the host knows: the conversation, the settings, the model
@@ -21,6 +22,10 @@ export interface PanelInputs {
   conversation: Conversation | null;
   busy: boolean;
   attachments: AttachmentView[];
+  selectionOffer: { label: string } | null;
+  context: ContextMeterView | null;
+  /** relayChat.consoleUrl is set, so a quota problem can offer to open the relay's console. */
+  consoleConfigured: boolean;
   spendEstimate: SendEstimate | null;
   totals: TotalsView | null;
   /** The turn whose answer is streaming, and its text so far. */
@@ -37,6 +42,7 @@ export class PanelPresenter {
   fields(inputs: PanelInputs): PanelFields {
     const { spendEstimate, totals, conversation } = inputs;
     return {
+      title: titleOf(conversation),
       setup: inputs.setup,
       model: inputs.model || null,
       models: this.models(inputs.models),
@@ -46,6 +52,8 @@ export class PanelPresenter {
       conversationId: conversation !== null && conversation.turns.length > 0 ? conversation.id : null,
       busy: inputs.busy,
       attachments: inputs.attachments,
+      selectionOffer: inputs.selectionOffer,
+      context: inputs.context,
       spendWarning:
         spendEstimate === null
           ? null
@@ -69,12 +77,12 @@ export class PanelPresenter {
   }
 
   /** One turn; `answeredCalls` are tool calls of the running round the turn does not list yet. */
-  turn(inputs: Pick<PanelInputs, "conversation" | "streamingTurnId" | "liveText">, turnId: string, answeredCalls: readonly ToolCallRecord[] = []): TurnView | null {
+  turn(inputs: Pick<PanelInputs, "conversation" | "streamingTurnId" | "liveText" | "consoleConfigured">, turnId: string, answeredCalls: readonly ToolCallRecord[] = []): TurnView | null {
     const turn = inputs.conversation === null ? undefined : findTurn(inputs.conversation, turnId);
     if (inputs.conversation === null || turn === undefined) return null;
     const listed = new Set(turn.toolCalls.map((call) => call.callId));
     const withAnswered = answeredCalls.some((call) => !listed.has(call.callId)) ? { ...turn, toolCalls: [...turn.toolCalls, ...answeredCalls.filter((call) => !listed.has(call.callId))] } : turn;
-    return turnViewOf(inputs.conversation, withAnswered, { streamingTurnId: inputs.streamingTurnId, liveText: inputs.liveText });
+    return turnViewOf(inputs.conversation, withAnswered, { streamingTurnId: inputs.streamingTurnId, liveText: inputs.liveText, consoleConfigured: inputs.consoleConfigured });
   }
 
   receipt(conversation: Conversation | null, turnId: string, index: number): ReceiptView | null {
@@ -92,6 +100,7 @@ export class PanelPresenter {
         title: entry.title || l10n.t("New chat"),
         updatedAt: entry.updatedAt,
         turnCount: entry.turnCount,
+        model: entry.model,
       }));
     }
     return this.conversationEntries;
@@ -104,4 +113,18 @@ export class PanelPresenter {
     }
     return this.modelList;
   }
+}
+
+const TITLE_LENGTH = 80;
+
+/**
+ * The header's title: the name the user gave, else the first line of the first message (so a new
+ * conversation is named as soon as it is sent, not when its answer is saved), else "New chat".
+ */
+function titleOf(conversation: Conversation | null): string {
+  if (conversation !== null && conversation.title.trim() !== "") return conversation.title;
+  const first = conversation?.turns.find((turn) => turn.parentId === null);
+  const line = first === undefined ? "" : splitMessage(first.userText).text.replace(/\s+/g, " ").trim();
+  if (line === "") return l10n.t("New chat");
+  return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
 }

@@ -48,6 +48,8 @@ export interface EditorServices {
   activeSelection(): NewAttachment | null;
   /** The active editor's whole file, or null when no editor is open. */
   activeFile(): NewAttachment | null;
+  /** Asks what to attach (the paperclip); null when the user cancels. */
+  pickAttachment(): Promise<NewAttachment | null>;
   showInformation(message: string): void;
 }
 
@@ -55,6 +57,14 @@ export interface EditorServices {
 export interface ModelMemory {
   get(): string | undefined;
   set(model: string | undefined): Promise<void>;
+}
+
+/** Panel settings that only the panel reads. */
+export interface PanelPreferences {
+  /** Context window sizes in tokens, by model id (relayChat.contextWindows): /v1/models lists none. */
+  contextWindows: Readonly<Record<string, number>>;
+  /** The relay's web console (balance, keys, usage log), if the user set relayChat.consoleUrl. */
+  consoleUrl: string;
 }
 
 export interface PanelLog {

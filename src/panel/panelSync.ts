@@ -51,6 +51,7 @@ export class PanelSync {
     private readonly post: (message: ToWebview) => void,
     private readonly strings: () => Record<string, string>,
     private readonly timers: PanelSyncTimers = realTimers,
+    private readonly locale: () => string = () => "en",
   ) {}
 
   /** The whole state, as `ready` gets it; also what the extension's API returns. */
@@ -69,7 +70,7 @@ export class PanelSync {
     for (const [name, value] of Object.entries(this.source.fields()) as Array<[FieldName, unknown]>) this.sentFields.set(name, { value, json: JSON.stringify(value) });
     this.setSentOrder(state.turns.map((turn) => turn.id));
     this.sentApprovals = JSON.stringify(state.approvals);
-    this.post({ type: "snapshot", state, strings: this.strings() });
+    this.post({ type: "snapshot", state, strings: this.strings(), locale: this.locale() });
   }
 
   /** Header fields, the turn order or the approvals may have changed. */

@@ -1,3 +1,5 @@
+// This file is longer than 300 lines because it is the whole protocol of the panel with its runtime
+// guards: one file, because both the host and the webview compile it.
 // The messages between the extension host and the chat webview. This file imports nothing: it is
 // compiled on both sides (media/tsconfig.json includes it), so the compiler guards both ends, and every
 // message that crosses postMessage is checked by the guards below before it is used.
@@ -21,7 +23,7 @@ export type OutcomeKind =
   | "not_finished";
 
 /** What a button in an error offers; the host carries it out. */
-export type FixAction = "setApiKey" | "openSettings" | "selectModel" | "checkConnection";
+export type FixAction = "setApiKey" | "openSettings" | "selectModel" | "checkConnection" | "openConsole";
 
 export interface UsageView {
   inputTokens: number | null;
@@ -55,9 +57,17 @@ export interface ToolCallView {
 
 export type TurnAction = "retry" | "continue";
 
+/** Context that went with a message (shown as a chip; its text went to the model inside the message). */
+export interface AttachmentLabel {
+  kind: "selection" | "file";
+  label: string;
+}
+
 export interface TurnView {
   id: string;
+  /** What the user typed (attached context is listed in `attachments`). */
   userText: string;
+  attachments: AttachmentLabel[];
   /** Markdown of the answer so far (completed text, or the partial text of an unfinished turn). */
   answerText: string;
   /** True while this turn's request is in flight; deltas then append to `answerText`. */
@@ -67,8 +77,10 @@ export interface TurnView {
   /** A sentence naming the likely cause and what to do, for anything but completed. */
   explanation: string | null;
   fixes: FixAction[];
-  /** The turn produced reasoning items; shown as a collapsed note, never as answer text. */
+  /** The turn produced reasoning items; shown collapsed ("Reasoning"), never as answer text. */
   hasReasoning: boolean;
+  /** The reasoning summaries the relay sent, if any (the reasoning itself stays opaque). */
+  reasoningSummaries: string[];
   /** Output item kinds the panel does not render (kept in history, listed in the receipt). */
   otherItemKinds: string[];
   toolCalls: ToolCallView[];
@@ -103,6 +115,7 @@ export interface ConversationListEntry {
   title: string;
   updatedAt: number;
   turnCount: number;
+  model: string;
 }
 
 export interface SetupView {
@@ -128,8 +141,23 @@ export interface TotalsView {
   requestsWithoutUsage: number;
 }
 
+/** The estimated input of the next send against the model's context window (when the setting gives one). */
+export interface ContextMeterView {
+  /** History and attachments; the webview adds the draft it holds. */
+  estimatedTokens: number;
+  windowTokens: number | null;
+}
+
+/** A file the `#` picker offers. */
+export interface FileMatchView {
+  /** Workspace-relative path, "/"-separated (with the folder name first when several are open). */
+  path: string;
+}
+
 /** Everything the panel shows except the turns and the pending approvals, which change on their own. */
 export interface PanelFields {
+  /** The conversation's title; never blank (the first message names a new conversation at once). */
+  title: string;
   setup: SetupView;
   model: string | null;
   models: string[];
@@ -138,6 +166,9 @@ export interface PanelFields {
   conversationId: string | null;
   busy: boolean;
   attachments: AttachmentView[];
+  /** The active editor's selection, offered as a one-click attachment. */
+  selectionOffer: { label: string } | null;
+  context: ContextMeterView | null;
   spendWarning: SpendWarningView | null;
   /** Totals of the conversation on screen: every request of every branch, from the request ledger. */
   totals: TotalsView | null;
@@ -163,12 +194,19 @@ export type PanelChange =
   | { kind: "approvals"; approvals: ApprovalView[] };
 
 export type ToWebview =
-  /** The whole state, after `ready`. `strings` are the localized UI strings, keyed by their English text. */
-  | { type: "snapshot"; state: PanelState; strings: Record<string, string> }
+  /**
+   * The whole state, after `ready`. `strings` are the localized UI strings, keyed by their English text;
+   * `locale` is VS Code's display language (for dates and plurals).
+   */
+  | { type: "snapshot"; state: PanelState; strings: Record<string, string>; locale: string }
   | { type: "patch"; changes: PanelChange[] }
   /** Text appended to the answer of a streaming turn since the last message (batched per frame). */
   | { type: "answerDelta"; turnId: string; text: string }
-  | { type: "focusInput" };
+  | { type: "focusInput" }
+  /** The view's History action. */
+  | { type: "showHistory" }
+  /** Files for the `#` picker, best match first, for the query the webview asked about. */
+  | { type: "fileMatches"; query: string; files: FileMatchView[] };
 
 export type ToHost =
   | { type: "ready" }
@@ -196,7 +234,12 @@ export type ToHost =
   | { type: "deleteConversation"; conversationId: string }
   | { type: "exportConversation"; conversationId: string }
   | { type: "attachSelection" }
+  /** The paperclip: the host asks what to attach. */
   | { type: "attachFile" }
+  /** A file picked with `#`. */
+  | { type: "attachPath"; path: string }
+  /** The `#` picker's query (the text after `#`). */
+  | { type: "findFiles"; query: string }
   | { type: "removeAttachment"; id: string }
   | { type: "confirmSend"; confirmed: boolean }
   | { type: "fix"; action: FixAction }
@@ -210,7 +253,7 @@ const isString = (value: unknown): value is string => typeof value === "string";
 const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
 const isIndex = (value: unknown): value is number => isNumber(value) && Number.isInteger(value) && value >= 0;
 
-const FIX_ACTIONS: readonly string[] = ["setApiKey", "openSettings", "selectModel", "checkConnection"];
+const FIX_ACTIONS: readonly string[] = ["setApiKey", "openSettings", "selectModel", "checkConnection", "openConsole"];
 
 /** Field checks per message type; anything else that crosses postMessage is ignored and logged. */
 const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>) => boolean } = {
@@ -238,6 +281,8 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   exportConversation: (message) => isString(message.conversationId),
   attachSelection: () => true,
   attachFile: () => true,
+  attachPath: (message) => isString(message.path),
+  findFiles: (message) => isString(message.query),
   removeAttachment: (message) => isString(message.id),
   confirmSend: (message) => typeof message.confirmed === "boolean",
   fix: (message) => isString(message.action) && FIX_ACTIONS.includes(message.action),
@@ -252,7 +297,16 @@ export function isToHost(value: unknown): value is ToHost {
 // The webview checks the shape of what it is about to index into; the contents of a turn are rendered as
 // text (never as markup), so a wrong value inside shows wrong, it cannot run.
 function isTurnView(value: unknown): value is TurnView {
-  return isRecord(value) && isString(value.id) && isString(value.answerText) && Array.isArray(value.receipts) && Array.isArray(value.toolCalls) && Array.isArray(value.actions);
+  return (
+    isRecord(value) &&
+    isString(value.id) &&
+    isString(value.answerText) &&
+    Array.isArray(value.receipts) &&
+    Array.isArray(value.toolCalls) &&
+    Array.isArray(value.actions) &&
+    Array.isArray(value.attachments) &&
+    Array.isArray(value.reasoningSummaries)
+  );
 }
 
 function isPanelChange(value: unknown): value is PanelChange {
@@ -278,6 +332,7 @@ export function isToWebview(value: unknown): value is ToWebview {
   switch (value.type) {
     case "snapshot":
       return (
+        isString(value.locale) &&
         isRecord(value.state) &&
         Array.isArray(value.state.turns) &&
         value.state.turns.every(isTurnView) &&
@@ -290,7 +345,10 @@ export function isToWebview(value: unknown): value is ToWebview {
     case "answerDelta":
       return isString(value.turnId) && isString(value.text);
     case "focusInput":
+    case "showHistory":
       return true;
+    case "fileMatches":
+      return isString(value.query) && Array.isArray(value.files) && value.files.every((file) => isRecord(file) && isString(file.path));
     default:
       return false;
   }

@@ -1,8 +1,11 @@
 import * as l10n from "@vscode/l10n";
-import { outputTextOf } from "../relay/accumulate";
+import { isObject, outputTextOf } from "../relay/accumulate";
+import type { OutputItem } from "../relay/types";
 import type { Conversation, RequestRecord, Turn, TurnOutcome } from "../chat/conversation";
 import { activePath, siblingsOf } from "../chat/conversation";
-import type { FixAction, OutcomeKind, ReceiptView, ToolCallView, TurnAction, TurnView } from "./protocol";
+import { splitMessage } from "./messageAttachments";
+import type { OutcomeKind, ReceiptView, ToolCallView, TurnView } from "./protocol";
+import { actionsFor, fixesFor } from "./turnFixes";
 
 // Turns of the branch on screen, as the webview shows them. Pure (no vscode) so it is tested in Node.
 // A turn's view depends on the turn alone (and its siblings, for the branch position), so the host can
@@ -15,6 +18,8 @@ export interface TurnViewOptions {
   streamingTurnId: string | null;
   /** The streaming turn's answer so far, as forwarded to the webview (never rebuilt from the snapshot). */
   liveText: string | null;
+  /** The relay's console address is set (relayChat.consoleUrl): quota problems can offer to open it. */
+  consoleConfigured?: boolean;
 }
 
 export function turnViewsOf(conversation: Conversation, options: TurnViewOptions): TurnView[] {
@@ -27,16 +32,19 @@ export function turnViewOf(conversation: Conversation, turn: Turn, options: Turn
   const lastRequest = turn.requests[turn.requests.length - 1];
   const settled = turn.outcome.kind !== "in_progress";
   const streaming = turn.id === options.streamingTurnId;
+  const message = splitMessage(turn.userText);
   return {
     id: turn.id,
-    userText: turn.userText,
+    userText: message.text,
+    attachments: message.attachments,
     answerText: streaming && options.liveText !== null ? options.liveText : settledAnswerText(turn),
     streaming,
     outcome: turn.outcome.kind as OutcomeKind,
     outcomeLabel: outcomeLabel(turn.outcome),
     explanation: turn.outcome.kind === "completed" ? null : turn.notice ?? lastRequest?.explanation ?? null,
-    fixes: settled ? fixesFor(turn.outcome, lastRequest) : [],
+    fixes: settled ? fixesFor(turn.outcome, { consoleConfigured: options.consoleConfigured === true }) : [],
     hasReasoning: outputs.some((item) => item.type === "reasoning"),
+    reasoningSummaries: outputs.flatMap(reasoningSummaryTexts),
     otherItemKinds: [...new Set(outputs.map((item) => item.type).filter((kind) => !RENDERED_KINDS.has(kind)))],
     toolCalls: turn.toolCalls.map(
       (call): ToolCallView => ({ callId: call.callId, name: call.name, argumentsJson: prettyArguments(call.arguments), status: call.status, output: call.output.output }),
@@ -54,24 +62,10 @@ function settledAnswerText(turn: Turn): string {
   return requestTexts.length > 0 ? requestTexts.join("\n\n") : turn.partialText;
 }
 
-function actionsFor(outcome: TurnOutcome): TurnAction[] {
-  if (outcome.kind === "completed") return [];
-  if (outcome.kind === "incomplete") return ["continue", "retry"];
-  return ["retry"];
-}
-
-/** What the user can do about the likely cause; the host carries each out. */
-function fixesFor(outcome: TurnOutcome, request: RequestRecord | undefined): FixAction[] {
-  if (outcome.kind === "http_error") {
-    if (outcome.status === 401) return ["setApiKey", "checkConnection"];
-    if (outcome.status === 403 || /model/i.test(outcome.code ?? "")) return ["selectModel", "setApiKey"];
-    if (outcome.status === 404) return ["openSettings", "selectModel"];
-    if (outcome.status === 200) return ["openSettings", "checkConnection"];
-    return ["checkConnection"];
-  }
-  if (outcome.kind === "network_error") return ["openSettings", "checkConnection"];
-  if ((outcome.kind === "failed" || outcome.kind === "error_event") && /model/i.test(outcome.code ?? "")) return ["selectModel"];
-  return request ? [] : ["checkConnection"];
+/** The summary texts of a reasoning item (its `summary` parts), if the relay sent any. */
+function reasoningSummaryTexts(item: OutputItem): string[] {
+  if (item.type !== "reasoning" || !Array.isArray(item.summary)) return [];
+  return item.summary.flatMap((part) => (isObject(part) && typeof part.text === "string" && part.text.trim() !== "" ? [part.text] : []));
 }
 
 export function outcomeLabel(outcome: TurnOutcome): string {

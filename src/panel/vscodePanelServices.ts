@@ -1,20 +1,57 @@
 import * as vscode from "vscode";
 import type { ConversationUi } from "./conversationCommands";
 import type { NewAttachment } from "./messageAttachments";
-import type { EditorServices, ModelMemory } from "./panelServices";
+import type { EditorServices, ModelMemory, PanelPreferences } from "./panelServices";
 import type { FixAction } from "./protocol";
+import type { WorkspaceFiles } from "./workspaceFiles";
 
 // The panel's thin vscode adapter: the editor actions, dialogs and the remembered model the controller
 // asks for, done with the VS Code API. No decisions here; those are in the controller and its parts.
 
-const FIX_COMMANDS: Record<FixAction, string> = {
+const FIX_COMMANDS: Record<Exclude<FixAction, "openConsole">, string> = {
   setApiKey: "relayChat.setApiKey",
   openSettings: "relayChat.openSettings",
   selectModel: "relayChat.selectModel",
   checkConnection: "relayChat.checkConnection",
 };
 
-export const vscodeEditorServices: EditorServices = {
+/** The settings only the panel reads. */
+export function panelPreferences(): PanelPreferences {
+  const config = vscode.workspace.getConfiguration("relayChat");
+  const windows = config.get<Record<string, unknown>>("contextWindows", {});
+  const contextWindows: Record<string, number> = {};
+  for (const [model, tokens] of Object.entries(windows ?? {})) if (typeof tokens === "number" && tokens > 0) contextWindows[model] = tokens;
+  return { contextWindows, consoleUrl: config.get<string>("consoleUrl", "").trim() };
+}
+
+export function createEditorServices(files: WorkspaceFiles | null): EditorServices {
+  return { ...editorServices, pickAttachment: () => pickAttachment(files) };
+}
+
+/** The paperclip's quick pick: the selection, the active file, then every workspace file (filtered by typing). */
+async function pickAttachment(files: WorkspaceFiles | null): Promise<NewAttachment | null> {
+  type Choice = vscode.QuickPickItem & { attach: () => Promise<NewAttachment | null> };
+  const choices: Choice[] = [];
+  const selection = editorServices.activeSelection();
+  if (selection) choices.push({ label: `$(selection) ${selection.label}`, description: vscode.l10n.t("Selection"), attach: async () => selection });
+  const active = editorServices.activeFile();
+  if (active) choices.push({ label: `$(file) ${active.label}`, description: vscode.l10n.t("Active file"), attach: async () => active });
+  for (const match of files ? await files.search("", 5000) : []) {
+    if (match.path === active?.label) continue;
+    choices.push({
+      label: `$(file) ${match.path}`,
+      attach: async () => {
+        const result = await files!.attachment(match.path);
+        if (!result.ok) void vscode.window.showWarningMessage(result.problem);
+        return result.ok ? result.attachment : null;
+      },
+    });
+  }
+  const picked = await vscode.window.showQuickPick(choices, { placeHolder: vscode.l10n.t("Attach a file or the selection to the next message"), matchOnDescription: true });
+  return picked ? picked.attach() : null;
+}
+
+const editorServices: Omit<EditorServices, "pickAttachment"> = {
   async copyToClipboard(text) {
     await vscode.env.clipboard.writeText(text);
   },
@@ -34,7 +71,12 @@ export const vscodeEditorServices: EditorServices = {
     await vscode.window.showTextDocument(document, { preview: false });
   },
   async runFix(action) {
-    await vscode.commands.executeCommand(FIX_COMMANDS[action]);
+    if (action !== "openConsole") {
+      await vscode.commands.executeCommand(FIX_COMMANDS[action]);
+      return;
+    }
+    const consoleUrl = panelPreferences().consoleUrl;
+    if (/^https?:\/\//i.test(consoleUrl)) await vscode.env.openExternal(vscode.Uri.parse(consoleUrl, true));
   },
   activeSelection(): NewAttachment | null {
     const editor = vscode.window.activeTextEditor;

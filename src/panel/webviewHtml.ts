@@ -5,6 +5,8 @@ export interface WebviewAssets {
   cspSource: string;
   scriptUri: string;
   styleUri: string;
+  /** The codicon font's stylesheet (media/dist/codicon.css, with the font beside it). */
+  codiconsUri: string;
 }
 
 /**
@@ -30,6 +32,7 @@ export function webviewHtml(assets: WebviewAssets, nonce = randomBytes(18).toStr
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${assets.codiconsUri}">
 <link rel="stylesheet" href="${assets.styleUri}">
 <title>Relay Chat</title>
 </head>

@@ -60,7 +60,7 @@ describe("Relay Chat in the workbench", function () {
   (chatSteps ? it : it.skip)("asks before a tool runs, and answers after Approve", async () => {
     // The emulator's "tools" model proposes a call to the first offered tool (read_file).
     await chat.getByRole("combobox", { name: "Model" }).selectOption("tools");
-    await chat.getByRole("button", { name: "New chat" }).click();
+    await workbench.viewAction("New Chat").click();
     const message = chat.getByRole("textbox", { name: "Message" });
     await message.fill("Please read a file");
     await message.press("Enter");
@@ -70,16 +70,20 @@ describe("Relay Chat in the workbench", function () {
     await workbench.screenshot("04-tool-approval");
     await approve.click();
     await chat.getByText(/Tool result:/).first().waitFor({ timeout: 60_000 });
-    // The follow-up request has its own receipt; it appears when that request ends.
-    await chat.getByRole("region", { name: "Turn details" }).nth(1).waitFor({ timeout: 60_000 });
-    assert.equal(await chat.getByRole("region", { name: "Turn details" }).count(), 2);
+    // One quiet line for the turn; expanded, one entry per request (the follow-up has its own).
+    const details = chat.getByRole("region", { name: "Turn details" }).last();
+    await details.waitFor({ timeout: 60_000 });
+    await details.getByRole("button", { name: "Show request details" }).click();
+    await details.getByText("Request 2 of 2: after tool results").waitFor({ timeout: 60_000 });
+    assert.match(await details.innerText(), /Request 1 of 2.*Request 2 of 2: after tool results/s);
+    assert.match(await chat.locator(".tool-card").last().innerText(), /read_file\s+ran/);
     await workbench.screenshot("05-tool-answer");
   });
 
   (chatSteps ? it : it.skip)("stops a long answer with Stop and says it was cancelled", async () => {
     // The "demo" model streams at a readable pace; "long" makes it write about 2,000 words.
     await chat.getByRole("combobox", { name: "Model" }).selectOption("demo");
-    await chat.getByRole("button", { name: "New chat" }).click();
+    await workbench.viewAction("New Chat").click();
     const message = chat.getByRole("textbox", { name: "Message" });
     await message.fill("Write something long");
     await message.press("Enter");
@@ -99,7 +103,7 @@ describe("Relay Chat in the workbench", function () {
     await workbench.runCommand("Relay Chat: Set API Key");
     await workbench.answerInput("sk-wrong-key-set-through-the-ui-0000");
     await chat.getByRole("combobox", { name: "Model" }).selectOption("echo");
-    await chat.getByRole("button", { name: "New chat" }).click();
+    await workbench.viewAction("New Chat").click();
     const message = chat.getByRole("textbox", { name: "Message" });
     await message.fill("Is the stored key used?");
     await message.press("Enter");
@@ -110,7 +114,7 @@ describe("Relay Chat in the workbench", function () {
     await workbench.screenshot("07-wrong-key");
 
     await workbench.runCommand("Relay Chat: Clear API Key");
-    await chat.getByRole("button", { name: "New chat" }).click();
+    await workbench.viewAction("New Chat").click();
     await message.fill("And now?");
     await message.press("Enter");
     await chat.getByText("You said: And now?").first().waitFor({ timeout: 60_000 });
@@ -120,13 +124,14 @@ describe("Relay Chat in the workbench", function () {
     await workbench.reload();
     await workbench.activityBarEntry("Relay Chat").click();
     chat = workbench.webview();
-    const conversations = chat.getByRole("combobox", { name: "Conversation" });
-    await conversations.waitFor({ timeout: 60_000 });
-    // The list is read from disk after the view loads.
-    await conversations.locator("option", { hasText: "Hello from the UI test" }).waitFor({ state: "attached", timeout: 30_000 }).catch(() => undefined);
-    const titles = await conversations.locator("option").allInnerTexts();
-    assert.ok(titles.some((title) => title.includes("Hello from the UI test")), `conversations after reload: ${titles.join(" | ")}`);
-    await conversations.selectOption({ label: titles.find((title) => title.includes("Hello from the UI test"))! });
+    await workbench.viewAction("Show Chat History").click();
+    const history = chat.getByRole("region", { name: "Chat history" });
+    await history.waitFor({ timeout: 60_000 });
+    // The list is read from disk after the view loads; typing filters it.
+    await history.getByRole("searchbox", { name: "Filter conversations" }).fill("Hello from");
+    const entry = history.getByRole("button", { name: /Hello from the UI test/ }).first();
+    await entry.waitFor({ timeout: 30_000 });
+    await entry.click();
     await chat.getByText("You said: Hello from the UI test").first().waitFor({ timeout: 60_000 });
     await workbench.screenshot("08-after-reload");
   });

@@ -63,6 +63,27 @@ export class Workbench {
     return this.page.locator(`.activitybar .action-label[aria-label^="${title}"]`);
   }
 
+  /** An action in the side bar's title (the view's New Chat, History, ...), by the start of its label. */
+  viewAction(label: string): Locator {
+    return this.page.locator(`.part.sidebar .title-actions .action-label[aria-label^="${label}"]`);
+  }
+
+  /** Drags the side bar's edge until the chat view is `width` px wide, as a person would. */
+  async setSidebarWidth(width: number): Promise<void> {
+    const sidebar = this.page.locator(".part.sidebar");
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const box = await sidebar.boundingBox();
+      if (!box) throw new Error("no side bar");
+      if (Math.abs(box.width - width) <= 1) return;
+      const y = box.y + box.height / 2;
+      await this.page.mouse.move(box.x + box.width - 1, y);
+      await this.page.mouse.down();
+      await this.page.mouse.move(box.x + width - 1, y, { steps: 8 });
+      await this.page.mouse.up();
+      await this.page.waitForTimeout(200);
+    }
+  }
+
   /** The document inside a webview view: VS Code nests it in two iframes. */
   webview(): FrameLocator {
     return this.page.frameLocator("iframe.webview.ready").frameLocator("#active-frame");
@@ -90,6 +111,19 @@ export class Workbench {
     await input.fill(`>${title}`);
     await this.page.locator(".quick-input-list .monaco-list-row").first().waitFor();
     await input.press("Enter");
+  }
+
+  /** Switches the color theme with the theme picker (Ctrl+K Ctrl+T), as a person would. */
+  async setColorTheme(label: string): Promise<void> {
+    await this.page.locator(".monaco-workbench").click({ position: { x: 900, y: 400 } });
+    await this.page.keyboard.press("Control+K");
+    await this.page.keyboard.press("Control+T");
+    const input = this.page.locator(".quick-input-widget input");
+    await input.waitFor();
+    await input.fill(label);
+    await this.page.locator(".quick-input-list .monaco-list-row", { hasText: label }).first().waitFor();
+    await input.press("Enter");
+    await this.page.locator(".quick-input-widget").waitFor({ state: "hidden" });
   }
 
   /** Notification messages. With the smoke-test driver toasts are hidden: read the Notification Center. */

@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { PanelState, ToWebview } from "../../src/panel/protocol";
+import { WorkspaceFiles } from "../../src/panel/workspaceFiles";
 import type { PanelHostHarness } from "../fixtures/panel/panelHostHarness";
 import { startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
 
@@ -185,5 +189,68 @@ describe("panel controller (Node, relay emulator)", function () {
     controller.handle({ type: "deleteConversation", conversationId: id });
     const deleted = await harness.waitFor((current) => current.conversations.length === 0, "the deletion");
     assert.deepEqual(deleted.turns, [], "the deleted conversation left the screen");
+  });
+
+  it("attaches a file picked with #, sends it inside the message, shows it as a chip, and keeps it on edit", async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), "relay-chat-hash-"));
+    try {
+      await writeFile(path.join(folder, "notes.md"), "The secret word is heliotrope.\n");
+      harness = await startPanelHostHarness({ files: new WorkspaceFiles({ folders: () => [folder], excludePatterns: () => [] }) });
+      const { controller, view } = harness;
+      controller.handle({ type: "ready" });
+      controller.handle({ type: "findFiles", query: "note" });
+      await harness.waitFor(() => view.ofType("fileMatches").length === 1, "the matches");
+      assert.deepEqual(view.ofType("fileMatches")[0], { type: "fileMatches", query: "note", files: [{ path: "notes.md" }] });
+      controller.handle({ type: "attachPath", path: "notes.md" });
+      const attached = await harness.waitFor((state) => state.attachments.length === 1, "the chip");
+      assert.equal(attached.attachments[0].label, "notes.md");
+      assert.ok((attached.context?.estimatedTokens ?? 0) > 5, "the context meter counts the attachment");
+      controller.handle({ type: "send", text: "What is the secret word?" });
+      const state = await harness.waitFor(settled, "the answer");
+      const turn = lastTurn(state);
+      assert.equal(turn.userText, "What is the secret word?");
+      assert.deepEqual(turn.attachments, [{ kind: "file", label: "notes.md" }]);
+      assert.match(turn.answerText, /heliotrope/, "the echo model saw the file's text");
+      assert.deepEqual(state.attachments, [], "attachments go with one message");
+      controller.handle({ type: "editAndResend", turnId: turn.id, text: "Say the word again" });
+      const edited = await harness.waitFor((current) => settled(current) && lastTurn(current).userText === "Say the word again", "the edited turn");
+      assert.deepEqual(lastTurn(edited).attachments, [{ kind: "file", label: "notes.md" }]);
+      assert.match(lastTurn(edited).answerText, /heliotrope/);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("names a new conversation by its first message while the answer streams, and lets a changed setting win", async () => {
+    harness = await startPanelHostHarness({ settings: { model: "long", maxOutputTokens: 2000 }, preferences: () => ({ contextWindows: { long: 1000 }, consoleUrl: "" }) });
+    const { controller } = harness;
+    controller.handle({ type: "ready" });
+    assert.equal(controller.state().title, "New chat");
+    controller.handle({ type: "send", text: "A question that names the chat\nsecond line" });
+    const streaming = await harness.waitFor((state) => state.busy && state.turns.length === 1, "the streaming turn");
+    assert.equal(streaming.title, "A question that names the chat second line", "as the history list will name it");
+    await harness.waitFor(settled, "the answer");
+    assert.deepEqual(controller.state().context?.windowTokens, 1000);
+    controller.handle({ type: "selectModel", model: "echo" });
+    await harness.waitFor((state) => state.model === "echo", "the picked model");
+    harness.settings.model = "tools";
+    await controller.onModelSettingChanged();
+    assert.equal(controller.state().model, "tools", "the changed setting wins over the earlier pick");
+    controller.handle({ type: "selectModel", model: "echo" });
+    await harness.waitFor((state) => state.model === "echo", "a new pick wins again");
+  });
+
+  it("offers the editor's selection and attaches it on request", async () => {
+    harness = await startPanelHostHarness();
+    const { controller, editor } = harness;
+    controller.handle({ type: "ready" });
+    controller.editorActions.offerSelection("src/a.ts:3-9");
+    await harness.waitFor((state) => state.selectionOffer?.label === "src/a.ts:3-9", "the offer");
+    editor.selection = { kind: "selection", label: "src/a.ts:3-9", text: "const a = 1;", language: "typescript" };
+    controller.handle({ type: "attachSelection" });
+    const state = await harness.waitFor((current) => current.attachments.length === 1, "the attachment");
+    assert.deepEqual(state.attachments.map(({ kind, label }) => ({ kind, label })), [{ kind: "selection", label: "src/a.ts:3-9" }]);
+    controller.editorActions.offerSelection(null);
+    await harness.waitFor((current) => current.selectionOffer === null, "no offer without a selection");
   });
 });

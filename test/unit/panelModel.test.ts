@@ -7,6 +7,7 @@ import type { Conversation, RequestRecord, Turn } from "../../src/chat/conversat
 import { createConversation } from "../../src/chat/conversation";
 import { curlCommandFor } from "../../src/panel/curlCommand";
 import { isToHost, isToWebview } from "../../src/panel/protocol";
+import { actionsFor, fixesFor } from "../../src/panel/turnFixes";
 import { turnViewsOf } from "../../src/panel/turnView";
 import { webviewHtml } from "../../src/panel/webviewHtml";
 import { buildResponseRequest, userMessage } from "../../src/relay/requestBuilder";
@@ -133,7 +134,7 @@ describe("copy as curl", () => {
 
 describe("webview HTML", () => {
   it("has a strict CSP with a fresh nonce and no inline code", () => {
-    const assets = { cspSource: "https://webview.test", scriptUri: "https://webview.test/webview.js", styleUri: "https://webview.test/panel.css" };
+    const assets = { cspSource: "https://webview.test", scriptUri: "https://webview.test/webview.js", styleUri: "https://webview.test/panel.css", codiconsUri: "https://webview.test/codicon.css" };
     const first = webviewHtml(assets);
     const second = webviewHtml(assets);
     const nonce = /nonce-([A-Za-z0-9+/=]+)/.exec(first)?.[1];
@@ -144,5 +145,42 @@ describe("webview HTML", () => {
     assert.doesNotMatch(first, /unsafe-inline|unsafe-eval/);
     assert.doesNotMatch(first, /\son[a-z]+=/i, "no inline handlers");
     assert.equal((first.match(/<script/g) ?? []).length, 1);
+  });
+});
+
+describe("panel turn states: fixes that fit the cause, Retry only where a request was sent", () => {
+  const http = (status: number, code: string | null, message = "no") => ({ kind: "http_error" as const, status, code, message, body: JSON.stringify({ error: { code, message } }) });
+
+  it("offers a new key for a key problem, the console for quota, settings for an address", () => {
+    assert.deepEqual(fixesFor(http(401, "invalid_api_key"), { consoleConfigured: true }), ["setApiKey", "checkConnection"]);
+    assert.deepEqual(fixesFor(http(403, "insufficient_user_quota"), { consoleConfigured: true }), ["openConsole"]);
+    assert.deepEqual(fixesFor(http(403, "insufficient_user_quota"), { consoleConfigured: false }), [], "no key or model buttons for a quota problem");
+    assert.deepEqual(fixesFor(http(403, null, "model gpt-x is not allowed for this token"), { consoleConfigured: false }), ["selectModel"]);
+    assert.deepEqual(fixesFor({ kind: "network_error", code: "ECONNREFUSED", message: "refused" }, { consoleConfigured: false }), ["openSettings", "checkConnection"]);
+    assert.deepEqual(fixesFor({ kind: "cancelled" }, { consoleConfigured: true }), []);
+    assert.deepEqual(fixesFor({ kind: "incomplete", reason: "max_output_tokens" }, { consoleConfigured: true }), []);
+  });
+
+  it("offers Retry where the relay got the request, not after a refused connection", () => {
+    assert.deepEqual(actionsFor({ kind: "network_error", code: "ECONNREFUSED", message: "refused" }), []);
+    assert.deepEqual(actionsFor({ kind: "network_error", code: "ENOTFOUND", message: "dns" }), []);
+    assert.deepEqual(actionsFor({ kind: "network_error", code: "ECONNRESET", message: "reset" }), ["retry"]);
+    assert.deepEqual(actionsFor(http(500, "server_error")), ["retry"]);
+    assert.deepEqual(actionsFor({ kind: "cancelled" }), ["retry"]);
+    assert.deepEqual(actionsFor({ kind: "incomplete", reason: null }), ["continue", "retry"]);
+    assert.deepEqual(actionsFor({ kind: "completed" }), []);
+  });
+
+  it("shows reasoning summaries collapsed, never as answer text", () => {
+    const conversation: Conversation = createConversation("c1", "echo", 1);
+    conversation.turns.push(
+      turn("t1", null, {
+        requests: [request({ output: [{ type: "reasoning", summary: [{ type: "summary_text", text: "**Thinking**\n\nabout it" }] }, message("The answer")] })],
+      }),
+    );
+    conversation.activeTurnId = "t1";
+    const [view] = turnViewsOf(conversation, { streamingTurnId: null, liveText: null });
+    assert.deepEqual(view.reasoningSummaries, ["**Thinking**\n\nabout it"]);
+    assert.equal(view.answerText, "The answer");
   });
 });

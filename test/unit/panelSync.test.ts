@@ -26,6 +26,7 @@ class ManualTimers implements PanelSyncTimers {
 
 class PlainSource implements PanelSource {
   values: PanelFields = {
+    title: "New chat",
     setup: { hasBaseUrl: true, hasApiKey: true, baseUrl: "https://relay.example/v1" },
     model: "m",
     models: ["m"],
@@ -34,6 +35,8 @@ class PlainSource implements PanelSource {
     conversationId: null,
     busy: false,
     attachments: [],
+    selectionOffer: null,
+    context: null,
     spendWarning: null,
     totals: null,
     notice: null,

@@ -128,7 +128,7 @@ describe("Chat panel webview: interaction (Chromium)", function () {
     assert.equal(await stop.isEnabled(), true);
     const box = page.getByLabel("Message", { exact: true });
     await box.fill("next question");
-    assert.equal(await page.getByRole("button", { name: "Send", exact: true }).isDisabled(), true);
+    assert.equal(await page.getByRole("button", { name: "Send", exact: true }).count(), 0, "Stop takes Send's place");
     await panel.clearPosted();
     await box.press("Enter");
     await stop.click();
@@ -168,33 +168,70 @@ describe("Chat panel webview: interaction (Chromium)", function () {
     assert.deepEqual((await panel.posted()).at(-1), { type: "send", text: "new" });
   });
 
-  it("drives the header: model, refresh, new chat, conversations", async () => {
+  it("picks a model in the composer, or asks the host for an unlisted one", async () => {
     const { page } = panel;
     await panel.sendState(conversationState());
     await panel.clearPosted();
-    await page.getByLabel("Model", { exact: true }).selectOption("relay-small");
-    await page.getByRole("button", { name: "Refresh models" }).click();
-    await page.getByRole("button", { name: "New chat", exact: true }).click();
-    await page.getByLabel("Conversation", { exact: true }).selectOption("c2");
-    await page.getByRole("button", { name: "Rename" }).click();
-    await page.getByRole("button", { name: "Export" }).click();
-    await page.getByRole("button", { name: "Delete" }).click();
+    const picker = page.locator(".composer-toolbar").getByRole("combobox", { name: "Model" });
+    await picker.selectOption("relay-small");
+    await picker.selectOption({ label: "Other model…" });
+    assert.equal(await picker.inputValue(), "relay-large", "the picker keeps the current model until the host says otherwise");
     assert.deepEqual(await panel.posted(), [
       { type: "selectModel", model: "relay-small" },
-      { type: "refreshModels" },
-      { type: "newChat" },
-      { type: "switchConversation", conversationId: "c2" },
-      // The state still names c1 as current: the host has not switched yet.
-      { type: "renameConversation", conversationId: "c1" },
-      { type: "exportConversation", conversationId: "c1" },
-      { type: "deleteConversation", conversationId: "c1" },
+      { type: "fix", action: "selectModel" },
     ]);
-    // A new chat that is not saved yet has nothing to rename.
-    await panel.sendState(panelState({ conversationId: null }));
-    assert.equal(await page.getByRole("button", { name: "Rename" }).isDisabled(), true);
   });
 
-  it("shows attachments as removable chips and attaches selection or file", async () => {
+  it("opens the history from the title, filters it by typing, and acts on its entries", async () => {
+    const { page } = panel;
+    const now = Date.now();
+    await panel.sendState(
+      panelState({
+        conversations: [
+          { id: "c1", title: "Sorting in Rust", updatedAt: now - 5 * 60_000, turnCount: 3, model: "relay-large" },
+          { id: "c2", title: "CSS grid", updatedAt: now - 26 * 3600_000, turnCount: 1, model: "relay-small" },
+          { id: "c3", title: "Flaky test", updatedAt: now - 40 * 86_400_000, turnCount: 12, model: "relay-large" },
+        ],
+      }),
+    );
+    await page.locator(".title-button").click();
+    const history = page.getByRole("region", { name: "Chat history" });
+    assert.equal(await history.isVisible(), true);
+    const filter = history.getByRole("searchbox", { name: "Filter conversations" });
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Filter conversations");
+    const entries = history.locator(".history-entry");
+    assert.equal(await entries.count(), 3);
+    assert.deepEqual(await entries.locator(".history-entry-meta").allInnerTexts(), ["5 minutes ago · relay-large · 3 messages", "yesterday · relay-small · 1 message", `${new Intl.DateTimeFormat("en", { dateStyle: "medium" }).format(new Date(now - 40 * 86_400_000))} · relay-large · 12 messages`]);
+    assert.equal(await entries.nth(0).locator(".history-open").getAttribute("aria-current"), "true");
+    await filter.fill("small");
+    assert.deepEqual(await entries.locator(".history-entry-title").allInnerTexts(), ["CSS grid"], "filters by model too");
+    await filter.fill("rust");
+    assert.deepEqual(await entries.locator(".history-entry-title").allInnerTexts(), ["Sorting in Rust"]);
+    await filter.fill("nothing like this");
+    assert.equal(await entries.count(), 0);
+    assert.equal(await history.getByText("No conversation matches the filter.").isVisible(), true);
+    await filter.fill("");
+    await panel.clearPosted();
+    await history.getByRole("button", { name: "Rename CSS grid" }).click();
+    await history.getByRole("button", { name: "Export CSS grid" }).click();
+    await history.getByRole("button", { name: "Delete CSS grid" }).click();
+    await history.getByRole("button", { name: /^Flaky test/ }).click();
+    assert.deepEqual(await panel.posted(), [
+      { type: "renameConversation", conversationId: "c2" },
+      { type: "exportConversation", conversationId: "c2" },
+      { type: "deleteConversation", conversationId: "c2" },
+      { type: "switchConversation", conversationId: "c3" },
+    ]);
+    assert.equal(await history.isVisible(), false, "opening a conversation goes back to the chat");
+    // The view's History action opens it too; Escape closes it and gives the message box its focus back.
+    await panel.send({ type: "showHistory" });
+    assert.equal(await history.isVisible(), true);
+    await page.keyboard.press("Escape");
+    assert.equal(await history.isVisible(), false);
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Message");
+  });
+
+  it("shows attachments as removable chips, offers the selection, and attaches through the paperclip", async () => {
     const { page } = panel;
     await panel.sendState(
       panelState({
@@ -202,15 +239,54 @@ describe("Chat panel webview: interaction (Chromium)", function () {
           { id: "a1", label: "main.rs:1-20", kind: "selection" },
           { id: "a2", label: "Cargo.toml", kind: "file" },
         ],
+        selectionOffer: { label: "lib.rs:3-9" },
       }),
     );
     await panel.clearPosted();
     await page.getByRole("button", { name: "Remove Cargo.toml" }).click();
-    await page.getByRole("button", { name: "Attach selection" }).click();
-    await page.getByRole("button", { name: "Attach file" }).click();
+    await page.getByRole("button", { name: "Attach selection lib.rs:3-9" }).click();
+    await page.getByRole("button", { name: "Attach context" }).click();
     assert.deepEqual(await panel.posted(), [{ type: "removeAttachment", id: "a2" }, { type: "attachSelection" }, { type: "attachFile" }]);
+    // A selection already attached is not offered again.
+    await panel.sendState(panelState({ attachments: [{ id: "a3", label: "lib.rs:3-9", kind: "selection" }], selectionOffer: { label: "lib.rs:3-9" } }));
+    assert.equal(await page.getByRole("button", { name: /^Attach selection/ }).count(), 0);
     await panel.sendState(panelState());
-    assert.equal(await page.locator(".attachment-chip").count(), 0);
+    assert.equal(await page.locator(".composer-chips .chip").count(), 0);
+  });
+
+  it("picks a workspace file with # and sends only once the text is cleaned", async () => {
+    const { page } = panel;
+    await panel.sendState(panelState());
+    const box = page.getByLabel("Message", { exact: true });
+    await panel.clearPosted();
+    await box.pressSequentially("Explain #rea");
+    await panel.waitForPosted("findFiles");
+    assert.deepEqual((await panel.posted()).filter((message) => message.type === "findFiles").at(-1), { type: "findFiles", query: "rea" });
+    await panel.send({ type: "fileMatches", query: "re", files: [{ path: "stale.md" }] });
+    assert.equal(await page.getByRole("listbox", { name: "Workspace files" }).isVisible(), false, "an answer to an older query is ignored");
+    await panel.send({ type: "fileMatches", query: "rea", files: [{ path: "README.md" }, { path: "docs/reading-list.md" }] });
+    const list = page.getByRole("listbox", { name: "Workspace files" });
+    assert.equal(await list.isVisible(), true);
+    assert.equal(await box.getAttribute("aria-expanded"), "true");
+    const active = await box.getAttribute("aria-activedescendant");
+    assert.equal(await page.locator(`[id="${active}"]`).innerText(), "README.md");
+    await box.press("ArrowDown");
+    assert.match(await page.locator(`[id="${await box.getAttribute("aria-activedescendant")}"]`).innerText(), /reading-list\.md/);
+    await box.press("ArrowUp");
+    await panel.clearPosted();
+    await box.press("Enter");
+    assert.deepEqual(await panel.posted(), [{ type: "attachPath", path: "README.md" }], "Enter picks, it does not send");
+    assert.equal(await box.inputValue(), "Explain ");
+    assert.equal(await list.isVisible(), false);
+    await box.pressSequentially("it");
+    await box.press("Enter");
+    assert.deepEqual((await panel.posted()).at(-1), { type: "send", text: "Explain it" });
+    // Escape closes the list without touching the text.
+    await box.pressSequentially("#x");
+    await panel.send({ type: "fileMatches", query: "x", files: [{ path: "x.ts" }] });
+    await box.press("Escape");
+    assert.equal(await list.isVisible(), false);
+    assert.equal(await box.inputValue(), "#x");
   });
 
   it("asks before an expensive send: Send anyway, Cancel, Escape", async () => {
@@ -237,7 +313,7 @@ describe("Chat panel webview: interaction (Chromium)", function () {
     const { page } = panel;
     await panel.sendState(panelState());
     await page.getByLabel("Message", { exact: true }).fill("draft");
-    await page.getByRole("button", { name: "Attach file" }).focus();
+    await page.getByRole("button", { name: "Attach context" }).focus();
     await panel.send({ type: "focusInput" });
     assert.equal(await page.evaluate(() => document.activeElement?.tagName), "TEXTAREA");
     await panel.sendState(panelState({ turns: [turn("l1")] }), { Send: "Senden", Message: "Nachricht", "Turn details": "Details" });

@@ -54,36 +54,69 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     // Branch navigation on the second turn only.
     assert.equal(await page.getByRole("group", { name: "Versions" }).count(), 1);
     assert.equal(await turns.nth(1).locator(".branch-position").textContent(), "2/2");
-    // The header.
-    assert.equal(await page.getByLabel("Model", { exact: true }).inputValue(), "relay-large");
-    assert.equal(await page.getByText("A listed model may still lack a feature.").count(), 1);
-    assert.equal(await page.getByLabel("Conversation", { exact: true }).locator("option").count(), 2);
-    assert.equal(await page.getByRole("button", { name: "New chat", exact: true }).count(), 1);
-    assert.match((await page.locator(".totals").textContent()) ?? "", /4 requests, 4,800 input tokens, 1,380 output tokens/);
+    // The title line: the conversation's title and its totals; no model row, no conversation dropdown,
+    // no second "New chat" (that is the view's title action); the model picker is in the composer.
+    assert.equal(await page.locator(".panel-header .title-text").textContent(), "Sorting in Rust");
+    assert.equal(await page.locator(".conversation-totals").textContent(), "4 requests · 4.8K in · 1.4K out");
+    assert.match((await page.locator(".conversation-totals").getAttribute("title")) ?? "", /4 requests, 4,800 input tokens \(1,024 cached\), 1,380 output tokens/);
+    assert.equal(await page.locator(".composer-toolbar").getByRole("combobox", { name: "Model" }).inputValue(), "relay-large");
+    assert.equal(await page.getByText("A listed model may still lack a feature.").count(), 0, "the model note is the picker's tooltip");
+    assert.equal(await page.getByRole("button", { name: "New chat", exact: true }).count(), 0);
     const log = page.getByRole("log");
     assert.equal(await log.getAttribute("aria-live"), "polite");
     assert.equal(await log.getAttribute("aria-relevant"), "additions");
   });
 
-  it("shows one Turn details region per request with outcome, usage, latency and request id", async () => {
+  it("shows one quiet Turn details line per turn that expands to each request", async () => {
     const { page } = panel;
     await panel.sendState(conversationState());
     const regions = page.getByRole("region", { name: "Turn details" });
-    assert.equal(await regions.count(), 4);
-    const first = (await regions.nth(0).textContent()) ?? "";
-    for (const expected of ["completed", "req_first", "input 1,200 tokens (cached 1,024)", "output 345 tokens (reasoning 64)", "latency 2.3 s"]) {
+    assert.equal(await regions.count(), 3);
+    const first = (await regions.nth(0).innerText()) ?? "";
+    for (const expected of ["completed", "req_first", "1.2K in · 345 out", "2.3 s"]) {
       assert.ok(first.includes(expected), `${JSON.stringify(expected)} in ${JSON.stringify(first)}`);
     }
-    assert.match((await regions.nth(2).textContent()) ?? "", /Request 2 of 2.*req_tool_2.*Not shown: web_search_call/s);
-    assert.match((await regions.nth(3).textContent()) ?? "", /incomplete \(max_output_tokens\).*req_cut/s);
+    // Collapsed: one line, no per-request facts until expanded.
+    const second = regions.nth(1);
+    assert.equal(await second.locator(".receipt-details").isVisible(), false);
+    assert.match(await second.innerText(), /2 requests.*req_tool_2/s);
+    const toggle = second.getByRole("button", { name: "Show request details" });
+    assert.equal(await toggle.getAttribute("aria-expanded"), "false");
+    await toggle.click();
+    assert.equal(await toggle.getAttribute("aria-expanded"), "true");
+    const details = await second.locator(".receipt-details").innerText();
+    for (const expected of ["Request 1 of 2: your message", "Request 2 of 2: after tool results", "1,200 tokens · 1,024 cached", "345 tokens · 64 reasoning", "2.3 s (first byte 410 ms)", "req_tool_1", "req_tool_2", "Not shown: web_search_call"]) {
+      assert.ok(details.includes(expected), `${JSON.stringify(expected)} in ${JSON.stringify(details)}`);
+    }
+    assert.match(await regions.nth(2).innerText(), /incomplete \(max_output_tokens\).*req_cut/s);
 
     await panel.clearPosted();
     await regions.nth(0).getByRole("button", { name: "Copy request id" }).click();
-    await regions.nth(2).getByRole("button", { name: "Copy as curl" }).click();
+    await second.getByRole("button", { name: "Copy as curl" }).nth(1).click();
     assert.deepEqual(await panel.posted(), [
       { type: "copyText", text: "req_first" },
       { type: "copyCurl", turnId: "t2", receiptIndex: 1 },
     ]);
+  });
+
+  it("says unknown, not 0, where the relay reported no usage, with plurals that fit", async () => {
+    const { page } = panel;
+    await panel.sendState(
+      panelState({
+        turns: [
+          turn("u1", { receipts: [receipt({ usage: null, requestId: "req_u1" })] }),
+          turn("u2", { receipts: [receipt({ requestId: "req_a" }), receipt({ usage: null, requestId: "req_b" })] }),
+        ],
+        totals: { requests: 1, inputTokens: 0, cachedTokens: 0, outputTokens: 0, requestsWithoutUsage: 1 },
+      }),
+    );
+    const regions = page.getByRole("region", { name: "Turn details" });
+    assert.match(await regions.nth(0).innerText(), /tokens unknown/);
+    assert.doesNotMatch(await regions.nth(0).innerText(), /\b0 in\b/);
+    assert.match(await regions.nth(1).innerText(), /1\.2K in · 345 out \(\+1 request without usage\)/);
+    assert.equal(await page.locator(".conversation-totals").textContent(), "1 request · tokens unknown");
+    await regions.nth(0).getByRole("button", { name: "Show request details" }).click();
+    assert.match(await regions.nth(0).locator(".receipt-details").innerText(), /Input\s+usage not reported/);
   });
 
   it("does not rebuild turns whose content did not change", async () => {
@@ -91,7 +124,7 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     const state = conversationState();
     await panel.sendState(state);
     await page.evaluate(() => {
-      for (const node of Array.from(document.querySelectorAll(".turn, .answer, .receipt, .tool-card"))) (node as HTMLElement & { __marker?: boolean }).__marker = true;
+      for (const node of Array.from(document.querySelectorAll(".turn, .answer, .turn-receipt, .tool-card"))) (node as HTMLElement & { __marker?: boolean }).__marker = true;
     });
     // A patch as the host sends it for a new turn: the busy flag, the new turn, the new order.
     await panel.sendPatch(
@@ -100,10 +133,10 @@ describe("Chat panel webview: rendering (Chromium)", function () {
       { kind: "turnOrder", turnIds: ["t1", "t2", "t3", "t4"] },
     );
     const kept = await page.evaluate(() =>
-      Array.from(document.querySelectorAll(".turn, .answer, .receipt, .tool-card")).map((node) => (node as HTMLElement & { __marker?: boolean }).__marker === true),
+      Array.from(document.querySelectorAll(".turn, .answer, .turn-receipt, .tool-card")).map((node) => (node as HTMLElement & { __marker?: boolean }).__marker === true),
     );
-    // Three old turns with their answer, receipts (1 + 2 + 1) and tool card are the same nodes; t4 is new.
-    assert.equal(kept.filter(Boolean).length, 3 + 3 + 4 + 1);
+    // Three old turns with their answer, receipt line and tool card are the same nodes; t4 is new.
+    assert.equal(kept.filter(Boolean).length, 3 + 3 + 3 + 1);
     assert.equal(kept.filter((value) => !value).length, 2);
   });
 
@@ -123,7 +156,7 @@ describe("Chat panel webview: rendering (Chromium)", function () {
       else await panel.send({ type: "answerDelta", turnId: "s1", text: delta });
     }
     assert.equal(await answerElement.evaluate((node) => (node as HTMLElement & { __marker?: boolean }).__marker), true, "the streaming view survives state messages");
-    assert.equal(await page.locator(".turn-explanation, .receipt").count(), 0);
+    assert.equal(await page.locator(".turn-state, .turn-receipt").count(), 0);
     await panel.sendPatch(
       { kind: "fields", fields: { busy: false } },
       { kind: "turn", turn: { ...streaming, answerText: answer, streaming: false, outcome: "completed", outcomeLabel: "completed", receipts: [receipt()] } },
@@ -179,9 +212,10 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     const t3 = page.locator("article[data-turn-id=t3]");
     assert.equal(await t3.getByRole("button", { name: "Retry", exact: true }).count(), 1);
     assert.match((await t3.locator(".retry-actions").textContent()) ?? "", /sends a new request that may be billed/);
-    // The explanation of the newest turn is an alert.
-    assert.equal(await page.getByRole("alert").count(), 1);
-    assert.match((await page.getByRole("alert").textContent()) ?? "", /output token limit/);
+    // An answer cut at the output budget is a warning, not an error: said once, in the turn, no alert.
+    assert.match((await t3.locator(".turn-state").getAttribute("class")) ?? "", /tone-warning/);
+    assert.match((await t3.locator(".turn-state").textContent()) ?? "", /output token limit/);
+    assert.equal(await page.getByRole("alert").count(), 0);
     await panel.clearPosted();
     await page.getByRole("button", { name: "Continue", exact: true }).click();
     await page.getByRole("button", { name: "Retry", exact: true }).click();
@@ -199,7 +233,8 @@ describe("Chat panel webview: rendering (Chromium)", function () {
       actions: ["retry"],
     });
     await panel.sendState(panelState({ turns: [failed, turn("f2")] }));
-    assert.equal(await page.getByRole("alert").count(), 0);
+    assert.match((await page.locator("article[data-turn-id=f1] .turn-state").getAttribute("class")) ?? "", /tone-error/);
+    assert.equal(await page.getByRole("alert").count(), 0, "not the newest turn: history, not an alert");
     assert.equal(await page.getByText("The relay refused the API key.").count(), 1);
     await panel.clearPosted();
     await page.getByRole("button", { name: "Set API key" }).click();
@@ -211,6 +246,7 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     // Retry is offered on the newest turn only: resending an older turn would fork the conversation.
     assert.equal(await page.getByRole("button", { name: "Retry", exact: true }).count(), 0);
     await panel.sendPatch({ kind: "turnOrder", turnIds: ["f1"] });
+    assert.equal(await page.getByRole("alert").count(), 1, "the newest turn's error is announced");
     await panel.clearPosted();
     await page.getByRole("button", { name: "Retry", exact: true }).click();
     assert.deepEqual(await panel.posted(), [{ type: "retry", turnId: "f1" }]);
@@ -271,7 +307,10 @@ describe("Chat panel webview: rendering (Chromium)", function () {
       model: hostile("model"),
       models: [hostile("model"), "plain"],
       modelsNote: hostile("note"),
-      conversations: [{ id: hostile("id"), title: hostile("title"), updatedAt: 0, turnCount: 1 }],
+      conversations: [{ id: hostile("id"), title: hostile("title"), updatedAt: 0, turnCount: 1, model: hostile("historyModel") }],
+      title: hostile("heading"),
+      selectionOffer: { label: hostile("selection") },
+      context: { estimatedTokens: 1, windowTokens: null },
       conversationId: hostile("id"),
       notice: hostile("notice"),
       turns: [
@@ -295,12 +334,14 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     assert.deepEqual(await page.evaluate(() => window.__xss), []);
     assert.equal(await page.locator("#app img, #app script, #app svg:not(.answer svg), #app iframe").count(), 0);
     assert.equal(await page.locator("[onerror], [onload]").count(), 0);
+    await page.locator(".title-button").click();
     const text = (await page.locator("#app").textContent()) ?? "";
-    for (const label of ["user", "explanation", "tool", "args", "output", "request", "approvalTool", "description", "approvalArgs", "label", "spend", "notice", "title", "note"]) {
+    for (const label of ["user", "explanation", "tool", "args", "output", "request", "approvalTool", "description", "approvalArgs", "label", "spend", "notice", "title", "heading", "historyModel", "selection"]) {
       assert.ok(text.includes(hostile(label)), `${label} shown as text`);
     }
+    assert.equal(await page.locator(".model-picker").getAttribute("title"), `Model: ${hostile("note")}`);
     assert.equal(await page.getByLabel("Message", { exact: true }).count(), 1);
-    assert.equal(await page.locator("button.primary", { hasText: hostile("strings") }).count(), 1);
+    assert.equal(await page.getByRole("button", { name: hostile("strings"), exact: true }).count(), 1);
     assert.equal(await page.getByLabel("Model", { exact: true }).inputValue(), hostile("model"));
   });
 });

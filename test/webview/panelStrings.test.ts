@@ -15,6 +15,11 @@ describe("Chat panel webview: UI strings", () => {
     const used = new Set<string>(["read", "write", "execute"]);
     for (const source of sources) {
       for (const match of source.matchAll(/\.(?:text|format)\(\s*"((?:[^"\\]|\\.)*)"/g)) used.add(JSON.parse(`"${match[1]}"`) as string);
+      // Plurals: `.plural(count, "{0} request", "{0} requests")`, both forms.
+      for (const match of source.matchAll(/\.plural\([^,]+,\s*"((?:[^"\\]|\\.)*)",\s*"((?:[^"\\]|\\.)*)"/g)) {
+        used.add(JSON.parse(`"${match[1]}"`) as string);
+        used.add(JSON.parse(`"${match[2]}"`) as string);
+      }
       // Label tables (fix buttons, risk explanations): `key: "English text",` lines that are not class names.
       for (const match of source.matchAll(/^\s+(\w+): "((?:[^"\\]|\\.)*)",?$/gm)) {
         if (match[1] !== "className") used.add(JSON.parse(`"${match[2]}"`) as string);

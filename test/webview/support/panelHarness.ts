@@ -40,6 +40,20 @@ declare global {
   }
 }
 
+export type ThemeName = "dark" | "light" | "dark-modern" | "light-modern" | "high-contrast" | "high-contrast-light";
+
+/**
+ * Gives the page the CSS variables and body classes VS Code gives a webview under that theme (captured
+ * from code-server by test/ui/themeCapture.test.ts), through the CSSOM as VS Code does.
+ */
+export async function applyTheme(page: Page, theme: ThemeName): Promise<void> {
+  const captured = JSON.parse(await readFile(join(__dirname, "..", "fixtures", "themes", `${theme}.json`), "utf8")) as { style: string; bodyClass: string };
+  await page.evaluate(({ style, bodyClass }) => {
+    document.documentElement.style.cssText = style;
+    document.body.className = bodyClass;
+  }, captured);
+}
+
 export interface PanelPage {
   readonly page: Page;
   /** Uncaught errors and console errors seen in the page. */
@@ -47,7 +61,7 @@ export interface PanelPage {
   /** Delivers a message the way the host does: a MessageEvent on window. */
   send(message: ToWebview | Record<string, unknown>): Promise<void>;
   /** A snapshot, as the host sends after `ready` (the view may get one at any time). */
-  sendState(state: PanelState, strings?: Record<string, string>): Promise<void>;
+  sendState(state: PanelState, strings?: Record<string, string>, locale?: string): Promise<void>;
   sendPatch(...changes: PanelChange[]): Promise<void>;
   posted(): Promise<ToHost[]>;
   clearPosted(): Promise<void>;
@@ -69,6 +83,9 @@ export class PanelHarness {
   static async start(): Promise<PanelHarness> {
     const bundle = await bundleForBrowser(join(repositoryRoot, "media", "main.ts"));
     const stylesheet = await readFile(join(repositoryRoot, "media", "panel.css"), "utf8");
+    const codicons = join(repositoryRoot, "node_modules", "@vscode", "codicons", "dist");
+    const codiconStyles = await readFile(join(codicons, "codicon.css"), "utf8");
+    const codiconFont = await readFile(join(codicons, "codicon.ttf"));
     const server = createServer((request, response) => {
       const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname;
       if (path === "/webview.js") {
@@ -77,6 +94,12 @@ export class PanelHarness {
       } else if (path === "/panel.css") {
         response.writeHead(200, { "Content-Type": "text/css; charset=utf-8" });
         response.end(stylesheet);
+      } else if (path === "/codicon.css") {
+        response.writeHead(200, { "Content-Type": "text/css; charset=utf-8" });
+        response.end(codiconStyles);
+      } else if (path === "/codicon.ttf") {
+        response.writeHead(200, { "Content-Type": "font/ttf" });
+        response.end(codiconFont);
       } else if (path === "/panel.html") {
         const nonce = randomBytes(16).toString("base64");
         // The CSP of src/panel/webviewHtml.ts, with this origin as the webview's cspSource.
@@ -94,7 +117,7 @@ export class PanelHarness {
         response.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": policy });
         response.end(
           `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
-            `<link rel="stylesheet" href="/panel.css">` +
+            `<link rel="stylesheet" href="/codicon.css"><link rel="stylesheet" href="/panel.css">` +
             `<script nonce="${nonce}">${fakeVsCodeApi}</script></head>` +
             `<body data-initial-focus><div id="app"></div>` +
             `<script nonce="${nonce}" src="/webview.js"></script></body></html>`,
@@ -115,8 +138,9 @@ export class PanelHarness {
     }
   }
 
-  async open(): Promise<PanelPage> {
-    const page = await this.browser.newPage({ viewport: { width: 420, height: 800 } });
+  /** A page `width` px wide (the side bar's width), in one of the captured VS Code themes. */
+  async open(options: { width?: number; height?: number; theme?: ThemeName } = {}): Promise<PanelPage> {
+    const page = await this.browser.newPage({ viewport: { width: options.width ?? 420, height: options.height ?? 800 } });
     const pageErrors: string[] = [];
     page.on("pageerror", (error) => pageErrors.push(error.message));
     page.on("console", (message) => {
@@ -125,6 +149,7 @@ export class PanelHarness {
     // Nothing leaves loopback, whatever a hostile string tries.
     await page.route(/^(?!http:\/\/127\.0\.0\.1[:/])/, (route) => route.abort());
     await page.goto(`${this.origin}/panel.html`);
+    if (options.theme !== undefined) await applyTheme(page, options.theme);
     await page.waitForFunction(() => window.__posted.some((message) => message.type === "ready"));
     const send = async (message: ToWebview | Record<string, unknown>) => {
       await page.evaluate((data) => window.postMessage(data, "*"), message);
@@ -135,7 +160,7 @@ export class PanelHarness {
       page,
       pageErrors,
       send,
-      sendState: (state, strings = {}) => send({ type: "snapshot", state, strings }),
+      sendState: (state, strings = {}, locale = "en") => send({ type: "snapshot", state, strings, locale }),
       sendPatch: (...changes) => send({ type: "patch", changes }),
       posted: () => page.evaluate(() => window.__posted),
       clearPosted: () => page.evaluate(() => void (window.__posted = [])),

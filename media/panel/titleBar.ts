@@ -1,0 +1,56 @@
+import type { PanelState } from "../../src/panel/protocol";
+import { element } from "./dom";
+import { icon } from "./icons";
+import type { Localizer } from "./localizer";
+
+/**
+ * The one line above the messages that never scrolls away: the conversation's title (it opens the history)
+ * and what the conversation cost so far.
+ */
+export class TitleBar {
+  readonly root: HTMLElement;
+  private readonly titleText = element("span", { className: "title-text" });
+  private readonly titleButton: HTMLButtonElement;
+  private readonly totals = element("span", { className: "conversation-totals" });
+  private signature = "";
+
+  constructor(
+    private readonly localizer: Localizer,
+    showHistory: () => void,
+  ) {
+    this.titleButton = element("button", { className: "title-button", attributes: { type: "button", title: localizer.text("Show chat history") } }, [
+      this.titleText,
+      icon("chevron-down"),
+    ]);
+    this.titleButton.addEventListener("click", showHistory);
+    this.root = element("header", { className: "panel-header" }, [this.titleButton, this.totals]);
+  }
+
+  update(state: PanelState): void {
+    const signature = JSON.stringify([state.title, state.totals]);
+    if (signature === this.signature) return;
+    this.signature = signature;
+    this.titleText.textContent = state.title;
+    const totals = state.totals;
+    this.totals.hidden = totals === null || totals.requests === 0;
+    if (totals === null) return;
+    const requests = this.localizer.plural(totals.requests, "{0} request", "{0} requests");
+    const reported = totals.requests - totals.requestsWithoutUsage;
+    // Tokens are "unknown" when no request reported usage, and "at least" when some did not.
+    const tokens =
+      reported === 0
+        ? this.localizer.text("tokens unknown")
+        : this.localizer.format("{0} in · {1} out", this.localizer.compact(totals.inputTokens), this.localizer.compact(totals.outputTokens));
+    this.totals.textContent = `${requests} · ${tokens}`;
+    const exact = this.localizer.format(
+      "This conversation: {0}, {1} input tokens ({2} cached), {3} output tokens",
+      requests,
+      this.localizer.number(totals.inputTokens),
+      this.localizer.number(totals.cachedTokens),
+      this.localizer.number(totals.outputTokens),
+    );
+    const missing = totals.requestsWithoutUsage === 0 ? "" : ` ${this.localizer.plural(totals.requestsWithoutUsage, "({0} request without reported usage: its tokens are unknown)", "({0} requests without reported usage: their tokens are unknown)")}`;
+    this.totals.title = exact + missing;
+    this.totals.setAttribute("aria-label", exact + missing);
+  }
+}

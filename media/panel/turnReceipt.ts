@@ -1,0 +1,111 @@
+import type { ReceiptView, TurnView } from "../../src/panel/protocol";
+import { button, element, formatDuration, uniqueId, visuallyHidden } from "./dom";
+import { icon, iconButton } from "./icons";
+import type { Localizer } from "./localizer";
+import { toneOf } from "./turnState";
+import type { TurnTone } from "./turnState";
+
+export interface ReceiptHandlers {
+  copyRequestId(requestId: string): void;
+  copyCurl(receiptIndex: number): void;
+  /** The details were opened or closed (the turn keeps that when its receipt is drawn again). */
+  toggled(expanded: boolean): void;
+}
+
+const outcomeIcons: Record<TurnTone, string> = { none: "pass", neutral: "circle-slash", warning: "warning", error: "error" };
+
+const purposeLabels: Record<string, string> = {
+  send: "your message",
+  tool_follow_up: "after tool results",
+  continue: "Continue",
+  retry_larger: "retry with a larger output budget",
+};
+
+/**
+ * What a turn cost and how it ended, as one quiet line (outcome, tokens, time, the request id to quote to
+ * the relay's operator), expanding to one entry per HTTP request: the follow-up after a tool call, a
+ * Continue or a Retry each have their own. Usage the relay did not report is "unknown", never 0.
+ */
+export function renderTurnReceipt(turn: TurnView, localizer: Localizer, handlers: ReceiptHandlers, expanded = false): HTMLElement {
+  const receipts = turn.receipts;
+  const last = receipts[receipts.length - 1];
+  const detailsId = uniqueId("receipt-details");
+  const details = element("div", { className: "receipt-details", attributes: { id: detailsId } }, [
+    ...receipts.map((receipt, index) => renderRequest(receipt, index, receipts.length, localizer, handlers)),
+    turn.otherItemKinds.length > 0 ? element("div", { className: "receipt-other-items", text: localizer.format("Not shown: {0}", turn.otherItemKinds.join(", ")) }) : null,
+  ]);
+  const toggle = iconButton("chevron-down", localizer.text("Show request details"), () => show(details.hidden), "receipt-toggle");
+  toggle.setAttribute("aria-controls", detailsId);
+  const show = (open: boolean) => {
+    details.hidden = !open;
+    toggle.setAttribute("aria-expanded", String(open));
+    toggle.classList.toggle("expanded", open);
+    handlers.toggled(open);
+  };
+  details.hidden = !expanded;
+  toggle.setAttribute("aria-expanded", String(expanded));
+  toggle.classList.toggle("expanded", expanded);
+
+  const line = element("div", { className: "receipt-line" }, [
+    // The outcome as an icon; its words are for screen readers and the tooltip (a turn that did not
+    // complete says how it ended above the line, in its state box).
+    element("span", { className: `receipt-outcome tone-${toneOf(turn.outcome)}`, attributes: { title: turn.outcomeLabel } }, [
+      icon(outcomeIcons[toneOf(turn.outcome)]),
+      visuallyHidden(turn.outcomeLabel),
+    ]),
+    element("span", { className: "receipt-tokens", text: tokenSummary(receipts, localizer), attributes: { title: tokenSummary(receipts, localizer) } }),
+    element("span", { className: "receipt-latency", text: formatDuration(sum(receipts.map((receipt) => receipt.latencyMs))) }),
+    receipts.length > 1 ? element("span", { className: "receipt-count", text: localizer.plural(receipts.length, "{0} request", "{0} requests") }) : null,
+    last?.requestId
+      ? element("span", { className: "receipt-request-id" }, [
+          element("code", { text: last.requestId, attributes: { title: localizer.text("Request id") } }),
+          iconButton("copy", localizer.text("Copy request id"), () => handlers.copyRequestId(last.requestId ?? "")),
+        ])
+      : element("span", { className: "receipt-request-id missing", text: localizer.text("no request id") }),
+    element("span", { className: "spacer" }),
+    toggle,
+  ]);
+  return element("section", { className: "turn-receipt", attributes: { role: "region", "aria-label": localizer.text("Turn details") } }, [line, details]);
+}
+
+function renderRequest(receipt: ReceiptView, index: number, count: number, localizer: Localizer, handlers: ReceiptHandlers): HTMLElement {
+  const usage = receipt.usage;
+  const unknown = localizer.text("unknown");
+  const tokens = (value: number | null | undefined) => (value === null || value === undefined ? unknown : localizer.plural(value, "{0} token", "{0} tokens"));
+  const rows: Array<[string, string]> = [
+    [localizer.text("Outcome"), receipt.outcomeLabel],
+    [localizer.text("Model"), receipt.model],
+    [localizer.text("Input"), usage === null ? localizer.text("usage not reported") : `${tokens(usage.inputTokens)} · ${localizer.format("{0} cached", usage.cachedTokens === null ? unknown : localizer.number(usage.cachedTokens))}`],
+    [localizer.text("Output"), usage === null ? localizer.text("usage not reported") : `${tokens(usage.outputTokens)} · ${localizer.format("{0} reasoning", usage.reasoningTokens === null ? unknown : localizer.number(usage.reasoningTokens))}`],
+    [localizer.text("Latency"), receipt.firstByteMs === null ? formatDuration(receipt.latencyMs) : localizer.format("{0} (first byte {1})", formatDuration(receipt.latencyMs), formatDuration(receipt.firstByteMs))],
+    [localizer.text("Request id"), receipt.requestId ?? localizer.text("none (the relay sent no request id)")],
+  ];
+  const known = Object.prototype.hasOwnProperty.call(purposeLabels, receipt.purpose) ? purposeLabels[receipt.purpose] : undefined;
+  const purpose = known === undefined ? receipt.purpose : localizer.text(known);
+  return element("div", { className: "receipt-request" }, [
+    element("div", { className: "receipt-request-title", text: count > 1 ? localizer.format("Request {0} of {1}: {2}", index + 1, count, purpose) : purpose }),
+    element(
+      "dl",
+      { className: "receipt-facts" },
+      rows.flatMap(([term, value]) => [element("dt", { text: term }), element("dd", { text: value })]),
+    ),
+    element("div", { className: "receipt-buttons" }, [button(localizer.text("Copy as curl"), () => handlers.copyCurl(index), { className: "secondary small" })]),
+  ]);
+}
+
+/** "1.2K in · 345 out" over the turn's requests; unknown where the relay reported no usage. */
+function tokenSummary(receipts: readonly ReceiptView[], localizer: Localizer): string {
+  const reported = receipts.filter((receipt) => receipt.usage !== null);
+  if (receipts.length === 0) return "";
+  if (reported.length === 0) return localizer.text("tokens unknown");
+  const input = sum(reported.map((receipt) => receipt.usage?.inputTokens ?? null));
+  const output = sum(reported.map((receipt) => receipt.usage?.outputTokens ?? null));
+  const summary = localizer.format("{0} in · {1} out", input === null ? localizer.text("unknown") : localizer.compact(input), output === null ? localizer.text("unknown") : localizer.compact(output));
+  const missing = receipts.length - reported.length;
+  return missing === 0 ? summary : `${summary} ${localizer.plural(missing, "(+{0} request without usage)", "(+{0} requests without usage)")}`;
+}
+
+function sum(values: ReadonlyArray<number | null>): number | null {
+  const known = values.filter((value): value is number => value !== null);
+  return known.length === 0 ? null : known.reduce((total, value) => total + value, 0);
+}

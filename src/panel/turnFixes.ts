@@ -1,0 +1,68 @@
+import type { TurnOutcome } from "../chat/conversation";
+import { classifyHttpError, classifyNetworkError, classifyServiceError } from "../relay/errorClassifier";
+import type { ErrorCause } from "../relay/types";
+import type { FixAction, TurnAction } from "./protocol";
+
+// What a turn that did not complete offers: buttons that fit the likely cause of the problem, and Retry
+// or Continue where sending again makes sense. Pure; the relay's own classifier names the cause.
+
+/** The likely cause of an outcome, as the relay client classifies it; null for outcomes without one. */
+export function causeOf(outcome: TurnOutcome): ErrorCause | null {
+  switch (outcome.kind) {
+    case "http_error":
+      return classifyHttpError(outcome.status, outcome.body, "").cause;
+    case "failed":
+    case "error_event":
+      return classifyServiceError(outcome.code, outcome.message).cause;
+    case "network_error":
+      return classifyNetworkError({ code: outcome.code }).cause;
+    case "interrupted":
+      return "stream";
+    case "timed_out":
+      return "network";
+    default:
+      return null;
+  }
+}
+
+/**
+ * The fix buttons for a settled turn. Quota and balance live in the relay's console, so its address is
+ * offered when the user configured one; a key problem offers a new key; an address problem the settings
+ * and the connection check.
+ */
+export function fixesFor(outcome: TurnOutcome, options: { consoleConfigured: boolean }): FixAction[] {
+  switch (causeOf(outcome)) {
+    case "key":
+      return ["setApiKey", "checkConnection"];
+    case "quota":
+      return options.consoleConfigured ? ["openConsole"] : [];
+    case "model_permission":
+      return ["selectModel"];
+    case "address":
+      return ["openSettings", "checkConnection"];
+    case "network":
+      return outcome.kind === "network_error" ? ["openSettings", "checkConnection"] : [];
+    case "bad_request":
+      return ["selectModel"];
+    default:
+      return [];
+  }
+}
+
+/**
+ * Retry only where a request reached the relay: a refused connection or an unknown host sent nothing, so
+ * Check connection (a fix) is what helps there. Continue only after an incomplete answer.
+ */
+export function actionsFor(outcome: TurnOutcome): TurnAction[] {
+  switch (outcome.kind) {
+    case "completed":
+    case "in_progress":
+      return [];
+    case "incomplete":
+      return ["continue", "retry"];
+    case "network_error":
+      return causeOf(outcome) === "address" ? [] : ["retry"];
+    default:
+      return ["retry"];
+  }
+}

@@ -1,0 +1,89 @@
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import fuzzysort from "fuzzysort";
+import { workspaceRoots } from "../tools/fileToolContext";
+import { isBinaryContent } from "../tools/textFileContent";
+import { walkWorkspaceFiles } from "../tools/workspaceWalk";
+import type { NewAttachment } from "./messageAttachments";
+import type { FileMatchView } from "./protocol";
+
+// The workspace's files for the `#` picker: walked the way the tools walk them (no node_modules or .git,
+// .gitignore and files.exclude respected, symbolic links not followed), kept for a short while, and
+// searched fuzzily by file name and path. Only a file from this list can be attached, so a path typed
+// into a message cannot reach outside the workspace.
+
+interface IndexedFile {
+  /** What the picker shows and matches: relative, "/"-separated, with the folder name when several are open. */
+  path: string;
+  name: string;
+  absolutePath: string;
+}
+
+export interface WorkspaceFilesOptions {
+  folders(): readonly string[];
+  /** Glob patterns of files.exclude (the enabled ones). */
+  excludePatterns(): readonly string[];
+  /** More files than this are not listed (a huge workspace still answers quickly). */
+  maxFiles?: number;
+  /** How long a walk is reused; file events invalidate it sooner. */
+  maxAgeMs?: number;
+  now?: () => number;
+}
+
+export type FileAttachmentResult = { ok: true; attachment: NewAttachment } | { ok: false; problem: string };
+
+export class WorkspaceFiles {
+  private index: { files: IndexedFile[]; builtAt: number } | null = null;
+  private building: Promise<IndexedFile[]> | null = null;
+
+  constructor(private readonly options: WorkspaceFilesOptions) {}
+
+  /** Files were created, deleted or renamed: the next search walks again. */
+  invalidate(): void {
+    this.index = null;
+  }
+
+  /** Best matches first; an empty query lists files with the shortest paths first. */
+  async search(query: string, limit = 30): Promise<FileMatchView[]> {
+    const files = await this.files();
+    const trimmed = query.trim();
+    if (trimmed === "") return [...files].sort((a, b) => a.path.length - b.path.length || a.path.localeCompare(b.path)).slice(0, limit).map(({ path: shown }) => ({ path: shown }));
+    return fuzzysort.go(trimmed, files, { keys: ["name", "path"], limit, threshold: 0.2 }).map((result) => ({ path: result.obj.path }));
+  }
+
+  /** The file as an attachment; only files the index lists can be read. */
+  async attachment(shownPath: string): Promise<FileAttachmentResult> {
+    const file = (await this.files()).find((candidate) => candidate.path === shownPath);
+    if (file === undefined) return { ok: false, problem: `"${shownPath}" is not a file of this workspace (or it is ignored).` };
+    let content: Buffer;
+    try {
+      content = await fs.readFile(file.absolutePath);
+    } catch (error) {
+      return { ok: false, problem: `"${shownPath}" could not be read (${(error as Error).message}).` };
+    }
+    if (isBinaryContent(content)) return { ok: false, problem: `"${shownPath}" is a binary file; only text can be attached.` };
+    return { ok: true, attachment: { kind: "file", label: file.path, text: content.toString("utf8"), language: path.extname(file.name).slice(1) } };
+  }
+
+  private async files(): Promise<IndexedFile[]> {
+    const now = (this.options.now ?? Date.now)();
+    if (this.index !== null && now - this.index.builtAt < (this.options.maxAgeMs ?? 30_000)) return this.index.files;
+    this.building ??= this.walk().finally(() => (this.building = null));
+    const files = await this.building;
+    this.index = { files, builtAt: now };
+    return files;
+  }
+
+  private async walk(): Promise<IndexedFile[]> {
+    const maxFiles = this.options.maxFiles ?? 20_000;
+    const files: IndexedFile[] = [];
+    for (const root of await workspaceRoots(this.options.folders())) {
+      for await (const file of walkWorkspaceFiles(root.realPath, { excludePatterns: this.options.excludePatterns() })) {
+        if (files.length >= maxFiles) return files;
+        const shown = root.displayPrefix + file.relativePath;
+        files.push({ path: shown, name: path.posix.basename(shown), absolutePath: file.absolutePath });
+      }
+    }
+    return files;
+  }
+}

@@ -1,0 +1,120 @@
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import type { PanelState } from "../../src/panel/protocol";
+import { conversationState, panelState, receipt, turn } from "./fixtures/panelStates";
+import { PanelHarness } from "./support/panelHarness";
+import type { ThemeName } from "./support/panelHarness";
+
+// The panel's layout in Chromium with VS Code's real theme variables, from the narrowest side bar to a
+// wide one: one scrolling region (the document never scrolls), nothing wider than the panel, no button
+// label on two lines. Screenshots go to test-results/webview/ for a person to look at.
+
+const screenshots = join(__dirname, "..", "..", "test-results", "webview");
+
+/** Everything the layout must survive at once: markdown, reasoning, a tool call, attachments, a warning, an error, a pending approval. */
+function busyConversation(): PanelState {
+  const base = conversationState();
+  return {
+    ...base,
+    title: "How do I sort a Vec in Rust without allocating a second vector?",
+    turns: [
+      { ...base.turns[0]!, reasoningSummaries: ["**Considering the request**\n\nThe user wants an in-place sort; `sort_unstable` fits."] },
+      { ...base.turns[1]!, attachments: [{ kind: "file", label: "crates/relay-client/src/very/long/path/to/Cargo.toml" }, { kind: "selection", label: "src/main.rs:10-24" }] },
+      base.turns[2]!,
+      turn("e1", {
+        userText: "And now?",
+        answerText: "",
+        outcome: "http_error",
+        outcomeLabel: "HTTP 403 (insufficient_user_quota)",
+        explanation: "HTTP 403 (insufficient_user_quota): 用户额度不足 Check the account balance and the key's remaining quota in the relay's console: both must cover the request.",
+        fixes: ["openConsole"],
+        actions: ["retry"],
+        receipts: [receipt({ requestId: "req_9b2c7e1f0a4d4e2a8f11c0ffee", outcome: "http_error", outcomeLabel: "HTTP 403 (insufficient_user_quota)", usage: null, httpStatus: 403 })],
+      }),
+    ],
+    attachments: [{ id: "a1", label: "src/relay/client.ts", kind: "file" }],
+    selectionOffer: { label: "src/panel/chatController.ts:120-164" },
+    context: { estimatedTokens: 31_200, windowTokens: 128_000 },
+    totals: { requests: 5, inputTokens: 48_100, cachedTokens: 30_000, outputTokens: 3_210, requestsWithoutUsage: 1 },
+    approvals: [{ callId: "call_run", toolName: "run_command", toolDescription: "Runs a command in the workspace folder.", risk: "execute", argumentsJson: '{\n  "command": "cargo test --workspace -- --nocapture"\n}', canAllowForSession: false }],
+  };
+}
+
+async function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const root = document.scrollingElement ?? document.documentElement;
+    if (root.scrollHeight > root.clientHeight + 1) problems.push(`the document scrolls vertically (${root.scrollHeight} > ${root.clientHeight})`);
+    if (root.scrollWidth > root.clientWidth + 1) problems.push(`the document scrolls horizontally (${root.scrollWidth} > ${root.clientWidth})`);
+    const width = document.documentElement.clientWidth;
+    for (const node of Array.from(document.querySelectorAll<HTMLElement>(".panel *"))) {
+      if (node.closest("pre, table, .code-block, .receipt-details, [hidden]") !== null || node.getClientRects().length === 0) continue;
+      const box = node.getBoundingClientRect();
+      if (box.width > 0 && box.right > width + 1) problems.push(`${node.className || node.tagName} ends at ${Math.round(box.right)} px, past ${width} px`);
+    }
+    for (const button of Array.from(document.querySelectorAll<HTMLButtonElement>("button"))) {
+      if (button.getClientRects().length === 0) continue;
+      const style = getComputedStyle(button);
+      const line = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.45;
+      if (button.getBoundingClientRect().height > 2 * line + 4) problems.push(`the button "${button.textContent || button.getAttribute("aria-label")}" wraps`);
+    }
+    return problems.slice(0, 10);
+  });
+}
+
+describe("Chat panel webview: layout at every width and theme (Chromium)", function () {
+  this.timeout(120_000);
+  let harness: PanelHarness;
+
+  before(async () => {
+    mkdirSync(screenshots, { recursive: true });
+    harness = await PanelHarness.start();
+  });
+
+  after(async () => {
+    await harness?.close();
+  });
+
+  const themes: ThemeName[] = ["dark", "light", "high-contrast"];
+  for (const width of [260, 280, 480, 600]) {
+    it(`keeps one scrolling region and nothing overflows at ${width} px`, async () => {
+      for (const theme of themes) {
+        const panel = await harness.open({ width, height: 760, theme });
+        try {
+          await panel.sendState(busyConversation());
+          await panel.page.waitForTimeout(100);
+          assert.deepEqual(await layoutProblems(panel.page), [], `${theme} at ${width} px`);
+          // Scrolling the messages to their end moves the messages only, never the page or the header.
+          const headerTop = await panel.page.locator(".panel-header").evaluate((node) => node.getBoundingClientRect().top);
+          await panel.page.locator(".scroller").evaluate((node) => (node.scrollTop = node.scrollHeight));
+          await panel.page.mouse.wheel(0, 4000);
+          await panel.page.waitForTimeout(50);
+          assert.equal(await panel.page.evaluate(() => (document.scrollingElement ?? document.documentElement).scrollTop), 0, "the document did not scroll");
+          assert.equal(await panel.page.locator(".panel-header").evaluate((node) => node.getBoundingClientRect().top), headerTop, "the header stayed");
+          if (width === 280 || width === 480) {
+            await panel.page.screenshot({ path: join(screenshots, `panel-${width}-${theme}.png`) });
+            await panel.page.locator(".scroller").evaluate((node) => (node.scrollTop = 0));
+            await panel.page.waitForTimeout(50);
+            await panel.page.screenshot({ path: join(screenshots, `panel-${width}-${theme}-top.png`) });
+          }
+          assert.deepEqual(panel.pageErrors, []);
+        } finally {
+          await panel.page.close();
+        }
+      }
+    });
+  }
+
+  it("shows the empty state and the first-run card without overflow at 260 px", async () => {
+    const panel = await harness.open({ width: 260, height: 600, theme: "dark" });
+    try {
+      await panel.sendState(panelState({ setup: { hasBaseUrl: false, hasApiKey: false, baseUrl: null }, conversationId: null, title: "New chat", context: { estimatedTokens: 0, windowTokens: null } }));
+      assert.deepEqual(await layoutProblems(panel.page), []);
+      await panel.page.screenshot({ path: join(screenshots, "panel-260-dark-first-run.png") });
+    } finally {
+      await panel.page.close();
+    }
+  });
+});
