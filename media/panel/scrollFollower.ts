@@ -52,13 +52,23 @@ export class ScrollFollower {
     if (this.following) this.jumpButton.classList.remove("has-new");
   }
 
-  // Once per frame: reading scrollHeight right after each delta would force a layout per delta.
+  // Once per frame: reading scrollHeight right after each delta would force a layout per delta. Turns
+  // that come into view take their real height a frame later (content-visibility), so the end is
+  // followed again until the height holds still for two frames.
   private scrollToEnd(): void {
     if (this.frame !== undefined) return;
-    this.frame = requestAnimationFrame(() => {
+    let lastHeight = -1;
+    let stableFrames = 0;
+    const step = () => {
       this.frame = undefined;
-      this.scroller.scrollTop = this.scroller.scrollHeight;
+      if (!this.following) return;
+      const height = this.scroller.scrollHeight;
+      this.scroller.scrollTop = height;
       this.ownScrollTop = this.scroller.scrollTop;
-    });
+      stableFrames = height === lastHeight ? stableFrames + 1 : 0;
+      lastHeight = height;
+      if (stableFrames < 2) this.frame = requestAnimationFrame(step);
+    };
+    this.frame = requestAnimationFrame(step);
   }
 }

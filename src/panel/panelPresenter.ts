@@ -97,7 +97,7 @@ export class PanelPresenter {
       this.conversationSource = summaries;
       this.conversationEntries = summaries.map((entry) => ({
         id: entry.id,
-        title: entry.title || l10n.t("New chat"),
+        title: withoutAttachments(entry.title) || l10n.t("New chat"),
         updatedAt: entry.updatedAt,
         turnCount: entry.turnCount,
         model: entry.model,
@@ -127,4 +127,9 @@ function titleOf(conversation: Conversation | null): string {
   const line = first === undefined ? "" : splitMessage(first.userText).text.replace(/\s+/g, " ").trim();
   if (line === "") return l10n.t("New chat");
   return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
+}
+
+/** A title made from a first message leaves out the attachments that message carried. */
+function withoutAttachments(title: string): string {
+  return title.replace(/\s*<attachment kind="(?:file|selection)"[\s\S]*$/, "").trim();
 }

@@ -75,12 +75,23 @@ export class Workbench {
       const box = await sidebar.boundingBox();
       if (!box) throw new Error("no side bar");
       if (Math.abs(box.width - width) <= 1) return;
+      // The sash is the vertical splitter whose middle is the side bar's right edge.
+      const edge = box.x + box.width;
+      const sashes = await this.page.locator(".monaco-sash.vertical").evaluateAll((nodes) =>
+        nodes.map((node) => {
+          const rect = node.getBoundingClientRect();
+          return { x: rect.x + rect.width / 2, width: rect.width, height: rect.height };
+        }),
+      );
+      const sash = sashes.filter((candidate) => candidate.height > 100).sort((a, b) => Math.abs(a.x - edge) - Math.abs(b.x - edge))[0];
+      const x = sash ? sash.x : edge;
       const y = box.y + box.height / 2;
-      await this.page.mouse.move(box.x + box.width - 1, y);
+      await this.page.mouse.move(x, y);
       await this.page.mouse.down();
-      await this.page.mouse.move(box.x + width - 1, y, { steps: 8 });
+      await this.page.mouse.move(x + (width - box.width) / 2, y, { steps: 4 });
+      await this.page.mouse.move(x + (width - box.width), y, { steps: 4 });
       await this.page.mouse.up();
-      await this.page.waitForTimeout(200);
+      await this.page.waitForTimeout(300);
     }
   }
 
@@ -105,6 +116,8 @@ export class Workbench {
 
   /** Runs a command through the command palette, as a person would. */
   async runCommand(title: string): Promise<void> {
+    // Keys pressed while a webview has focus do not reach the workbench: focus the editor area first.
+    await this.focusWorkbench();
     await this.page.keyboard.press("F1");
     const input = this.page.locator(".quick-input-widget input");
     await input.waitFor();
@@ -113,9 +126,13 @@ export class Workbench {
     await input.press("Enter");
   }
 
+  private async focusWorkbench(): Promise<void> {
+    await this.page.locator(".part.editor").click({ position: { x: 200, y: 200 } });
+  }
+
   /** Switches the color theme with the theme picker (Ctrl+K Ctrl+T), as a person would. */
   async setColorTheme(label: string): Promise<void> {
-    await this.page.locator(".monaco-workbench").click({ position: { x: 900, y: 400 } });
+    await this.focusWorkbench();
     await this.page.keyboard.press("Control+K");
     await this.page.keyboard.press("Control+T");
     const input = this.page.locator(".quick-input-widget input");
@@ -139,6 +156,17 @@ export class Workbench {
     await this.page.mouse.move(900, 600);
     const file = path.join(this.environment.resultsDir, `${name}.png`);
     await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  /** A screenshot of the activity bar and the side bar only: the panel as a person sees it. */
+  async panelScreenshot(name: string): Promise<string> {
+    fs.mkdirSync(this.environment.resultsDir, { recursive: true });
+    await this.page.mouse.move(900, 600);
+    const box = await this.page.locator(".part.sidebar").boundingBox();
+    const file = path.join(this.environment.resultsDir, `${name}.png`);
+    const viewport = this.page.viewportSize() ?? { width: 1400, height: 900 };
+    await this.page.screenshot({ path: file, clip: { x: 0, y: 0, width: box ? Math.min(viewport.width, box.x + box.width + 4) : viewport.width, height: viewport.height } });
     return file;
   }
 

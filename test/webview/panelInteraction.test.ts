@@ -321,4 +321,46 @@ describe("Chat panel webview: interaction (Chromium)", function () {
     assert.equal(await page.getByLabel("Nachricht", { exact: true }).inputValue(), "draft");
     assert.equal(await page.getByRole("region", { name: "Details" }).count(), 1);
   });
+
+  it("follows new text at the bottom, offers Jump to latest with a dot when the user scrolled up, and shows a sent message", async () => {
+    const { page } = panel;
+    const long = Array.from({ length: 60 }, (_, index) => `Paragraph ${index} of an answer that is long enough to scroll.`).join("\n\n");
+    await panel.sendState(panelState({ busy: true, turns: [turn("s1", { answerText: long, streaming: true, outcome: "in_progress", receipts: [] })] }));
+    const scroller = page.locator(".scroller");
+    const atEnd = () => scroller.evaluate((node) => node.scrollHeight - node.scrollTop - node.clientHeight < 4);
+    await page.waitForFunction(() => {
+      const node = document.querySelector(".scroller")!;
+      return node.scrollHeight - node.scrollTop - node.clientHeight < 4;
+    });
+    const jump = page.getByRole("button", { name: "Jump to latest" });
+    assert.equal(await jump.isVisible(), false, "at the end: nothing to jump to");
+    await panel.send({ type: "answerDelta", turnId: "s1", text: "\n\nMore text arrives." });
+    await page.waitForTimeout(50);
+    assert.equal(await atEnd(), true, "followed while at the end");
+    // The user scrolls up to read: new text no longer moves the view; the button says there is more.
+    await scroller.evaluate((node) => (node.scrollTop = 0));
+    await jump.waitFor();
+    assert.doesNotMatch((await jump.getAttribute("class")) ?? "", /has-new/);
+    await panel.send({ type: "answerDelta", turnId: "s1", text: "\n\nEven more." });
+    await page.waitForTimeout(50);
+    assert.equal(await scroller.evaluate((node) => node.scrollTop), 0, "the reader's place is kept");
+    assert.match((await jump.getAttribute("class")) ?? "", /has-new/);
+    await jump.click();
+    await page.waitForFunction(() => {
+      const node = document.querySelector(".scroller")!;
+      return node.scrollHeight - node.scrollTop - node.clientHeight < 4;
+    });
+    assert.equal(await jump.isVisible(), false);
+    // Sending while scrolled up brings the view to the new message.
+    await panel.sendState(panelState({ turns: [turn("s1", { answerText: long })] }));
+    await scroller.evaluate((node) => (node.scrollTop = 0));
+    await page.getByLabel("Message", { exact: true }).fill("next question");
+    await page.getByLabel("Message", { exact: true }).press("Enter");
+    await panel.sendPatch({ kind: "turn", turn: turn("s2", { userText: "next question", answerText: "", streaming: true, outcome: "in_progress", receipts: [] }) }, { kind: "turnOrder", turnIds: ["s1", "s2"] });
+    await page.waitForFunction(() => {
+      const node = document.querySelector(".scroller")!;
+      return node.scrollHeight - node.scrollTop - node.clientHeight < 4;
+    });
+    assert.equal(await page.locator("article[data-turn-id=s2] .user-text").isVisible(), true);
+  });
 });

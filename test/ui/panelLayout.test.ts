@@ -1,0 +1,168 @@
+// The redesigned panel in a real VS Code (code-server), at a narrow and a wide side bar, in the dark and
+// the light theme: a streamed answer, a tool approval, a denied call, an error, a `#` file pick sent with
+// the message, the history filter, and receipts expanding. Each step checks the layout (the document never
+// scrolls, nothing is wider than the panel, no button label wraps) and leaves a screenshot in
+// test-results/ui/ for a person to look at.
+import * as assert from "node:assert/strict";
+import type { FrameLocator } from "playwright-core";
+import { Workbench } from "./workbench";
+
+const widths = [280, 480];
+const themes: Array<[string, string]> = [
+  ["dark", "Dark 2026"],
+  ["light", "Light 2026"],
+];
+
+async function layoutProblems(chat: FrameLocator): Promise<string[]> {
+  return chat.locator("body").evaluate(() => {
+    const problems: string[] = [];
+    const root = document.scrollingElement ?? document.documentElement;
+    if (root.scrollHeight > root.clientHeight + 1) problems.push(`the document scrolls vertically (${root.scrollHeight} > ${root.clientHeight})`);
+    if (root.scrollWidth > root.clientWidth + 1) problems.push(`the document scrolls horizontally (${root.scrollWidth} > ${root.clientWidth})`);
+    if (root.scrollTop !== 0) problems.push(`the document is scrolled by ${root.scrollTop} px`);
+    const width = document.documentElement.clientWidth;
+    for (const node of Array.from(document.querySelectorAll<HTMLElement>(".panel *"))) {
+      if (node.closest("pre, table, .code-block, .receipt-details, [hidden]") !== null || node.getClientRects().length === 0) continue;
+      const box = node.getBoundingClientRect();
+      if (box.width > 0 && box.right > width + 1) problems.push(`${node.className || node.tagName} ends at ${Math.round(box.right)} px, past ${width} px`);
+    }
+    // A history entry is a two-line button by design (title, then date, model and length).
+    for (const button of Array.from(document.querySelectorAll<HTMLButtonElement>("button:not(.history-open)"))) {
+      if (button.getClientRects().length === 0) continue;
+      const style = getComputedStyle(button);
+      const line = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.45;
+      if (button.getBoundingClientRect().height > 2 * line + 4) problems.push(`the button "${button.textContent || button.getAttribute("aria-label")}" wraps`);
+    }
+    return problems.slice(0, 10);
+  });
+}
+
+describe("Relay Chat panel layout in the workbench", function () {
+  this.timeout(240_000);
+  let workbench: Workbench;
+  let chat: FrameLocator;
+
+  before(async () => {
+    workbench = await Workbench.open();
+    await workbench.activityBarEntry("Relay Chat").waitFor({ timeout: 60_000 });
+    await workbench.activityBarEntry("Relay Chat").click();
+    chat = workbench.webview();
+    await chat.getByRole("textbox", { name: "Message" }).waitFor({ timeout: 60_000 });
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === "failed" && workbench) {
+      await workbench.screenshot(`failed-${(this.currentTest.title || "failure").replace(/[^a-z0-9]+/gi, "-").toLowerCase()}`).catch(() => undefined);
+    }
+  });
+
+  after(async () => {
+    await workbench?.close();
+  });
+
+  async function checkLayout(what: string): Promise<void> {
+    assert.deepEqual(await layoutProblems(chat), [], what);
+  }
+
+  async function send(text: string): Promise<void> {
+    const message = chat.getByRole("textbox", { name: "Message" });
+    await message.fill(text);
+    await message.press("Enter");
+  }
+
+  async function newChat(model: string): Promise<void> {
+    await workbench.viewAction("New Chat").click();
+    await chat.locator(".composer-toolbar").getByRole("combobox", { name: "Model" }).selectOption(model);
+  }
+
+  for (const width of widths) {
+    for (const [themeName, theme] of themes) {
+      const shot = (step: string) => workbench.panelScreenshot(`layout-${width}-${themeName}-${step}`);
+
+      it(`at ${width} px in ${theme}: streams an answer, keeps one scroll region, expands its receipt`, async () => {
+        await workbench.setSidebarWidth(width);
+        await workbench.setColorTheme(theme);
+        const viewWidth = await chat.locator("body").evaluate(() => document.documentElement.clientWidth);
+        assert.ok(Math.abs(viewWidth - width) <= 24, `the chat view is ${viewWidth} px wide`);
+        await newChat("demo");
+        await send("Show me what you can do");
+        const details = chat.getByRole("region", { name: "Turn details" }).last();
+        await chat.locator(".turn-progress").last().waitFor({ state: "hidden", timeout: 60_000 });
+        await details.waitFor({ timeout: 60_000 });
+        assert.match(await details.innerText(), /completed/);
+        assert.equal(await details.locator(".receipt-details").isVisible(), false, "collapsed at first");
+        await details.getByRole("button", { name: "Show request details" }).click();
+        assert.match(await details.locator(".receipt-details").innerText(), /Request id\s+req_/);
+        await checkLayout("the streamed answer");
+        await chat.locator(".scroller").evaluate((node) => (node.scrollTop = node.scrollHeight));
+        await checkLayout("scrolled to the end");
+        await shot("1-answer");
+      });
+
+      it(`at ${width} px in ${theme}: asks before a tool runs and says when it was denied`, async () => {
+        await newChat("tools");
+        await send("Please read a file");
+        const deny = chat.getByRole("button", { name: "Deny", exact: true });
+        await deny.waitFor({ timeout: 60_000 });
+        assert.ok(await chat.getByRole("button", { name: "Approve", exact: true }).isVisible());
+        await checkLayout("the approval");
+        await shot("2-approval");
+        await deny.click();
+        const card = chat.locator(".tool-card").last();
+        await card.waitFor({ timeout: 60_000 });
+        await card.getByText("Result").click();
+        assert.match(await card.innerText(), /declined/i, "the model was told the call was declined");
+        await chat.locator(".turn-progress").last().waitFor({ state: "hidden", timeout: 60_000 });
+        await checkLayout("the denied call");
+      });
+
+      it(`at ${width} px in ${theme}: shows an error once, in its turn, with the fix that fits`, async () => {
+        await workbench.viewAction("New Chat").click();
+        await workbench.runCommand("Relay Chat: Select Model");
+        await workbench.answerInput("no-such-model");
+        await chat.locator(".composer-toolbar").getByRole("combobox", { name: "Model" }).locator("option", { hasText: "no-such-model" }).waitFor({ state: "attached", timeout: 30_000 });
+        await send("Which model answers?");
+        const state = chat.locator(".turn-state.tone-error").last();
+        await state.waitFor({ timeout: 60_000 });
+        assert.match(await state.innerText(), /HTTP 404/);
+        assert.ok(await state.getByRole("button", { name: "Pick another model" }).isVisible());
+        assert.equal(await chat.locator(".panel-notice").isVisible(), false, "not repeated above the messages");
+        await checkLayout("the error");
+        await shot("3-error");
+        await chat.locator(".composer-toolbar").getByRole("combobox", { name: "Model" }).selectOption("echo");
+      });
+
+      it(`at ${width} px in ${theme}: sends a file picked with # and shows it on the message`, async () => {
+        await newChat("echo");
+        const message = chat.getByRole("textbox", { name: "Message" });
+        await message.pressSequentially("#READ");
+        const option = chat.getByRole("listbox", { name: "Workspace files" }).getByRole("option", { name: /README\.md/ });
+        await option.waitFor({ timeout: 30_000 });
+        await checkLayout("the file picker");
+        await shot("4-file-picker");
+        await message.press("Enter");
+        await chat.locator(".composer-chips .chip", { hasText: "README.md" }).waitFor({ timeout: 30_000 });
+        await message.pressSequentially("What is in this file?");
+        await message.press("Enter");
+        await chat.getByText(/Sample workspace/).first().waitFor({ timeout: 60_000 });
+        assert.equal(await chat.locator(".turn").last().locator(".user-text").innerText(), "What is in this file?");
+        assert.ok(await chat.locator(".turn").last().locator(".sent-attachments .chip", { hasText: "README.md" }).isVisible());
+        await checkLayout("the sent file");
+        await shot("5-file-sent");
+      });
+
+      it(`at ${width} px in ${theme}: filters the history by typing`, async () => {
+        await workbench.viewAction("Show Chat History").click();
+        const history = chat.getByRole("region", { name: "Chat history" });
+        await history.waitFor({ timeout: 30_000 });
+        await history.getByRole("searchbox", { name: "Filter conversations" }).fill("file");
+        const titles = await history.locator(".history-entry-title").allInnerTexts();
+        assert.ok(titles.length > 0 && titles.every((title) => /file/i.test(title)), `filtered: ${titles.join(" | ")}`);
+        await checkLayout("the history");
+        await shot("6-history");
+        await chat.locator("body").press("Escape");
+        await history.waitFor({ state: "hidden" });
+      });
+    }
+  }
+});
