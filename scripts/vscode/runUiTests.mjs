@@ -47,7 +47,8 @@ function packageVsix() {
   mkdirSync(cacheDir, { recursive: true });
   rmSync(output, { force: true });
   const vsce = path.join(repoRoot, "node_modules", "@vscode", "vsce", "vsce");
-  const args = [vsce, "package", "--no-dependencies", "--allow-missing-repository", "--skip-license", "-o", output];
+  // The README's screenshots are relative links into the repository: kept as they are.
+  const args = [vsce, "package", "--no-dependencies", "--allow-missing-repository", "--no-rewrite-relative-links", "--skip-license", "-o", output];
   let result = spawnSync(process.execPath, args, { cwd: extensionPath, encoding: "utf8" });
   if (result.status !== 0 && existsSync(node24Bin)) {
     // vsce may need a newer Node than the machine's: try the Node 24 from the code-server cache.

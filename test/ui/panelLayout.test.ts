@@ -4,10 +4,15 @@
 // scrolls, nothing is wider than the panel, no button label wraps) and leaves a screenshot in
 // test-results/ui/ for a person to look at.
 import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import type { FrameLocator } from "playwright-core";
 import { Workbench } from "./workbench";
 
 const widths = [280, 480];
+
+// The README shows these; RELAY_CHAT_UPDATE_SCREENSHOTS=1 copies them to docs/images/.
+const readmeScreenshots = new Set(["layout-480-dark-1-answer", "layout-280-light-2-approval", "layout-480-dark-3-error", "layout-280-dark-4-file-picker", "layout-480-light-6-history"]);
 const themes: Array<[string, string]> = [
   ["dark", "Dark 2026"],
   ["light", "Light 2026"],
@@ -77,7 +82,13 @@ describe("Relay Chat panel layout in the workbench", function () {
 
   for (const width of widths) {
     for (const [themeName, theme] of themes) {
-      const shot = (step: string) => workbench.panelScreenshot(`layout-${width}-${themeName}-${step}`);
+      const shot = async (step: string) => {
+        const name = `layout-${width}-${themeName}-${step}`;
+        const file = await workbench.panelScreenshot(name);
+        if (process.env.RELAY_CHAT_UPDATE_SCREENSHOTS && readmeScreenshots.has(name)) {
+          fs.copyFileSync(file, path.resolve(__dirname, "..", "..", "docs", "images", `${name.replace(/^layout-/, "panel-")}.png`));
+        }
+      };
 
       it(`at ${width} px in ${theme}: streams an answer, keeps one scroll region, expands its receipt`, async () => {
         await workbench.setSidebarWidth(width);
