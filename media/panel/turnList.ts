@@ -9,6 +9,12 @@ import type { TurnHandlers } from "./turnElement";
 export const EAGER_TURNS = 1;
 
 /**
+ * Turns are laid out in groups of this many: when the newest turn grows, the browser lays out its group
+ * and steps over the other groups, instead of stepping over every earlier turn.
+ */
+const TURNS_PER_GROUP = 16;
+
+/**
  * The conversation's turns, keyed by turn id. A snapshot lays them all out; a patch updates only the
  * turns it names and moves or drops the others, so a change never costs more with a longer conversation.
  * Answers of turns far from view are rendered when they scroll near (an IntersectionObserver), so opening
@@ -22,6 +28,7 @@ export class TurnList {
   /** Turns seen unfinished, so their end can be announced once. */
   private readonly running = new Set<string>();
   private observer: IntersectionObserver | null = null;
+  private readonly groups: HTMLElement[] = [];
   private readonly byElement = new WeakMap<Element, TurnElement>();
 
   constructor(
@@ -56,7 +63,7 @@ export class TurnList {
       const previousNewest = this.order[this.order.length - 1];
       if (previousNewest !== undefined) this.turns.get(previousNewest)?.setContext({ busy: this.busy, isNewest: false });
       this.order.push(turn.id);
-      this.root.appendChild(turnElement.root);
+      this.groupFor(this.order.length - 1).appendChild(turnElement.root);
     }
     turnElement.update(turn, { localizer: this.localizer, busy: this.busy, isNewest: this.order[this.order.length - 1] === turn.id, deferAnswer: !nearEnd && this.scrollRoot !== null });
     if (!nearEnd) this.observeDeferred(turnElement);
@@ -91,20 +98,33 @@ export class TurnList {
       this.turns.delete(turnId);
       this.running.delete(turnId);
     }
-    let previousNode: Node | null = null;
-    for (const turnId of turnIds) {
-      const turnElement = this.turns.get(turnId);
-      if (turnElement === undefined) continue;
-      const expectedPosition: Node | null = previousNode === null ? this.root.firstChild : previousNode.nextSibling;
-      if (turnElement.root !== expectedPosition) this.root.insertBefore(turnElement.root, expectedPosition);
-      previousNode = turnElement.root;
-    }
     this.order = turnIds.filter((turnId) => this.turns.has(turnId));
+    let previousNode: Node | null = null;
+    this.order.forEach((turnId, index) => {
+      const turnElement = this.turns.get(turnId) as TurnElement;
+      const group = this.groupFor(index);
+      if (index % TURNS_PER_GROUP === 0) previousNode = null;
+      const expectedPosition: Node | null = previousNode === null ? group.firstChild : previousNode.nextSibling;
+      if (turnElement.root !== expectedPosition) group.insertBefore(turnElement.root, expectedPosition);
+      previousNode = turnElement.root;
+    });
+    // Groups past the last turn are empty now: drop them.
+    while (this.groups.length > Math.ceil(this.order.length / TURNS_PER_GROUP)) this.groups.pop()?.remove();
     const newest = this.order[this.order.length - 1];
     if (previousNewest !== newest) {
       if (previousNewest !== undefined) this.turns.get(previousNewest)?.setContext({ busy: this.busy, isNewest: false });
       if (newest !== undefined) this.turns.get(newest)?.setContext({ busy: this.busy, isNewest: true });
     }
+  }
+
+  private groupFor(index: number): HTMLElement {
+    const groupIndex = Math.floor(index / TURNS_PER_GROUP);
+    while (this.groups.length <= groupIndex) {
+      const group = element("div", { className: "turn-group" });
+      this.groups.push(group);
+      this.root.appendChild(group);
+    }
+    return this.groups[groupIndex] as HTMLElement;
   }
 
   /** While a turn runs, earlier turns cannot be edited, regenerated or retried. */

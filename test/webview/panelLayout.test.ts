@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import type { PanelState } from "../../src/panel/protocol";
+import { WEBVIEW_STRINGS } from "../../src/panel/webviewStrings";
 import { conversationState, panelState, receipt, turn } from "./fixtures/panelStates";
 import { PanelHarness } from "./support/panelHarness";
 import type { ThemeName } from "./support/panelHarness";
@@ -116,6 +117,41 @@ describe("Chat panel webview: layout at every width and theme (Chromium)", funct
       await panel.page.screenshot({ path: join(screenshots, "panel-260-dark-first-run.png") });
     } finally {
       await panel.page.close();
+    }
+  });
+
+  // The Simplified Chinese UI, once l10n/bundle.l10n.zh-cn.json exists: no English string of the panel's
+  // own is left on screen (or in an accessible name), and the layout still holds.
+  const chineseBundle = join(__dirname, "..", "..", "l10n", "bundle.l10n.zh-cn.json");
+  (existsSync(chineseBundle) ? it : it.skip)("shows the Chinese UI with every panel string translated", async () => {
+    const bundle = JSON.parse(readFileSync(chineseBundle, "utf8")) as Record<string, string>;
+    const strings = Object.fromEntries(WEBVIEW_STRINGS.map((english) => [english, bundle[english] ?? english]));
+    const shownStrings = async (page: Page) =>
+      page.evaluate((candidates) => {
+        const labels = Array.from(document.querySelectorAll("[aria-label], [title], [placeholder]")).flatMap((node) => ["aria-label", "title", "placeholder"].map((name) => node.getAttribute(name) ?? ""));
+        const text = `${document.body.innerText}\n${labels.join("\n")}`;
+        return candidates.filter((english) => english.length > 3 && !english.includes("{") && text.includes(english));
+      }, [...WEBVIEW_STRINGS]);
+    const english = await harness.open({ width: 480, theme: "dark" });
+    let englishShown: string[];
+    try {
+      await english.sendState(busyConversation());
+      englishShown = await shownStrings(english.page);
+    } finally {
+      await english.page.close();
+    }
+    assert.ok(englishShown.length > 20, `the English page shows the panel's strings (${englishShown.length})`);
+    for (const width of [280, 480]) {
+      const chinese = await harness.open({ width, theme: "dark" });
+      try {
+        await chinese.sendState(busyConversation(), strings, "zh-cn");
+        const left = (await shownStrings(chinese.page)).filter((text) => englishShown.includes(text));
+        assert.deepEqual(left, [], "English left in the Chinese UI");
+        assert.deepEqual(await layoutProblems(chinese.page), [], `Chinese at ${width} px`);
+        await chinese.page.screenshot({ path: join(screenshots, `panel-${width}-dark-zh-cn.png`) });
+      } finally {
+        await chinese.page.close();
+      }
     }
   });
 });
