@@ -7,6 +7,7 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { FrameLocator } from "playwright-core";
+import { panelLayoutProblems } from "../webview/support/panelLayoutProblems";
 import { Workbench } from "./workbench";
 
 const widths = [280, 480];
@@ -19,27 +20,7 @@ const themes: Array<[string, string]> = [
 ];
 
 async function layoutProblems(chat: FrameLocator): Promise<string[]> {
-  return chat.locator("body").evaluate(() => {
-    const problems: string[] = [];
-    const root = document.scrollingElement ?? document.documentElement;
-    if (root.scrollHeight > root.clientHeight + 1) problems.push(`the document scrolls vertically (${root.scrollHeight} > ${root.clientHeight})`);
-    if (root.scrollWidth > root.clientWidth + 1) problems.push(`the document scrolls horizontally (${root.scrollWidth} > ${root.clientWidth})`);
-    if (root.scrollTop !== 0) problems.push(`the document is scrolled by ${root.scrollTop} px`);
-    const width = document.documentElement.clientWidth;
-    for (const node of Array.from(document.querySelectorAll<HTMLElement>(".panel *"))) {
-      if (node.closest("pre, table, .code-block, .receipt-details, [hidden]") !== null || node.getClientRects().length === 0) continue;
-      const box = node.getBoundingClientRect();
-      if (box.width > 0 && box.right > width + 1) problems.push(`${node.className || node.tagName} ends at ${Math.round(box.right)} px, past ${width} px`);
-    }
-    // A history entry is a two-line button by design (title, then date, model and length).
-    for (const button of Array.from(document.querySelectorAll<HTMLButtonElement>("button:not(.history-open)"))) {
-      if (button.getClientRects().length === 0) continue;
-      const style = getComputedStyle(button);
-      const line = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.45;
-      if (button.getBoundingClientRect().height > 2 * line + 4) problems.push(`the button "${button.textContent || button.getAttribute("aria-label")}" wraps`);
-    }
-    return problems.slice(0, 10);
-  });
+  return chat.locator("body").evaluate(panelLayoutProblems);
 }
 
 describe("Relay Chat panel layout in the workbench", function () {

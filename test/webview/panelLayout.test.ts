@@ -5,6 +5,7 @@ import type { Page } from "playwright-core";
 import type { PanelState } from "../../src/panel/protocol";
 import { WEBVIEW_STRINGS } from "../../src/panel/webviewStrings";
 import { conversationState, panelState, receipt, turn } from "./fixtures/panelStates";
+import { panelLayoutProblems } from "./support/panelLayoutProblems";
 import { PanelHarness } from "./support/panelHarness";
 import type { ThemeName } from "./support/panelHarness";
 
@@ -44,26 +45,7 @@ function busyConversation(): PanelState {
 }
 
 async function layoutProblems(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const problems: string[] = [];
-    const root = document.scrollingElement ?? document.documentElement;
-    if (root.scrollHeight > root.clientHeight + 1) problems.push(`the document scrolls vertically (${root.scrollHeight} > ${root.clientHeight})`);
-    if (root.scrollWidth > root.clientWidth + 1) problems.push(`the document scrolls horizontally (${root.scrollWidth} > ${root.clientWidth})`);
-    const width = document.documentElement.clientWidth;
-    for (const node of Array.from(document.querySelectorAll<HTMLElement>(".panel *"))) {
-      if (node.closest("pre, table, .code-block, .receipt-details, [hidden]") !== null || node.getClientRects().length === 0) continue;
-      const box = node.getBoundingClientRect();
-      if (box.width > 0 && box.right > width + 1) problems.push(`${node.className || node.tagName} ends at ${Math.round(box.right)} px, past ${width} px`);
-    }
-    // A history entry is a two-line button by design (title, then date, model and length).
-    for (const button of Array.from(document.querySelectorAll<HTMLButtonElement>("button:not(.history-open)"))) {
-      if (button.getClientRects().length === 0) continue;
-      const style = getComputedStyle(button);
-      const line = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.45;
-      if (button.getBoundingClientRect().height > 2 * line + 4) problems.push(`the button "${button.textContent || button.getAttribute("aria-label")}" wraps`);
-    }
-    return problems.slice(0, 10);
-  });
+  return page.evaluate(panelLayoutProblems);
 }
 
 describe("Chat panel webview: layout at every width and theme (Chromium)", function () {
