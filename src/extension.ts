@@ -118,7 +118,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     context.extensionUri,
     (message) => controller.handle(message),
     (message) => log.error(message),
-    () => (timings.viewResolvedMs ??= sinceActivation()),
+    () => {
+      timings.viewResolvedMs ??= sinceActivation();
+      controller.viewLoading();
+    },
   );
   controller.attach(provider);
   phase("panel");
@@ -164,7 +167,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     command("relayChat.focusChat", () => provider.reveal()),
     command("relayChat.showHistory", () => {
       provider.reveal();
-      provider.post({ type: "showHistory" });
+      controller.showHistory();
     }),
     command("relayChat.newChat", async () => {
       provider.reveal();

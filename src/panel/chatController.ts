@@ -60,6 +60,10 @@ export interface ChatControllerOptions {
 export class ChatController implements PanelSource {
   private view: PanelView | null = null;
   private notice: string | null = null;
+  /** The page has sent `ready` since it was (re)loaded: messages to it are heard. */
+  private pageReady = false;
+  /** History was asked for before the page could show it. */
+  private historyWanted = false;
   private readonly presenter = new PanelPresenter();
   private readonly sync: PanelSync;
   /** Tool approvals and spend confirmations the running turn waits on. */
@@ -156,7 +160,9 @@ export class ChatController implements PanelSource {
 
   /** The webview (re)loaded: it gets the whole state, then the lists are refreshed. */
   async ready(): Promise<void> {
+    this.pageReady = true;
     this.sync.sendSnapshot();
+    if (this.historyWanted) this.showHistory();
     await this.initialize();
   }
 
@@ -206,6 +212,17 @@ export class ChatController implements PanelSource {
   async refreshModels(): Promise<void> {
     await this.modelChoice.refresh(this.options.relay.current());
     this.sync.changed();
+  }
+
+  /** VS Code is loading the view's page (again): until it says `ready`, it hears nothing. */
+  viewLoading(): void {
+    this.pageReady = false;
+  }
+
+  /** The view's History action; kept until the page can show it (the action may come first). */
+  showHistory(): void {
+    this.historyWanted = !this.pageReady;
+    if (this.pageReady) this.view?.post({ type: "showHistory" });
   }
 
   /** Sends an edited message as a new version of the turn, with the context the original carried. */

@@ -253,4 +253,17 @@ describe("panel controller (Node, relay emulator)", function () {
     controller.editorActions.offerSelection(null);
     await harness.waitFor((current) => current.selectionOffer === null, "no offer without a selection");
   });
+
+  it("keeps the History action for a page that is still loading, and delivers it after the snapshot", async () => {
+    harness = await startPanelHostHarness();
+    const { controller, view } = harness;
+    controller.viewLoading();
+    controller.showHistory();
+    assert.equal(view.ofType("showHistory").length, 0, "nobody is listening yet");
+    controller.handle({ type: "ready" });
+    await harness.waitFor(() => view.ofType("showHistory").length === 1, "the history, after ready");
+    assert.deepEqual(view.posted.map((message) => message.type).slice(0, 2), ["snapshot", "showHistory"]);
+    controller.showHistory();
+    assert.equal(view.ofType("showHistory").length, 2, "a ready page gets it at once");
+  });
 });
