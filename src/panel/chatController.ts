@@ -395,7 +395,7 @@ export class ChatController {
     const turn = conversation ? findTurn(conversation, turnId) : undefined;
     if (!turn) return;
     // The text the panel shows: answers of earlier requests of this turn, then the one streaming now.
-    const texts = turn.requests.map((request) => outputTextOf(request.output)).filter((text) => text.length > 0);
+    const texts = turn.requests.filter((request) => request.outcome.kind !== "in_progress").map((request) => outputTextOf(request.output)).filter((text) => text.length > 0);
     const current = outputTextOf(snapshot.output);
     if (current) texts.push(current);
     const fullText = texts.join("\n\n");

@@ -50,7 +50,7 @@ describe("chat request ledger", () => {
     const totals = await harness.ledger.totalsFor(session.conversation.id);
     assert.equal(totals.requests, 3);
     assert.equal(totals.inputTokens, rows.reduce((sum, row) => sum + (row.inputTokens ?? 0), 0));
-    assert.deepEqual(await harness.ledger.totalsFor("conv_other"), { requests: 0, inputTokens: 0, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0, bytesReceived: 0 });
+    assert.deepEqual(await harness.ledger.totalsFor("conv_other"), { requests: 0, requestsWithoutUsage: 0, inputTokens: 0, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0, bytesReceived: 0 });
   });
 
   it("skips a line cut short by a crash", async () => {
@@ -90,8 +90,8 @@ describe("chat request ledger", () => {
     const csv = ledgerToCsv([row]);
     assert.equal(
       csv,
-      "time,conversationId,turnId,purpose,model,streamed,outcome,httpStatus,requestId,responseId,inputTokens,cachedTokens,outputTokens,reasoningTokens,firstByteMs,totalMs,bytesReceived\r\n" +
-        '2024-01-01T00:00:00.000Z,conv_1,turn_1,send,"odd,""model""\nname",true,completed,200,req_1,,10,0,5,,12,34,567\r\n',
+      "time,conversationId,turnId,purpose,model,streamed,outcome,httpStatus,requestId,requestIds,responseId,inputTokens,cachedTokens,outputTokens,reasoningTokens,firstByteMs,totalMs,bytesReceived\r\n" +
+        '2024-01-01T00:00:00.000Z,conv_1,turn_1,send,"odd,""model""\nname",true,completed,200,req_1,,,10,0,5,,12,34,567\r\n',
     );
   });
 
