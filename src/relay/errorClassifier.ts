@@ -171,13 +171,18 @@ export function classifyLocalOutcome(outcome: RequestOutcome): ClassifiedError |
           cause: "network",
           code: null,
           message: "timed out",
-          explanation: `The relay did not answer within ${Math.round(outcome.idleMs / 1000)} s (the limit for non-streamed requests, setting relayChat.nonStreamTimeoutSeconds), so the request was stopped. Check the relay's usage log before sending again.`,
+          explanation: `The relay did not answer within ${seconds(outcome.idleMs)} s (the limit for non-streamed requests, setting relayChat.nonStreamTimeoutSeconds), so the request was stopped. Check the relay's usage log before sending again.`,
         };
       }
-      return { cause: "network", code: null, message: "timed out", explanation: `Nothing arrived for ${Math.round(outcome.idleMs / 1000)} s, so the request was stopped. Check the relay's usage log before sending again.` };
+      return { cause: "network", code: null, message: "timed out", explanation: `Nothing arrived for ${seconds(outcome.idleMs)} s, so the request was stopped. Check the relay's usage log before sending again.` };
     case "cancelled":
       return { cause: null, code: null, message: "cancelled", explanation: "Stopped by you. The relay may still bill what it produced." };
     default:
       return null;
   }
+}
+
+/** Whole seconds, or one decimal under ten seconds (a limit of 0.3 s must not read "0 s"). */
+function seconds(milliseconds: number): string {
+  return milliseconds < 10_000 ? String(Math.round(milliseconds / 100) / 10) : String(Math.round(milliseconds / 1000));
 }
