@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { accumulate, emptySnapshot, functionCallsOf, outputTextOf, snapshotFromResponseBody } from "../../src/relay/accumulate";
 import { SseEventDecoder } from "../../src/relay/sseDecoder";
-import type { RelayEvent, ResponseSnapshot } from "../../src/relay/types";
+import type { JsonObject, RelayEvent, ResponseSnapshot } from "../../src/relay/types";
 import { countedUsage } from "../../src/relay/usage";
 
 // What real relays and gateways send, and what a client that loses nothing makes of it (issue 10, §1).
@@ -16,7 +16,7 @@ function decode(text: string): RelayEvent[] {
   return [...decoder.push(new TextEncoder().encode(text)), ...decoder.end()];
 }
 
-const completedWith = (output: unknown[]): RelayEvent => ({ type: "response.completed", response: { id: "r1", status: "completed", output, usage: { input_tokens: 3, output_tokens: 4 } } });
+const completedWith = (output: JsonObject[]): RelayEvent => ({ type: "response.completed", response: { id: "r1", status: "completed", output, usage: { input_tokens: 3, output_tokens: 4 } } });
 
 describe("tolerant stream reading", () => {
   it("deltas that arrive without their item or part create them: text is shown while streaming and kept when the final output is empty", () => {
