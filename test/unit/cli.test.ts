@@ -131,6 +131,27 @@ describe("CLI", function () {
     assert.match(printed.stderr, /error \(server_error\) · usage not reported/);
   });
 
+  it("ask --json through a translating gateway: usage is null (not reported) with the relay's raw figures in reportedUsage; --header is sent", async () => {
+    const gateway = await startRelayEmulator({ profile: "translated", keys: [{ key: KEY, name: "cli" }] });
+    try {
+      const run = await runCli(["ask", "--model", "echo", "--json", "--header", "x-portkey-provider: together-ai", "hello gateway"], { RELAY_CHAT_API_KEY: KEY, RELAY_CHAT_BASE_URL: gateway.baseUrl });
+      assert.equal(run.code, 0, run.stderr);
+      const parsed = JSON.parse(run.stdout) as Record<string, unknown>;
+      assert.equal(parsed.usage, null);
+      assert.deepEqual((parsed.reportedUsage as { total_tokens: number }).total_tokens, 0);
+      assert.equal(parsed.text, "You said: hello gateway");
+      assert.equal(gateway.received[gateway.received.length - 1].headers["x-portkey-provider"], "together-ai");
+      const text = await runCli(["ask", "--model", "echo", "hello gateway"], { RELAY_CHAT_API_KEY: KEY, RELAY_CHAT_BASE_URL: gateway.baseUrl });
+      assert.match(text.stderr, /^completed · usage not reported \(the relay sent zeros\)/m);
+      const secret = await runCli(["ask", "--model", "echo", "--header", "x-api-key: sk-abcdefghijklmnop0123", "hi"], { RELAY_CHAT_API_KEY: KEY, RELAY_CHAT_BASE_URL: gateway.baseUrl });
+      assert.equal(secret.code, 2);
+      assert.match(secret.stderr, /"x-api-key" is refused/);
+      assert.equal(secret.stderr.includes("sk-abcdefghijklmnop0123"), false);
+    } finally {
+      await gateway.close();
+    }
+  });
+
   it("check says first that it sends small, possibly billed requests, and reports each step", async () => {
     const healthy = await runCli(["check", "--model", "echo"], environment());
     assert.equal(healthy.code, 0, healthy.stdout);
