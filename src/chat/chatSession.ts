@@ -8,8 +8,10 @@ import type { ChatSettings } from "./chatSettings";
 import type { Clock, IdFactory } from "./clock";
 import { randomIds, systemClock } from "./clock";
 import type { Conversation, RequestPurpose, RequestRecord, Turn } from "./conversation";
-import { createConversation, findTurn, childrenOf, newestLeafFrom, requireTurn } from "./conversation";
+import { createConversation, findTurn, newestLeafFrom, requireTurn } from "./conversation";
 import type { HistoryStore } from "./historyStore";
+import type { IncompleteTurnAction } from "./incompleteTurn";
+import { incompleteActionsFor, largerBudgetFor, lastBudgetOf, requireIncompleteTurn } from "./incompleteTurn";
 import { continuationItems } from "./historyItems";
 import type { RequestLedger } from "./requestLedger";
 import type { SendEstimate } from "./spendGuard";
@@ -82,17 +84,6 @@ export interface SendOptions {
   confirmed?: boolean;
 }
 
-/** What the panel may offer for an `incomplete` turn; both are new requests the relay may bill. */
-export interface IncompleteTurnAction {
-  action: "continue" | "retry_larger";
-  label: string;
-  billingNote: string;
-  /** For retry_larger: the budget that would be sent. */
-  maxOutputTokens?: number;
-}
-
-const MINIMUM_RETRY_BUDGET = 1024;
-
 export class ChatSession {
   private readonly client: Pick<RelayClient, "send">;
   private readonly store: HistoryStore;
@@ -156,13 +147,7 @@ export class ChatSession {
 
   /** The actions an `incomplete` turn offers, with their billing note; empty for any other turn. */
   incompleteActions(turnId: string): IncompleteTurnAction[] {
-    const turn = findTurn(this.current, turnId);
-    if (!turn || turn.outcome.kind !== "incomplete" || childrenOf(this.current, turn.id).length > 0) return [];
-    const billingNote = "This sends a new request with the whole conversation; the relay may bill it.";
-    return [
-      { action: "continue", label: "Continue", billingNote },
-      { action: "retry_larger", label: "Retry with a larger output budget", billingNote, maxOutputTokens: this.largerBudgetFor(turn) },
-    ];
+    return incompleteActionsFor(this.current, turnId);
   }
 
   /**
@@ -171,22 +156,22 @@ export class ChatSession {
    */
   continueTurn(turnId: string, options: SendOptions = {}): Promise<TurnResult> {
     return this.exclusive(async () => {
-      const turn = this.incompleteTurn(turnId);
+      const turn = requireIncompleteTurn(this.current, turnId);
       const last = turn.requests[turn.requests.length - 1];
       const input = continuationItems(outputTextOf(last?.output ?? []));
       const refused = await this.guardSpend(estimateNextRequest(this.current, turn, input, this.settings.expensiveSendThresholdTokens, "continue"), options);
       if (refused) return refused;
-      return this.runTurn(turn, "continue", input, this.lastBudgetOf(turn));
+      return this.runTurn(turn, "continue", input, lastBudgetOf(turn, this.settings.maxOutputTokens));
     });
   }
 
   /** Sends the incomplete request again with a larger `max_output_tokens`. Possibly billed; user-initiated only. */
   retryWithLargerBudget(turnId: string, maxOutputTokens?: number, options: SendOptions = {}): Promise<TurnResult> {
     return this.exclusive(async () => {
-      const turn = this.incompleteTurn(turnId);
+      const turn = requireIncompleteTurn(this.current, turnId);
       const refused = await this.guardSpend(estimateNextRequest(this.current, turn, [], this.settings.expensiveSendThresholdTokens, "retry_larger"), options);
       if (refused) return refused;
-      return this.runTurn(turn, "retry_larger", [], maxOutputTokens ?? this.largerBudgetFor(turn));
+      return this.runTurn(turn, "retry_larger", [], maxOutputTokens ?? largerBudgetFor(turn));
     });
   }
 
@@ -306,23 +291,6 @@ export class ChatSession {
     } catch (error) {
       this.listener.onStorageProblem?.(`The conversation could not be saved (${(error as Error).message}).`);
     }
-  }
-
-  private incompleteTurn(turnId: string): Turn {
-    const turn = requireTurn(this.current, turnId);
-    if (turn.outcome.kind !== "incomplete") throw new Error("Only an incomplete answer can be continued or retried with a larger budget.");
-    if (childrenOf(this.current, turn.id).length > 0) throw new Error("This answer already has later messages; regenerate it instead.");
-    return turn;
-  }
-
-  private lastBudgetOf(turn: Turn): number | null {
-    return turn.requests[turn.requests.length - 1]?.maxOutputTokens ?? this.settings.maxOutputTokens;
-  }
-
-  private largerBudgetFor(turn: Turn): number {
-    const last = turn.requests[turn.requests.length - 1];
-    const used = typeof last?.usage?.output_tokens === "number" ? last.usage.output_tokens : 0;
-    return Math.max(MINIMUM_RETRY_BUDGET, 2 * (last?.maxOutputTokens ?? 0), 2 * used);
   }
 
   private async exclusive(work: () => Promise<TurnResult>): Promise<TurnResult> {

@@ -1,3 +1,7 @@
+// The relay emulator: one HTTP server that answers /v1/models and /v1/responses the way a relay does,
+// step by step (key, body, schema, model access, funds, generation, faults, the profile's framing), with
+// a usage log and queued misbehaviour for tests. Kept in one file, longer than most, because that
+// request path reads best top to bottom; generation, faults, profiles and framing live beside it.
 import { createServer } from "node:http";
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";

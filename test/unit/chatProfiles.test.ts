@@ -1,22 +1,17 @@
 import assert from "node:assert/strict";
 import { answerTextOf } from "../../src/chat/answerText";
-import type { TurnResult } from "../../src/chat/chatSession";
-import type { Turn } from "../../src/chat/conversation";
 import { activeHistoryItems } from "../../src/chat/historyItems";
 import type { OutcomeKind } from "../../src/relay/types";
 import type { EmulatorProfile } from "../emulator/profiles";
 import { EMULATOR_PROFILES } from "../emulator/profiles";
 import type { ChatHarness, ToolLog } from "../fixtures/chat/chatHarness";
-import { startChatHarness, weatherTools } from "../fixtures/chat/chatHarness";
+import { finishedTurn, startChatHarness, weatherTools } from "../fixtures/chat/chatHarness";
 
 // The chat engine's core scenarios against every kind of relay the emulator plays (issue 10, §7): text,
 // multi-turn, a tool round trip, incomplete, an error after HTTP 200 and a cut stream, streamed and not,
 // each through a real ChatSession, real files and the ledger.
 
-function finished(result: TurnResult): Turn {
-  assert.equal(result.status, "finished");
-  return (result as Extract<TurnResult, { status: "finished" }>).turn;
-}
+const finished = finishedTurn;
 
 const LONG_TEXT = Array.from({ length: 40 }, (_, index) => `word${index}`).join(" ");
 

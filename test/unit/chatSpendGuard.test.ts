@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
-import type { TurnResult } from "../../src/chat/chatSession";
-import type { Turn } from "../../src/chat/conversation";
 import type { SendEstimate } from "../../src/chat/spendGuard";
 import type { ToolCallEvent } from "../../src/chat/toolRound";
 import type { ChatHarness, ToolLog } from "../fixtures/chat/chatHarness";
-import { startChatHarness, weatherTools } from "../fixtures/chat/chatHarness";
+import { finishedTurn, startChatHarness, weatherTools } from "../fixtures/chat/chatHarness";
 
 // Every billed request the user starts is estimated first (issue 10, §5): a new message, Continue, Retry
 // with a larger budget, and the follow-up request after approving tool calls. Above the threshold the
@@ -12,10 +10,7 @@ import { startChatHarness, weatherTools } from "../fixtures/chat/chatHarness";
 
 const LONG_MESSAGE = Array.from({ length: 40 }, (_, index) => `word${index}`).join(" ");
 
-function finished(result: TurnResult): Turn {
-  assert.equal(result.status, "finished");
-  return (result as Extract<TurnResult, { status: "finished" }>).turn;
-}
+const finished = finishedTurn;
 
 describe("spend estimates for every billed request", () => {
   let harness: ChatHarness;
