@@ -124,9 +124,10 @@ describe("chat turn loop", () => {
 
   it("cancel aborts the request in flight and records cancelled", async () => {
     harness.emulator.queueFault({ kind: "stall" });
-    const session = harness.newSession({ listener: { onSnapshot: () => session.cancel() } });
+    const session = harness.newSession({ listener: { onAnswerDelta: () => session.cancel() } });
     const turn = finished(await session.send("wait forever"));
     assert.equal(turn.outcome.kind, "cancelled");
+    assert.equal(answerTextOf(turn), "You", "what arrived before the cancel is kept");
     assert.equal(session.busy, false);
     finished(await session.send("next"));
     const input = inputOf(harness.postedBodies()[1]);

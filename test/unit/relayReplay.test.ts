@@ -119,4 +119,28 @@ describe("relay client: recorded streams and bodies over HTTP", () => {
       }
     });
   }
+
+  it("reads a typeless error frame with the request id its message carries when no header does", async () => {
+    const body = 'data: {"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":"Partial ans"}\n\ndata: {"error":{"message":"当前分组上游负载已饱和 (request id: 20261123xyz)","type":"new_api_error","code":"upstream_error"}}\n\n';
+    for (const chunkSizes of [1, "random", 4096] as const) {
+      emulator.queueReplay(Buffer.from(body, "utf8"), { chunkSizes, headers: {} });
+      const result = await client.send(request);
+      assert.deepEqual(result.outcome, { kind: "error_event", code: "upstream_error", message: "当前分组上游负载已饱和 (request id: 20261123xyz)" });
+      assert.equal(result.requestId, "20261123xyz");
+      assert.equal(outputTextOf(result.snapshot.output), "Partial ans", "the partial text is kept");
+      assert.equal(result.cause, "server");
+    }
+  });
+
+  it("never reads a Chat Completions answer as success, streamed or not, and says what happened", async () => {
+    emulator.queueReplay(Buffer.from('data: {"id":"chatcmpl-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\ndata: [DONE]\n\n', "utf8"));
+    const streamed = await client.send(request);
+    emulator.queueJsonBody({ id: "chatcmpl-2", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: "Hi" }, finish_reason: "stop" }] });
+    const whole = await client.send({ ...request, stream: false });
+    for (const result of [streamed, whole]) {
+      assert.equal(result.outcome.kind, "failed");
+      assert.equal(result.outcome.kind === "failed" && result.outcome.code, "chat_completions_format");
+      assert.match(result.explanation ?? "", /answered in Chat Completions format for this model.*Pick another model/);
+    }
+  });
 });
