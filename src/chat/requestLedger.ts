@@ -42,8 +42,9 @@ export interface LedgerRow {
 export interface LedgerTotals {
   requests: number;
   /**
-   * Requests whose usage is unknown (not reported, or the request never ended). When this is above 0 the
-   * sums below are lower bounds, and a total should read "unknown" (or "at least ...").
+   * Requests that may have been billed but whose usage is unknown (not reported, or the request never
+   * ended). When this is above 0 the sums below are lower bounds, and a total should read "unknown" (or
+   * "at least ..."). Requests refused with an HTTP error or that never reached the relay are not counted.
    */
   requestsWithoutUsage: number;
   inputTokens: number;
@@ -162,7 +163,7 @@ export function totalsOf(rows: readonly LedgerRow[]): LedgerTotals {
   const totals: LedgerTotals = { requests: 0, requestsWithoutUsage: 0, inputTokens: 0, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0, bytesReceived: 0 };
   for (const row of rows) {
     totals.requests += 1;
-    if (row.inputTokens === null && row.outputTokens === null) totals.requestsWithoutUsage += 1;
+    if (row.inputTokens === null && row.outputTokens === null && mayHaveBeenBilled(row.outcome)) totals.requestsWithoutUsage += 1;
     totals.inputTokens += row.inputTokens ?? 0;
     totals.cachedTokens += row.cachedTokens ?? 0;
     totals.outputTokens += row.outputTokens ?? 0;
@@ -170,6 +171,11 @@ export function totalsOf(rows: readonly LedgerRow[]): LedgerTotals {
     totals.bytesReceived += row.bytesReceived;
   }
   return totals;
+}
+
+/** A request refused before generation (an HTTP error) or never delivered (a network error) produced nothing to bill. */
+function mayHaveBeenBilled(outcome: string): boolean {
+  return outcome !== "http_error" && outcome !== "network_error";
 }
 
 function numberOrNull(value: unknown): number | null {

@@ -169,10 +169,13 @@ describe("chat request ledger with real relays' headers and usage", () => {
       const session = harness.newSession();
       await session.send("hello");
       await session.send("again");
+      // A request refused with an HTTP error produced nothing to bill: it does not make the totals unknown.
+      harness.emulator.queueFault({ kind: "status", status: 401 });
+      await session.send("refused");
       const rows = await harness.ledger.rows();
-      assert.deepEqual(rows.map((row) => [row.inputTokens, row.outputTokens]), [[null, null], [null, null]]);
+      assert.deepEqual(rows.map((row) => [row.inputTokens, row.outputTokens]), [[null, null], [null, null], [null, null]]);
       const totals = await harness.ledger.totalsFor(session.conversation.id);
-      assert.deepEqual([totals.requests, totals.requestsWithoutUsage], [2, 2]);
+      assert.deepEqual([totals.requests, totals.requestsWithoutUsage], [3, 2]);
       const record = session.conversation.turns[0].requests[0];
       assert.equal(record.usage, null);
       assert.deepEqual(record.reportedUsage?.output_tokens, 0, "what the relay sent is kept for the record");
