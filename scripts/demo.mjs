@@ -64,8 +64,8 @@ async function screenshotCheck(url, folder) {
     await page.goto(`${url}?folder=${encodeURIComponent(folder)}`);
     await page.locator('.activitybar .action-label[aria-label^="Relay Chat"]').click({ timeout: 60_000 });
     const view = page.frameLocator("iframe.webview.ready").frameLocator("#active-frame");
-    await view.getByLabel("Message").fill("Hello! What can you do?", { timeout: 60_000 });
-    await view.getByLabel("Message").press("Enter");
+    await view.getByLabel("Message", { exact: true }).fill("Hello! What can you do?", { timeout: 60_000 });
+    await view.getByLabel("Message", { exact: true }).press("Enter");
     await view.getByRole("region", { name: "Turn details" }).first().waitFor({ timeout: 60_000 });
     mkdirSync(resultsDir, { recursive: true });
     const file = path.join(resultsDir, "demo.png");
