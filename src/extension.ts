@@ -1,3 +1,4 @@
+import path from "node:path";
 import * as vscode from "vscode";
 import { FileStorage } from "./chat/fileStorage";
 import { HistoryStore } from "./chat/historyStore";
@@ -12,6 +13,7 @@ import { ChatController } from "./panel/chatController";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./panel/chatViewProvider";
 import type { PanelState, ToHost } from "./panel/protocol";
 import { checkConnection } from "./relay/connectionCheck";
+import { connectionReportMarkdown } from "./relay/connectionReport";
 import { redactSecrets } from "./relay/redact";
 import { createBuiltinTools } from "./tools/builtin/builtinTools";
 
@@ -30,6 +32,9 @@ export interface RelayChatApi {
   /** This extension's log folder; the "Relay Chat" Output channel logs beside it. */
   logFolder: string;
 }
+
+/** The last connection check's report, in the storage folder, opened as a Markdown preview. */
+const CONNECTION_REPORT_NAME = "connection-check.md";
 
 export async function activate(context: vscode.ExtensionContext): Promise<RelayChatApi> {
   const log = new OutputLog();
@@ -125,18 +130,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       }
       const model = controller.model();
       const report = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("Checking the relay (one small, possibly billed request)…") },
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("Checking the relay: a model list and three small requests, which the relay may bill…") },
         () => checkConnection(client, model || "unknown-model"),
       );
-      const lines = [
-        `# Relay check: ${report.ok ? "usable" : "problems found"}`,
-        "",
-        `Relay: ${client.root}/v1 · model: ${model || "(none selected)"} · key from ${connection.source}`,
-        "",
-        ...report.steps.map((step) => `- **${step.warning ? "warning" : step.ok ? "ok" : "FAILED"}** ${step.name}: ${step.detail}`),
-      ];
-      const document = await vscode.workspace.openTextDocument({ language: "markdown", content: redactSecrets(lines.join("\n"), [connection.secret]) });
-      await vscode.window.showTextDocument(document, { preview: true });
+      const localize = (english: string, ...args: Array<string | number>) => vscode.l10n.t(english, ...args);
+      const markdown = connectionReportMarkdown(report, { relay: `${client.root}/v1`, model: model || vscode.l10n.t("(none selected)"), keySource: connection.source, checkedAt: new Date() }, localize);
+      // A file in the extension's storage, shown as a rendered preview: readable, and never an unsaved buffer.
+      await storage.writeAtomically(CONNECTION_REPORT_NAME, redactSecrets(markdown, [connection.secret]));
+      await vscode.commands.executeCommand("markdown.showPreview", vscode.Uri.file(path.join(storageFolder, CONNECTION_REPORT_NAME)));
       log.info(`connection check: ${report.ok ? "ok" : "failed"} (request ${report.result?.requestId ?? "-"})`);
     }),
     vscode.commands.registerCommand("relayChat.exportConversation", () => controller.exportConversation()),

@@ -1,11 +1,11 @@
-import type { FunctionCallProposal } from "../relay/accumulate";
-import type { FunctionCallOutputItem } from "../relay/types";
+import type { FunctionCallOutputItem, FunctionCallProposal } from "../relay/types";
 import type { ApprovalAnswer, ToolAvailability } from "../tools/approvalPolicy";
 import type { PreparedCall, ReadyCall } from "../tools/preparedCall";
 import { prepareCall } from "../tools/preparedCall";
 import { runToolCall } from "../tools/runToolCall";
 import type { ToolRegistry } from "../tools/toolRegistry";
 import type { ToolCallRecord } from "./conversation";
+import type { SendEstimate } from "./spendGuard";
 
 // One round of function calling: every call a response proposed gets exactly one function_call_output,
 // whatever happens. Validation (JSON, known tool, schema) comes first, so a rejected call never reaches
@@ -21,8 +21,12 @@ export interface ChatTools {
 }
 
 export type ToolCallEvent =
-  /** Validated (or rejected) and about to be approved and run, or answered with the problem. */
-  | { phase: "proposed"; call: PreparedCall }
+  /**
+   * Validated (or rejected) and about to be approved and run, or answered with the problem.
+   * `followUpEstimate`: the estimated input of the follow-up request these results go back in (tool
+   * results not yet counted), for the approval card; set by ChatSession.
+   */
+  | { phase: "proposed"; call: PreparedCall; followUpEstimate?: SendEstimate }
   | { phase: "finished"; record: ToolCallRecord };
 
 export async function answerFunctionCalls(

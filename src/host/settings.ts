@@ -9,6 +9,10 @@ export interface RelayChatSettings {
   maxOutputTokens: number | null;
   requestIdHeaders: string[];
   idleTimeoutMs: number;
+  nonStreamTimeoutMs: number;
+  maxStreamBytes: number;
+  /** Non-secret headers for every request; RelayClient refuses secret-looking ones with a message. */
+  extraHeaders: Record<string, unknown>;
   /** Explicit proxy: relayChat.proxy, else VS Code's http.proxy; empty means the environment decides. */
   proxyUrl: string;
   strictSsl: boolean;
@@ -32,6 +36,9 @@ export function readSettings(): RelayChatSettings {
     maxOutputTokens: typeof maxOutputTokens === "number" && maxOutputTokens > 0 ? maxOutputTokens : null,
     requestIdHeaders: config.get<string[]>("requestIdHeaders", [...DEFAULT_REQUEST_ID_HEADERS]),
     idleTimeoutMs: Math.max(1, config.get<number>("idleTimeoutSeconds", 120)) * 1000,
+    nonStreamTimeoutMs: Math.max(1, config.get<number>("nonStreamTimeoutSeconds", 600)) * 1000,
+    maxStreamBytes: Math.max(1, config.get<number>("maxStreamMegabytes", 64)) * 1024 * 1024,
+    extraHeaders: config.get<Record<string, unknown>>("extraHeaders", {}),
     proxyUrl: config.get<string>("proxy", "").trim() || http.get<string>("proxy", "").trim(),
     strictSsl: http.get<boolean>("proxyStrictSSL", true),
     disabledTools: config.get<string[]>("tools.disabled", []),

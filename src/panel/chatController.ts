@@ -117,7 +117,8 @@ export class ChatController {
             ),
           }
         : null,
-      totals: this.totals ? { requests: this.totals.requests, inputTokens: this.totals.inputTokens, outputTokens: this.totals.outputTokens } : null,
+      // Token sums are only shown when every request's usage is known; unknown usage is never summed as 0.
+      totals: this.totals && this.totals.requestsWithoutUsage === 0 ? { requests: this.totals.requests, inputTokens: this.totals.inputTokens, outputTokens: this.totals.outputTokens } : null,
       // Missing base URL or key is explained by the first-run card; other setup problems (an invalid
       // URL) are shown as a notice.
       notice: this.notice ?? (settings.baseUrl && this.connection.hasKey ? this.connection.missing() : null),
@@ -395,7 +396,7 @@ export class ChatController {
     const turn = conversation ? findTurn(conversation, turnId) : undefined;
     if (!turn) return;
     // The text the panel shows: answers of earlier requests of this turn, then the one streaming now.
-    const texts = turn.requests.map((request) => outputTextOf(request.output)).filter((text) => text.length > 0);
+    const texts = turn.requests.filter((request) => request.outcome.kind !== "in_progress").map((request) => outputTextOf(request.output)).filter((text) => text.length > 0);
     const current = outputTextOf(snapshot.output);
     if (current) texts.push(current);
     const fullText = texts.join("\n\n");

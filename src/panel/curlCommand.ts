@@ -3,16 +3,22 @@ import type { ResponseRequest } from "../relay/types";
 /**
  * A shell command that repeats a request. The key is never in it: the command reads
  * $RELAY_CHAT_API_KEY, and the body goes through a quoted here-document so nothing in it is expanded.
+ * `extraHeaders` are the non-secret headers the request was sent with (relayChat.extraHeaders).
  */
-export function curlCommandFor(endpoint: string, request: ResponseRequest): string {
+export function curlCommandFor(endpoint: string, request: ResponseRequest, extraHeaders: Readonly<Record<string, string>> = {}): string {
   const body = JSON.stringify(request, null, 2);
   const streamFlag = request.stream ? " -N" : "";
   return [
-    `curl -sS${streamFlag} '${endpoint.replace(/'/g, "'\\''")}' \\`,
+    `curl -sS${streamFlag} ${shellQuoted(endpoint)} \\`,
     `  -H "Authorization: Bearer $RELAY_CHAT_API_KEY" \\`,
+    ...Object.entries(extraHeaders).map(([name, value]) => `  -H ${shellQuoted(`${name}: ${value}`)} \\`),
     `  -H 'Content-Type: application/json' \\`,
     `  --data-binary @- <<'RELAY_CHAT_REQUEST_BODY'`,
     body,
     "RELAY_CHAT_REQUEST_BODY",
   ].join("\n");
+}
+
+function shellQuoted(text: string): string {
+  return `'${text.replace(/'/g, "'\\''")}'`;
 }

@@ -1,4 +1,4 @@
-import { outputTextOf } from "../relay/accumulate";
+import { answerTextOf } from "../chat/answerText";
 import type { Conversation, RequestRecord, Turn, TurnOutcome } from "../chat/conversation";
 import { activePath, siblingsOf } from "../chat/conversation";
 import type { FixAction, OutcomeKind, ReceiptView, ToolCallView, TurnView } from "./protocol";
@@ -23,14 +23,13 @@ export function turnViewsOf(conversation: Conversation, options: TurnViewOptions
 
 function turnViewOf(conversation: Conversation, turn: Turn, isLast: boolean, options: TurnViewOptions): TurnView {
   const outputs = turn.requests.flatMap((request) => request.output);
-  const requestTexts = turn.requests.map((request) => outputTextOf(request.output)).filter((text) => text.length > 0);
   const siblings = siblingsOf(conversation, turn.id);
   const lastRequest = turn.requests[turn.requests.length - 1];
   const settled = turn.outcome.kind !== "in_progress";
   return {
     id: turn.id,
     userText: turn.userText,
-    answerText: requestTexts.length > 0 ? requestTexts.join("\n\n") : turn.partialText,
+    answerText: answerTextOf(turn),
     streaming: turn.id === options.streamingTurnId,
     outcome: turn.outcome.kind as OutcomeKind,
     outcomeLabel: outcomeLabel(turn.outcome, options.localize),

@@ -1,16 +1,8 @@
 // Checks a proposed function call before anyone is asked about it: a rejected call never reaches the user.
-import type { JsonObject } from "../relay/types";
+import type { FunctionCallProposal, JsonObject } from "../relay/types";
 import type { ToolAvailability } from "./approvalPolicy";
 import type { Tool } from "./toolContract";
 import type { ToolRegistry } from "./toolRegistry";
-
-/** The fields of a `function_call` output item that matter here. */
-export interface FunctionCallProposal {
-  readonly call_id: string;
-  readonly name: string;
-  /** The JSON text the model produced; not trusted to be JSON, an object, or valid for the schema. */
-  readonly arguments: string;
-}
 
 export type PreparedCall =
   | { readonly status: "ready"; readonly call_id: string; readonly tool: Tool; readonly args: JsonObject }

@@ -1,6 +1,7 @@
 // Runs the relay emulator as a process for the demo and the benchmarks:
-//   node --require tsx/cjs test/emulator/main.ts [--port N] [--key K] [--delta-interval-ms MS]
-// Prints one JSON line {"baseUrl", "key"} and serves until SIGINT/SIGTERM.
+//   node --require tsx/cjs test/emulator/main.ts [--port N] [--key K] [--delta-interval-ms MS] [--profile openai|minimal|new-api|translated]
+// Prints one JSON line {"baseUrl", "key", "profile"} and serves until SIGINT/SIGTERM.
+import { EMULATOR_PROFILES, isEmulatorProfile } from "./profiles";
 import { startRelayEmulator } from "./server";
 
 function argumentValue(name: string): string | undefined {
@@ -11,12 +12,15 @@ function argumentValue(name: string): string | undefined {
 async function main(): Promise<void> {
   const port = argumentValue("--port");
   const key = argumentValue("--key");
+  const profile = argumentValue("--profile") ?? "openai";
+  if (!isEmulatorProfile(profile)) throw new Error(`--profile must be one of ${EMULATOR_PROFILES.join(", ")}; got ${JSON.stringify(profile)}`);
   const emulator = await startRelayEmulator({
+    profile,
     ...(key ? { keys: [{ key, name: "cli" }] } : {}),
     ...(port ? { port: Number(port) } : {}),
     ...(argumentValue("--delta-interval-ms") ? { deltaIntervalMs: Number(argumentValue("--delta-interval-ms")) } : {}),
   });
-  process.stdout.write(`${JSON.stringify({ baseUrl: emulator.baseUrl, key: emulator.defaultKey })}\n`);
+  process.stdout.write(`${JSON.stringify({ baseUrl: emulator.baseUrl, key: emulator.defaultKey, profile })}\n`);
   const stop = (): void => {
     emulator.close().then(() => process.exit(0), () => process.exit(1));
   };

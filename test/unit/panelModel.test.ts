@@ -28,13 +28,14 @@ function request(overrides: Partial<RequestRecord>): RequestRecord {
     usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 2 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 1 } },
     firstByteMs: 40,
     totalMs: 120,
+    input: [],
     output: [],
     ...overrides,
   };
 }
 
 function turn(id: string, parentId: string | null, overrides: Partial<Turn>): Turn {
-  return { id, parentId, userText: `question ${id}`, createdAt: 1, items: [], requests: [], toolCalls: [], outcome: { kind: "completed" }, partialText: "", notice: null, ...overrides };
+  return { id, parentId, userText: `question ${id}`, createdAt: 1, requests: [], toolCalls: [], outcome: { kind: "completed" }, notice: null, ...overrides };
 }
 
 const message = (text: string) => ({ type: "message", role: "assistant", content: [{ type: "output_text", text }] });
@@ -68,7 +69,7 @@ describe("panel view model", () => {
     const conversation = createConversation("c1", "echo", 1);
     conversation.turns.push(
       turn("t1", null, { outcome: { kind: "http_error", status: 401, code: "invalid_api_key", message: "bad", body: "{}" }, notice: "Check the API key", requests: [request({ outcome: { kind: "http_error", status: 401, code: "invalid_api_key", message: "bad", body: "{}" } })] }),
-      turn("t2", null, { outcome: { kind: "incomplete", reason: "max_output_tokens" }, partialText: "partial", requests: [request({ outcome: { kind: "incomplete", reason: "max_output_tokens" } })] }),
+      turn("t2", null, { outcome: { kind: "incomplete", reason: "max_output_tokens" }, requests: [request({ outcome: { kind: "incomplete", reason: "max_output_tokens" }, output: [message("partial")] })] }),
     );
     conversation.activeTurnId = "t1";
     const [failed] = turnViewsOf(conversation, { streamingTurnId: null, busy: false, localize });
