@@ -38,6 +38,7 @@ export function createProposeEditTool(options: ProposeEditToolOptions): Tool {
       "are left unsaved in the editor. Give either new_text (the complete new content; also creates a new file) or " +
       "edits: search/replace pairs where each old_text is copied exactly from the current file and occurs there exactly once.",
     risk: "write",
+    argumentRoles: { path: "path" },
     // "Exactly one of new_text and edits" is checked in run, not with oneOf: some services reject combinators at
     // the top of a function's schema.
     parameters: {
@@ -107,14 +108,26 @@ async function proposeEdit(options: ProposeEditToolOptions, args: ProposeEditArg
 
   const summary = describeChange(original, proposed, document === undefined, args.edits?.length);
   const confirmed = await reviewInDiffEditor(options, { uri, exists: document !== undefined, relativePath: resolved.relativePath, shown, proposed, summary });
-  if (!confirmed) return "The user rejected the edit; nothing changed.";
+  if (!confirmed) return { output: "The user rejected the edit; nothing changed.", declined: true };
   // The call may have been cancelled while the dialog was open; a cancelled call must not change anything.
   if (signal.aborted) return fail("The call was cancelled before the edit was applied; nothing changed.");
 
+  // The path must still lead where it led when the change was computed: a folder on the way may have been
+  // replaced by a link to somewhere else while the dialog was open.
+  const again = await resolveInsideWorkspace(folders, args.path);
+  if (!again.ok || again.absolutePath !== resolved.absolutePath) {
+    return fail(`${shown} now resolves to a different place than when the edit was reviewed, so it was not applied; nothing changed.`);
+  }
   const edit = new vscode.WorkspaceEdit();
   if (document !== undefined) {
-    if (document.version !== versionReviewed) return fail(`${shown} changed while the edit was being reviewed, so it was not applied; nothing changed. Read the file again.`);
-    edit.replace(uri, new vscode.Range(document.positionAt(0), document.positionAt(original.length)), proposed);
+    // The version alone is not enough: a document closed and opened again counts from 1 again, and an edit undone
+    // leaves a new version with the old text. What was reviewed is the text, so the text must be the same.
+    const current = document.isClosed ? await vscode.workspace.openTextDocument(uri) : document;
+    const sameVersion = current !== document || document.version === versionReviewed;
+    if (!sameVersion || current.getText() !== original) {
+      return fail(`${shown} changed while the edit was being reviewed, so it was not applied; nothing changed. Read the file again.`);
+    }
+    edit.replace(uri, new vscode.Range(current.positionAt(0), current.positionAt(original.length)), proposed);
   } else {
     if (await pathExists(resolved.absolutePath)) return fail(`${shown} was created while the edit was being reviewed, so it was not applied; nothing changed.`);
     edit.createFile(uri, { ignoreIfExists: true });
