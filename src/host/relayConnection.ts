@@ -106,8 +106,12 @@ export class RelayConnection implements vscode.Disposable {
     if (this.client) return null;
     if (this.problem) return this.problem;
     if (!this.settings.baseUrl) return vscode.l10n.t("No relay address is set. Set relayChat.baseUrl in the settings.");
-    if (this.waitingEnvironmentKey) {
-      return vscode.l10n.t("The key in RELAY_CHAT_API_KEY is not confirmed for {0}, so it is not sent there. Confirm it in the notification, or run \"Relay Chat: Set API Key\".", this.waitingEnvironmentKey.origin);
+    const waiting = this.waitingEnvironmentKey;
+    if (waiting?.boundByEnvironment) {
+      return vscode.l10n.t("The key in RELAY_CHAT_API_KEY belongs to {0} (RELAY_CHAT_BASE_URL), so it is not sent to {1}. Run \"Relay Chat: Set API Key\" for {1}.", waiting.boundTo ?? "", waiting.origin);
+    }
+    if (waiting) {
+      return vscode.l10n.t("The key in RELAY_CHAT_API_KEY is not confirmed for {0}, so it is not sent there. Confirm it in the notification, or run \"Relay Chat: Set API Key\".", waiting.origin);
     }
     return vscode.l10n.t('No API key is set. Run "Relay Chat: Set API Key".');
   }

@@ -4,8 +4,12 @@
 // overruns its budget, or whose call is cancelled, is terminated (V8 interrupts a running match for that).
 import { Worker } from "node:worker_threads";
 
-/** One file's lines may take this long; a pattern that needs more is treated as runaway backtracking. */
-export const defaultMatchBudgetMs = 1000;
+/**
+ * One file's lines may take this long; a pattern that needs more is treated as runaway backtracking. A sane
+ * pattern needs a few milliseconds for the largest file searched (1 MB), so this leaves a wide margin even on a
+ * busy machine, while the whole search, worker start included, stays well within 2 s.
+ */
+export const defaultMatchBudgetMs = 800;
 
 export type LineMatchResult =
   /** Indexes of the matching lines, in order, at most `limit` of them. */
@@ -45,6 +49,8 @@ export class LineMatchWorker {
     private readonly budgetMs = defaultMatchBudgetMs,
   ) {
     new RegExp(source, flags);
+    // Started now, so it comes up while the caller walks the workspace and reads the first file.
+    this.start().unref();
   }
 
   /** One batch at a time; the budget clock starts once the worker is running, so its start-up is not counted. */

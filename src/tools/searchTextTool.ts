@@ -59,13 +59,14 @@ export async function searchWorkspaceText(
   const limits = options.limits ?? defaultSearchTextLimits;
   // No "u" flag: it rejects escapes like "\-" that models often write in ordinary patterns.
   const flags = args.case_sensitive === true ? "" : "i";
+  const included = args.include === undefined ? () => true : createPathMatcher(args.include, { caseSensitive: false });
   let matcher: LineMatchWorker;
   try {
     matcher = new LineMatchWorker(args.is_regex === true ? args.query : escapeRegExp(args.query), flags, limits.matchBudgetMs);
   } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
     return { output: `The regular expression ${JSON.stringify(args.query)} is not valid: ${(error as Error).message}`, isError: true };
   }
-  const included = args.include === undefined ? () => true : createPathMatcher(args.include, { caseSensitive: false });
 
   const results: string[] = [];
   let capped = false;
@@ -100,7 +101,7 @@ export async function searchWorkspaceText(
 
 /** What the model needs to write a better pattern: why it was stopped, where, and what was found before. */
 function runawayPatternReport(query: string, shownPath: string, budgetMs: number, found: readonly string[]): string {
-  const seconds = budgetMs >= 1000 ? `${budgetMs / 1000} s` : `${budgetMs} ms`;
+  const seconds = `${budgetMs / 1000} s`;
   const before = found.length === 0 ? "No matches were found before it was stopped." : `Matches found before it was stopped:\n${found.join("\n")}`;
   return (
     `The search was stopped: the regular expression ${JSON.stringify(query)} took more than ${seconds} on the lines of ${shownPath}. ` +

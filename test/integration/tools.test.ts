@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import * as vscode from "vscode";
 import type { BuiltinTools } from "../../src/tools/builtin/builtinTools";
 import { createBuiltinTools } from "../../src/tools/builtin/builtinTools";
@@ -10,6 +11,9 @@ import { createDiagnosticsTool } from "../../src/tools/builtin/diagnosticsTool";
 import { proposalScheme } from "../../src/tools/builtin/proposalDocuments";
 import type { JsonObject } from "../../src/relay/types";
 import { ToolRegistry } from "../../src/tools/toolRegistry";
+import { isAlive, waitForNumberIn } from "../support/processes";
+import type { RelayChatApi } from "../../src/extension";
+import { activateRelayChat, lastTurn, newChatWith, settled, waitForState } from "./panelState";
 
 interface Outcome {
   output: string;
@@ -224,6 +228,57 @@ describe("built-in tools in the editor", function () {
     });
   });
 
+  describe("search_text", () => {
+    // Patterns that backtrack exponentially on their line: on the host's thread each would hold every extension
+    // for minutes. Measured here, in the real extension host.
+    const runaways = [
+      { query: "^(a+)+$", line: `${"a".repeat(40)}!` },
+      { query: "(a|a)*$", line: `${"a".repeat(1000)}!` },
+      { query: "(.*a){12}$", line: `${"a".repeat(3000)}!` },
+    ];
+    for (const runaway of runaways) {
+      it(`stops ${runaway.query} within 2 s while the extension host's event loop stays free`, async () => {
+        await write("runaway/long-line.txt", `${runaway.line}\n`);
+        const histogram = monitorEventLoopDelay({ resolution: 10 });
+        histogram.enable();
+        const started = performance.now();
+        const { output, isError } = await run("search_text", { query: runaway.query, is_regex: true, include: `${folderName}/runaway/**` });
+        const elapsedMs = performance.now() - started;
+        histogram.disable();
+        const maxDelayMs = histogram.max / 1e6;
+        console.log(`      extension host: ${runaway.query} stopped after ${elapsedMs.toFixed(0)} ms; event-loop delay max ${maxDelayMs.toFixed(1)} ms, p99 ${(histogram.percentile(99) / 1e6).toFixed(1)} ms`);
+        assert.equal(isError, true);
+        assert.match(output, /^The search was stopped: the regular expression .* took more than 0.8 s on the lines of .*runaway\/long-line\.txt\./);
+        assert.ok(elapsedMs < 2000, `stopped within 2 s (${elapsedMs.toFixed(0)} ms)`);
+        assert.ok(maxDelayMs < 250, `the event loop stayed free (max delay ${maxDelayMs.toFixed(1)} ms)`);
+      });
+    }
+  });
+
+  describe("run_command", () => {
+    it("does not pass the extension host's RELAY_CHAT_API_KEY to commands", async () => {
+      assert.ok((process.env.RELAY_CHAT_API_KEY ?? "").length > 10, "the runner put a key in the host's environment");
+      await fs.mkdir(folder, { recursive: true });
+      const { output } = await run("run_command", { command: 'echo "[$RELAY_CHAT_API_KEY]"; env', cwd: folderName });
+      assert.match(output, /^Exit code: 0\n\[\]\n/);
+      assert.equal(output.includes(process.env.RELAY_CHAT_API_KEY ?? "-"), false);
+    });
+
+    it("ends the commands still running when the tools are disposed, as on deactivation", async () => {
+      const own = createBuiltinTools({ workspaceFolders: () => [workspaceRoot], excludePatterns: () => [], commandTimeoutMs: () => 60_000, maxOutputChars: () => 1000 });
+      const tool = own.tools.find((each) => each.name === "run_command");
+      assert.ok(tool);
+      const pidFile = path.join(folder, "background.pid");
+      const pending = tool.run({ command: `sleep 60 & echo $! > ${JSON.stringify(pidFile)}; wait`, cwd: folderName }, new AbortController().signal);
+      const pid = await waitForNumberIn(pidFile);
+      assert.equal(isAlive(pid), true);
+      own.dispose();
+      const result = await pending;
+      assert.match(typeof result === "string" ? result : result.output, /^Stopped because Relay Chat was shutting down/);
+      await waitFor(() => !isAlive(pid), 3_000, "the background process to end");
+    });
+  });
+
   describe("propose_edit", () => {
     const original = "const a = 1;\nconst b = 2;\nconst b2 = 2;\n";
 
@@ -314,6 +369,22 @@ describe("built-in tools in the editor", function () {
       assert.equal((await vscode.workspace.openTextDocument(uri)).getText(), `// typed meanwhile\n${original}`);
     });
 
+    it("does not apply when another program wrote the file during the review, before the editor noticed", async () => {
+      const uri = await write("edits/written-meanwhile.ts", original);
+      const written = "// written by another program\n";
+      confirmAnswer = async () => {
+        await fs.writeFile(uri.fsPath, written);
+        return true;
+      };
+      const result = await run("propose_edit", { path: `${folderName}/edits/written-meanwhile.ts`, edits: [{ old_text: "const a = 1;", new_text: "const a = 0;" }] });
+      assert.equal(result.isError, true, result.output);
+      assert.match(result.output, /changed while the edit was being reviewed/);
+      assert.equal(await fs.readFile(uri.fsPath, "utf8"), written);
+      await waitFor(() => vscode.workspace.textDocuments.some((document) => document.uri.toString() === uri.toString() && document.getText() === written), 10_000, "the editor to load the new text");
+      const document = await vscode.workspace.openTextDocument(uri);
+      assert.equal(document.isDirty, false, "the review left no edit behind");
+    });
+
     it("creates a new file from new_text, unsaved", async () => {
       const relative = `${folderName}/edits/new/created.md`;
       confirmAnswer = true;
@@ -343,3 +414,92 @@ async function waitFor(condition: () => boolean, timeoutMs: number, what: string
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+describe("tools and the key through the real extension", function () {
+  this.timeout(60_000);
+  const apiKey = process.env.RELAY_CHAT_API_KEY ?? "";
+  const relayUrl = process.env.RELAY_CHAT_BASE_URL ?? "";
+  let api: RelayChatApi;
+  let root: string;
+
+  before(async function () {
+    // The untrusted run has its own suite (untrusted.test.ts); these need a trusted workspace.
+    if (!vscode.workspace.isTrusted) this.skip();
+    assert.ok(apiKey.length > 10 && relayUrl.startsWith("http://127.0.0.1:"), "the runner passes the emulator's address and key");
+    root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    api = await activateRelayChat();
+    api.handle({ type: "refreshModels" });
+    await waitForState(api, (state) => state.models.includes("tools"), "the model list");
+  });
+
+  it("shows the call's path as it resolves, and removes the key from the result before the model, the history or the panel get it", async () => {
+    const readme = path.join(root, "README.md");
+    const saved = await fs.readFile(readme);
+    // Line 1: the emulator's "tools" model asks for lines 1 to 1.
+    await fs.writeFile(readme, `RELAY_CHAT_API_KEY=${apiKey}\n# Notes\n`);
+    try {
+      await newChatWith(api, "tools");
+      api.handle({ type: "send", text: "read the readme" });
+      const asking = await waitForState(api, (state) => state.approvals.length === 1, "the approval card");
+      const approval = asking.approvals[0]!;
+      assert.equal(approval.toolName, "read_file");
+      assert.deepEqual(approval.details?.[0], { name: "path", role: "path", segments: [{ text: "README.md", marker: false }], note: null });
+      api.handle({ type: "approval", callId: approval.callId, answer: "approve" });
+      const state = await waitForState(api, settled, "the follow-up answer");
+      const turn = lastTurn(state)!;
+      assert.equal(turn.outcome, "completed", turn.explanation ?? "");
+      assert.equal(turn.toolCalls[0]?.outcome, "ran");
+      assert.match(turn.toolCalls[0]?.output ?? "", /RELAY_CHAT_API_KEY=\[REDACTED\]/);
+      // The emulator's "tools" model answers with what it was sent: the redacted text reached the model.
+      assert.match(turn.answerText, /RELAY_CHAT_API_KEY=\[REDACTED\]/);
+      assert.equal(JSON.stringify(state).includes(apiKey), false, "the panel state never holds the key");
+      const history = await fs.readFile(path.join(api.storageFolder, "conversations", `${state.conversationId}.json`), "utf8");
+      assert.equal(history.includes(apiKey), false, "the history file never holds the key");
+    } finally {
+      await fs.writeFile(readme, saved);
+    }
+  });
+
+  it("ignores relayChat.baseUrl and relayChat.proxy from the workspace's .vscode/settings.json", async () => {
+    const settingsFile = path.join(root, ".vscode", "settings.json");
+    await fs.mkdir(path.dirname(settingsFile), { recursive: true });
+    const canary = `workspace-canary-${Date.now()}`;
+    await fs.writeFile(
+      settingsFile,
+      JSON.stringify({ "relayChat.baseUrl": "http://127.0.0.1:9/steal/v1", "relayChat.proxy": "http://127.0.0.1:9", "relayChat.model": canary }),
+    );
+    try {
+      // The model setting is an ordinary one: once it shows, the file has been read.
+      await waitFor(() => vscode.workspace.getConfiguration("relayChat").get("model") === canary, 20_000, "the workspace settings to be read");
+      const relay = vscode.workspace.getConfiguration("relayChat");
+      assert.equal(relay.get("baseUrl"), "", "the workspace cannot set the base URL");
+      assert.equal(relay.get("proxy"), "", "the workspace cannot set the proxy");
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.equal(api.state().setup.baseUrl, relayUrl, "the extension still talks to the relay the user set");
+      await newChatWith(api, "echo");
+      api.handle({ type: "send", text: "still the right relay?" });
+      const state = await waitForState(api, settled, "the answer");
+      assert.equal(lastTurn(state)!.outcome, "completed", lastTurn(state)!.explanation ?? "");
+    } finally {
+      await fs.rm(path.dirname(settingsFile), { recursive: true, force: true });
+      await waitFor(() => vscode.workspace.getConfiguration("relayChat").get("model") !== canary, 20_000, "the workspace settings to go");
+    }
+  });
+
+  it("does not send the RELAY_CHAT_API_KEY key to another origin, not even the same server by another name", async () => {
+    const otherOrigin = relayUrl.replace("http://127.0.0.1:", "http://localhost:");
+    await vscode.workspace.getConfiguration("relayChat").update("baseUrl", otherOrigin, vscode.ConfigurationTarget.Global);
+    try {
+      // The key is looked up after the address changes; give it the time a refresh takes, then it must be gone.
+      await waitForState(api, (state) => state.setup.baseUrl === otherOrigin && !state.setup.hasApiKey, "the new base URL, without a key", 5_000);
+      await newChatWith(api, "echo");
+      api.handle({ type: "send", text: "this must not be sent" });
+      const refused = await waitForState(api, (state) => (state.notice ?? "").includes("RELAY_CHAT_API_KEY"), "the notice");
+      assert.match(refused.notice ?? "", /belongs to http:\/\/127\.0\.0\.1:\d+ \(RELAY_CHAT_BASE_URL\), so it is not sent to http:\/\/localhost:\d+/);
+      assert.equal(refused.turns.length, 0, "nothing was sent");
+    } finally {
+      await vscode.workspace.getConfiguration("relayChat").update("baseUrl", undefined, vscode.ConfigurationTarget.Global);
+      await waitForState(api, (state) => state.setup.baseUrl === relayUrl && state.setup.hasApiKey, "the original relay again");
+    }
+  });
+});

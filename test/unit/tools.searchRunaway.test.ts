@@ -62,7 +62,7 @@ describe("tools: search_text cannot freeze the host", function () {
           `event-loop delay max ${measured.maxDelayMs.toFixed(1)} ms, p99 ${measured.p99DelayMs.toFixed(1)} ms`,
       );
       assert.equal(measured.isError, true);
-      assert.match(measured.output, /^The search was stopped: the regular expression .* took more than 1 s on the lines of b-long-line\.txt\./);
+      assert.match(measured.output, /^The search was stopped: the regular expression .* took more than 0.8 s on the lines of b-long-line\.txt\./);
       assert.match(measured.output, /exponential time/);
       assert.match(measured.output, /Matches found before it was stopped:\na-first\.txt:1: aaa/);
       assert.ok(measured.elapsedMs < 2000, `stopped within 2 s (took ${measured.elapsedMs.toFixed(0)} ms)`);

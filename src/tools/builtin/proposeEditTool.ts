@@ -9,6 +9,7 @@ import { applyTextEdits } from "../textEdits";
 import type { Tool, ToolRunResult } from "../toolContract";
 import { defineTool } from "../toolContract";
 import { workspaceDisplayPath } from "../workspaceDisplayPath";
+import { openVerified } from "../verifiedOpen";
 import { resolveInsideWorkspace } from "../workspacePaths";
 import type { ProposalDocuments } from "./proposalDocuments";
 
@@ -106,6 +107,9 @@ async function proposeEdit(options: ProposeEditToolOptions, args: ProposeEditArg
   if (document !== undefined && proposed === original) return fail(`The proposed content of ${shown} is the same as its current content; nothing to change.`);
   signal.throwIfAborted();
 
+  // What is on disk now, to see after the review whether another program wrote the file meanwhile: the editor
+  // may not have reloaded it yet, and then neither its version nor its text shows the change.
+  const diskBefore = resolved.exists ? await diskContent(resolved.absolutePath, shown) : null;
   const summary = describeChange(original, proposed, document === undefined, args.edits?.length);
   const confirmed = await reviewInDiffEditor(options, { uri, exists: document !== undefined, relativePath: resolved.relativePath, shown, proposed, summary });
   if (!confirmed) return { output: "The user rejected the edit; nothing changed.", declined: true };
@@ -124,7 +128,9 @@ async function proposeEdit(options: ProposeEditToolOptions, args: ProposeEditArg
     // leaves a new version with the old text. What was reviewed is the text, so the text must be the same.
     const current = document.isClosed ? await vscode.workspace.openTextDocument(uri) : document;
     const sameVersion = current !== document || document.version === versionReviewed;
-    if (!sameVersion || current.getText() !== original) {
+    const diskAfter = await diskContent(resolved.absolutePath, shown);
+    const diskChanged = diskBefore === null || diskAfter === null || !diskBefore.equals(diskAfter);
+    if (!sameVersion || current.getText() !== original || diskChanged) {
       return fail(`${shown} changed while the edit was being reviewed, so it was not applied; nothing changed. Read the file again.`);
     }
     edit.replace(uri, new vscode.Range(current.positionAt(0), current.positionAt(original.length)), proposed);
@@ -177,6 +183,19 @@ function describeChange(original: string, proposed: string, isNewFile: boolean, 
   if (isNewFile) return `new file, ${lineCount(proposed)} lines`;
   const what = editCount === undefined ? "whole content replaced" : `${editCount} replacement${editCount === 1 ? "" : "s"}`;
   return `${what}, ${lineCount(original)} → ${lineCount(proposed)} lines`;
+}
+
+/** The file's bytes, read through a verified handle; null when it cannot be read as the file that was checked. */
+async function diskContent(absolutePath: string, shown: string): Promise<Buffer | null> {
+  const opened = await openVerified(absolutePath, shown);
+  if (!opened.ok) return null;
+  try {
+    return await opened.handle.readFile();
+  } catch {
+    return null;
+  } finally {
+    await opened.handle.close();
+  }
 }
 
 async function pathExists(absolutePath: string): Promise<boolean> {
