@@ -90,6 +90,12 @@ export class LineMatchWorker {
       resourceLimits: { maxOldGenerationSizeMb: 256 },
     });
     this.worker = worker;
+    // A worker that ended on its own (out of memory, say) is replaced on the next batch, not written to.
+    worker.once("exit", () => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      this.online = null;
+    });
     this.online = new Promise((resolve, reject) => {
       worker.once("online", () => resolve());
       worker.once("error", reject);
