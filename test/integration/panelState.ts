@@ -31,3 +31,11 @@ export async function newChatWith(api: RelayChatApi, model: string): Promise<voi
   api.handle({ type: "newChat" });
   await waitForState(api, (state) => state.turns.length === 0 && !state.busy && state.model === model, `a new chat with ${model}`);
 }
+
+export async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
