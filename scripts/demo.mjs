@@ -104,8 +104,9 @@ async function main() {
       "relayChat.maxOutputTokens": 400,
       "workbench.colorTheme": "Default Dark Modern",
     },
-    // The key reaches the extension through its documented environment fallback, never a setting.
-    env: { RELAY_CHAT_API_KEY: relay.key },
+    // The key reaches the extension through its documented environment fallback, never a setting;
+    // RELAY_CHAT_BASE_URL beside it binds it to this relay, so it is used without asking.
+    env: { RELAY_CHAT_API_KEY: relay.key, RELAY_CHAT_BASE_URL: relay.baseUrl },
   });
 
   const stopAll = async () => {

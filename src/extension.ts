@@ -38,7 +38,7 @@ const CONNECTION_REPORT_NAME = "connection-check.md";
 
 export async function activate(context: vscode.ExtensionContext): Promise<RelayChatApi> {
   const log = new OutputLog();
-  const keys = new ApiKeyStore(context.secrets);
+  const keys = new ApiKeyStore(context.secrets, context.globalState);
   const connection = new RelayConnection(keys, log);
   await connection.refresh();
 
@@ -48,15 +48,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   const store = new HistoryStore(storage);
   const ledger = new RequestLedger(storage);
 
+  const workspaceFolders = () => (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === "file").map((folder) => folder.uri.fsPath);
   const builtinTools = createBuiltinTools({
-    workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === "file").map((folder) => folder.uri.fsPath),
+    workspaceFolders,
     excludePatterns: () => Object.entries(vscode.workspace.getConfiguration("files").get<Record<string, boolean>>("exclude", {})).filter(([, on]) => on).map(([pattern]) => pattern),
     commandTimeoutMs: () => connection.settings.commandTimeoutMs,
     maxOutputChars: () => connection.settings.maxToolResultChars,
+    allowedEnvironmentNames: () => connection.settings.commandEnvironmentAllow,
+    secrets: () => connection.secrets(),
   });
-  const tools = new ToolSetup(builtinTools.tools, () => connection.settings);
+  const tools = new ToolSetup(builtinTools.tools, () => connection.settings, { secrets: () => connection.secrets(), workspaceFolders });
 
-  const controller = new ChatController({ connection, store, ledger, log, tools: (askUser) => tools.chatTools(askUser), workspaceState: context.workspaceState });
+  const controller = new ChatController({ connection, store, ledger, log, tools: (askUser) => tools.chatTools(askUser), toolsNotice: () => tools.restrictionNotice(), workspaceState: context.workspaceState });
   const provider = new ChatViewProvider(context.extensionUri, controller, (message) => log.error(message));
   controller.attach(provider);
 

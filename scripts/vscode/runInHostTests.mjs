@@ -5,7 +5,9 @@
 //   npm run build && node scripts/vscode/buildTests.mjs && node scripts/vscode/runInHostTests.mjs
 //
 // Options: --extension-path DIR (default: the repository), --tests-path FILE (default:
-// dist/test/integration/suite.js), --timeout SECONDS (default 300), --no-emulator, --keep-profile.
+// dist/test/integration/suite.js), --timeout SECONDS (default 300), --no-emulator, --keep-profile,
+// --untrusted (workspace trust on and the folder not trusted; runs the "untrusted workspace" suite unless
+// RELAY_CHAT_TEST_GREP says otherwise, and tells the suite through RELAY_CHAT_TEST_TRUST=untrusted).
 // Environment: RELAY_CHAT_TEST_GREP filters tests; RELAY_CHAT_CODE_SERVER_LOG=1 echoes code-server.
 //
 // The extension host sees RELAY_CHAT_BASE_URL, RELAY_CHAT_API_KEY and RELAY_CHAT_MODEL=echo pointing at a relay emulator
@@ -28,6 +30,7 @@ const { values: options } = parseArgs({
     timeout: { type: "string", default: "300" },
     "no-emulator": { type: "boolean", default: false },
     "keep-profile": { type: "boolean", default: false },
+    untrusted: { type: "boolean", default: false },
   },
 });
 
@@ -95,8 +98,18 @@ async function main() {
       say(`relay emulator at ${emulator.baseUrl} (${elapsed(emulatorStarted)})`);
     }
     if (process.env.RELAY_CHAT_TEST_GREP) env.RELAY_CHAT_TEST_GREP = process.env.RELAY_CHAT_TEST_GREP;
+    if (options.untrusted) {
+      env.RELAY_CHAT_TEST_TRUST = "untrusted";
+      env.RELAY_CHAT_TEST_GREP ??= "untrusted workspace";
+      say("workspace trust is on and the folder is not trusted");
+    }
 
-    const server = await startCodeServer({ workspaceFolder: workspace, env, keepProfile: options["keep-profile"] });
+    const server = await startCodeServer({
+      workspaceFolder: workspace,
+      env,
+      keepProfile: options["keep-profile"],
+      workspaceTrust: options.untrusted ? "untrusted" : "disabled",
+    });
     cleanups.push(() => server.stop());
     say(`code-server ready at ${server.url} in ${(server.startMs / 1000).toFixed(1)} s`);
 

@@ -1,4 +1,5 @@
 import type { FunctionCallOutputItem, FunctionToolDefinition, InputItem, OutputItem, RequestOutcome, Usage } from "../relay/types";
+import type { ToolCallOutcome } from "../tools/runToolCall";
 
 // The shape of a saved conversation. Turns form a tree (each points at the turn it follows), so editing a
 // message or regenerating an answer adds a sibling branch and the original stays reachable. Each request
@@ -78,6 +79,8 @@ export interface ToolCallRecord {
   /** ready = arguments valid (then approved or declined), rejected = never shown to the user. */
   status: "ready" | "rejected";
   output: FunctionCallOutputItem;
+  /** What happened (ran, failed, denied, not run and why); absent in files saved before it was recorded. */
+  outcome?: ToolCallOutcome;
 }
 
 export interface Turn {

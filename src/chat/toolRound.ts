@@ -18,6 +18,8 @@ export interface ChatTools {
   approve: (call: ReadyCall) => Promise<ApprovalAnswer>;
   /** Longer tool output is cut with a visible marker before it is sent. */
   maxResultChars: number;
+  /** Removes the relay key from every tool result before it is sent, saved or shown. */
+  redact?: (text: string) => string;
 }
 
 export type ToolCallEvent =
@@ -43,8 +45,8 @@ export async function answerFunctionCalls(
     answered.add(proposal.call_id);
     const prepared = prepareCall(proposal, tools.registry, tools.availability);
     onToolCall({ phase: "proposed", call: prepared });
-    const output: FunctionCallOutputItem = await runToolCall(prepared, tools.approve, { signal, maxResultChars: tools.maxResultChars });
-    const record: ToolCallRecord = { callId: proposal.call_id, name: proposal.name, arguments: proposal.arguments, status: prepared.status, output };
+    const { output, outcome } = await runToolCall(prepared, tools.approve, { signal, maxResultChars: tools.maxResultChars, redact: tools.redact });
+    const record: ToolCallRecord = { callId: proposal.call_id, name: proposal.name, arguments: proposal.arguments, status: prepared.status, output, outcome };
     records.push(record);
     onToolCall({ phase: "finished", record });
   }

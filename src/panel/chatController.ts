@@ -46,6 +46,8 @@ export interface ChatControllerOptions {
   log: OutputLog;
   /** Tools for the model; approval is asked through the panel. */
   tools: (askUser: (request: ApprovalRequest) => Promise<ApprovalAnswer>) => ChatTools;
+  /** Why the model gets fewer tools here (an untrusted workspace); shown when there is no other notice. */
+  toolsNotice?: () => string | null;
   /** The model chosen in the panel is remembered per workspace. */
   workspaceState: vscode.Memento;
 }
@@ -121,7 +123,7 @@ export class ChatController {
       totals: this.totals && this.totals.requestsWithoutUsage === 0 ? { requests: this.totals.requests, inputTokens: this.totals.inputTokens, outputTokens: this.totals.outputTokens } : null,
       // Missing base URL or key is explained by the first-run card; other setup problems (an invalid
       // URL) are shown as a notice.
-      notice: this.notice ?? (settings.baseUrl && this.connection.hasKey ? this.connection.missing() : null),
+      notice: this.notice ?? (settings.baseUrl && this.connection.hasKey ? this.connection.missing() : null) ?? this.options.toolsNotice?.() ?? null,
       strings: (this.strings ??= Object.fromEntries(WEBVIEW_STRINGS.map((english) => [english, vscode.l10n.t(english)]))),
     };
   }

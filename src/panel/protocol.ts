@@ -40,6 +40,9 @@ export interface ReceiptView {
   model: string;
 }
 
+/** What happened to a tool call; the card never says "ran" unless it ran. */
+export type ToolCallOutcomeView = "ran" | "failed" | "denied" | "invalid_arguments" | "unavailable" | "stopped" | "stopped_while_running";
+
 export interface ToolCallView {
   callId: string;
   name: string;
@@ -47,6 +50,10 @@ export interface ToolCallView {
   status: "ready" | "rejected";
   /** The text the model was told (result, refusal, or the problem with the call). */
   output: string;
+  /** Always set by the host (derived from the text for calls saved before it was recorded). */
+  outcome?: ToolCallOutcomeView;
+  /** For failed and not-run calls: the error or the reason, in a line. */
+  outcomeDetail?: string | null;
 }
 
 export interface TurnView {
@@ -74,6 +81,24 @@ export interface TurnView {
   branchCount: number;
 }
 
+/** One argument of a call waiting for approval, as it will be used (see src/tools/approvalDisplay.ts). */
+export interface ApprovalDetailView {
+  /** The argument's name as the model sent it. */
+  name: string;
+  /** command: a command line as the shell gets it; folder and path: relative to the workspace; value: anything else. */
+  role: "command" | "folder" | "path" | "value";
+  /** The text, with each hidden character as a marker segment such as "⟨U+202E⟩". */
+  segments: Array<{ text: string; marker: boolean }>;
+  /** default: not given, this is what the tool uses; outside: outside the workspace, the tool will refuse it. */
+  note: "default" | "outside" | null;
+}
+
+export interface HiddenCharacterView {
+  /** "U+202E". */
+  codePoint: string;
+  kind: "bidirectional" | "invisible" | "control" | "space";
+}
+
 export interface ApprovalView {
   callId: string;
   toolName: string;
@@ -81,6 +106,10 @@ export interface ApprovalView {
   risk: "read" | "write" | "execute";
   argumentsJson: string;
   canAllowForSession: boolean;
+  /** Always set by the host; the card falls back to argumentsJson without it. */
+  details?: ApprovalDetailView[];
+  /** Characters in the arguments that cannot be seen as they are; with any, the call cannot be allowed for the session. */
+  hiddenCharacters?: HiddenCharacterView[];
 }
 
 export interface AttachmentView {

@@ -1,6 +1,7 @@
 import { answerTextOf } from "../chat/answerText";
-import type { Conversation, RequestRecord, Turn, TurnOutcome } from "../chat/conversation";
+import type { Conversation, RequestRecord, ToolCallRecord, Turn, TurnOutcome } from "../chat/conversation";
 import { activePath, siblingsOf } from "../chat/conversation";
+import { outcomeFromOutputText } from "../tools/runToolCall";
 import type { FixAction, OutcomeKind, ReceiptView, ToolCallView, TurnView } from "./protocol";
 
 // Turns of the branch on screen, as the webview shows them. Pure (no vscode) so it is tested in Node.
@@ -37,9 +38,7 @@ function turnViewOf(conversation: Conversation, turn: Turn, isLast: boolean, opt
     fixes: settled ? fixesFor(turn.outcome, lastRequest) : [],
     hasReasoning: outputs.some((item) => item.type === "reasoning"),
     otherItemKinds: [...new Set(outputs.map((item) => item.type).filter((kind) => !RENDERED_KINDS.has(kind)))],
-    toolCalls: turn.toolCalls.map(
-      (call): ToolCallView => ({ callId: call.callId, name: call.name, argumentsJson: prettyArguments(call.arguments), status: call.status, output: call.output.output }),
-    ),
+    toolCalls: turn.toolCalls.map(toolCallViewOf),
     receipts: turn.requests.map((request) => receiptOf(request, options.localize)),
     actions: isLast && settled && !options.busy ? actionsFor(turn.outcome) : [],
     branchIndex: siblings.findIndex((sibling) => sibling.id === turn.id),
@@ -116,6 +115,25 @@ function receiptOf(request: RequestRecord, localize: Localize): ReceiptView {
     httpStatus: request.httpStatus,
     model: request.model,
   };
+}
+
+function toolCallViewOf(call: ToolCallRecord): ToolCallView {
+  const outcome = call.outcome ?? outcomeFromOutputText(call.status, call.output.output);
+  const explained = outcome === "failed" || outcome === "invalid_arguments" || outcome === "unavailable";
+  return {
+    callId: call.callId,
+    name: call.name,
+    argumentsJson: prettyArguments(call.arguments),
+    status: call.status,
+    output: call.output.output,
+    outcome,
+    outcomeDetail: explained ? firstLine(call.output.output.replace(/^Error:\s*/, "")) : null,
+  };
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n", 1)[0] ?? "";
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
 
 function prettyArguments(argumentsText: string): string {
