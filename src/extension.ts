@@ -8,6 +8,7 @@ import { OutputLog } from "./host/outputLog";
 import { RelayConnection } from "./host/relayConnection";
 import { affectsRelaySettings } from "./host/settings";
 import { ToolSetup } from "./host/toolSetup";
+import { registerRelayLanguageModels } from "./lm/languageModelSetup";
 import { ChatController } from "./panel/chatController";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./panel/chatViewProvider";
 import type { PanelState, ToHost } from "./panel/protocol";
@@ -55,6 +56,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   const provider = new ChatViewProvider(context.extensionUri, controller, (message) => log.error(message));
   controller.attach(provider);
 
+  // The relay's models in VS Code's own chat, and the request log across the panel and that chat.
+  const languageModels = registerRelayLanguageModels({ connection, ledger, log, globalState: context.globalState });
+
   const refreshConnection = async () => {
     await connection.refresh();
     controller.onConnectionChanged();
@@ -65,6 +69,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     connection,
     provider,
     builtinTools,
+    ...languageModels.disposables,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (affectsRelaySettings(event)) void refreshConnection();
@@ -138,6 +143,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       const document = await vscode.workspace.openTextDocument({ language: "markdown", content: redactSecrets(lines.join("\n"), [connection.secret]) });
       await vscode.window.showTextDocument(document, { preview: true });
       log.info(`connection check: ${report.ok ? "ok" : "failed"} (request ${report.result?.requestId ?? "-"})`);
+      await languageModels.findings.recordFromCheck(client.root, model, report.steps);
     }),
     vscode.commands.registerCommand("relayChat.exportConversation", () => controller.exportConversation()),
     vscode.commands.registerCommand("relayChat.exportRequestLog", async () => {

@@ -30,6 +30,7 @@ try {
       RELAY_CHAT_MODEL: "echo",
       RELAY_CHAT_TEST_EMULATOR_URL: emulator.baseUrl,
       RELAY_CHAT_TEST_EMULATOR_KEY: emulator.key,
+      RELAY_CHAT_TEST_EMULATOR_CONTROL: emulator.controlUrl,
       RELAY_CHAT_TEST_WORKSPACE: workspace,
       ...(process.env.RELAY_CHAT_TEST_GREP ? { RELAY_CHAT_TEST_GREP: process.env.RELAY_CHAT_TEST_GREP } : {}),
     },

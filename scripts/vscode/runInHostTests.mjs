@@ -91,6 +91,7 @@ async function main() {
         RELAY_CHAT_MODEL: "echo",
         RELAY_CHAT_TEST_EMULATOR_URL: emulator.baseUrl,
         RELAY_CHAT_TEST_EMULATOR_KEY: emulator.key,
+        RELAY_CHAT_TEST_EMULATOR_CONTROL: emulator.controlUrl,
       });
       say(`relay emulator at ${emulator.baseUrl} (${elapsed(emulatorStarted)})`);
     }
