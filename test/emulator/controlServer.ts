@@ -1,6 +1,7 @@
 // A second loopback port beside a running emulator process, for tests that cannot reach the emulator
 // object (in-host tests run inside VS Code's extension host, the emulator in the runner's process):
 //   POST /faults    body: one Fault (faults.ts), applied to the next POST /v1/responses
+//   POST /replay    body: raw SSE text, sent as the answer to the next POST /v1/responses
 //   GET  /received  the requests the relay received, oldest first (method, path, body, requestId)
 // Started only with `main.ts --control`; it never shares the relay's port, so the relay's own routes
 // behave exactly as without it.
@@ -24,6 +25,10 @@ export async function startControlServer(emulator: RelayEmulator): Promise<{ url
         } catch (error) {
           return reply(400, { error: String(error) });
         }
+      }
+      if (request.method === "POST" && request.url === "/replay") {
+        emulator.queueReplay(Buffer.concat(chunks));
+        return reply(200, { queued: true });
       }
       if (request.method === "GET" && request.url === "/received") {
         return reply(200, emulator.received.map(({ method, path, body, requestId }) => ({ method, path, body, requestId })));
