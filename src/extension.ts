@@ -8,6 +8,8 @@ import { OutputLog } from "./host/outputLog";
 import { RelayConnection } from "./host/relayConnection";
 import { affectsRelaySettings } from "./host/settings";
 import { ToolSetup } from "./host/toolSetup";
+import { chooseExternalTools } from "./lm/externalToolPicker";
+import { ExternalTools } from "./lm/externalTools";
 import { registerRelayLanguageModels } from "./lm/languageModelSetup";
 import { ChatController } from "./panel/chatController";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./panel/chatViewProvider";
@@ -52,7 +54,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   });
   const tools = new ToolSetup(builtinTools.tools, () => connection.settings);
 
-  const controller = new ChatController({ connection, store, ledger, log, tools: (askUser) => tools.chatTools(askUser), workspaceState: context.workspaceState });
+  // Other extensions' and MCP servers' tools the user chose, beside the built-in ones, behind the same approval card.
+  const externalTools = new ExternalTools(() => connection.secret, (message) => log.info(message));
+
+  const controller = new ChatController({ connection, store, ledger, log, tools: (askUser) => externalTools.extend(tools.chatTools(askUser)), workspaceState: context.workspaceState });
   const provider = new ChatViewProvider(context.extensionUri, controller, (message) => log.error(message));
   controller.attach(provider);
 
@@ -145,6 +150,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       log.info(`connection check: ${report.ok ? "ok" : "failed"} (request ${report.result?.requestId ?? "-"})`);
       await languageModels.findings.recordFromCheck(client.root, model, report.steps);
     }),
+    vscode.commands.registerCommand("relayChat.chooseExternalTools", () => chooseExternalTools()),
     vscode.commands.registerCommand("relayChat.exportConversation", () => controller.exportConversation()),
     vscode.commands.registerCommand("relayChat.exportRequestLog", async () => {
       const target = await vscode.window.showSaveDialog({ filters: { CSV: ["csv"] }, defaultUri: vscode.Uri.file("relay-chat-requests.csv") });

@@ -22,6 +22,7 @@ import { startEmulator } from "./emulator.mjs";
 import { isInstalled } from "./installCodeServer.mjs";
 import { cacheDir, node24Bin, repoRoot, resultsDir } from "./paths.mjs";
 import { startMemorySampler } from "./processMemory.mjs";
+import { installTestToolExtension } from "./testToolExtension.mjs";
 
 const { values: options } = parseArgs({
   options: {
@@ -125,8 +126,10 @@ async function main() {
     mkdirSync(userDataDir, { recursive: true });
     mkdirSync(extensionsDir, { recursive: true });
     step = Date.now();
+    // Another extension with language-model tools beside Relay Chat, for test/ui/externalTools.test.ts.
+    installTestToolExtension(extensionsDir);
     installVsix(vsix, { userDataDir, extensionsDir });
-    say(`VSIX installed into a fresh profile (${elapsed(step)})`);
+    say(`VSIX installed into a fresh profile, beside the test tool extension (${elapsed(step)})`);
 
     step = Date.now();
     const emulator = await startEmulator();
