@@ -1,11 +1,12 @@
 // The pure rules behind the relay's models in VS Code's chat (src/lm): tool names a relay accepts, VS
 // Code's messages as Responses input (checked against the Open Responses schema, as the emulator checks
-// every request), and the per-model limits.
+// every request), the per-model limits, and what the check-up found about function calling.
 import assert from "node:assert/strict";
 import { modelOverridesFrom, limitsFor, DEFAULT_MAX_INPUT_TOKENS, DEFAULT_MAX_OUTPUT_TOKENS } from "../../src/lm/modelLimits";
 import type { ChatMessage } from "../../src/lm/responsesInput";
 import { functionToolsFrom, parseCallArguments, responsesInputFrom, skippedPartsOf } from "../../src/lm/responsesInput";
 import { isValidRelayToolName, relayToolNames } from "../../src/lm/toolNames";
+import { ToolSupportFindings } from "../../src/lm/toolSupportFindings";
 import { buildResponseRequest } from "../../src/relay/requestBuilder";
 import { validateResponseRequest } from "../support/openResponsesSchema";
 
@@ -92,5 +93,38 @@ describe("lm: model limits", () => {
     assert.deepEqual(limitsFor("m", overrides, false).maxInputTokens, DEFAULT_MAX_INPUT_TOKENS);
     assert.equal(overrides.has("n"), false);
     assert.equal(modelOverridesFrom(["not", "an", "object"]).size, 0);
+  });
+});
+
+describe("lm: what the check-up found about function calling", () => {
+  // VS Code's Memento, as globalState provides it: a key-value store that survives restarts.
+  function memento(): { get<T>(key: string): T | undefined; update(key: string, value: unknown): Promise<void>; keys(): readonly string[] } {
+    const values = new Map<string, unknown>();
+    return {
+      get: <T>(key: string) => values.get(key) as T | undefined,
+      update: async (key, value) => void values.set(key, value),
+      keys: () => [...values.keys()],
+    };
+  }
+
+  it("records a model without tools from a check-up that probed a function call, per relay, and tells VS Code", async () => {
+    let changes = 0;
+    const findings = new ToolSupportFindings(memento() as never, () => (changes += 1));
+    await findings.recordFromCheck("https://relay.example", "m", [{ name: "Streamed request", ok: true, detail: "" }]);
+    assert.equal(findings.knownWithoutTools("https://relay.example", "m"), false, "a check-up without a function-call step proves nothing");
+    assert.equal(changes, 0);
+    await findings.recordFromCheck("https://relay.example", "m", [
+      { name: "Function call (streamed)", ok: false, detail: "" },
+      { name: "Function call (not streamed)", ok: false, detail: "" },
+    ]);
+    assert.equal(findings.knownWithoutTools("https://relay.example", "m"), true);
+    assert.equal(findings.knownWithoutTools("https://other.example", "m"), false, "another relay may route the model elsewhere");
+    assert.equal(changes, 1);
+    await findings.recordFromCheck("https://relay.example", "m", [
+      { name: "Function call (streamed)", ok: false, detail: "" },
+      { name: "Function call (not streamed)", ok: true, detail: "" },
+    ]);
+    assert.equal(findings.knownWithoutTools("https://relay.example", "m"), false, "a call that arrived in either mode means tools work");
+    assert.equal(changes, 2);
   });
 });
