@@ -9,6 +9,9 @@ import { OutputLog } from "./host/outputLog";
 import { RelayConnection } from "./host/relayConnection";
 import { affectsRelaySettings } from "./host/settings";
 import { ToolSetup } from "./host/toolSetup";
+import { chooseExternalTools } from "./lm/externalToolPicker";
+import { ExternalTools } from "./lm/externalTools";
+import { registerRelayLanguageModels } from "./lm/languageModelSetup";
 import { ChatController } from "./panel/chatController";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./panel/chatViewProvider";
 import type { PanelState, ToHost } from "./panel/protocol";
@@ -59,9 +62,23 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   });
   const tools = new ToolSetup(builtinTools.tools, () => connection.settings, { secrets: () => connection.secrets(), workspaceFolders });
 
-  const controller = new ChatController({ connection, store, ledger, log, tools: (askUser) => tools.chatTools(askUser), toolsNotice: () => tools.restrictionNotice(), workspaceState: context.workspaceState });
+  // Other extensions' and MCP servers' tools the user chose, beside the built-in ones, behind the same approval card.
+  const externalTools = new ExternalTools(() => connection.secrets(), (message) => log.info(message));
+
+  const controller = new ChatController({
+    connection,
+    store,
+    ledger,
+    log,
+    tools: (askUser) => externalTools.extend(tools.chatTools(askUser)),
+    toolsNotice: () => tools.restrictionNotice(),
+    workspaceState: context.workspaceState,
+  });
   const provider = new ChatViewProvider(context.extensionUri, controller, (message) => log.error(message));
   controller.attach(provider);
+
+  // The relay's models in VS Code's own chat, and the request log across the panel and that chat.
+  const languageModels = registerRelayLanguageModels({ connection, ledger, log, globalState: context.globalState });
 
   const refreshConnection = async () => {
     await connection.refresh();
@@ -73,6 +90,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     connection,
     provider,
     builtinTools,
+    ...languageModels.disposables,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (affectsRelaySettings(event)) void refreshConnection();
@@ -142,7 +160,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       await storage.writeAtomically(CONNECTION_REPORT_NAME, redactSecrets(markdown, [connection.secret]));
       await vscode.commands.executeCommand("markdown.showPreview", vscode.Uri.file(path.join(storageFolder, CONNECTION_REPORT_NAME)));
       log.info(`connection check: ${report.ok ? "ok" : "failed"} (request ${report.result?.requestId ?? "-"})`);
+      await languageModels.findings.recordFromCheck(client.root, model, report.steps);
     }),
+    vscode.commands.registerCommand("relayChat.chooseExternalTools", () => chooseExternalTools()),
     vscode.commands.registerCommand("relayChat.exportConversation", () => controller.exportConversation()),
     vscode.commands.registerCommand("relayChat.exportRequestLog", async () => {
       const target = await vscode.window.showSaveDialog({ filters: { CSV: ["csv"] }, defaultUri: vscode.Uri.file("relay-chat-requests.csv") });

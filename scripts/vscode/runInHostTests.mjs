@@ -13,7 +13,8 @@
 // The extension host sees RELAY_CHAT_BASE_URL, RELAY_CHAT_API_KEY and RELAY_CHAT_MODEL=echo pointing at a relay emulator
 // started here, and RELAY_CHAT_TEST_EMULATOR_URL/RELAY_CHAT_TEST_EMULATOR_KEY for tests that want to
 // talk to the emulator directly. RELAY_CHAT_TEST_WORKSPACE is the opened folder.
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { format, parseArgs } from "node:util";
 import { launchBrowser, remoteUri, workbenchUrl } from "./browser.mjs";
@@ -21,6 +22,7 @@ import { startCodeServer } from "./codeServer.mjs";
 import { startEmulator } from "./emulator.mjs";
 import { repoRoot } from "./paths.mjs";
 import { startMemorySampler } from "./processMemory.mjs";
+import { installTestToolExtension } from "./testToolExtension.mjs";
 import { makeTestWorkspace } from "./testWorkspace.mjs";
 
 const { values: options } = parseArgs({
@@ -94,6 +96,7 @@ async function main() {
         RELAY_CHAT_MODEL: "echo",
         RELAY_CHAT_TEST_EMULATOR_URL: emulator.baseUrl,
         RELAY_CHAT_TEST_EMULATOR_KEY: emulator.key,
+        RELAY_CHAT_TEST_EMULATOR_CONTROL: emulator.controlUrl,
       });
       say(`relay emulator at ${emulator.baseUrl} (${elapsed(emulatorStarted)})`);
     }
@@ -104,9 +107,15 @@ async function main() {
       say("workspace trust is on and the folder is not trusted");
     }
 
+    // Another extension with language-model tools, for the tests of tools from other extensions.
+    const extensionsDir = mkdtempSync(path.join(os.tmpdir(), "relay-chat-in-host-extensions-"));
+    cleanups.push(async () => rmSync(extensionsDir, { recursive: true, force: true }));
+    installTestToolExtension(extensionsDir);
+
     const server = await startCodeServer({
       workspaceFolder: workspace,
       env,
+      extensionsDir,
       keepProfile: options["keep-profile"],
       workspaceTrust: options.untrusted ? "untrusted" : "disabled",
     });

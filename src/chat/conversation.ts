@@ -22,8 +22,11 @@ export type TurnOutcome =
 
 export type TurnOutcomeKind = TurnOutcome["kind"];
 
-/** Why a request was made, so the ledger and the panel can tell a billed follow-up from a first send. */
-export type RequestPurpose = "send" | "tool_follow_up" | "continue" | "retry_larger";
+/**
+ * Why a request was made, so the ledger and the panel can tell a billed follow-up from a first send.
+ * `vscode_chat` is a request VS Code's own chat made to a relay model (src/lm); it is in no conversation.
+ */
+export type RequestPurpose = "send" | "tool_follow_up" | "continue" | "retry_larger" | "vscode_chat";
 
 /** Where a request stands: its outcome, or `in_progress` while it runs (saved so a crash leaves a trace). */
 export type RequestState = RequestOutcome | { kind: "in_progress" };

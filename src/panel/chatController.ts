@@ -421,7 +421,10 @@ export class ChatController {
 
   private askApproval(request: ApprovalRequest): Promise<ApprovalAnswer> {
     return new Promise((resolve) => {
-      this.approvals.set(request.callId, { view: { ...request }, resolve });
+      // The webview knows read, write and execute; until it shows "external" itself (its risk badge and
+      // explanation), another extension's tool is shown with the warning style of "execute".
+      const risk = request.risk === "external" ? "execute" : request.risk;
+      this.approvals.set(request.callId, { view: { ...request, risk }, resolve });
       this.changed();
       if (this.view && !this.view.visible) void this.view.reveal();
     });

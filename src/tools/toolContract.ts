@@ -1,8 +1,11 @@
 // The contract every tool fulfils, whether it reads files, runs a command or talks to the editor.
 import type { JsonObject } from "../relay/types";
 
-/** How much harm a call can do; drives what the approval policy may skip asking about. */
-export type ToolRisk = "read" | "write" | "execute";
+/**
+ * How much harm a call can do; drives what the approval policy may skip asking about. `external` is a tool
+ * of another extension or an MCP server (run through VS Code): Relay Chat cannot see what it does.
+ */
+export type ToolRisk = "read" | "write" | "execute" | "external";
 
 /** A richer result than plain text, for tools whose failure is an answer the model should see, not a crash. */
 export interface ToolRunResult {
@@ -30,6 +33,8 @@ export interface Tool {
   readonly strict?: boolean;
   /** Roles of top-level arguments by property name; see ArgumentRole. */
   readonly argumentRoles?: Readonly<Record<string, ArgumentRole>>;
+  /** For an `external` tool only: the user chose to let its approval card offer "allow for this session". */
+  readonly sessionAllowanceOptIn?: boolean;
   /** Called only with arguments that passed schema validation and only after approval. */
   run(args: JsonObject, signal: AbortSignal): Promise<string | ToolRunResult>;
 }

@@ -1,6 +1,8 @@
 // Runs the relay emulator as a process for the demo and the benchmarks:
-//   node --require tsx/cjs test/emulator/main.ts [--port N] [--key K] [--delta-interval-ms MS] [--profile openai|minimal|new-api|translated]
-// Prints one JSON line {"baseUrl", "key", "profile"} and serves until SIGINT/SIGTERM.
+//   node --require tsx/cjs test/emulator/main.ts [--port N] [--key K] [--delta-interval-ms MS] [--profile openai|minimal|new-api|translated] [--control]
+// Prints one JSON line {"baseUrl", "key", "profile"} (plus "controlUrl" with --control, see
+// controlServer.ts) and serves until SIGINT/SIGTERM.
+import { startControlServer } from "./controlServer";
 import { EMULATOR_PROFILES, isEmulatorProfile } from "./profiles";
 import { startRelayEmulator } from "./server";
 
@@ -20,7 +22,8 @@ async function main(): Promise<void> {
     ...(port ? { port: Number(port) } : {}),
     ...(argumentValue("--delta-interval-ms") ? { deltaIntervalMs: Number(argumentValue("--delta-interval-ms")) } : {}),
   });
-  process.stdout.write(`${JSON.stringify({ baseUrl: emulator.baseUrl, key: emulator.defaultKey, profile })}\n`);
+  const control = process.argv.includes("--control") ? await startControlServer(emulator) : null;
+  process.stdout.write(`${JSON.stringify({ baseUrl: emulator.baseUrl, key: emulator.defaultKey, profile, ...(control ? { controlUrl: control.url } : {}) })}\n`);
   const stop = (): void => {
     emulator.close().then(() => process.exit(0), () => process.exit(1));
   };
