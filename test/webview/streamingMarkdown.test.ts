@@ -90,6 +90,45 @@ describe("StreamingMarkdownView in Chromium", function () {
     assert.deepEqual(failures, []);
   });
 
+  // Each case is cut where a delta of plain characters must not take the fast path (or may take it safely).
+  const plainPathCases: ReadonlyArray<readonly string[]> = [
+    ["foo\n*", " x", "\n"],
+    ["foo\n-", " x y", "\n"],
+    ["text\n#", " heading", "\n"],
+    ["- - [a]: https://e.com \"ti", "tle\"", "\n\n[a]\n"],
+    ["> - 1. [a]: https://e.com \"t", "t\"", "\n\n[a]\n"],
+    ["x\n\n[a", "]: https://e.com \"t", "t\"", "\n\n[a]\n"],
+    ["Some **bo", "ld** text and __sn", "ake__case x__", "y z", "\n"],
+    ["*a *", "b c*", "\n"],
+    ["`a `", "b` c", "\n"],
+    ["(see [li", "nk", "](https://e.com)) and (", "more", ")\n"],
+    ["**Note:** this ", "is plain, **", "bold", "** too\n"],
+    ["| a | b |\n|---|---|\n| **x", "y** | `z", "w` |\n"],
+    ["~~st", "rike~~ and ~", "one\n"],
+  ];
+  plainPathCases.forEach((deltas, index) => {
+    it(`matches the one-shot render for plain deltas that complete or extend markup (case ${index}: ${JSON.stringify(deltas.join("").slice(0, 30))})`, async () => {
+      const comparison = await compare(deltas.join(""), deltas.map((delta) => delta.length), "every");
+      assert.equal(comparison.mismatches.length, 0, formatMismatches(comparison));
+    });
+  });
+
+  it("matches the one-shot render after every delta of 300 random snippets cut into deltas of 1 to 8 characters", async () => {
+    const pieces = [
+      "a", "word", "more words", " ", "\n", "\n\n", "*", "**", "_", "__", "x__", "`", "~~", "[", "]", "(", ")", "# ", "- ", "* ", "1. ",
+      "> ", "| a |", "|---|", "[a]: https://e.co \"t\"", "[a]", "\"", "'", ".", ",", "!", "https://e.co", "&amp;", "\\", "  ",
+    ];
+    const random = createSeededRandom(4048);
+    const failures: string[] = [];
+    for (let snippetIndex = 0; snippetIndex < 300 && failures.length === 0; snippetIndex++) {
+      let snippet = "";
+      while (snippet.length < 60) snippet += pieces[Math.floor(random() * pieces.length)];
+      const comparison = await compare(snippet, randomDeltaLengths(snippetIndex, 40, 1, 8), "every");
+      if (comparison.mismatches.length > 0) failures.push(`${JSON.stringify(snippet)}\n${formatMismatches(comparison)}`);
+    }
+    assert.deepEqual(failures, []);
+  });
+
   it("matches the one-shot render after every delta of the first 12 KB of the answer", async () => {
     const comparison = await compare(document.text.slice(0, 12_000), randomDeltaLengths(9, 4000, 1, 15), "every");
     assert.equal(comparison.mismatches.length, 0, formatMismatches(comparison));
