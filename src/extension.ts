@@ -10,6 +10,7 @@ import { affectsRelaySettings } from "./host/settings";
 import { ToolSetup } from "./host/toolSetup";
 import { ChatController } from "./panel/chatController";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./panel/chatViewProvider";
+import { CodeBlockActions } from "./panel/codeBlockActions";
 import type { PanelState, ToHost } from "./panel/protocol";
 import { checkConnection } from "./relay/connectionCheck";
 import { redactSecrets } from "./relay/redact";
@@ -43,15 +44,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   const store = new HistoryStore(storage);
   const ledger = new RequestLedger(storage);
 
+  const workspaceFolders = () => (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === "file").map((folder) => folder.uri.fsPath);
   const builtinTools = createBuiltinTools({
-    workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === "file").map((folder) => folder.uri.fsPath),
+    workspaceFolders,
     excludePatterns: () => Object.entries(vscode.workspace.getConfiguration("files").get<Record<string, boolean>>("exclude", {})).filter(([, on]) => on).map(([pattern]) => pattern),
     commandTimeoutMs: () => connection.settings.commandTimeoutMs,
     maxOutputChars: () => connection.settings.maxToolResultChars,
   });
   const tools = new ToolSetup(builtinTools.tools, () => connection.settings);
 
-  const controller = new ChatController({ connection, store, ledger, log, tools: (askUser) => tools.chatTools(askUser), workspaceState: context.workspaceState });
+  const codeBlocks = new CodeBlockActions({ workspaceFolders, notify: (message) => void vscode.window.showWarningMessage(message) });
+  const controller = new ChatController({ connection, store, ledger, log, tools: (askUser) => tools.chatTools(askUser), workspaceState: context.workspaceState, codeBlocks });
   const provider = new ChatViewProvider(context.extensionUri, controller, (message) => log.error(message));
   controller.attach(provider);
 
@@ -65,6 +68,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     connection,
     provider,
     builtinTools,
+    codeBlocks,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (affectsRelaySettings(event)) void refreshConnection();

@@ -3,13 +3,13 @@ import type { Config, DOMPurify as Purifier } from "dompurify";
 
 // An allow-list of what our markdown-it configuration emits; anything else is model-supplied and dropped.
 const allowedTags = [
-  "a", "blockquote", "br", "button", "code", "div", "em", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "li",
+  "a", "blockquote", "br", "code", "div", "em", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "li",
   "ol", "p", "pre", "s", "span", "strong", "table", "tbody", "td", "th", "thead", "tr", "ul",
 ];
 // `href` is deliberately absent: links carry `data-href` and never navigate the webview.
-const allowedAttributes = ["class", "data-action", "data-href", "data-language", "start", "title", "type"];
+const allowedAttributes = ["class", "data-file", "data-href", "data-language", "start", "title"];
 // Attributes whose values are not URLs; without this DOMPurify would test them against the URL pattern.
-const nonUrlAttributes = ["data-action", "data-language", "start", "type"];
+const nonUrlAttributes = ["data-file", "data-language", "start"];
 
 const baseConfig: Config = {
   ALLOWED_TAGS: allowedTags,
@@ -98,4 +98,22 @@ export class DetachedNodeSanitizer {
 /** A detached div of the inert document, to parse into or to gather nodes in before `sanitizeChildren`. */
 export function createInertContainer(): HTMLDivElement {
   return getInertDocument().createElement("div");
+}
+
+// The syntax highlighter emits only spans with token classes around escaped text; nothing else survives.
+const highlightedCodeConfig: Config = { ...inPlaceConfig, ALLOWED_TAGS: ["span"], ALLOWED_ATTR: ["class"], ADD_URI_SAFE_ATTR: [] };
+let highlightedCodePurifier: Purifier | undefined;
+
+/**
+ * The highlighter's HTML for one code block as sanitized nodes of the live document: only `<span class>` and
+ * text are kept, so even a compromised highlighter cannot add markup that runs, loads or navigates.
+ */
+export function sanitizeHighlightedCode(html: string): Node[] {
+  highlightedCodePurifier ??= createPurifier(highlightedCodeConfig);
+  // A span root: DOMPurify refuses to sanitize in place a root element its policy does not allow.
+  const root = getInertDocument().createElement("span");
+  root.innerHTML = html;
+  highlightedCodePurifier.sanitize(root, highlightedCodeConfig);
+  // Cloned, not moved: nothing is removed from the inert document (see sanitizeCallsPerInertDocument).
+  return Array.from(document.importNode(root, true).childNodes);
 }

@@ -48,7 +48,14 @@ export class StreamingMarkdownView {
   private finished = false;
   private readonly layoutGroups: SlottedLayoutGroups | undefined;
 
-  constructor(private readonly container: HTMLElement) {
+  /**
+   * `onFinishedNodes` is told about top-level nodes that will not change any more (the place to add
+   * things to them, like a code block's toolbar and highlighting, without breaking the streamed render).
+   */
+  constructor(
+    private readonly container: HTMLElement,
+    private readonly onFinishedNodes: (nodes: readonly Node[]) => void = () => {},
+  ) {
     container.replaceChildren();
     this.layoutGroups = SlottedLayoutGroups.attachTo(container);
   }
@@ -88,6 +95,7 @@ export class StreamingMarkdownView {
   finish(): void {
     this.finished = true;
     this.layoutGroups?.addFinished(this.openNodes);
+    this.onFinishedNodes(this.openNodes);
     this.layoutGroups?.setOpen([]);
     this.finishedText += this.openText;
     this.openText = "";
@@ -135,6 +143,7 @@ export class StreamingMarkdownView {
       const { nodes, firstNodeIndexes } = reconcileTrailingChildren(this.container, this.openNodes, next, this.sanitizer.sanitize);
       const finishedCount = firstNodeIndexes[finishedNodes.length] ?? nodes.length;
       this.layoutGroups?.addFinished(nodes.slice(0, finishedCount));
+      this.onFinishedNodes(nodes.slice(0, finishedCount));
       this.openNodes = nodes.slice(finishedCount);
       this.layoutGroups?.setOpen(this.openNodes);
       this.finishedText += this.openText.slice(0, boundary.textOffset);

@@ -134,14 +134,11 @@ describe("StreamingMarkdownView in Chromium", function () {
     assert.equal(comparison.mismatches.length, 0, formatMismatches(comparison));
   });
 
-  it("renders fenced code with a toolbar of three action buttons and no inline handlers", async () => {
-    const html = await harness.page.evaluate(() => window.relayRenderHarness.renderOneShot("```ts\nconst a = 1 < 2;\n```\n"));
+  it("renders fenced code with its language label and file hint, and no buttons or handlers in the markup", async () => {
+    const html = await harness.page.evaluate(() => window.relayRenderHarness.renderOneShot('```ts title="src/a b.ts" {1}\nconst a = 1 < 2;\n```\n'));
     assert.equal(
       html,
-      '<div class="code-block" data-language="ts"><div class="code-toolbar"><span class="code-language">ts</span>' +
-        '<button type="button" data-action="copy-code">Copy</button>' +
-        '<button type="button" data-action="insert-code-at-cursor">Insert at cursor</button>' +
-        '<button type="button" data-action="open-code-in-editor">Open in editor</button></div>' +
+      '<div class="code-block" data-language="ts" data-file="src/a b.ts"><div class="code-header"><span class="code-language">ts</span></div>' +
         '<pre><code class="language-ts">const a = 1 &lt; 2;\n</code></pre></div>\n',
     );
   });

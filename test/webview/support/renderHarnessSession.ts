@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { bundleForBrowser } from "./browserBundle";
@@ -6,6 +7,7 @@ import { startHarnessServer } from "./harnessServer";
 import type { HarnessServer } from "./harnessServer";
 
 export const renderHarnessEntry = join(__dirname, "..", "browser", "renderHarness.ts");
+const mediaRoot = join(__dirname, "..", "..", "..", "media");
 
 export interface HarnessPage {
   readonly page: Page;
@@ -24,8 +26,12 @@ export class RenderHarnessSession {
   ) {}
 
   static async start(entryPoint = renderHarnessEntry): Promise<RenderHarnessSession> {
-    const bundle = await bundleForBrowser(entryPoint);
-    const server = await startHarnessServer(bundle);
+    const [bundle, highlighter, codeBlockStyles] = await Promise.all([
+      bundleForBrowser(entryPoint),
+      bundleForBrowser(join(mediaRoot, "render", "highlighterChunk.ts")),
+      readFile(join(mediaRoot, "codeBlocks.css"), "utf8"),
+    ]);
+    const server = await startHarnessServer(bundle, highlighter, codeBlockStyles);
     try {
       return new RenderHarnessSession(await launchHeadlessChromium(), server);
     } catch (error) {

@@ -1,0 +1,85 @@
+import type { ToHost } from "../../src/panel/protocol";
+
+export type CodeBlockMessage = Extract<ToHost, { type: "copyText" | "insertCode" | "openCode" | "applyCode" }>;
+
+/** What a code block's toolbar needs from the panel. */
+export interface CodeBlockPanel {
+  post(message: CodeBlockMessage): void;
+  /** The localized UI string for an English one (src/panel/webviewStrings.ts). */
+  text(english: string): string;
+}
+
+const copiedFeedbackMilliseconds = 1500;
+
+/**
+ * Adds the toolbar to a finished code block's header: Copy, Insert at cursor, Apply to file, Open in editor,
+ * and a toggle between wrapping and scrolling long lines. Built as DOM with listeners (the CSP allows no
+ * inline handlers); CSS shows it while the block is hovered or has keyboard focus.
+ */
+export function addCodeBlockToolbar(block: HTMLElement, panel: CodeBlockPanel): void {
+  const header = block.querySelector<HTMLElement>(":scope > .code-header");
+  if (header === null || header.querySelector(":scope > .code-actions") !== null) return;
+  const code = (): string => block.querySelector("pre > code")?.textContent ?? "";
+  const language = block.dataset["language"] ?? "";
+
+  const actions = document.createElement("div");
+  actions.className = "code-actions";
+  actions.setAttribute("role", "toolbar");
+  actions.setAttribute("aria-label", panel.text("Code block actions"));
+
+  const copy = actionButton("copy", panel.text("Copy"), () => {
+    panel.post({ type: "copyText", text: code() });
+    showCopied(copy, panel.text("Copied"));
+  });
+  const wrap = actionButton("word-wrap", panel.text("Wrap lines"), () => {
+    const wrapped = block.classList.toggle("code-block-wrapped");
+    wrap.setAttribute("aria-pressed", String(wrapped));
+  });
+  wrap.setAttribute("aria-pressed", "false");
+  actions.append(
+    copy,
+    actionButton("insert", panel.text("Insert at cursor"), () => panel.post({ type: "insertCode", code: code() })),
+    actionButton("git-pull-request-go-to-changes", panel.text("Apply to file"), () =>
+      panel.post({ type: "applyCode", code: code(), language, file: block.dataset["file"] ?? "" }),
+    ),
+    actionButton("go-to-file", panel.text("Open in editor"), () => panel.post({ type: "openCode", code: code(), language })),
+    wrap,
+  );
+  header.appendChild(actions);
+}
+
+function actionButton(icon: string, label: string, run: () => void): HTMLButtonElement {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "code-action";
+  button.title = label;
+  button.setAttribute("aria-label", label);
+  const iconElement = document.createElement("span");
+  iconElement.className = `codicon codicon-${icon}`;
+  iconElement.setAttribute("aria-hidden", "true");
+  const text = document.createElement("span");
+  text.className = "code-action-label";
+  text.textContent = label;
+  button.append(iconElement, text);
+  button.addEventListener("click", (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    run();
+  });
+  return button;
+}
+
+function showCopied(button: HTMLButtonElement, copiedLabel: string): void {
+  const label = button.querySelector(".code-action-label");
+  const icon = button.querySelector(".codicon");
+  if (label === null || icon === null || button.dataset["copied"] !== undefined) return;
+  const original = label.textContent;
+  button.dataset["copied"] = "";
+  label.textContent = copiedLabel;
+  icon.className = "codicon codicon-check";
+  setTimeout(() => {
+    label.textContent = original;
+    icon.className = "codicon codicon-copy";
+    delete button.dataset["copied"];
+  }, copiedFeedbackMilliseconds);
+}
