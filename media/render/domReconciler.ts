@@ -63,11 +63,11 @@ function patchInPlace(current: Node, next: Node, sanitize: SubtreeSanitizer): bo
   return true;
 }
 
-// appendData lets Chromium extend the laid-out text instead of shaping the whole node again.
-function patchText(current: Text, data: string): void {
+/** Sets a text node's data; appendData lets Chromium extend the laid-out text instead of shaping it again. */
+export function patchText(current: Text, data: string): void {
   const shown = current.data;
   if (data.length > shown.length && data.startsWith(shown)) current.appendData(data.slice(shown.length));
-  else current.data = data;
+  else if (data !== shown) current.data = data;
 }
 
 // Attributes are never copied from unsanitized nodes: an element whose attributes differ is replaced by its

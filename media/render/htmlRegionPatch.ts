@@ -1,4 +1,6 @@
-import { reconcileChildRange } from "./domReconciler";
+// One reason to change: how the HTML our markdown renderer emits maps onto the DOM nodes the parser builds
+// from it (tags, text runs, their nesting), which is what lets an update touch only what changed.
+import { patchText, reconcileChildRange } from "./domReconciler";
 import { createInertContainer } from "./htmlSanitizer";
 import type { DetachedNodeSanitizer } from "./htmlSanitizer";
 
@@ -261,13 +263,6 @@ function tagName(html: string, tagStart: number, tagEnd: number): string {
   let nameEnd = tagStart + 1;
   while (nameEnd < tagEnd && html.charCodeAt(nameEnd) !== 0x20) nameEnd++;
   return html.slice(tagStart + 1, nameEnd).toLowerCase();
-}
-
-// appendData lets Chromium extend the laid-out text instead of shaping the whole node again.
-function patchText(node: Text, data: string): void {
-  const shown = node.data;
-  if (data.length > shown.length && data.startsWith(shown)) node.appendData(data.slice(shown.length));
-  else if (data !== shown) node.data = data;
 }
 
 const escapedCharacters: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"' };

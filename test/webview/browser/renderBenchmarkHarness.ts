@@ -55,7 +55,7 @@ const benchmark: RenderBenchmarkHarness = {
     return { updateMilliseconds, layoutMilliseconds, finalHtmlMatchesOneShot };
   },
 
-  runNaiveSampled(deltas, stride) {
+  runNaiveSampled(deltas, stride, slice, sliceCount) {
     const container = freshColumn();
     const markdown = getMarkdownParser();
     const prefixLengths: number[] = [];
@@ -64,7 +64,7 @@ const benchmark: RenderBenchmarkHarness = {
     const text = deltas.join("");
     const samples: NaiveSample[] = [];
     let layoutSink = 0;
-    for (let index = stride - 1; index < deltas.length; index += stride) {
+    for (let index = stride - 1 + slice * stride; index < deltas.length; index += stride * sliceCount) {
       container.innerHTML = markdown.render(text.slice(0, prefixLengths[index - 1] ?? 0));
       layoutSink += container.offsetHeight;
       const prefix = text.slice(0, prefixLengths[index]);
