@@ -27,28 +27,42 @@ export function addCodeBlockToolbar(block: HTMLElement, panel: CodeBlockPanel): 
   actions.setAttribute("role", "toolbar");
   actions.setAttribute("aria-label", panel.text("Code block actions"));
 
-  const copy = actionButton("copy", panel.text("Copy"), () => {
+  const copy = actionButton("copy", panel.text("Copy"), panel.text("Copy"), () => {
     panel.post({ type: "copyText", text: code() });
     showCopied(copy, panel.text("Copied"));
   });
-  const wrap = actionButton("word-wrap", panel.text("Wrap lines"), () => {
+  const wrap = actionButton("word-wrap", panel.text("Wrap lines"), panel.text("Wrap"), () => {
     const wrapped = block.classList.toggle("code-block-wrapped");
     wrap.setAttribute("aria-pressed", String(wrapped));
   });
   wrap.setAttribute("aria-pressed", "false");
   actions.append(
     copy,
-    actionButton("insert", panel.text("Insert at cursor"), () => panel.post({ type: "insertCode", code: code() })),
-    actionButton("git-pull-request-go-to-changes", panel.text("Apply to file"), () =>
+    actionButton("insert", panel.text("Insert at cursor"), panel.text("Insert"), () => panel.post({ type: "insertCode", code: code() })),
+    actionButton("git-pull-request-go-to-changes", panel.text("Apply to file"), panel.text("Apply"), () =>
       panel.post({ type: "applyCode", code: code(), language, file: block.dataset["file"] ?? "" }),
     ),
-    actionButton("go-to-file", panel.text("Open in editor"), () => panel.post({ type: "openCode", code: code(), language })),
+    actionButton("go-to-file", panel.text("Open in editor"), panel.text("Open"), () => panel.post({ type: "openCode", code: code(), language })),
     wrap,
   );
   header.appendChild(actions);
+  if (codiconsAreStyled(copy)) actions.classList.add("code-actions-with-icons");
 }
 
-function actionButton(icon: string, label: string, run: () => void): HTMLButtonElement {
+let codiconsStyled: boolean | undefined;
+
+// The codicon font comes with the panel's stylesheets; where it is missing, buttons show short words instead
+// of empty icons. Decided once, from the first toolbar in the page.
+function codiconsAreStyled(button: HTMLButtonElement): boolean {
+  if (codiconsStyled === undefined && button.isConnected) {
+    const content = getComputedStyle(button.querySelector(".codicon")!, "::before").content;
+    codiconsStyled = content !== "none" && content !== "normal" && content !== "";
+  }
+  return codiconsStyled === true;
+}
+
+/** `label` names the action (accessible name, tooltip); `shortLabel` is the word shown beside or instead of the icon. */
+function actionButton(icon: string, label: string, shortLabel: string, run: () => void): HTMLButtonElement {
   const button = document.createElement("button");
   button.type = "button";
   button.className = "code-action";
@@ -59,7 +73,7 @@ function actionButton(icon: string, label: string, run: () => void): HTMLButtonE
   iconElement.setAttribute("aria-hidden", "true");
   const text = document.createElement("span");
   text.className = "code-action-label";
-  text.textContent = label;
+  text.textContent = shortLabel;
   button.append(iconElement, text);
   button.addEventListener("click", (event) => {
     event.preventDefault();

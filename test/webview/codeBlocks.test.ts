@@ -146,6 +146,30 @@ describe("Code blocks in Chromium: highlighting and toolbar", function () {
     assert.equal(await block.getByRole("button", { name: "Copy", exact: true }).textContent(), "Copied");
   });
 
+  it("shows short words without the codicon font, and icons only in a narrow block with it", async () => {
+    const { page } = harness;
+    await page.evaluate(() => window.relayCodeBlockHarness.setColumnWidth(280));
+    await page.evaluate(() => window.relayCodeBlockHarness.renderFinished("```ts\nconst a = 1;\n```\n"));
+    const labels = (): Promise<string[]> =>
+      page.locator(".code-action-label").evaluateAll((elements) => elements.filter((element) => getComputedStyle(element).display !== "none").map((element) => element.textContent ?? ""));
+    assert.deepEqual(await labels(), ["Copy", "Insert", "Apply", "Open", "Wrap"]);
+    assert.equal(await page.locator(".code-actions-with-icons").count(), 0);
+
+    const withIcons = await session.openStrictPage();
+    try {
+      // What codicon.css does for the icon in the first button (CSSOM, since the CSP allows no inline style).
+      await withIcons.page.evaluate(() => document.styleSheets[0]!.insertRule('.codicon-copy::before { content: "C"; }'));
+      await withIcons.page.evaluate(() => window.relayCodeBlockHarness.setColumnWidth(280));
+      await withIcons.page.evaluate(() => window.relayCodeBlockHarness.renderFinished("```ts\nconst a = 1;\n```\n"));
+      assert.equal(await withIcons.page.locator(".code-actions-with-icons").count(), 1);
+      const visibleLabels = await withIcons.page.locator(".code-action-label").evaluateAll((elements) => elements.filter((element) => getComputedStyle(element).display !== "none").length);
+      assert.equal(visibleLabels, 0);
+      assert.equal(await withIcons.page.getByRole("button", { name: "Apply to file" }).count(), 1, "the full name stays the accessible name");
+    } finally {
+      await withIcons.page.close();
+    }
+  });
+
   it("toggles between scrolling and wrapping long lines", async () => {
     const { page } = harness;
     const longLine = `const value = "${"x".repeat(300)}";`;
