@@ -36,7 +36,7 @@ export function addCodeBlockToolbar(block: HTMLElement, panel: CodeBlockPanel): 
     wrap.setAttribute("aria-pressed", String(wrapped));
   });
   wrap.setAttribute("aria-pressed", "false");
-  actions.append(
+  const buttons = [
     copy,
     actionButton("insert", panel.text("Insert at cursor"), panel.text("Insert"), () => panel.post({ type: "insertCode", code: code() })),
     actionButton("git-pull-request-go-to-changes", panel.text("Apply to file"), panel.text("Apply"), () =>
@@ -44,9 +44,28 @@ export function addCodeBlockToolbar(block: HTMLElement, panel: CodeBlockPanel): 
     ),
     actionButton("go-to-file", panel.text("Open in editor"), panel.text("Open"), () => panel.post({ type: "openCode", code: code(), language })),
     wrap,
-  );
+  ];
+  actions.append(...buttons);
+  moveFocusWithArrowKeys(actions, buttons);
   header.appendChild(actions);
   if (codiconsAreStyled(copy)) actions.classList.add("code-actions-with-icons");
+}
+
+// A toolbar is one tab stop (the ARIA toolbar pattern): the arrow keys, Home and End move between its
+// buttons, so Tab does not walk five buttons per code block of a long answer.
+function moveFocusWithArrowKeys(toolbar: HTMLElement, buttons: readonly HTMLButtonElement[]): void {
+  buttons.forEach((button, index) => (button.tabIndex = index === 0 ? 0 : -1));
+  toolbar.addEventListener("keydown", (event) => {
+    const index = buttons.indexOf(event.target as HTMLButtonElement);
+    if (index === -1) return;
+    const last = buttons.length - 1;
+    const next = { ArrowRight: index === last ? 0 : index + 1, ArrowLeft: index === 0 ? last : index - 1, Home: 0, End: last }[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    buttons[index]!.tabIndex = -1;
+    buttons[next]!.tabIndex = 0;
+    buttons[next]!.focus();
+  });
 }
 
 let codiconsStyled: boolean | undefined;

@@ -128,6 +128,14 @@ describe("Code blocks in Chromium: highlighting and toolbar", function () {
     await block.getByRole("button", { name: "Copy", exact: true }).focus();
     await page.waitForFunction(() => getComputedStyle(document.querySelector(".code-actions")!).opacity === "1");
 
+    // One tab stop per toolbar; the arrow keys move within it.
+    assert.deepEqual(await toolbar.getByRole("button").evaluateAll((buttons) => buttons.map((button) => (button as HTMLElement).tabIndex)), [0, -1, -1, -1, -1]);
+    await page.keyboard.press("ArrowLeft");
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Wrap lines");
+    await page.keyboard.press("Home");
+    await page.keyboard.press("ArrowRight");
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Insert at cursor");
+
     await block.getByRole("button", { name: "Copy", exact: true }).click();
     await block.getByRole("button", { name: "Insert at cursor" }).click();
     await block.getByRole("button", { name: "Apply to file" }).click();
