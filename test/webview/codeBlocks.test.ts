@@ -156,6 +156,8 @@ describe("Code blocks in Chromium: highlighting and toolbar", function () {
 
   it("shows short words without the codicon font, and icons only in a narrow block with it", async () => {
     const { page } = harness;
+    // The webview is as wide as the panel: a narrow panel is a narrow viewport.
+    await page.setViewportSize({ width: 300, height: 600 });
     await page.evaluate(() => window.relayCodeBlockHarness.setColumnWidth(280));
     await page.evaluate(() => window.relayCodeBlockHarness.renderFinished("```ts\nconst a = 1;\n```\n"));
     const labels = (): Promise<string[]> =>
@@ -167,6 +169,7 @@ describe("Code blocks in Chromium: highlighting and toolbar", function () {
     try {
       // What codicon.css does for the icon in the first button (CSSOM, since the CSP allows no inline style).
       await withIcons.page.evaluate(() => document.styleSheets[0]!.insertRule('.codicon-copy::before { content: "C"; }'));
+      await withIcons.page.setViewportSize({ width: 300, height: 600 });
       await withIcons.page.evaluate(() => window.relayCodeBlockHarness.setColumnWidth(280));
       await withIcons.page.evaluate(() => window.relayCodeBlockHarness.renderFinished("```ts\nconst a = 1;\n```\n"));
       assert.equal(await withIcons.page.locator(".code-actions-with-icons").count(), 1);
@@ -199,6 +202,7 @@ describe("Code blocks in Chromium: highlighting and toolbar", function () {
   for (const width of [240, 560]) {
     it(`keeps the language label on one line and draws no band behind each line (${width} px column)`, async () => {
       const { page } = harness;
+      await page.setViewportSize({ width: width + 40, height: 600 });
       await page.evaluate((pixels) => window.relayCodeBlockHarness.setColumnWidth(pixels), width);
       await page.evaluate(() => window.relayCodeBlockHarness.renderFinished("```typescript\nconst a = 1;\nconst b = 2;\n```\n"));
       const label = page.locator(".code-language");
