@@ -84,7 +84,8 @@ async function main(): Promise<void> {
   const lastTenthIndices = prefixLengths.map((_, index) => index).filter((index) => index >= deltaCount * 0.9);
   const around6KBIndices = indicesAroundLength(prefixLengths, 6_000, 500);
 
-  const session = await RenderHarnessSession.start(join(__dirname, "..", "..", "test", "webview", "browser", "renderBenchmarkHarness.ts"));
+  // gc() lets each run start without the previous run's discarded answer still on the heap.
+  const session = await RenderHarnessSession.start(join(__dirname, "..", "..", "test", "webview", "browser", "renderBenchmarkHarness.ts"), ["--js-flags=--expose-gc"]);
   try {
     const { page } = await session.openStrictPage();
     const environment = await page.evaluate(() => {

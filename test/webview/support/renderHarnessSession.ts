@@ -25,7 +25,8 @@ export class RenderHarnessSession {
     private readonly server: HarnessServer,
   ) {}
 
-  static async start(entryPoint = renderHarnessEntry): Promise<RenderHarnessSession> {
+  /** `browserArgs` are added to Chromium's command line (the benchmark exposes `gc()`). */
+  static async start(entryPoint = renderHarnessEntry, browserArgs: readonly string[] = []): Promise<RenderHarnessSession> {
     const [bundle, highlighter, codeBlockStyles] = await Promise.all([
       bundleForBrowser(entryPoint),
       bundleForBrowser(join(mediaRoot, "render", "highlighterChunk.ts")),
@@ -33,7 +34,7 @@ export class RenderHarnessSession {
     ]);
     const server = await startHarnessServer(bundle, highlighter, codeBlockStyles);
     try {
-      return new RenderHarnessSession(await launchHeadlessChromium(), server);
+      return new RenderHarnessSession(await launchHeadlessChromium(browserArgs), server);
     } catch (error) {
       await server.close();
       throw error;
