@@ -19,9 +19,10 @@ interface OpenFence {
 
 /**
  * Renders a growing markdown answer into `container`. Finished top-level blocks are rendered once and
- * left alone; only the open tail (text after the last finished block) is parsed and rendered again, so
- * the cost of an update does not grow with the answer. After every call the container's innerHTML equals
- * `renderMarkdownToSafeHtml(text)`.
+ * left alone; only the open tail (text after the last finished block) is parsed again, and only the part
+ * of its HTML that changed reaches the DOM (htmlRegionPatch.ts), so the cost of an update does not grow
+ * with the answer. After every call the container's innerHTML equals `renderMarkdownToSafeHtml(text)`,
+ * apart from what `onFinishedNodes` adds to finished nodes.
  */
 export class StreamingMarkdownView {
   private readonly markdown: MarkdownIt = getMarkdownParser();
