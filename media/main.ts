@@ -2,6 +2,7 @@
 // this page renders each snapshot it is sent and appends streamed text in between.
 import type { PanelState, ToWebview } from "../src/panel/protocol";
 import { isToWebview } from "../src/panel/protocol";
+import { configureCodeBlocks } from "./render/codeBlocks";
 import { HostChannel } from "./panel/hostChannel";
 import { Localizer } from "./panel/localizer";
 import { PanelView } from "./panel/panelView";
@@ -9,6 +10,7 @@ import { PanelView } from "./panel/panelView";
 class PanelApp {
   private readonly host = new HostChannel();
   private view: PanelView | null = null;
+  private localizer = new Localizer({});
   private stringsSignature = "";
   private draft: string;
 
@@ -17,6 +19,7 @@ class PanelApp {
   }
 
   start(): void {
+    configureCodeBlocks({ post: (message) => this.host.post(message), text: (english) => this.localizer.text(english) });
     window.addEventListener("message", (event: MessageEvent<unknown>) => this.receive(event.data));
     document.addEventListener("keydown", (event) => this.view?.handleDocumentKeydown(event));
     this.host.post({ type: "ready" });
@@ -55,8 +58,9 @@ class PanelApp {
     const stringsSignature = JSON.stringify(state.strings);
     if (this.view === null || stringsSignature !== this.stringsSignature) {
       this.stringsSignature = stringsSignature;
+      this.localizer = new Localizer(state.strings);
       this.view = new PanelView({
-        localizer: new Localizer(state.strings),
+        localizer: this.localizer,
         post: (message) => this.host.post(message),
         saveDraft: (draft) => {
           this.draft = draft;

@@ -14,6 +14,7 @@ import { ExternalTools } from "./lm/externalTools";
 import { registerRelayLanguageModels } from "./lm/languageModelSetup";
 import { ChatController } from "./panel/chatController";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./panel/chatViewProvider";
+import { CodeBlockActions } from "./panel/codeBlockActions";
 import type { PanelState, ToHost } from "./panel/protocol";
 import { checkConnection } from "./relay/connectionCheck";
 import { connectionReportMarkdown } from "./relay/connectionReport";
@@ -64,6 +65,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
 
   // Other extensions' and MCP servers' tools the user chose, beside the built-in ones, behind the same approval card.
   const externalTools = new ExternalTools(() => connection.secrets(), (message) => log.info(message));
+  const codeBlocks = new CodeBlockActions({ workspaceFolders, notify: (message) => void vscode.window.showWarningMessage(message) });
 
   const controller = new ChatController({
     connection,
@@ -73,6 +75,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     tools: (askUser) => externalTools.extend(tools.chatTools(askUser)),
     toolsNotice: () => tools.restrictionNotice(),
     workspaceState: context.workspaceState,
+    codeBlocks,
   });
   const provider = new ChatViewProvider(context.extensionUri, controller, (message) => log.error(message));
   controller.attach(provider);
@@ -91,6 +94,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     provider,
     builtinTools,
     ...languageModels.disposables,
+    codeBlocks,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (affectsRelaySettings(event)) void refreshConnection();

@@ -1,3 +1,4 @@
+import { enhanceCodeBlocks } from "../render/codeBlocks";
 import { StreamingMarkdownView } from "../render/incrementalMarkdown";
 import { renderMarkdownToSafeHtml } from "../render/markdownRenderer";
 import { element } from "./dom";
@@ -16,7 +17,7 @@ export class AnswerView {
   /** Brings the streaming view up to `text`; a text that extends what is shown only appends the rest. */
   showStreaming(text: string): void {
     if (this.streamingView === null) {
-      this.streamingView = new StreamingMarkdownView(this.freshContainer());
+      this.streamingView = new StreamingMarkdownView(this.freshContainer(), enhanceCodeBlocks);
       this.finishedText = null;
     }
     this.streamingView.setText(text);
@@ -42,6 +43,7 @@ export class AnswerView {
       // light-DOM children of that host would not be slotted (not shown).
       const container = this.freshContainer();
       container.innerHTML = renderMarkdownToSafeHtml(text);
+      enhanceCodeBlocks(container.childNodes);
     }
     this.finishedText = text;
     if (this.container !== null) makeLinksFocusable(this.container);

@@ -22,6 +22,7 @@ import type { ResponseSnapshot } from "../relay/types";
 import type { ApprovalAnswer } from "../tools/approvalPolicy";
 import type { ApprovalRequest } from "../tools/approvalGate";
 import type { ChatViewProvider } from "./chatViewProvider";
+import type { CodeBlockActions } from "./codeBlockActions";
 import { curlCommandFor } from "./curlCommand";
 import type { ApprovalView, AttachmentView, PanelState, ToHost, TurnView } from "./protocol";
 import { turnViewsOf } from "./turnView";
@@ -50,6 +51,8 @@ export interface ChatControllerOptions {
   toolsNotice?: () => string | null;
   /** The model chosen in the panel is remembered per workspace. */
   workspaceState: vscode.Memento;
+  /** Insert, open and apply code from an answer's code blocks. */
+  codeBlocks: CodeBlockActions;
 }
 
 /**
@@ -179,12 +182,11 @@ export class ChatController {
       case "openLink":
         return this.openLink(message.href);
       case "insertCode":
-        return this.insertCode(message.code);
-      case "openCode": {
-        const document = await vscode.workspace.openTextDocument({ content: message.code, language: message.language || "plaintext" });
-        await vscode.window.showTextDocument(document, { preview: false });
-        return;
-      }
+        return this.options.codeBlocks.insertAtCursor(message.code);
+      case "openCode":
+        return this.options.codeBlocks.openInEditor(message.code, message.language);
+      case "applyCode":
+        return this.options.codeBlocks.applyToFile(message.code, message.file);
       case "switchConversation":
         return this.openConversation(message.conversationId);
       case "renameConversation":
@@ -488,15 +490,6 @@ export class ChatController {
     const open = vscode.l10n.t("Open");
     const choice = await vscode.window.showInformationMessage(vscode.l10n.t("Open this link from the model's answer?"), { modal: true, detail: uri.toString(true) }, open);
     if (choice === open) await vscode.env.openExternal(uri);
-  }
-
-  private async insertCode(code: string): Promise<void> {
-    const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
-    if (!editor) {
-      this.setNotice(vscode.l10n.t("Open an editor to insert the code into."));
-      return;
-    }
-    await editor.edit((builder) => builder.replace(editor.selection, code));
   }
 
   private async openConversation(conversationId: string): Promise<void> {

@@ -40,6 +40,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       cspSource: view.webview.cspSource,
       scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, "dist", "webview.js")).toString(),
       styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, "panel.css")).toString(),
+      codeBlockStyleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, "codeBlocks.css")).toString(),
     });
     this.disposables.push(
       view.webview.onDidReceiveMessage((message: unknown) => {

@@ -181,6 +181,8 @@ export type ToHost =
   | { type: "openLink"; href: string }
   | { type: "insertCode"; code: string }
   | { type: "openCode"; code: string; language: string }
+  /** Review `code` as the new content of a file the user picks (`file` is the block's hint, may be empty). */
+  | { type: "applyCode"; code: string; language: string; file: string }
   | { type: "switchConversation"; conversationId: string }
   | { type: "renameConversation"; conversationId: string }
   | { type: "deleteConversation"; conversationId: string }
@@ -220,6 +222,7 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   openLink: (message) => isString(message.href),
   insertCode: (message) => isString(message.code),
   openCode: (message) => isString(message.code) && isString(message.language),
+  applyCode: (message) => isString(message.code) && isString(message.language) && isString(message.file),
   switchConversation: (message) => isString(message.conversationId),
   renameConversation: (message) => isString(message.conversationId),
   deleteConversation: (message) => isString(message.conversationId),

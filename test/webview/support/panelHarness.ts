@@ -66,15 +66,17 @@ export class PanelHarness {
 
   static async start(): Promise<PanelHarness> {
     const bundle = await bundleForBrowser(join(repositoryRoot, "media", "main.ts"));
+    const highlighter = await bundleForBrowser(join(repositoryRoot, "media", "render", "highlighterChunk.ts"));
     const stylesheet = await readFile(join(repositoryRoot, "media", "panel.css"), "utf8");
+    const codeBlockStylesheet = await readFile(join(repositoryRoot, "media", "codeBlocks.css"), "utf8");
     const server = createServer((request, response) => {
       const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname;
-      if (path === "/webview.js") {
+      if (path === "/webview.js" || path === "/highlighter.js") {
         response.writeHead(200, { "Content-Type": "text/javascript; charset=utf-8" });
-        response.end(bundle);
-      } else if (path === "/panel.css") {
+        response.end(path === "/webview.js" ? bundle : highlighter);
+      } else if (path === "/panel.css" || path === "/codeBlocks.css") {
         response.writeHead(200, { "Content-Type": "text/css; charset=utf-8" });
-        response.end(stylesheet);
+        response.end(path === "/panel.css" ? stylesheet : codeBlockStylesheet);
       } else if (path === "/panel.html") {
         const nonce = randomBytes(16).toString("base64");
         // The CSP of src/panel/webviewHtml.ts, with this origin as the webview's cspSource.
@@ -92,7 +94,7 @@ export class PanelHarness {
         response.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": policy });
         response.end(
           `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
-            `<link rel="stylesheet" href="/panel.css">` +
+            `<link rel="stylesheet" href="/panel.css"><link rel="stylesheet" href="/codeBlocks.css">` +
             `<script nonce="${nonce}">${fakeVsCodeApi}</script></head>` +
             `<body data-initial-focus><div id="app"></div>` +
             `<script nonce="${nonce}" src="/webview.js"></script></body></html>`,
