@@ -7,6 +7,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import * as vscode from "vscode";
 import type { LedgerRow } from "../../src/chat/requestLedger";
+import { PENDING_OUTCOME } from "../../src/chat/requestLedger";
 import type { RelayChatApi } from "../../src/extension";
 
 const extensionId = "relay-chat.relay-chat";
@@ -75,7 +76,8 @@ async function vscodeChatRows(api: RelayChatApi): Promise<LedgerRow[]> {
 async function waitForRow(api: RelayChatApi, requestId: string): Promise<LedgerRow> {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const row = (await vscodeChatRows(api)).find((each) => each.requestId === requestId);
+    // A request's pending row (written when the relay answered) is followed by its final row.
+    const row = (await vscodeChatRows(api)).find((each) => each.requestId === requestId && each.outcome !== PENDING_OUTCOME);
     if (row) return row;
     if (Date.now() > deadline) throw new Error(`no ledger row for ${requestId}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
