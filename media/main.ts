@@ -2,6 +2,7 @@
 // this page renders the snapshot it gets after `ready`, then applies patches and appends streamed text.
 import type { PanelState, ToWebview } from "../src/panel/protocol";
 import { isToWebview } from "../src/panel/protocol";
+import { configureCodeBlocks } from "./render/codeBlocks";
 import { HostChannel } from "./panel/hostChannel";
 import { Localizer } from "./panel/localizer";
 import { PanelStore } from "./panel/panelStore";
@@ -11,6 +12,7 @@ class PanelApp {
   private readonly host = new HostChannel();
   private view: PanelView | null = null;
   private store: PanelStore | null = null;
+  private localizer = new Localizer({});
   private stringsSignature = "";
   private renderedOnce = false;
   private draft: string;
@@ -20,6 +22,7 @@ class PanelApp {
   }
 
   start(): void {
+    configureCodeBlocks({ post: (message) => this.host.post(message), text: (english) => this.localizer.text(english) });
     window.addEventListener("message", (event: MessageEvent<unknown>) => this.receive(event.data));
     document.addEventListener("keydown", (event) => this.view?.handleDocumentKeydown(event));
     this.host.post({ type: "ready" });
@@ -74,8 +77,9 @@ class PanelApp {
     const stringsSignature = JSON.stringify([strings, locale]);
     if (this.view === null || stringsSignature !== this.stringsSignature) {
       this.stringsSignature = stringsSignature;
+      this.localizer = new Localizer(strings, locale);
       this.view = new PanelView({
-        localizer: new Localizer(strings, locale),
+        localizer: this.localizer,
         post: (message) => this.host.post(message),
         saveDraft: (draft) => {
           this.draft = draft;

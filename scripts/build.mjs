@@ -10,6 +10,9 @@ const targets = [
   { entryPoints: ["src/cli/main.ts"], outfile: "dist/cli.js", platform: "node", format: "cjs", target: "node20", banner: { js: "#!/usr/bin/env node" } },
   { entryPoints: ["src/extension.ts"], outfile: "dist/extension.js", platform: "node", format: "cjs", target: "node20", external: ["vscode"] },
   { entryPoints: ["media/main.ts"], outfile: "media/dist/webview.js", platform: "browser", format: "iife", target: "chrome120" },
+  // Loaded by the webview on demand (media/render/highlighterLoader.ts), beside webview.js, once a code block
+  // is finished: syntax highlighting never weighs on activation or the first paint.
+  { entryPoints: ["media/render/highlighterChunk.ts"], outfile: "media/dist/highlighter.js", platform: "browser", format: "iife", target: "chrome120" },
 ];
 
 await Promise.all(

@@ -3,6 +3,8 @@
 // (code-server on 127.0.0.1), already pointed at the relay. Runs until Ctrl-C.
 //
 //   --port N        the code-server port (default 8080, or a free one if taken)
+//   --profile P     which kind of relay the emulator behaves like: openai (default), minimal, new-api,
+//                   translated (a gateway that translates to Chat Completions); see test/emulator/profiles.ts
 //   --screenshot    open the workbench in headless Chromium, send one message, save a screenshot to
 //                   test-results/demo.png and exit (a quick check that the demo works)
 import { execFileSync, spawn } from "node:child_process";
@@ -31,7 +33,8 @@ async function startRelay() {
     console.log(`Using the relay at ${process.env.RELAY_CHAT_BASE_URL} (from RELAY_CHAT_BASE_URL).`);
     return { baseUrl: process.env.RELAY_CHAT_BASE_URL, key: process.env.RELAY_CHAT_API_KEY, model: process.env.RELAY_CHAT_MODEL ?? "", stop: () => {} };
   }
-  const child = spawn(process.execPath, ["--require", "tsx/cjs", path.join(repoRoot, "test/emulator/main.ts")], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
+  const relayProfile = argument("--profile") ?? "openai";
+  const child = spawn(process.execPath, ["--require", "tsx/cjs", path.join(repoRoot, "test/emulator/main.ts"), "--profile", relayProfile], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
   const line = await new Promise((resolve, reject) => {
     let buffered = "";
     child.stdout.on("data", (chunk) => {
@@ -41,7 +44,7 @@ async function startRelay() {
     child.once("exit", (code) => reject(new Error(`the relay emulator exited with ${code}`)));
   });
   const { baseUrl, key } = JSON.parse(line);
-  console.log(`Relay emulator on ${baseUrl}/v1 with the demo model.`);
+  console.log(`Relay emulator on ${baseUrl}/v1 with the demo model, behaving like a${/^[aeiou]/.test(relayProfile) ? "n" : ""} ${relayProfile} relay.`);
   return { baseUrl, key, model: "demo", stop: () => child.kill("SIGTERM") };
 }
 
@@ -61,8 +64,8 @@ async function screenshotCheck(url, folder) {
     await page.goto(`${url}?folder=${encodeURIComponent(folder)}`);
     await page.locator('.activitybar .action-label[aria-label^="Relay Chat"]').click({ timeout: 60_000 });
     const view = page.frameLocator("iframe.webview.ready").frameLocator("#active-frame");
-    await view.getByLabel("Message").fill("Hello! What can you do?", { timeout: 60_000 });
-    await view.getByLabel("Message").press("Enter");
+    await view.getByLabel("Message", { exact: true }).fill("Hello! What can you do?", { timeout: 60_000 });
+    await view.getByLabel("Message", { exact: true }).press("Enter");
     await view.getByRole("region", { name: "Turn details" }).first().waitFor({ timeout: 60_000 });
     mkdirSync(resultsDir, { recursive: true });
     const file = path.join(resultsDir, "demo.png");
@@ -101,8 +104,9 @@ async function main() {
       "relayChat.maxOutputTokens": 400,
       "workbench.colorTheme": "Default Dark Modern",
     },
-    // The key reaches the extension through its documented environment fallback, never a setting.
-    env: { RELAY_CHAT_API_KEY: relay.key },
+    // The key reaches the extension through its documented environment fallback, never a setting;
+    // RELAY_CHAT_BASE_URL beside it binds it to this relay, so it is used without asking.
+    env: { RELAY_CHAT_API_KEY: relay.key, RELAY_CHAT_BASE_URL: relay.baseUrl },
   });
 
   const stopAll = async () => {

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { performance } from "node:perf_hooks";
 import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
@@ -9,14 +10,19 @@ import { ApiKeyStore } from "./host/apiKeyStore";
 import { OutputLog } from "./host/outputLog";
 import { RelayConnection } from "./host/relayConnection";
 import { affectsRelaySettings } from "./host/settings";
-import { ToolSetup } from "./host/toolSetup";
+import { ToolSetup, trustRestrictionNotice } from "./host/toolSetup";
+import { chooseExternalTools } from "./lm/externalToolPicker";
+import { ExternalTools } from "./lm/externalTools";
+import { registerRelayLanguageModels } from "./lm/languageModelSetup";
 import { ChatController } from "./panel/chatController";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./panel/chatViewProvider";
+import { CodeBlockActions } from "./panel/codeBlockActions";
 import { createEditorServices, panelPreferences, vscodeConversationUi, workspaceModelMemory } from "./panel/vscodePanelServices";
 import { WorkspaceFiles } from "./panel/workspaceFiles";
 import { WEBVIEW_STRINGS } from "./panel/webviewStrings";
 import type { PanelState, ToHost } from "./panel/protocol";
 import { checkConnection } from "./relay/connectionCheck";
+import { connectionReportMarkdown } from "./relay/connectionReport";
 import { redactSecrets } from "./relay/redact";
 import { createBuiltinTools } from "./tools/builtin/builtinTools";
 
@@ -51,6 +57,9 @@ export interface ActivationTimings {
   phases: Record<string, number>;
 }
 
+/** The last connection check's report, in the storage folder, opened as a Markdown preview. */
+const CONNECTION_REPORT_NAME = "connection-check.md";
+
 export async function activate(context: vscode.ExtensionContext): Promise<RelayChatApi> {
   const activationStarted = performance.now();
   const timings: ActivationTimings = { activateMs: 0, viewResolvedMs: null, firstRenderMs: null, webviewLoadToRenderMs: null, phases: {} };
@@ -59,7 +68,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   // Code without vscode (the panel's controller and presenter) translates through @vscode/l10n.
   if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const log = new OutputLog();
-  const keys = new ApiKeyStore(context.secrets);
+  const keys = new ApiKeyStore(context.secrets, context.globalState);
   const connection = new RelayConnection(keys, log);
   // The key is read from SecretStorage in the background; the view and the commands wait for it.
   const connectionReady = connection.refresh().catch((error: unknown) => log.error(`Reading the relay settings and key failed: ${String(error)}`));
@@ -81,17 +90,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
         excludePatterns,
         commandTimeoutMs: () => connection.settings.commandTimeoutMs,
         maxOutputChars: () => connection.settings.maxToolResultChars,
+        allowedEnvironmentNames: () => connection.settings.commandEnvironmentAllow,
+        secrets: () => connection.secrets(),
       });
       context.subscriptions.push(builtinTools);
-      toolSetup = new ToolSetup(builtinTools.tools, () => connection.settings);
+      toolSetup = new ToolSetup(builtinTools.tools, () => connection.settings, { secrets: () => connection.secrets(), workspaceFolders: fileFolders });
     }
-    return toolSetup.chatTools(askUser);
+    // Other extensions' and MCP servers' tools the user chose, beside the built-in ones, behind the same approval card.
+    return externalTools.extend(toolSetup.chatTools(askUser));
   };
+  const externalTools = new ExternalTools(() => connection.secrets(), (message) => log.info(message));
 
   const fileFolders = () => (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === "file").map((folder) => folder.uri.fsPath);
   const excludePatterns = () => Object.entries(vscode.workspace.getConfiguration("files").get<Record<string, boolean>>("exclude", {})).filter(([, on]) => on).map(([pattern]) => pattern);
   // The `#` picker's list of workspace files: walked when first asked for, again after files change.
   const workspaceFiles = new WorkspaceFiles({ folders: fileFolders, excludePatterns });
+  const codeBlocks = new CodeBlockActions({ workspaceFolders: fileFolders, notify: (message) => void vscode.window.showWarningMessage(message) });
   let webviewStrings: Record<string, string> | null = null;
   const controller = new ChatController({
     relay: connection,
@@ -99,9 +113,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     ledger,
     log,
     tools: chatTools,
+    toolsNotice: trustRestrictionNotice,
     relayReady: connectionReady,
     modelMemory: workspaceModelMemory(context.workspaceState),
-    editor: createEditorServices(workspaceFiles),
+    editor: createEditorServices(workspaceFiles, codeBlocks),
     conversationUi: vscodeConversationUi,
     files: workspaceFiles,
     preferences: panelPreferences,
@@ -132,6 +147,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     selectionTimer = setTimeout(() => controller.editorActions.offerSelection(selectionLabel()), 250);
   };
 
+  // The relay's models in VS Code's own chat, and the request log across the panel and that chat.
+  const languageModels = registerRelayLanguageModels({ connection, ledger, log, globalState: context.globalState });
+  phase("languageModels");
+
   const refreshConnection = async () => {
     await connection.refresh();
     controller.onConnectionChanged();
@@ -148,6 +167,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     log,
     connection,
     provider,
+    codeBlocks,
+    ...languageModels.disposables,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration("relayChat.model")) void controller.onModelSettingChanged();
@@ -215,20 +236,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       }
       const model = controller.model();
       const report = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("Checking the relay (one small, possibly billed request)…") },
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("Checking the relay: a model list and three small requests, which the relay may bill…") },
         () => checkConnection(client, model || "unknown-model"),
       );
-      const lines = [
-        `# Relay check: ${report.ok ? "usable" : "problems found"}`,
-        "",
-        `Relay: ${client.root}/v1 · model: ${model || "(none selected)"} · key from ${connection.source}`,
-        "",
-        ...report.steps.map((step) => `- **${step.warning ? "warning" : step.ok ? "ok" : "FAILED"}** ${step.name}: ${step.detail}`),
-      ];
-      const document = await vscode.workspace.openTextDocument({ language: "markdown", content: redactSecrets(lines.join("\n"), [connection.secret]) });
-      await vscode.window.showTextDocument(document, { preview: true });
+      const markdown = connectionReportMarkdown(report, { relay: `${client.root}/v1`, model: model || vscode.l10n.t("(none selected)"), keySource: connection.source, checkedAt: new Date() }, vscode.l10n.t);
+      // A file in the extension's storage, shown as a rendered preview: readable, and never an unsaved buffer.
+      await storage.writeAtomically(CONNECTION_REPORT_NAME, redactSecrets(markdown, [connection.secret]));
+      await vscode.commands.executeCommand("markdown.showPreview", vscode.Uri.file(path.join(storageFolder, CONNECTION_REPORT_NAME)));
       log.info(`connection check: ${report.ok ? "ok" : "failed"} (request ${report.result?.requestId ?? "-"})`);
+      await languageModels.findings.recordFromCheck(client.root, model, report.steps);
     }),
+    command("relayChat.chooseExternalTools", () => chooseExternalTools()),
     command("relayChat.exportConversation", () => controller.exportConversation()),
     command("relayChat.exportRequestLog", async () => {
       const target = await vscode.window.showSaveDialog({ filters: { CSV: ["csv"] }, defaultUri: vscode.Uri.file("relay-chat-requests.csv") });

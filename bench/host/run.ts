@@ -91,6 +91,7 @@ async function hostPipeline(baseUrl: string): Promise<Pipeline & { view: Countin
       confirmAndOpenLink: async () => undefined,
       insertCode: async () => false,
       openCode: async () => undefined,
+      applyCode: async () => undefined,
       runFix: async () => undefined,
       activeSelection: () => null,
       activeFile: () => null,

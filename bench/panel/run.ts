@@ -45,10 +45,10 @@ function savedConversation(id: string, turnCount: number, answerCharacters: numb
       parentId,
       userText: `Question ${index}: explain the next part of the design, with code.`,
       createdAt: 1_700_000_000_000 + index,
-      items: [userMessage(`Question ${index}`), answer],
       requests: [
         {
           purpose: "send",
+          input: [userMessage(`Question ${index}`)],
           startedAt: 1_700_000_000_000 + index,
           model: "bench-model",
           streamed: true,
@@ -66,7 +66,6 @@ function savedConversation(id: string, turnCount: number, answerCharacters: numb
       ],
       toolCalls: [],
       outcome: { kind: "completed" },
-      partialText: "",
       notice: null,
     };
     conversation.turns.push(turn);

@@ -84,7 +84,8 @@ async function main(): Promise<void> {
   const lastTenthIndices = prefixLengths.map((_, index) => index).filter((index) => index >= deltaCount * 0.9);
   const around6KBIndices = indicesAroundLength(prefixLengths, 6_000, 500);
 
-  const session = await RenderHarnessSession.start(join(__dirname, "..", "..", "test", "webview", "browser", "renderBenchmarkHarness.ts"));
+  // gc() lets each run start without the previous run's discarded answer still on the heap.
+  const session = await RenderHarnessSession.start(join(__dirname, "..", "..", "test", "webview", "browser", "renderBenchmarkHarness.ts"), ["--js-flags=--expose-gc"]);
   try {
     const { page } = await session.openStrictPage();
     const environment = await page.evaluate(() => {
@@ -94,17 +95,25 @@ async function main(): Promise<void> {
     const runIncremental = (input: readonly string[]): Promise<IncrementalRun> =>
       page.evaluate((input) => (globalThis as unknown as BenchmarkPage).relayRenderBenchmark.runIncremental(input), input);
 
+    const runNaiveSlice = (slice: number): Promise<NaiveSample[]> =>
+      page.evaluate(
+        ([input, stride, slice, sliceCount]) => (globalThis as unknown as BenchmarkPage).relayRenderBenchmark.runNaiveSampled(input, stride, slice, sliceCount),
+        [deltas, naiveStride, slice, incrementalRuns] as const,
+      );
+
     await runIncremental(deltas.slice(0, 3_000)); // warm-up: let the JIT settle before timing
+    // Each incremental run is followed by a fifth of the naive samples, so on a machine shared with other
+    // work both sides of the ratio are measured over the same stretch of time.
     const runs: IncrementalRun[] = [];
-    for (let run = 0; run < incrementalRuns; run++) runs.push(await runIncremental(deltas));
+    const naiveSamples: NaiveSample[] = [];
+    for (let run = 0; run < incrementalRuns; run++) {
+      runs.push(await runIncremental(deltas));
+      naiveSamples.push(...(await runNaiveSlice(run)));
+    }
+    naiveSamples.sort((left, right) => left.deltaIndex - right.deltaIndex);
     const totals = runs.map((run) => sum(run.updateMilliseconds));
     const medianRun = runs[totals.indexOf(median(totals))] ?? runs[0]!;
     const updates = medianRun.updateMilliseconds;
-
-    const naiveSamples = await page.evaluate(
-      ([input, stride]) => (globalThis as unknown as BenchmarkPage).relayRenderBenchmark.runNaiveSampled(input, stride),
-      [deltas, naiveStride] as const,
-    );
     const naiveTotal = integrateSampledCost(naiveSamples, deltaCount);
     const naiveAt60KB = median(naiveSamples.filter((sample) => sample.deltaIndex >= deltaCount * 0.9).map((sample) => sample.milliseconds));
     const naiveAt6KB = median(naiveSamples.filter((sample) => Math.abs(prefixLengths[sample.deltaIndex]! - 6_000) <= 1_000).map((sample) => sample.milliseconds));
@@ -149,7 +158,8 @@ async function main(): Promise<void> {
     console.log(`  ms per update at 6 KB (median, 5.5-6.5 KB):  ${results.msPerUpdateAt6KB}  (ratio 60 KB / 6 KB ${results.costRatio60KBTo6KB})`);
     console.log(`  forced layout is ${Math.round(results.layoutShareAt60KB * 100)}% of the update time at 60 KB`);
     console.log(`  total ${results.incrementalTotalMs} ms; max ${results.maxMsPerUpdate} ms; updates over 16.7 ms: ${results.updatesOver16ms} (all runs: ${overBudget.join(", ")})`);
-    console.log(`naive (innerHTML = markdownIt.render(all text) + forced layout, no sanitizer), timed at every ${naiveStride}th delta (${naiveSamples.length} samples),`);
+    console.log(`naive (innerHTML = markdownIt.render(all text) + forced layout, no sanitizer), timed at every ${naiveStride}th delta (${naiveSamples.length} samples,`);
+    console.log(`  in ${incrementalRuns} slices, each right after an incremental run),`);
     console.log(`  total extrapolated by linear interpolation over all ${deltaCount} deltas:`);
     console.log(`  ms per update at 60 KB: ${results.naiveMsPerUpdateAt60KB}; at 6 KB: ${results.naiveMsPerUpdateAt6KB}; estimated total ${results.naiveTotalMsEstimated} ms; est. updates over 16.7 ms: ${results.naiveUpdatesOver16msEstimated}`);
     console.log(`total speedup vs naive: ${results.totalSpeedupVsNaive}x; final DOM equals one-shot render: ${results.finalHtmlMatchesOneShot}`);

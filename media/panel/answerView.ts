@@ -1,3 +1,4 @@
+import { enhanceCodeBlocks } from "../render/codeBlocks";
 import { StreamingMarkdownView } from "../render/incrementalMarkdown";
 import { renderMarkdownToSafeHtml } from "../render/markdownRenderer";
 import { element } from "./dom";
@@ -50,7 +51,7 @@ export class AnswerView {
   showStreaming(text: string): void {
     this.clearDeferred();
     if (this.streamingView === null) {
-      this.streamingView = new StreamingMarkdownView(this.freshContainer());
+      this.streamingView = new StreamingMarkdownView(this.freshContainer(), enhanceCodeBlocks);
       this.finishedText = null;
     }
     this.streamingView.setText(text);
@@ -77,6 +78,7 @@ export class AnswerView {
       // light-DOM children of that host would not be slotted (not shown).
       const container = this.freshContainer();
       container.innerHTML = renderMarkdownToSafeHtml(text);
+      enhanceCodeBlocks(container.childNodes);
     }
     this.finishedText = text;
     if (this.container !== null) makeLinksFocusable(this.container);

@@ -1,20 +1,35 @@
-import type { ToolCallView } from "../../src/panel/protocol";
+import type { ToolCallOutcomeView, ToolCallView } from "../../src/panel/protocol";
 import { element } from "./dom";
 import type { Localizer } from "./localizer";
 
-/** A tool call the model made in this turn: what it asked for and what it was told back. */
+const outcomeLabels: Record<ToolCallOutcomeView, string> = {
+  ran: "ran",
+  failed: "failed",
+  denied: "denied",
+  invalid_arguments: "not run: invalid arguments",
+  unavailable: "not run: tool not available",
+  stopped: "not run: stopped",
+  stopped_while_running: "stopped while running",
+};
+
+/** A tool call the model made in this turn: what it asked for, what happened, and what it was told back. */
 export function renderToolCallCard(call: ToolCallView, localizer: Localizer): HTMLElement {
-  const status = call.status === "ready" ? localizer.text("ran") : localizer.text("rejected");
+  // A host that sends no outcome is older than outcomes; "ran" is never assumed, only said when it is known.
+  const outcome: ToolCallOutcomeView | null = call.outcome !== undefined && call.outcome in outcomeLabels ? call.outcome : null;
+  const status = outcome !== null ? localizer.text(outcomeLabels[outcome]) : call.status === "ready" ? localizer.text("finished") : localizer.text("rejected");
   const result = element("details", { className: "tool-result" }, [
     element("summary", { text: localizer.text("Result") }),
     element("pre", { text: call.output }),
   ]);
-  return element("div", { className: `tool-card tool-status-${call.status === "ready" ? "ready" : "rejected"}` }, [
+  const detail = call.outcomeDetail ? element("div", { className: "tool-outcome-detail", text: call.outcomeDetail }) : null;
+  const tone = outcome === "ran" || (outcome === null && call.status === "ready") ? "ready" : "rejected";
+  return element("div", { className: `tool-card tool-status-${tone}`, attributes: outcome === null ? {} : { "data-outcome": outcome } }, [
     element("div", { className: "tool-card-header" }, [
       element("span", { className: "tool-card-icon", text: "⚙", attributes: { "aria-hidden": "true" } }),
       element("span", { className: "tool-name", text: call.name }),
       element("span", { className: "tool-status", text: status }),
     ]),
+    detail,
     element("div", { className: "tool-arguments-label", text: localizer.text("Arguments") }),
     element("pre", { className: "tool-arguments", text: call.argumentsJson }),
     result,

@@ -2,7 +2,8 @@ import type MarkdownIt from "markdown-it";
 import type Token from "markdown-it/lib/token.mjs";
 import { reconcileTrailingChildren } from "./domReconciler";
 import { findFinishedBlockBoundary } from "./finishedBlockBoundary";
-import { sanitizeHtmlToNodes } from "./htmlSanitizer";
+import { DetachedNodeSanitizer, parseUnsanitizedHtml } from "./htmlSanitizer";
+import { appendToLastTextRun, patchChangedRegion } from "./htmlRegionPatch";
 import { getMarkdownParser } from "./markdownParser";
 import { NewlineNormalizer } from "./newlineNormalizer";
 import { extendsPlainText, findPlainTextTail, showPlainText } from "./plainTextTail";
@@ -18,9 +19,10 @@ interface OpenFence {
 
 /**
  * Renders a growing markdown answer into `container`. Finished top-level blocks are rendered once and
- * left alone; only the open tail (text after the last finished block) is parsed and rendered again, so
- * the cost of an update does not grow with the answer. After every call the container's innerHTML equals
- * `renderMarkdownToSafeHtml(text)`.
+ * left alone; only the open tail (text after the last finished block) is parsed again, and only the part
+ * of its HTML that changed reaches the DOM (htmlRegionPatch.ts), so the cost of an update does not grow
+ * with the answer. After every call the container's innerHTML equals `renderMarkdownToSafeHtml(text)`,
+ * apart from what `onFinishedNodes` adds to finished nodes.
  */
 export class StreamingMarkdownView {
   private readonly markdown: MarkdownIt = getMarkdownParser();
@@ -32,8 +34,12 @@ export class StreamingMarkdownView {
   private openText = "";
   /** The container's trailing children that render `openText`. */
   private openNodes: Node[] = [];
-  /** HTML last rendered for `openText`, to skip DOM work when a delta changes nothing visible. */
+  /**
+   * HTML of `openText` that the open nodes show exactly, to skip DOM work when a delta changes nothing visible
+   * and to patch only what changed; undefined when unknown.
+   */
   private openHtml: string | undefined;
+  private readonly sanitizer = new DetachedNodeSanitizer();
   /** Set while the open tail is a single unclosed fence, whose code text can grow in place. */
   private openFence: OpenFence | undefined;
   /** Set while the open tail ends in plain prose, which can grow in place. */
@@ -43,7 +49,14 @@ export class StreamingMarkdownView {
   private finished = false;
   private readonly layoutGroups: SlottedLayoutGroups | undefined;
 
-  constructor(private readonly container: HTMLElement) {
+  /**
+   * `onFinishedNodes` is told about top-level nodes that will not change any more (the place to add
+   * things to them, like a code block's toolbar and highlighting, without breaking the streamed render).
+   */
+  constructor(
+    private readonly container: HTMLElement,
+    private readonly onFinishedNodes: (nodes: readonly Node[]) => void = () => {},
+  ) {
     container.replaceChildren();
     this.layoutGroups = SlottedLayoutGroups.attachTo(container);
   }
@@ -62,8 +75,8 @@ export class StreamingMarkdownView {
     if (this.rendersWholeText) {
       this.renderWholeText();
     } else if (this.plainTextTail !== undefined && extendsPlainText(previousOpenText, normalized)) {
-      showPlainText(this.plainTextTail, this.openText);
-      this.openHtml = undefined;
+      const shownText = showPlainText(this.plainTextTail, this.openText);
+      if (this.openHtml !== undefined) this.openHtml = appendToLastTextRun(this.openHtml, shownText);
     } else if (this.openFence === undefined || !this.tryGrowOpenFence(this.openFence, previousOpenText.length)) {
       this.renderOpenText();
     }
@@ -83,6 +96,7 @@ export class StreamingMarkdownView {
   finish(): void {
     this.finished = true;
     this.layoutGroups?.addFinished(this.openNodes);
+    this.onFinishedNodes(this.openNodes);
     this.layoutGroups?.setOpen([]);
     this.finishedText += this.openText;
     this.openText = "";
@@ -108,6 +122,7 @@ export class StreamingMarkdownView {
   }
 
   private renderOpenText(): void {
+    this.sanitizer.removedSomething = false;
     const environment: { references?: Record<string, unknown> } = {};
     const tokens = this.markdown.parse(this.openText, environment);
     if (environment.references !== undefined && Object.keys(environment.references).length > 0) {
@@ -119,24 +134,30 @@ export class StreamingMarkdownView {
     const openTokens = boundary === undefined ? tokens : tokens.slice(boundary.tokenIndex);
     const openHtml = this.markdown.renderer.render(openTokens, this.markdown.options, environment);
     if (boundary === undefined) {
-      if (openHtml !== this.openHtml) this.replaceOpenNodes(sanitizedNodes(openHtml));
+      if (openHtml !== this.openHtml && (this.openHtml === undefined || !patchChangedRegion(this.openNodes, this.openHtml, openHtml, this.sanitizer))) {
+        this.replaceOpenNodes(parseUnsanitizedHtml(openHtml));
+      }
     } else {
       const finishedHtml = this.markdown.renderer.render(tokens.slice(0, boundary.tokenIndex), this.markdown.options, environment);
-      const finishedNodes = sanitizedNodes(finishedHtml);
-      const nodes = reconcileTrailingChildren(this.container, this.openNodes, [...finishedNodes, ...sanitizedNodes(openHtml)]);
-      this.layoutGroups?.addFinished(nodes.slice(0, finishedNodes.length));
-      this.openNodes = nodes.slice(finishedNodes.length);
+      const finishedNodes = parseUnsanitizedHtml(finishedHtml);
+      const next = [...finishedNodes, ...parseUnsanitizedHtml(openHtml)];
+      const { nodes, firstNodeIndexes } = reconcileTrailingChildren(this.container, this.openNodes, next, this.sanitizer.sanitize);
+      const finishedCount = firstNodeIndexes[finishedNodes.length] ?? nodes.length;
+      this.layoutGroups?.addFinished(nodes.slice(0, finishedCount));
+      this.onFinishedNodes(nodes.slice(0, finishedCount));
+      this.openNodes = nodes.slice(finishedCount);
       this.layoutGroups?.setOpen(this.openNodes);
       this.finishedText += this.openText.slice(0, boundary.textOffset);
       this.openText = this.openText.slice(boundary.textOffset);
     }
-    this.openHtml = openHtml;
+    // Nodes the sanitizer changed no longer match the HTML; the next render then reconciles the whole block.
+    this.openHtml = this.sanitizer.removedSomething ? undefined : openHtml;
     this.openFence = this.findOpenFence(openTokens);
     this.plainTextTail = this.openFence === undefined ? findPlainTextTail(openTokens, this.openNodes, this.openText) : undefined;
   }
 
   private replaceOpenNodes(nodes: Node[]): void {
-    this.openNodes = reconcileTrailingChildren(this.container, this.openNodes, nodes);
+    this.openNodes = reconcileTrailingChildren(this.container, this.openNodes, nodes, this.sanitizer.sanitize).nodes;
     this.layoutGroups?.setOpen(this.openNodes);
   }
 
@@ -150,8 +171,9 @@ export class StreamingMarkdownView {
     this.openNodes = reconcileTrailingChildren(
       this.container,
       Array.from(this.container.childNodes),
-      sanitizedNodes(this.markdown.render(this.openText)),
-    );
+      parseUnsanitizedHtml(this.markdown.render(this.openText)),
+      this.sanitizer.sanitize,
+    ).nodes;
     this.layoutGroups?.clear();
     this.layoutGroups?.setOpen(this.openNodes);
   }
@@ -206,10 +228,6 @@ function setTextIncrementally(node: Text, text: string, start: number, end: numb
   const visibleLength = end - start;
   if (visibleLength > shownLength) node.appendData(text.slice(start + shownLength, end));
   else if (visibleLength < shownLength) node.deleteData(visibleLength, shownLength - visibleLength);
-}
-
-function sanitizedNodes(html: string): Node[] {
-  return html.length === 0 ? [] : sanitizeHtmlToNodes(html);
 }
 
 function skipSpacesAndTabs(text: string, position: number): number {

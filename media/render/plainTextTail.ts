@@ -39,31 +39,67 @@ const settledLineMarkerPattern = /^(?:[-+*]|\d{1,9}[.)]|#{1,6}|\|)$/;
 
 /**
  * True when `delta`, appended to `openTextBefore`, only extends the plain text at its end: the delta is
- * plain, the current line has plain content already (so its block is decided), and the last word stays
- * plain (so no link, entity, escape or delimiter run can form with what came before).
+ * plain, the current line's block is decided already (by its markers and a complete first word), and the
+ * last word stays plain (so no link, entity, escape or delimiter run can form with what came before).
  */
 export function extendsPlainText(openTextBefore: string, delta: string): boolean {
   if (!plainCharactersPattern.test(delta) || !sentenceEndsAreSafe(openTextBefore, delta)) return false;
   const lineStart = openTextBefore.lastIndexOf("\n") + 1;
-  let contentStart = skipQuoteMarkersAndSpaces(openTextBefore, lineStart);
-  let wordEnd = findWordEnd(openTextBefore, contentStart);
-  if (wordEnd < openTextBefore.length && settledLineMarkerPattern.test(openTextBefore.slice(contentStart, wordEnd))) {
-    contentStart = skipSpacesAndTabs(openTextBefore, wordEnd);
-    wordEnd = findWordEnd(openTextBefore, contentStart);
-  }
+  const contentStart = skipSettledLineMarkers(openTextBefore, lineStart);
   if (contentStart >= openTextBefore.length) return false;
-  if (wordEnd < openTextBefore.length && !isFinishedPlainWord(openTextBefore, contentStart, wordEnd)) return false;
-  if (delta.charAt(0) === " ") return true;
+  const firstWordEnd = findWordEnd(openTextBefore, contentStart);
+  if (firstWordEnd < openTextBefore.length) {
+    if (!isSettledFirstWord(openTextBefore, contentStart, firstWordEnd)) return false;
+  } else {
+    // This delta may complete the first word, which decides the line's block ("*" + " x" is a list item).
+    const spaceInDelta = delta.search(/[ \t]/);
+    if (spaceInDelta !== -1) {
+      const firstWord = openTextBefore.slice(contentStart) + delta.slice(0, spaceInDelta);
+      if (!isFinishedPlainWord(firstWord, 0, firstWord.length)) return false;
+    }
+  }
+  if (isSpaceOrTab(delta.charCodeAt(0))) return true;
   let trailingWordStart = openTextBefore.length;
   while (trailingWordStart > lineStart && !isSpaceOrTab(openTextBefore.charCodeAt(trailingWordStart - 1))) trailingWordStart--;
+  // The trailing word starts after whitespace, so a delimiter run at its start ("**bo" + "ld", "`co" + "de",
+  // "[li" + "nk") can only open something, and its partner can only come in a delta that is not plain.
+  while (trailingWordStart < openTextBefore.length && isOpeningCharacter(openTextBefore.charCodeAt(trailingWordStart))) trailingWordStart++;
   return isPlainWord(openTextBefore, trailingWordStart, openTextBefore.length);
 }
 
-/** Shows the open text up to its last character that is not a space or tab, which markdown-it drops. */
-export function showPlainText(tail: PlainTextTail, openText: string): void {
+// Skips quote markers and list item, heading and table row markers that are complete (followed by a space or
+// tab), however they nest ("> - 1. text").
+function skipSettledLineMarkers(text: string, lineStart: number): number {
+  let contentStart = lineStart;
+  for (;;) {
+    contentStart = skipQuoteMarkersAndSpaces(text, contentStart);
+    const wordEnd = findWordEnd(text, contentStart);
+    if (wordEnd >= text.length || !settledLineMarkerPattern.test(text.slice(contentStart, wordEnd))) return contentStart;
+    contentStart = wordEnd;
+  }
+}
+
+// The first word of a line, once complete, has decided the line's block (list item, heading, quote, table row
+// or paragraph text); plain text appended after it cannot change that. The exception is a word that opens with
+// "[": a reference definition ("[a]: /url \"title") forms or not depending on the rest of the line.
+function isSettledFirstWord(text: string, start: number, end: number): boolean {
+  return text.charCodeAt(start) !== 0x5b || isFinishedPlainWord(text, start, end);
+}
+
+function isOpeningCharacter(code: number): boolean {
+  return code === 0x2a || code === 0x5f || code === 0x7e || code === 0x60 || code === 0x5b || code === 0x28; // * _ ~ ` [ (
+}
+
+/**
+ * Shows the open text up to its last character that is not a space or tab, which markdown-it drops. Returns
+ * the text added to the node.
+ */
+export function showPlainText(tail: PlainTextTail, openText: string): string {
   const end = trimmedEnd(openText);
-  if (end > tail.shownEnd) tail.textNode.appendData(openText.slice(tail.shownEnd, end));
+  const added = end > tail.shownEnd ? openText.slice(tail.shownEnd, end) : "";
+  if (added.length > 0) tail.textNode.appendData(added);
   tail.shownEnd = end;
+  return added;
 }
 
 // Only spaces and tabs: blocks disagree on other whitespace (tables trim U+00A0, paragraphs keep it), and
@@ -90,12 +126,6 @@ function lastTextNode(openNodes: readonly Node[]): Text | undefined {
 
 function isSpaceOrTab(code: number): boolean {
   return code === 0x20 || code === 0x09;
-}
-
-function skipSpacesAndTabs(text: string, position: number): number {
-  let cursor = position;
-  while (cursor < text.length && isSpaceOrTab(text.charCodeAt(cursor))) cursor++;
-  return cursor;
 }
 
 function skipQuoteMarkersAndSpaces(text: string, position: number): number {

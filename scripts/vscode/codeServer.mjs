@@ -26,6 +26,14 @@ const defaultSettings = {
   "github.copilot.enable": { "*": false },
 };
 
+/** Workspace trust on, and nothing that would trust the folder or ask about it: it simply stays untrusted. */
+const untrustedSettings = {
+  "security.workspace.trust.enabled": true,
+  "security.workspace.trust.startupPrompt": "never",
+  "security.workspace.trust.banner": "never",
+  "security.workspace.trust.emptyWindow": false,
+};
+
 function ensureInstalled() {
   if (!existsSync(node24Bin) || !existsSync(codeServerBin)) {
     throw new Error("code-server is not installed: run `node scripts/vscode/installCodeServer.mjs` first");
@@ -111,7 +119,9 @@ function killGroup(child, signal) {
  * Options: workspaceFolder (opened by default), extensionsDir, userDataDir (both default to fresh temp
  * dirs), settings (merged over quiet defaults), env (added to code-server's, and so the extension
  * host's, environment), port, log (a function for code-server's output lines; default: kept, shown on
- * failure; RELAY_CHAT_CODE_SERVER_LOG=1 echoes them), extraArgs.
+ * failure; RELAY_CHAT_CODE_SERVER_LOG=1 echoes them), extraArgs, workspaceTrust ("disabled", the default:
+ * every folder is trusted; "untrusted": workspace trust is on and the opened folder is not trusted, with no
+ * prompt, so the extension host runs in restricted mode as in a freshly cloned repository).
  * Returns { url, port, userDataDir, extensionsDir, startMs, stop() }.
  */
 export async function startCodeServer(options = {}) {
@@ -122,7 +132,8 @@ export async function startCodeServer(options = {}) {
   const extensionsDir = options.extensionsDir ?? path.join(scratch, "extensions");
   mkdirSync(userDataDir, { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
-  writeUserSettings(userDataDir, options.settings);
+  const untrusted = options.workspaceTrust === "untrusted";
+  writeUserSettings(userDataDir, { ...(untrusted ? untrustedSettings : {}), ...options.settings });
   const home = scratchHome(scratch);
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}/`;
@@ -133,7 +144,7 @@ export async function startCodeServer(options = {}) {
     "--auth", "none",
     "--disable-telemetry",
     "--disable-update-check",
-    "--disable-workspace-trust",
+    ...(untrusted ? [] : ["--disable-workspace-trust"]),
     "--disable-getting-started-override",
     "--ignore-last-opened",
     "--reconnection-grace-time", "5",

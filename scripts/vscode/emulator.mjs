@@ -2,9 +2,12 @@
 import { spawn } from "node:child_process";
 import { repoRoot } from "./paths.mjs";
 
-/** Starts the emulator on a free loopback port; resolves to { baseUrl, key, stop() }. */
+/**
+ * Starts the emulator on a free loopback port; resolves to { baseUrl, key, controlUrl, stop() }.
+ * controlUrl (test/emulator/controlServer.ts) lets in-host tests queue faults and read what the relay received.
+ */
 export function startEmulator({ timeoutMs = 20_000 } = {}) {
-  const child = spawn(process.execPath, ["--require", "tsx/cjs", "test/emulator/main.ts"], {
+  const child = spawn(process.execPath, ["--require", "tsx/cjs", "test/emulator/main.ts", "--control"], {
     cwd: repoRoot,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -38,8 +41,8 @@ export function startEmulator({ timeoutMs = 20_000 } = {}) {
       if (newline < 0) return;
       clearTimeout(timer);
       try {
-        const { baseUrl, key } = JSON.parse(stdout.slice(0, newline));
-        resolve({ baseUrl, key, stop, pid: child.pid });
+        const { baseUrl, key, controlUrl } = JSON.parse(stdout.slice(0, newline));
+        resolve({ baseUrl, key, controlUrl, stop, pid: child.pid });
       } catch (error) {
         void stop();
         reject(new Error(`relay emulator printed an unexpected first line: ${stdout.slice(0, newline)} (${error})`));

@@ -11,6 +11,7 @@ import path from "node:path";
 import { runTests } from "@vscode/test-electron";
 import { startEmulator } from "./emulator.mjs";
 import { cacheDir, repoRoot } from "./paths.mjs";
+import { testToolExtensionPath } from "./testToolExtension.mjs";
 import { makeTestWorkspace } from "./testWorkspace.mjs";
 
 const started = Date.now();
@@ -22,7 +23,8 @@ try {
   exitCode = await runTests({
     version: process.env.VSCODE_TEST_VERSION ?? "stable",
     cachePath: cacheDir,
-    extensionDevelopmentPath: repoRoot,
+    // Relay Chat, and another extension with language-model tools for the tests of tools from other extensions.
+    extensionDevelopmentPath: [repoRoot, testToolExtensionPath],
     extensionTestsPath: path.join(repoRoot, "dist", "test", "integration", "suite.js"),
     extensionTestsEnv: {
       RELAY_CHAT_BASE_URL: emulator.baseUrl,
@@ -30,6 +32,7 @@ try {
       RELAY_CHAT_MODEL: "echo",
       RELAY_CHAT_TEST_EMULATOR_URL: emulator.baseUrl,
       RELAY_CHAT_TEST_EMULATOR_KEY: emulator.key,
+      RELAY_CHAT_TEST_EMULATOR_CONTROL: emulator.controlUrl,
       RELAY_CHAT_TEST_WORKSPACE: workspace,
       ...(process.env.RELAY_CHAT_TEST_GREP ? { RELAY_CHAT_TEST_GREP: process.env.RELAY_CHAT_TEST_GREP } : {}),
     },

@@ -5,13 +5,16 @@
 //   npm run build && node scripts/vscode/buildTests.mjs && node scripts/vscode/runInHostTests.mjs
 //
 // Options: --extension-path DIR (default: the repository), --tests-path FILE (default:
-// dist/test/integration/suite.js), --timeout SECONDS (default 300), --no-emulator, --keep-profile.
+// dist/test/integration/suite.js), --timeout SECONDS (default 300), --no-emulator, --keep-profile,
+// --untrusted (workspace trust on and the folder not trusted; runs the "untrusted workspace" suite unless
+// RELAY_CHAT_TEST_GREP says otherwise, and tells the suite through RELAY_CHAT_TEST_TRUST=untrusted).
 // Environment: RELAY_CHAT_TEST_GREP filters tests; RELAY_CHAT_CODE_SERVER_LOG=1 echoes code-server.
 //
 // The extension host sees RELAY_CHAT_BASE_URL, RELAY_CHAT_API_KEY and RELAY_CHAT_MODEL=echo pointing at a relay emulator
 // started here, and RELAY_CHAT_TEST_EMULATOR_URL/RELAY_CHAT_TEST_EMULATOR_KEY for tests that want to
 // talk to the emulator directly. RELAY_CHAT_TEST_WORKSPACE is the opened folder.
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { format, parseArgs } from "node:util";
 import { launchBrowser, remoteUri, workbenchUrl } from "./browser.mjs";
@@ -19,6 +22,7 @@ import { startCodeServer } from "./codeServer.mjs";
 import { startEmulator } from "./emulator.mjs";
 import { repoRoot } from "./paths.mjs";
 import { startMemorySampler } from "./processMemory.mjs";
+import { installTestToolExtension } from "./testToolExtension.mjs";
 import { makeTestWorkspace } from "./testWorkspace.mjs";
 
 const { values: options } = parseArgs({
@@ -28,6 +32,7 @@ const { values: options } = parseArgs({
     timeout: { type: "string", default: "300" },
     "no-emulator": { type: "boolean", default: false },
     "keep-profile": { type: "boolean", default: false },
+    untrusted: { type: "boolean", default: false },
   },
 });
 
@@ -91,12 +96,29 @@ async function main() {
         RELAY_CHAT_MODEL: "echo",
         RELAY_CHAT_TEST_EMULATOR_URL: emulator.baseUrl,
         RELAY_CHAT_TEST_EMULATOR_KEY: emulator.key,
+        RELAY_CHAT_TEST_EMULATOR_CONTROL: emulator.controlUrl,
       });
       say(`relay emulator at ${emulator.baseUrl} (${elapsed(emulatorStarted)})`);
     }
     if (process.env.RELAY_CHAT_TEST_GREP) env.RELAY_CHAT_TEST_GREP = process.env.RELAY_CHAT_TEST_GREP;
+    if (options.untrusted) {
+      env.RELAY_CHAT_TEST_TRUST = "untrusted";
+      env.RELAY_CHAT_TEST_GREP ??= "untrusted workspace";
+      say("workspace trust is on and the folder is not trusted");
+    }
 
-    const server = await startCodeServer({ workspaceFolder: workspace, env, keepProfile: options["keep-profile"] });
+    // Another extension with language-model tools, for the tests of tools from other extensions.
+    const extensionsDir = mkdtempSync(path.join(os.tmpdir(), "relay-chat-in-host-extensions-"));
+    cleanups.push(async () => rmSync(extensionsDir, { recursive: true, force: true }));
+    installTestToolExtension(extensionsDir);
+
+    const server = await startCodeServer({
+      workspaceFolder: workspace,
+      env,
+      extensionsDir,
+      keepProfile: options["keep-profile"],
+      workspaceTrust: options.untrusted ? "untrusted" : "disabled",
+    });
     cleanups.push(() => server.stop());
     say(`code-server ready at ${server.url} in ${(server.startMs / 1000).toFixed(1)} s`);
 

@@ -10,7 +10,8 @@
 // test-results/ui/.
 //
 // Options: --vsix FILE (skip packaging), --extension-path DIR (package another folder; default the
-// repository), --timeout SECONDS (default 300), --grep TEXT, --model ID (default echo).
+// repository), --timeout SECONDS (default 300), --grep TEXT, --model ID (default echo), --native-chat
+// (turn VS Code's own chat on, with anonymous access, for test/ui/nativeChat.test.ts).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -21,6 +22,7 @@ import { startEmulator } from "./emulator.mjs";
 import { isInstalled } from "./installCodeServer.mjs";
 import { cacheDir, node24Bin, repoRoot, resultsDir } from "./paths.mjs";
 import { startMemorySampler } from "./processMemory.mjs";
+import { installTestToolExtension } from "./testToolExtension.mjs";
 
 const { values: options } = parseArgs({
   options: {
@@ -29,13 +31,15 @@ const { values: options } = parseArgs({
     timeout: { type: "string", default: "300" },
     grep: { type: "string" },
     model: { type: "string", default: "echo" },
+    "native-chat": { type: "boolean", default: false },
   },
 });
 
 const started = Date.now();
 const elapsed = (since = started) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 const say = (message) => console.log(`[ui] ${message}`);
-const uiResultsDir = path.join(resultsDir, "ui");
+// The native-chat run has its own folder, so running both leaves both sets of screenshots.
+const uiResultsDir = path.join(resultsDir, options["native-chat"] ? "ui-native-chat" : "ui");
 
 function packageVsix() {
   const extensionPath = path.resolve(options["extension-path"]);
@@ -123,8 +127,10 @@ async function main() {
     mkdirSync(userDataDir, { recursive: true });
     mkdirSync(extensionsDir, { recursive: true });
     step = Date.now();
+    // Another extension with language-model tools beside Relay Chat, for test/ui/externalTools.test.ts.
+    installTestToolExtension(extensionsDir);
     installVsix(vsix, { userDataDir, extensionsDir });
-    say(`VSIX installed into a fresh profile (${elapsed(step)})`);
+    say(`VSIX installed into a fresh profile, beside the test tool extension (${elapsed(step)})`);
 
     step = Date.now();
     const emulator = await startEmulator();
@@ -142,6 +148,8 @@ async function main() {
         RELAY_CHAT_API_KEY: emulator.key,
         RELAY_CHAT_MODEL: options.model,
       },
+      // VS Code's chat is off in the other UI tests; its built-in agent asks for a sign-in unless anonymous.
+      settings: options["native-chat"] ? { "chat.disableAIFeatures": false, "chat.allowAnonymousAccess": true } : {},
     });
     cleanups.push(() => server.stop());
     say(`code-server ready at ${server.url} in ${(server.startMs / 1000).toFixed(1)} s`);
@@ -152,6 +160,8 @@ async function main() {
       RELAY_CHAT_UI_URL: server.url,
       RELAY_CHAT_UI_FOLDER: workspace,
       RELAY_CHAT_UI_RELAY_URL: emulator.baseUrl,
+      RELAY_CHAT_UI_EMULATOR_CONTROL: emulator.controlUrl,
+      RELAY_CHAT_UI_NATIVE_CHAT: options["native-chat"] ? "1" : "0",
       RELAY_CHAT_UI_RESULTS: uiResultsDir,
     });
     cleanups.push(async () => {

@@ -1,27 +1,31 @@
 import { functionCallsOf, outputTextOf } from "../relay/accumulate";
 import type { RelayClient } from "../relay/client";
-import { buildResponseRequest, userMessage } from "../relay/requestBuilder";
+import { userMessage } from "../relay/requestBuilder";
 import { redactSecrets } from "../relay/redact";
-import type { RequestOutcome, RequestResult, ResponseSnapshot } from "../relay/types";
+import type { InputItem, RequestResult, ResponseSnapshot } from "../relay/types";
 import { ToolRegistry } from "../tools/toolRegistry";
 import type { ChatSettings } from "./chatSettings";
 import type { Clock, IdFactory } from "./clock";
 import { randomIds, systemClock } from "./clock";
 import type { Conversation, RequestPurpose, RequestRecord, Turn } from "./conversation";
-import { createConversation, findTurn, childrenOf, newestLeafFrom, requireTurn } from "./conversation";
+import { createConversation, findTurn, newestLeafFrom, requireTurn } from "./conversation";
 import type { HistoryStore } from "./historyStore";
-import { continuationItems, requestInputFor } from "./historyItems";
+import type { IncompleteTurnAction } from "./incompleteTurn";
+import { incompleteActionsFor, largerBudgetFor, lastBudgetOf, requireIncompleteTurn } from "./incompleteTurn";
+import { continuationItems } from "./historyItems";
 import type { RequestLedger } from "./requestLedger";
-import { ledgerRowFor } from "./requestLedger";
 import type { SendEstimate } from "./spendGuard";
-import { estimateSend } from "./spendGuard";
+import { estimateNextRequest, estimateSend } from "./spendGuard";
 import type { ChatTools, ToolCallEvent } from "./toolRound";
 import { answerFunctionCalls } from "./toolRound";
+import { sendTurnRequest } from "./turnRequest";
 
 // The turn loop. One ChatSession drives one conversation: it builds each request from the branch's
 // history, streams the answer, answers function calls through the tools module, and stops. It never retries
 // on its own: every request may be billed, so each one follows a user action (send, continue, retry,
-// regenerate) or is the follow-up the spec requires after a function call, capped per turn.
+// regenerate) or is the follow-up the spec requires after a function call, capped per turn. Each of them
+// is estimated first and, above the threshold, confirmed. How one request is sent and recorded so that a
+// crash loses at most a few seconds of text is in turnRequest.ts.
 
 /** Progress for the panel. Snapshots arrive once per received batch of events, not per event. */
 export interface ChatSessionListener {
@@ -33,6 +37,8 @@ export interface ChatSessionListener {
    * The turn's settled text (after the request ends) is authoritative; these are its live preview.
    */
   onAnswerDelta?(turnId: string, text: string): void;
+  /** Reasoning summary text as it streams in, in order: shown apart (collapsed), never as answer text. */
+  onReasoningDelta?(turnId: string, text: string): void;
   onToolCall?(turnId: string, event: ToolCallEvent): void;
   onRequestEnd?(turnId: string, record: RequestRecord): void;
   onTurnEnd?(turn: Turn): void;
@@ -48,8 +54,10 @@ export interface ChatSessionOptions {
   /** Without tools, any proposed call is answered with "there is no tool named ...". */
   tools?: ChatTools;
   /**
-   * Asked before a send whose estimated input is above the threshold. Without it, such a send returns
-   * `needs_confirmation` and the caller sends again with `{ confirmed: true }`.
+   * Asked before any request whose estimated input is above the threshold: a new message, Continue, Retry,
+   * or the follow-up after tool calls (`estimate.purpose` says which). Without it, a send, Continue or
+   * Retry returns `needs_confirmation` (the caller starts it again with `{ confirmed: true }`), and a
+   * follow-up above the threshold is not sent (the turn ends `cancelled`, saying why).
    */
   confirmExpensiveSend?: (estimate: SendEstimate) => Promise<boolean>;
   listener?: ChatSessionListener;
@@ -75,17 +83,6 @@ export interface SendOptions {
   /** The user already agreed to an expensive send. */
   confirmed?: boolean;
 }
-
-/** What the panel may offer for an `incomplete` turn; both are new requests the relay may bill. */
-export interface IncompleteTurnAction {
-  action: "continue" | "retry_larger";
-  label: string;
-  billingNote: string;
-  /** For retry_larger: the budget that would be sent. */
-  maxOutputTokens?: number;
-}
-
-const MINIMUM_RETRY_BUDGET = 1024;
 
 export class ChatSession {
   private readonly client: Pick<RelayClient, "send">;
@@ -150,33 +147,42 @@ export class ChatSession {
 
   /** The actions an `incomplete` turn offers, with their billing note; empty for any other turn. */
   incompleteActions(turnId: string): IncompleteTurnAction[] {
-    const turn = findTurn(this.current, turnId);
-    if (!turn || turn.outcome.kind !== "incomplete" || childrenOf(this.current, turn.id).length > 0) return [];
-    const billingNote = "This sends a new request with the whole conversation; the relay may bill it.";
-    return [
-      { action: "continue", label: "Continue", billingNote },
-      { action: "retry_larger", label: "Retry with a larger output budget", billingNote, maxOutputTokens: this.largerBudgetFor(turn) },
-    ];
+    return incompleteActionsFor(this.current, turnId);
   }
 
   /**
    * Continue an `incomplete` answer: one new request carrying the partial answer and asking the model to go
    * on. Possibly billed; only ever called on the user's request.
    */
-  continueTurn(turnId: string): Promise<TurnResult> {
+  continueTurn(turnId: string, options: SendOptions = {}): Promise<TurnResult> {
     return this.exclusive(async () => {
-      const turn = this.incompleteTurn(turnId);
-      turn.items.push(...continuationItems(turn.partialText));
-      return this.runTurn(turn, "continue", this.lastBudgetOf(turn));
+      const turn = requireIncompleteTurn(this.current, turnId);
+      const last = turn.requests[turn.requests.length - 1];
+      const input = continuationItems(outputTextOf(last?.output ?? []));
+      const refused = await this.guardSpend(estimateNextRequest(this.current, turn, input, this.settings.expensiveSendThresholdTokens, "continue"), options);
+      if (refused) return refused;
+      return this.runTurn(turn, "continue", input, lastBudgetOf(turn, this.settings.maxOutputTokens));
     });
   }
 
   /** Sends the incomplete request again with a larger `max_output_tokens`. Possibly billed; user-initiated only. */
-  retryWithLargerBudget(turnId: string, maxOutputTokens?: number): Promise<TurnResult> {
+  retryWithLargerBudget(turnId: string, maxOutputTokens?: number, options: SendOptions = {}): Promise<TurnResult> {
     return this.exclusive(async () => {
-      const turn = this.incompleteTurn(turnId);
-      return this.runTurn(turn, "retry_larger", maxOutputTokens ?? this.largerBudgetFor(turn));
+      const turn = requireIncompleteTurn(this.current, turnId);
+      const refused = await this.guardSpend(estimateNextRequest(this.current, turn, [], this.settings.expensiveSendThresholdTokens, "retry_larger"), options);
+      if (refused) return refused;
+      return this.runTurn(turn, "retry_larger", [], maxOutputTokens ?? largerBudgetFor(turn));
     });
+  }
+
+  /**
+   * The estimated input of the follow-up request a turn would send after its tool calls are answered (the
+   * tool results not yet counted): what the approval card can show. Null when the turn has no request.
+   */
+  followUpEstimate(turnId: string): SendEstimate | null {
+    const turn = findTurn(this.current, turnId);
+    if (!turn || turn.requests.length === 0) return null;
+    return estimateNextRequest(this.current, turn, [], this.settings.expensiveSendThresholdTokens, "tool_follow_up");
   }
 
   /** Aborts the request or tool call in flight; the turn ends as `cancelled`. */
@@ -187,47 +193,38 @@ export class ChatSession {
   private startTurn(parentId: string | null, text: string, options: SendOptions): Promise<TurnResult> {
     return this.exclusive(async () => {
       if (parentId !== null) requireTurn(this.current, parentId);
-      const estimate = estimateSend(this.current, parentId, text, this.settings.expensiveSendThresholdTokens);
-      if (estimate.needsConfirmation && !options.confirmed) {
-        if (!this.confirmExpensiveSend) return { status: "needs_confirmation", estimate };
-        if (!(await this.confirmExpensiveSend(estimate))) return { status: "declined", estimate };
-      }
-      const turn: Turn = {
-        id: this.ids("turn"),
-        parentId,
-        userText: text,
-        createdAt: this.clock.now(),
-        items: [userMessage(text)],
-        requests: [],
-        toolCalls: [],
-        outcome: { kind: "in_progress" },
-        partialText: "",
-        notice: null,
-      };
+      const refused = await this.guardSpend(estimateSend(this.current, parentId, text, this.settings.expensiveSendThresholdTokens), options);
+      if (refused) return refused;
+      const turn: Turn = { id: this.ids("turn"), parentId, userText: text, createdAt: this.clock.now(), requests: [], toolCalls: [], outcome: { kind: "in_progress" }, notice: null };
       this.current.turns.push(turn);
       this.current.activeTurnId = turn.id;
-      return this.runTurn(turn, "send", this.settings.maxOutputTokens);
+      return this.runTurn(turn, "send", [userMessage(text)], this.settings.maxOutputTokens);
     });
   }
 
+  /** Null when the request may go; otherwise the result that stops it (the user has to confirm, or declined). */
+  private async guardSpend(estimate: SendEstimate, options: SendOptions): Promise<TurnResult | null> {
+    if (!estimate.needsConfirmation || options.confirmed) return null;
+    if (!this.confirmExpensiveSend) return { status: "needs_confirmation", estimate };
+    return (await this.confirmExpensiveSend(estimate)) ? null : { status: "declined", estimate };
+  }
+
   /** Runs requests for one turn until it completes, stops, or hits the tool-round cap. */
-  private async runTurn(turn: Turn, firstPurpose: RequestPurpose, maxOutputTokens: number | null): Promise<TurnResult> {
+  private async runTurn(turn: Turn, firstPurpose: RequestPurpose, firstInput: InputItem[], maxOutputTokens: number | null): Promise<TurnResult> {
     const abort = new AbortController();
     this.inFlight = abort;
     turn.outcome = { kind: "in_progress" };
-    turn.partialText = "";
     turn.notice = null;
     try {
       let purpose = firstPurpose;
+      let input = firstInput;
       for (let toolRounds = 0; ; toolRounds += 1) {
-        const result = await this.sendRequest(turn, purpose, maxOutputTokens, abort.signal);
+        const result = await this.sendRequest(turn, purpose, input, maxOutputTokens, abort.signal);
         if (result.outcome.kind !== "completed") {
           turn.outcome = result.outcome;
-          turn.partialText = outputTextOf(result.snapshot.output);
           turn.notice = result.explanation;
           break;
         }
-        turn.items.push(...result.snapshot.output);
         const proposals = functionCallsOf(result.snapshot.output);
         if (proposals.length === 0) {
           turn.outcome = { kind: "completed" };
@@ -241,15 +238,24 @@ export class ChatSession {
           break;
         }
         await this.save();
-        const records = await answerFunctionCalls(proposals, this.tools ?? noTools(), abort.signal, (event) => this.listener.onToolCall?.(turn.id, event));
+        const followUpEstimate = estimateNextRequest(this.current, turn, [], this.settings.expensiveSendThresholdTokens, "tool_follow_up");
+        const records = await answerFunctionCalls(proposals, this.tools ?? noTools(), abort.signal, (event) =>
+          this.listener.onToolCall?.(turn.id, event.phase === "proposed" ? { ...event, followUpEstimate } : event),
+        );
         turn.toolCalls.push(...records);
         if (abort.signal.aborted) {
           turn.outcome = { kind: "cancelled" };
           turn.notice = "Cancelled while tool calls were being handled; no follow-up request was sent.";
           break;
         }
-        turn.items.push(...records.map((record) => record.output));
+        input = records.map((record) => record.output);
         purpose = "tool_follow_up";
+        const estimate = estimateNextRequest(this.current, turn, input, this.settings.expensiveSendThresholdTokens, "tool_follow_up");
+        if (estimate.needsConfirmation && !(this.confirmExpensiveSend && (await this.confirmExpensiveSend(estimate)))) {
+          turn.outcome = { kind: "cancelled" };
+          turn.notice = `The follow-up request with the tool results (about ${estimate.inputTokens} input tokens, an estimate above your warning threshold of ${estimate.thresholdTokens}) was not sent.`;
+          break;
+        }
       }
     } finally {
       if (this.inFlight === abort) this.inFlight = null;
@@ -260,55 +266,22 @@ export class ChatSession {
     return { status: "finished", turn };
   }
 
-  /** One HTTP request, recorded in the turn and in the ledger, with the history saved right after. */
-  private async sendRequest(turn: Turn, purpose: RequestPurpose, maxOutputTokens: number | null, signal: AbortSignal): Promise<RequestResult> {
-    const model = this.settings.model;
-    const request = buildResponseRequest({
-      model,
-      input: requestInputFor(this.current, turn),
-      tools: this.tools?.registry.requestTools(this.tools.availability),
-      maxOutputTokens,
+  /** One HTTP request, recorded in the turn (saved before it is sent) and in the ledger. */
+  private sendRequest(turn: Turn, purpose: RequestPurpose, input: InputItem[], maxOutputTokens: number | null, signal: AbortSignal): Promise<RequestResult> {
+    const context = {
+      client: this.client,
+      conversation: this.current,
+      ledger: this.ledger,
+      listener: this.listener,
+      model: this.settings.model,
       stream: this.settings.stream,
-    });
-    let separator = turn.requests.some((earlier) => outputTextOf(earlier.output).length > 0) ? "\n\n" : "";
-    const received = await this.client.send(request, {
-      signal,
-      onEvents: (events, snapshot) => {
-        this.listener.onSnapshot?.(turn.id, snapshot);
-        if (!this.listener.onAnswerDelta) return;
-        let text = "";
-        for (const event of events) if (event.type === "response.output_text.delta" && typeof event.delta === "string") text += event.delta;
-        if (text === "") return;
-        this.listener.onAnswerDelta(turn.id, separator + text);
-        separator = "";
-      },
-    });
-    const result: RequestResult = { ...received, outcome: redactOutcome(received.outcome, this.redact), explanation: received.explanation === null ? null : this.redact(received.explanation) };
-    const record: RequestRecord = {
-      purpose,
-      startedAt: result.timing.startedAt,
-      model,
-      streamed: result.streamed,
-      maxOutputTokens: request.max_output_tokens ?? null,
-      outcome: result.outcome,
-      explanation: result.explanation,
-      httpStatus: result.httpStatus,
-      requestId: result.requestId,
-      responseId: result.snapshot.responseId,
-      usage: result.snapshot.usage,
-      firstByteMs: result.timing.firstByteMs === null ? null : Math.round(result.timing.firstByteMs),
-      totalMs: Math.round(result.timing.totalMs),
-      output: [...result.snapshot.output],
+      tools: this.tools?.registry.requestTools(this.tools.availability),
+      clock: this.clock,
+      ids: this.ids,
+      redact: this.redact,
+      save: () => this.save(),
     };
-    turn.requests.push(record);
-    this.current.model = model;
-    this.listener.onRequestEnd?.(turn.id, record);
-    try {
-      await this.ledger.record(ledgerRowFor(result, { conversationId: this.current.id, turnId: turn.id, purpose, model }));
-    } catch (error) {
-      this.listener.onStorageProblem?.(`The request could not be added to the request ledger (${(error as Error).message}).`);
-    }
-    return result;
+    return sendTurnRequest(context, turn, purpose, input, maxOutputTokens, signal);
   }
 
   private async save(): Promise<void> {
@@ -318,23 +291,6 @@ export class ChatSession {
     } catch (error) {
       this.listener.onStorageProblem?.(`The conversation could not be saved (${(error as Error).message}).`);
     }
-  }
-
-  private incompleteTurn(turnId: string): Turn {
-    const turn = requireTurn(this.current, turnId);
-    if (turn.outcome.kind !== "incomplete") throw new Error("Only an incomplete answer can be continued or retried with a larger budget.");
-    if (childrenOf(this.current, turn.id).length > 0) throw new Error("This answer already has later messages; regenerate it instead.");
-    return turn;
-  }
-
-  private lastBudgetOf(turn: Turn): number | null {
-    return turn.requests[turn.requests.length - 1]?.maxOutputTokens ?? this.settings.maxOutputTokens;
-  }
-
-  private largerBudgetFor(turn: Turn): number {
-    const last = turn.requests[turn.requests.length - 1];
-    const used = typeof last?.usage?.output_tokens === "number" ? last.usage.output_tokens : 0;
-    return Math.max(MINIMUM_RETRY_BUDGET, 2 * (last?.maxOutputTokens ?? 0), 2 * used);
   }
 
   private async exclusive(work: () => Promise<TurnResult>): Promise<TurnResult> {
@@ -350,12 +306,6 @@ export class ChatSession {
   private assertIdle(): void {
     if (this.busyFlag) throw new Error("A message is still being answered; wait for it or cancel it first.");
   }
-}
-
-function redactOutcome(outcome: RequestOutcome, redact: (text: string) => string): RequestOutcome {
-  const copy: Record<string, unknown> = { ...outcome };
-  for (const [field, value] of Object.entries(copy)) if (typeof value === "string" && field !== "kind") copy[field] = redact(value);
-  return copy as unknown as RequestOutcome;
 }
 
 let noToolsAvailable: ChatTools | null = null;

@@ -1,11 +1,14 @@
-import type { FunctionCallOutputItem, InputItem, OutputItem, RequestOutcome, Usage } from "../relay/types";
+import type { FunctionCallOutputItem, FunctionToolDefinition, InputItem, OutputItem, RequestOutcome, Usage } from "../relay/types";
+import type { ToolCallOutcome } from "../tools/runToolCall";
 
 // The shape of a saved conversation. Turns form a tree (each points at the turn it follows), so editing a
-// message or regenerating an answer adds a sibling branch and the original stays reachable. The items the
-// service sent are kept verbatim in `items`; everything the UI needs (outcome, timing, receipts) lives in
-// fields beside them, never inside an item, because the items are resent exactly as received.
+// message or regenerating an answer adds a sibling branch and the original stays reachable. Each request
+// of a turn keeps the items it added to the history (`input`) and the items the service sent (`output`),
+// each stored once; the history a later request sends is rebuilt from them (historyItems.ts), with the
+// service's items unchanged. Everything the UI needs (outcome, timing, receipts) lives beside the items,
+// never inside one, because the items are resent exactly as received.
 
-export const CONVERSATION_SCHEMA_VERSION = 1;
+export const CONVERSATION_SCHEMA_VERSION = 2;
 
 /** Why a turn ended. Only `completed` turns contribute their items to later requests. */
 export type TurnOutcome =
@@ -14,33 +17,61 @@ export type TurnOutcome =
   | { kind: "in_progress" }
   /** The model kept calling tools; the loop stopped at the per-turn cap. */
   | { kind: "tool_round_limit"; rounds: number }
-  /** Saved while in progress and then the process ended: nothing is known about the last request. */
+  /** The turn stopped on an unexpected error in Relay Chat itself; nothing more is known about it. */
   | { kind: "not_finished" };
 
 export type TurnOutcomeKind = TurnOutcome["kind"];
 
-/** Why a request was made, so the ledger and the panel can tell a billed follow-up from a first send. */
-export type RequestPurpose = "send" | "tool_follow_up" | "continue" | "retry_larger";
+/**
+ * Why a request was made, so the ledger and the panel can tell a billed follow-up from a first send.
+ * `vscode_chat` is a request VS Code's own chat made to a relay model (src/lm); it is in no conversation.
+ */
+export type RequestPurpose = "send" | "tool_follow_up" | "continue" | "retry_larger" | "vscode_chat";
 
-/** One HTTP request of a turn, as far as history and display need it. The ledger keeps the full receipt. */
+/** Where a request stands: its outcome, or `in_progress` while it runs (saved so a crash leaves a trace). */
+export type RequestState = RequestOutcome | { kind: "in_progress" };
+
+/** One HTTP request of a turn: what it added to the history, what it received, and its receipt. */
 export interface RequestRecord {
   purpose: RequestPurpose;
   startedAt: number;
   model: string;
   streamed: boolean;
   maxOutputTokens: number | null;
-  outcome: RequestOutcome;
+  outcome: RequestState;
   /** A sentence naming the likely cause, for anything but `completed`. Already free of the key. */
   explanation: string | null;
   httpStatus: number | null;
+  /** The id that matches the relay's usage log (a relay-specific header wins over a generic one). */
   requestId: string | null;
+  /** Every request id the answer carried, `requestId` first; absent when there was at most one. */
+  requestIds?: string[];
   responseId: string | null;
+  /** Usage to show and add up; null when the relay reported none, or only zeros for a non-empty answer. */
   usage: Usage | null;
+  /** What the relay sent as usage when it is not counted (all zeros), kept for the record. */
+  reportedUsage?: Usage;
   /** Latency to the first byte and to the end, for the receipt; absent in files saved before they existed. */
   firstByteMs?: number | null;
   totalMs?: number;
-  /** The `output` items as received, complete or partial; shown, and resent only via `Turn.items`. */
+  /**
+   * The items this request added to the history before it was sent, after everything earlier on the
+   * branch: the user message (first request), the function_call_output items (a follow-up), the partial
+   * answer and the request to go on (Continue), nothing (a retry with a larger budget).
+   */
+  input: InputItem[];
+  /** The `output` items as received, complete or partial (saved every few seconds while streaming). */
   output: OutputItem[];
+  /** The tools offered with this request: a key of `Conversation.toolSets`; absent when none were. */
+  toolSetId?: string;
+  /** The request's `include` list, when it had one. */
+  include?: string[];
+  /** The extra, non-secret request headers it was sent with (from the settings), when there were any. */
+  extraHeaders?: Record<string, string>;
+  /** Streamed items the relay's final response left out (kept in `output`); absent when none. */
+  omittedStreamedItems?: number;
+  /** How much of the answer had arrived when it was last saved; for a request cut short by a crash. */
+  received?: { bytes: number; events: number };
 }
 
 /** A tool call the turn handled, for display: what was proposed and what the model was told. */
@@ -51,6 +82,8 @@ export interface ToolCallRecord {
   /** ready = arguments valid (then approved or declined), rejected = never shown to the user. */
   status: "ready" | "rejected";
   output: FunctionCallOutputItem;
+  /** What happened (ran, failed, denied, not run and why); absent in files saved before it was recorded. */
+  outcome?: ToolCallOutcome;
 }
 
 export interface Turn {
@@ -60,18 +93,20 @@ export interface Turn {
   userText: string;
   createdAt: number;
   /**
-   * The items this turn adds to the history, in order: the user message, the output of every completed
-   * request, the function_call_output items, and for Continue the partial answer and the request to go on.
-   * Sent again only when `outcome` is `completed`.
+   * The requests of the turn, in order; the one running is last, with outcome `in_progress`. The turn's
+   * history items are each request's `input` followed by its `output` when it completed; they are sent
+   * again with later messages only when the turn's `outcome` is `completed`.
    */
-  items: InputItem[];
   requests: RequestRecord[];
   toolCalls: ToolCallRecord[];
   outcome: TurnOutcome;
-  /** The answer text shown for a turn that did not complete (what arrived before it stopped). */
-  partialText: string;
   /** A sentence for the user about the outcome, when there is something to say. */
   notice: string | null;
+  /**
+   * Only in a turn upgraded from an older file whose items could not be matched to its requests: its
+   * history items exactly as that file held them, sent instead of the ones rebuilt from the requests.
+   */
+  legacyItems?: InputItem[];
 }
 
 export interface Conversation {
@@ -84,6 +119,8 @@ export interface Conversation {
   turns: Turn[];
   /** The last turn of the branch on screen; the path to it from the root is what gets sent. */
   activeTurnId: string | null;
+  /** The tool lists offered with requests, stored once each and named by a hash of their JSON. */
+  toolSets?: Record<string, FunctionToolDefinition[]>;
 }
 
 export function createConversation(id: string, model: string, now: number): Conversation {

@@ -1,6 +1,7 @@
-import { isObject } from "../relay/accumulate";
+import { isObject } from "../relay/outputItems";
 import type { Conversation } from "./conversation";
 import { CONVERSATION_SCHEMA_VERSION } from "./conversation";
+import { CONTINUE_PROMPT } from "./historyItems";
 
 // Reading a conversation file: parse, migrate older layouts step by step to the current one, and check the
 // shape before anything trusts it. A file that fails here is treated as damaged by the HistoryStore.
@@ -10,11 +11,19 @@ export type ConversationParse =
   /** `newer` means a later version of the extension wrote it: not damaged, just not readable here. */
   | { ok: false; reason: "damaged" | "newer"; problem: string };
 
-type Migration = (document: Record<string, unknown>) => Record<string, unknown>;
+type JsonRecord = Record<string, unknown>;
+type Migration = (document: JsonRecord) => JsonRecord;
+
+/** What a turn shows after Relay Chat stopped (closed, crashed, was killed) while one of its requests ran. */
+export const STOPPED_DURING_REQUEST = "Relay Chat stopped during this request.";
 
 /**
- * MIGRATIONS[n] turns a version-n document into version n+1. Version 0 is the layout written before files
- * carried a version: no `schemaVersion`, and no `activeTurnId` (the newest turn was the one on screen).
+ * MIGRATIONS[n] turns a version-n document into version n+1.
+ * - 0 -> 1: version 0 is the layout written before files carried a version: no `schemaVersion`, and no
+ *   `activeTurnId` (the newest turn was the one on screen).
+ * - 1 -> 2: version 1 kept a turn's history items in `turn.items`, which repeated every completed
+ *   request's `output`, plus `partialText`. Version 2 keeps each item once: a request's `input` holds what
+ *   it added to the history, its `output` what it received (migrateTurnItems).
  */
 const MIGRATIONS: Record<number, Migration> = {
   0: (document) => {
@@ -22,6 +31,7 @@ const MIGRATIONS: Record<number, Migration> = {
     const last = turns[turns.length - 1];
     return { ...document, schemaVersion: 1, activeTurnId: isObject(last) && typeof last.id === "string" ? last.id : null };
   },
+  1: (document) => ({ ...document, schemaVersion: 2, turns: Array.isArray(document.turns) ? document.turns.map((turn) => (isObject(turn) ? migrateTurnItems(turn) : turn)) : document.turns }),
 };
 
 export function parseConversation(text: string): ConversationParse {
@@ -39,8 +49,12 @@ export function parseConversation(text: string): ConversationParse {
   if (version > CONVERSATION_SCHEMA_VERSION) {
     return { ok: false, reason: "newer", problem: `it was written by a newer version of Relay Chat (schema ${version}, this one reads up to ${CONVERSATION_SCHEMA_VERSION})` };
   }
-  let migrated: Record<string, unknown> = document;
-  for (let step = version; step < CONVERSATION_SCHEMA_VERSION; step += 1) migrated = MIGRATIONS[step](migrated);
+  let migrated: JsonRecord = document;
+  for (let step = version; step < CONVERSATION_SCHEMA_VERSION; step += 1) {
+    const problem = step === 1 ? versionOneProblem(migrated) : null;
+    if (problem) return { ok: false, reason: "damaged", problem };
+    migrated = MIGRATIONS[step](migrated);
+  }
   const problem = shapeProblem(migrated);
   if (problem) return { ok: false, reason: "damaged", problem };
   const conversation = migrated as unknown as Conversation;
@@ -52,28 +66,110 @@ export function serializeConversation(conversation: Conversation): string {
   return JSON.stringify(conversation);
 }
 
-function shapeProblem(document: Record<string, unknown>): string | null {
+/**
+ * Splits a version-1 turn's `items` among its requests. Each request added known items before it was sent
+ * (by purpose: the user message, tool results, the Continue pair, nothing for a Retry), and a completed
+ * request's output follows them. When the items cannot be matched that way (a hand-edited file), a
+ * completed turn keeps them verbatim in `legacyItems`, so what is resent never changes.
+ */
+function migrateTurnItems(turn: JsonRecord): JsonRecord {
+  const { items: rawItems, partialText: _partialText, ...rest } = turn;
+  const items = Array.isArray(rawItems) ? rawItems.filter(isObject) : [];
+  const requests = Array.isArray(turn.requests) ? turn.requests.filter(isObject) : [];
+  let position = 0;
+  let matched = true;
+  const migratedRequests = requests.map((request) => {
+    const input = takeRequestInput(String(request.purpose), items, position);
+    position += input.length;
+    const output = Array.isArray(request.output) ? request.output : [];
+    if (isObject(request.outcome) && request.outcome.kind === "completed") {
+      if (sameItems(items.slice(position, position + output.length), output)) position += output.length;
+      else matched = false;
+    }
+    return { ...request, input };
+  });
+  const completed = isObject(turn.outcome) && turn.outcome.kind === "completed";
+  if (position !== items.length) matched = false;
+  return { ...rest, requests: migratedRequests, ...(completed && !matched ? { legacyItems: items } : {}) };
+}
+
+function takeRequestInput(purpose: string, items: readonly JsonRecord[], position: number): JsonRecord[] {
+  const at = (offset: number) => items[position + offset];
+  switch (purpose) {
+    case "send":
+      return at(0)?.role === "user" ? [at(0)] : [];
+    case "tool_follow_up": {
+      const outputs: JsonRecord[] = [];
+      while (at(outputs.length)?.type === "function_call_output") outputs.push(at(outputs.length));
+      return outputs;
+    }
+    case "continue": {
+      const partial = at(0)?.role === "assistant" && typeof at(0)?.content === "string" ? [at(0)] : [];
+      const prompt = at(partial.length);
+      return prompt?.role === "user" && prompt.content === CONTINUE_PROMPT ? [...partial, prompt] : partial;
+    }
+    default:
+      return [];
+  }
+}
+
+function sameItems(left: readonly unknown[], right: readonly unknown[]): boolean {
+  return left.length === right.length && JSON.stringify(left) === JSON.stringify(right);
+}
+
+function versionOneProblem(document: JsonRecord): string | null {
+  if (!Array.isArray(document.turns)) return `the field "turns" is not a list`;
+  for (const [index, turn] of document.turns.entries()) {
+    if (isObject(turn) && (!Array.isArray(turn.items) || !turn.items.every(isObject))) return `turn ${index} has damaged items`;
+  }
+  return null;
+}
+
+function shapeProblem(document: JsonRecord): string | null {
   for (const field of ["id", "title", "model"]) if (typeof document[field] !== "string") return `the field "${field}" is missing or not text`;
   for (const field of ["createdAt", "updatedAt"]) if (typeof document[field] !== "number") return `the field "${field}" is missing or not a number`;
   if (document.activeTurnId !== null && typeof document.activeTurnId !== "string") return `the field "activeTurnId" is not a turn id`;
   if (!Array.isArray(document.turns)) return `the field "turns" is not a list`;
+  if (document.toolSets !== undefined && !isObject(document.toolSets)) return `the field "toolSets" is not an object`;
   for (const [index, turn] of document.turns.entries()) {
     if (!isObject(turn)) return `turn ${index} is not an object`;
     if (typeof turn.id !== "string" || (turn.parentId !== null && typeof turn.parentId !== "string")) return `turn ${index} has no valid id or parent`;
     if (typeof turn.userText !== "string" || typeof turn.createdAt !== "number") return `turn ${index} has no user text or time`;
-    if (!Array.isArray(turn.items) || !turn.items.every(isObject)) return `turn ${index} has damaged items`;
     if (!Array.isArray(turn.requests) || !Array.isArray(turn.toolCalls)) return `turn ${index} has damaged request records`;
+    for (const request of turn.requests) {
+      if (!isObject(request) || !Array.isArray(request.input) || !request.input.every(isObject) || !Array.isArray(request.output) || !request.output.every(isObject)) {
+        return `turn ${index} has a damaged request record`;
+      }
+      if (!isObject(request.outcome) || typeof request.outcome.kind !== "string") return `turn ${index} has a request without an outcome`;
+    }
+    if (turn.legacyItems !== undefined && (!Array.isArray(turn.legacyItems) || !turn.legacyItems.every(isObject))) return `turn ${index} has damaged items`;
     if (!isObject(turn.outcome) || typeof turn.outcome.kind !== "string") return `turn ${index} has no outcome`;
   }
   return null;
 }
 
-/** A turn saved while running belongs to a process that is gone: show it as not finished, never as running. */
+/**
+ * A turn saved while running belongs to a process that is gone (closed, crashed, killed): it and the
+ * request that was running are interrupted, keeping the text that was saved and the request id, with a
+ * notice saying the relay may still have billed it. Such a turn is never sent again.
+ */
 function settleUnfinishedTurns(conversation: Conversation): void {
   for (const turn of conversation.turns) {
-    if (turn.outcome.kind === "in_progress") {
-      turn.outcome = { kind: "not_finished" };
-      turn.notice = "Relay Chat stopped while this answer was in progress; it was not finished and is not sent.";
+    if (turn.outcome.kind !== "in_progress") continue;
+    let requestId: string | null = null;
+    let stoppedInRequest = false;
+    for (const request of turn.requests) {
+      if (request.outcome.kind !== "in_progress") continue;
+      const received = request.received ?? { bytes: 0, events: 0 };
+      request.outcome = { kind: "interrupted", bytes: received.bytes, events: received.events, reason: "client_stopped" };
+      request.explanation = `${STOPPED_DURING_REQUEST} The relay may have finished and billed it; look it up in its usage log before sending again.`;
+      requestId = request.requestId ?? requestId;
+      stoppedInRequest = true;
     }
+    const last = turn.requests[turn.requests.length - 1];
+    turn.outcome = last && last.outcome.kind === "interrupted" ? last.outcome : { kind: "interrupted", bytes: 0, events: 0, reason: "client_stopped" };
+    turn.notice = stoppedInRequest
+      ? `${STOPPED_DURING_REQUEST} What had arrived is kept, and this answer is not sent with later messages.${requestId ? ` The relay may have finished and billed it: look up request id ${requestId} in its usage log.` : ""}`
+      : "Relay Chat stopped between the requests of this turn (while tool calls were handled); it is not sent with later messages.";
   }
 }

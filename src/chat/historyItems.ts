@@ -1,7 +1,6 @@
-import { outputTextOf } from "../relay/accumulate";
 import { userMessage } from "../relay/requestBuilder";
-import type { InputItem, OutputItem } from "../relay/types";
-import type { Conversation, Turn } from "./conversation";
+import type { InputItem } from "../relay/types";
+import type { Conversation, RequestRecord, Turn } from "./conversation";
 import { pathTo } from "./conversation";
 
 // Pure rules for what goes over the wire. The service keeps no history, so every request carries the
@@ -9,18 +8,32 @@ import { pathTo } from "./conversation";
 // (incomplete, failed, interrupted, cancelled...) stays in the conversation for display but is skipped,
 // because its half-finished items would teach the model an answer that never happened.
 
+/** The history items a turn adds: each request's input, then its output when it completed. */
+export function turnHistoryItems(turn: Turn): InputItem[] {
+  if (turn.legacyItems) return turn.legacyItems;
+  return requestItems(turn.requests);
+}
+
 /** The history a new turn placed after `parentId` starts from. */
 export function historyItemsBefore(conversation: Conversation, parentId: string | null): InputItem[] {
   const items: InputItem[] = [];
   for (const turn of pathTo(conversation, parentId)) {
-    if (turn.outcome.kind === "completed") items.push(...turn.items);
+    if (turn.outcome.kind === "completed") items.push(...turnHistoryItems(turn));
   }
   return items;
 }
 
-/** The exact `input` of the next request for a turn that is being worked on. */
+/**
+ * The history in front of request `requestIndex` of a turn (the items it was, or will be, sent after its
+ * own `input`): the branch before the turn, then the turn's earlier requests.
+ */
+export function historyBeforeRequest(conversation: Conversation, turn: Turn, requestIndex: number): InputItem[] {
+  return [...historyItemsBefore(conversation, turn.parentId), ...requestItems(turn.requests.slice(0, requestIndex))];
+}
+
+/** The items the next request of a turn that is being worked on starts from (before its own input). */
 export function requestInputFor(conversation: Conversation, turn: Turn): InputItem[] {
-  return [...historyItemsBefore(conversation, turn.parentId), ...turn.items];
+  return historyBeforeRequest(conversation, turn, turn.requests.length);
 }
 
 /** What the next new message on the active branch would be sent after. */
@@ -29,16 +42,23 @@ export function activeHistoryItems(conversation: Conversation): InputItem[] {
 }
 
 /**
- * The answer as the user reads it: assistant text from the turn's items (output messages and a carried
- * partial answer), then, for a turn that did not complete, the partial text of its last request.
+ * The items actually sent. Under `store: false` the service keeps nothing, so a reasoning item can only be
+ * resent with its `encrypted_content`; one without it would fail the whole request ("Item with id 'rs_…'
+ * not found"). Such items stay in the conversation for display and are left out here.
  */
-export function answerTextOf(turn: Turn): string {
-  let text = "";
-  for (const item of turn.items) {
-    if (item.type === "message" && Array.isArray(item.content)) text += outputTextOf([item as OutputItem]);
-    else if (item.role === "assistant" && typeof item.content === "string") text += item.content;
-  }
-  return turn.outcome.kind === "completed" ? text : text + turn.partialText;
+export function sendableItems(items: readonly InputItem[]): InputItem[] {
+  return items.filter((item) => item.type !== "reasoning" || (typeof item.encrypted_content === "string" && item.encrypted_content !== ""));
+}
+
+export const ENCRYPTED_REASONING = "reasoning.encrypted_content";
+
+/**
+ * Whether to ask for `reasoning.encrypted_content`: only where reasoning is used (a model that never
+ * reasons may reject the option), that is when this model already produced reasoning items on the branch.
+ */
+export function wantsEncryptedReasoning(conversation: Conversation, turn: Turn, model: string): boolean {
+  const turns = [...pathTo(conversation, turn.parentId), turn];
+  return turns.some((each) => each.requests.some((request) => request.model === model && request.output.some((item) => item.type === "reasoning")));
 }
 
 /** The message that asks the model to go on after an `incomplete` answer (see ChatSession.continueTurn). */
@@ -53,5 +73,14 @@ export function continuationItems(partialText: string): InputItem[] {
   const items: InputItem[] = [];
   if (partialText !== "") items.push({ type: "message", role: "assistant", content: partialText });
   items.push(userMessage(CONTINUE_PROMPT));
+  return items;
+}
+
+function requestItems(requests: readonly RequestRecord[]): InputItem[] {
+  const items: InputItem[] = [];
+  for (const request of requests) {
+    items.push(...request.input);
+    if (request.outcome.kind === "completed") items.push(...request.output);
+  }
   return items;
 }

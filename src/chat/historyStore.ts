@@ -1,4 +1,4 @@
-import { isObject } from "../relay/accumulate";
+import { isObject } from "../relay/outputItems";
 import type { Clock } from "./clock";
 import { systemClock } from "./clock";
 import type { Conversation } from "./conversation";
@@ -31,6 +31,11 @@ export type OpenedConversation =
 
 export class HistoryStore {
   private index: Map<string, ConversationSummary> | null = null;
+  /**
+   * Conversations deleted through this store. A turn may still be streaming when its conversation is
+   * deleted; its saves afterwards must not bring the conversation back, so they are dropped.
+   */
+  private readonly deleted = new Set<string>();
   private pendingProblems: string[] = [];
   /** Writes run one after another so the index never loses an update to a concurrent save. */
   private writeQueue: Promise<unknown> = Promise.resolve();
@@ -75,9 +80,10 @@ export class HistoryStore {
     });
   }
 
-  /** Saves the whole conversation (atomically), then its line in the index. */
+  /** Saves the whole conversation (atomically), then its line in the index. A deleted conversation stays deleted. */
   async save(conversation: Conversation): Promise<void> {
     await this.serialized(async () => {
+      if (this.deleted.has(conversation.id)) return;
       await this.loadIndex();
       await this.storage.writeAtomically(conversationName(conversation.id), serializeConversation(conversation));
       this.index?.set(conversation.id, summarize(conversation));
@@ -95,6 +101,7 @@ export class HistoryStore {
   }
 
   async delete(id: string): Promise<void> {
+    this.deleted.add(id);
     await this.serialized(async () => {
       await this.storage.remove(conversationName(id));
       await this.forget(id);

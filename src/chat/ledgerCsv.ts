@@ -4,7 +4,7 @@ import type { LedgerRow } from "./requestLedger";
 // break wrapped in quotes with inner quotes doubled. Columns follow LedgerRow, so a spreadsheet lines up
 // with the relay console's usage log by request id.
 
-const COLUMNS: ReadonlyArray<keyof LedgerRow> = [
+const COLUMNS: ReadonlyArray<Exclude<keyof LedgerRow, "entryId">> = [
   "time",
   "conversationId",
   "turnId",
@@ -14,6 +14,7 @@ const COLUMNS: ReadonlyArray<keyof LedgerRow> = [
   "outcome",
   "httpStatus",
   "requestId",
+  "requestIds",
   "responseId",
   "inputTokens",
   "cachedTokens",
@@ -26,7 +27,7 @@ const COLUMNS: ReadonlyArray<keyof LedgerRow> = [
 
 export function ledgerToCsv(rows: readonly LedgerRow[]): string {
   const lines = [COLUMNS.join(",")];
-  for (const row of rows) lines.push(COLUMNS.map((column) => csvField(row[column])).join(","));
+  for (const row of rows) lines.push(COLUMNS.map((column) => csvField(column === "requestIds" ? (row.requestIds ?? []).join(" ") : row[column])).join(","));
   return `${lines.join("\r\n")}\r\n`;
 }
 

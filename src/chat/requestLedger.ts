@@ -1,12 +1,20 @@
-import type { RequestResult } from "../relay/types";
+import type { RequestResult, ResponseHeadersInfo } from "../relay/types";
 import type { RequestPurpose } from "./conversation";
 import type { DocumentStorage } from "./documentStorage";
 
 // One row per HTTP request, follow-ups after a tool call included, so what the user sees adds up to what
 // the relay's console usage log shows (the request id ties the two together). Append-only JSON lines: a
-// crash can at worst cut the last line short, and a short line is skipped when reading.
+// crash can at worst cut the last line short, and a short line is skipped when reading. A request gets a
+// `pending` row as soon as the relay answers with headers (a crash after that still leaves the record of
+// a request the relay may bill), and its final row later; both carry the same `entryId` and the final
+// one replaces the pending one when reading.
+
+/** The outcome of a row whose request had not ended when it was written (and, after a crash, never did). */
+export const PENDING_OUTCOME = "pending";
 
 export interface LedgerRow {
+  /** Ties a request's pending row to its final row; absent in rows written before it existed. */
+  entryId?: string;
   /** ISO time the request was sent. */
   time: string;
   conversationId: string;
@@ -14,10 +22,14 @@ export interface LedgerRow {
   purpose: RequestPurpose;
   model: string;
   streamed: boolean;
+  /** The outcome kind, or `pending` while (or if) the request never ended. */
   outcome: string;
   httpStatus: number | null;
   requestId: string | null;
+  /** Every request id the answer carried (a relay's and a proxy's), `requestId` first. */
+  requestIds?: string[];
   responseId: string | null;
+  /** Token figures are null when the relay reported no usage (or only zeros for a non-empty answer): unknown, never 0. */
   inputTokens: number | null;
   cachedTokens: number | null;
   outputTokens: number | null;
@@ -29,6 +41,12 @@ export interface LedgerRow {
 
 export interface LedgerTotals {
   requests: number;
+  /**
+   * Requests that may have been billed but whose usage is unknown (not reported, or the request never
+   * ended). When this is above 0 the sums below are lower bounds, and a total should read "unknown" (or
+   * "at least ..."). Requests refused with an HTTP error or that never reached the relay are not counted.
+   */
+  requestsWithoutUsage: number;
   inputTokens: number;
   cachedTokens: number;
   outputTokens: number;
@@ -38,9 +56,46 @@ export interface LedgerTotals {
 
 const LEDGER_NAME = "ledger.jsonl";
 
-export function ledgerRowFor(result: RequestResult, context: { conversationId: string; turnId: string; purpose: RequestPurpose; model: string }): LedgerRow {
-  const usage = result.snapshot.usage;
+export interface LedgerContext {
+  entryId: string;
+  conversationId: string;
+  turnId: string;
+  purpose: RequestPurpose;
+  model: string;
+  streamed: boolean;
+  startedAt: number;
+}
+
+/** The row written when the relay has answered with headers and the body is still to come. */
+export function pendingLedgerRow(headers: ResponseHeadersInfo, context: LedgerContext): LedgerRow {
   return {
+    entryId: context.entryId,
+    time: new Date(context.startedAt).toISOString(),
+    conversationId: context.conversationId,
+    turnId: context.turnId,
+    purpose: context.purpose,
+    model: context.model,
+    streamed: context.streamed,
+    outcome: PENDING_OUTCOME,
+    httpStatus: headers.httpStatus,
+    requestId: headers.requestId,
+    ...(headers.requestIds.length > 1 ? { requestIds: headers.requestIds } : {}),
+    responseId: null,
+    inputTokens: null,
+    cachedTokens: null,
+    outputTokens: null,
+    reasoningTokens: null,
+    firstByteMs: null,
+    totalMs: 0,
+    bytesReceived: 0,
+  };
+}
+
+export function ledgerRowFor(result: RequestResult, context: Omit<LedgerContext, "streamed" | "startedAt">): LedgerRow {
+  // Only usage the relay really reported: zeros for a non-empty answer are unknown, not free.
+  const usage = result.usage;
+  return {
+    entryId: context.entryId,
     time: new Date(result.timing.startedAt).toISOString(),
     conversationId: context.conversationId,
     turnId: context.turnId,
@@ -50,6 +105,7 @@ export function ledgerRowFor(result: RequestResult, context: { conversationId: s
     outcome: result.outcome.kind,
     httpStatus: result.httpStatus,
     requestId: result.requestId,
+    ...(result.requestIds.length > 1 ? { requestIds: result.requestIds } : {}),
     responseId: result.snapshot.responseId,
     inputTokens: numberOrNull(usage?.input_tokens),
     cachedTokens: numberOrNull(usage?.input_tokens_details?.cached_tokens),
@@ -68,18 +124,32 @@ export class RequestLedger {
     await this.storage.append(LEDGER_NAME, `${JSON.stringify(row)}\n`);
   }
 
-  /** All rows, oldest first; damaged lines (a write cut short by a crash) are skipped. */
+  /**
+   * One row per request, oldest first: a request's final row in place of its pending one, a pending row
+   * alone when the request never ended. Damaged lines (a write cut short by a crash) are skipped.
+   */
   async rows(): Promise<LedgerRow[]> {
     const text = (await this.storage.read(LEDGER_NAME)) ?? "";
     const rows: LedgerRow[] = [];
+    const positionOfEntry = new Map<string, number>();
     for (const line of text.split("\n")) {
       if (line.trim() === "") continue;
+      let row: unknown;
       try {
-        const row: unknown = JSON.parse(line);
-        if (typeof row === "object" && row !== null && typeof (row as LedgerRow).conversationId === "string") rows.push(row as LedgerRow);
+        row = JSON.parse(line);
       } catch {
         // A torn last line; the request it described is still in the relay's own usage log.
+        continue;
       }
+      if (typeof row !== "object" || row === null || typeof (row as LedgerRow).conversationId !== "string") continue;
+      const entryId = (row as LedgerRow).entryId;
+      const earlier = entryId === undefined ? undefined : positionOfEntry.get(entryId);
+      if (earlier !== undefined) {
+        rows[earlier] = row as LedgerRow;
+        continue;
+      }
+      if (entryId !== undefined) positionOfEntry.set(entryId, rows.length);
+      rows.push(row as LedgerRow);
     }
     return rows;
   }
@@ -90,9 +160,10 @@ export class RequestLedger {
 }
 
 export function totalsOf(rows: readonly LedgerRow[]): LedgerTotals {
-  const totals: LedgerTotals = { requests: 0, inputTokens: 0, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0, bytesReceived: 0 };
+  const totals: LedgerTotals = { requests: 0, requestsWithoutUsage: 0, inputTokens: 0, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0, bytesReceived: 0 };
   for (const row of rows) {
     totals.requests += 1;
+    if (row.inputTokens === null && row.outputTokens === null && mayHaveBeenBilled(row.outcome)) totals.requestsWithoutUsage += 1;
     totals.inputTokens += row.inputTokens ?? 0;
     totals.cachedTokens += row.cachedTokens ?? 0;
     totals.outputTokens += row.outputTokens ?? 0;
@@ -100,6 +171,11 @@ export function totalsOf(rows: readonly LedgerRow[]): LedgerTotals {
     totals.bytesReceived += row.bytesReceived;
   }
   return totals;
+}
+
+/** A request refused before generation (an HTTP error) or never delivered (a network error) produced nothing to bill. */
+function mayHaveBeenBilled(outcome: string): boolean {
+  return outcome !== "http_error" && outcome !== "network_error";
 }
 
 function numberOrNull(value: unknown): number | null {

@@ -1,11 +1,14 @@
-import type { Conversation } from "./conversation";
+import type { InputItem } from "../relay/types";
+import type { Conversation, RequestPurpose, Turn } from "./conversation";
 import { pathTo } from "./conversation";
+import { requestInputFor, turnHistoryItems } from "./historyItems";
 
 // Resent history is billed as input on every request, so a long conversation gets more expensive per
 // message. This is only an ESTIMATE, made before sending, to warn the user in time: it is not what the
-// relay will charge. It starts from the last known `usage` (input plus output tokens of the newest
-// completed request on the branch: its output is resent too) and adds about one token per four characters
-// of text the service has not counted yet. Without any usage it counts the characters of the whole history.
+// relay will charge. It starts from the newest known usage (input, plus output when that output is resent)
+// and adds about one token per four characters of what the service has not counted yet. Without usage it
+// counts the characters of everything sent. Every billed request the user starts is estimated: a new
+// message, Continue, Retry, and the follow-up after tool calls.
 
 export const CHARACTERS_PER_TOKEN_ESTIMATE = 4;
 
@@ -18,10 +21,23 @@ export interface SendEstimate {
   needsConfirmation: boolean;
   /** How the figure was obtained, for the confirmation prompt. */
   basis: "last_usage" | "characters";
+  /** The request it is for: a new message (`send`), `continue`, `retry_larger` or `tool_follow_up`. */
+  purpose: RequestPurpose;
 }
 
 export function estimateTokensOfText(text: string): number {
   return Math.ceil(text.length / CHARACTERS_PER_TOKEN_ESTIMATE);
+}
+
+/** Text of plain messages and tool results counts as text; anything else as its JSON. */
+export function estimateTokensOfItems(items: readonly InputItem[]): number {
+  let tokens = 0;
+  for (const item of items) {
+    if (typeof item.content === "string") tokens += estimateTokensOfText(item.content);
+    else if (item.type === "function_call_output" && typeof item.output === "string") tokens += estimateTokensOfText(item.output);
+    else tokens += estimateTokensOfText(JSON.stringify(item));
+  }
+  return tokens;
 }
 
 /** The estimated input size of a new message sent after `parentId` on that branch. */
@@ -36,8 +52,26 @@ export function estimateSend(conversation: Conversation, parentId: string | null
     historyTokens = usage.input_tokens + (typeof usage.output_tokens === "number" ? usage.output_tokens : 0);
     basis = "last_usage";
   } else {
-    for (const turn of path) historyTokens += estimateTokensOfText(JSON.stringify(turn.items));
+    for (const turn of path) historyTokens += estimateTokensOfItems(turnHistoryItems(turn));
   }
-  const inputTokens = historyTokens + estimateTokensOfText(newText);
-  return { inputTokens, thresholdTokens, needsConfirmation: thresholdTokens > 0 && inputTokens > thresholdTokens, basis };
+  return estimate(historyTokens + estimateTokensOfText(newText), thresholdTokens, basis, "send");
+}
+
+/**
+ * The estimated input size of the next request of a turn that is under way: `added` are the items it adds
+ * (tool results for a follow-up, the partial answer and the request to go on for Continue, none for Retry).
+ */
+export function estimateNextRequest(conversation: Conversation, turn: Turn, added: readonly InputItem[], thresholdTokens: number, purpose: RequestPurpose): SendEstimate {
+  const last = turn.requests[turn.requests.length - 1];
+  const usage = last?.usage;
+  if (last && usage && typeof usage.input_tokens === "number") {
+    // The last request's input is all resent; its output only when it completed (it is then history).
+    const resentOutput = last.outcome.kind === "completed" && typeof usage.output_tokens === "number" ? usage.output_tokens : 0;
+    return estimate(usage.input_tokens + resentOutput + estimateTokensOfItems(added), thresholdTokens, "last_usage", purpose);
+  }
+  return estimate(estimateTokensOfItems([...requestInputFor(conversation, turn), ...added]), thresholdTokens, "characters", purpose);
+}
+
+function estimate(inputTokens: number, thresholdTokens: number, basis: SendEstimate["basis"], purpose: RequestPurpose): SendEstimate {
+  return { inputTokens, thresholdTokens, needsConfirmation: thresholdTokens > 0 && inputTokens > thresholdTokens, basis, purpose };
 }

@@ -1,11 +1,11 @@
-import type { FunctionCallProposal } from "../relay/accumulate";
-import type { FunctionCallOutputItem } from "../relay/types";
+import type { FunctionCallOutputItem, FunctionCallProposal } from "../relay/types";
 import type { ApprovalAnswer, ToolAvailability } from "../tools/approvalPolicy";
 import type { PreparedCall, ReadyCall } from "../tools/preparedCall";
 import { prepareCall } from "../tools/preparedCall";
 import { runToolCall } from "../tools/runToolCall";
 import type { ToolRegistry } from "../tools/toolRegistry";
 import type { ToolCallRecord } from "./conversation";
+import type { SendEstimate } from "./spendGuard";
 
 // One round of function calling: every call a response proposed gets exactly one function_call_output,
 // whatever happens. Validation (JSON, known tool, schema) comes first, so a rejected call never reaches
@@ -18,11 +18,17 @@ export interface ChatTools {
   approve: (call: ReadyCall) => Promise<ApprovalAnswer>;
   /** Longer tool output is cut with a visible marker before it is sent. */
   maxResultChars: number;
+  /** Removes the relay key from every tool result before it is sent, saved or shown. */
+  redact?: (text: string) => string;
 }
 
 export type ToolCallEvent =
-  /** Validated (or rejected) and about to be approved and run, or answered with the problem. */
-  | { phase: "proposed"; call: PreparedCall }
+  /**
+   * Validated (or rejected) and about to be approved and run, or answered with the problem.
+   * `followUpEstimate`: the estimated input of the follow-up request these results go back in (tool
+   * results not yet counted), for the approval card; set by ChatSession.
+   */
+  | { phase: "proposed"; call: PreparedCall; followUpEstimate?: SendEstimate }
   | { phase: "finished"; record: ToolCallRecord };
 
 export async function answerFunctionCalls(
@@ -39,8 +45,8 @@ export async function answerFunctionCalls(
     answered.add(proposal.call_id);
     const prepared = prepareCall(proposal, tools.registry, tools.availability);
     onToolCall({ phase: "proposed", call: prepared });
-    const output: FunctionCallOutputItem = await runToolCall(prepared, tools.approve, { signal, maxResultChars: tools.maxResultChars });
-    const record: ToolCallRecord = { callId: proposal.call_id, name: proposal.name, arguments: proposal.arguments, status: prepared.status, output };
+    const { output, outcome } = await runToolCall(prepared, tools.approve, { signal, maxResultChars: tools.maxResultChars, redact: tools.redact });
+    const record: ToolCallRecord = { callId: proposal.call_id, name: proposal.name, arguments: proposal.arguments, status: prepared.status, output, outcome };
     records.push(record);
     onToolCall({ phase: "finished", record });
   }

@@ -37,6 +37,7 @@ export async function runAsk(client: RelayClient, options: AskOptions, output: C
   } else {
     if (!printedText) output.stdout(outputTextOf(result.snapshot.output));
     output.stdout("\n");
+    if (result.outcome.kind !== "completed" && outputTextOf(result.snapshot.output) !== "") output.stderr("(partial answer: the text above is what arrived before it stopped)\n");
     for (const call of functionCallsOf(result.snapshot.output)) output.stderr(`function call proposed: ${call.name}(${call.arguments}) call_id ${call.call_id}\n`);
     if (result.explanation) output.stderr(`${result.explanation}\n`);
     output.stderr(`${receiptLine(result)}\n`);
@@ -48,16 +49,23 @@ export function askJson(result: RequestResult): Record<string, unknown> {
   const outcome = result.outcome;
   const reason =
     outcome.kind === "incomplete" ? outcome.reason : outcome.kind === "failed" || outcome.kind === "error_event" || outcome.kind === "http_error" || outcome.kind === "network_error" ? outcome.code : null;
+  const text = outputTextOf(result.snapshot.output);
   return {
     outcome: outcome.kind,
     status: result.snapshot.status,
     reason,
     message: result.explanation,
-    text: outputTextOf(result.snapshot.output),
+    text,
+    /** True when `text` is what arrived of an answer that did not complete. */
+    partial: outcome.kind !== "completed" && text !== "",
     functionCalls: functionCallsOf(result.snapshot.output),
     outputTypes: result.snapshot.output.map((item) => item.type),
-    usage: result.snapshot.usage,
+    // Null when the relay reported none, or only zeros for a non-empty answer: unknown, never 0.
+    usage: result.usage,
+    ...(result.usage === null && result.snapshot.usage !== null ? { reportedUsage: result.snapshot.usage } : {}),
+    omittedStreamedItems: result.snapshot.omittedStreamedItems,
     requestId: result.requestId,
+    requestIds: result.requestIds,
     responseId: result.snapshot.responseId,
     httpStatus: result.httpStatus,
   };

@@ -1,16 +1,23 @@
 import { parseArgs } from "node:util";
 import { RelayClient, RelayConfigurationError } from "../relay/client";
-import { checkConnection } from "../relay/connectionCheck";
+import { CHECK_BILLING_NOTE, checkConnection } from "../relay/connectionCheck";
+import { connectionReportLines } from "../relay/connectionReport";
 import { runAsk } from "./askCommand";
 import type { CliOutput } from "./askCommand";
 
 const USAGE = `Usage:
-  relay-chat ask --base-url URL --model ID [--no-stream] [--max-output-tokens N] [--idle-timeout SECONDS] [--json] PROMPT
+  relay-chat ask --base-url URL --model ID [--no-stream] [--max-output-tokens N] [--json] PROMPT
   relay-chat models --base-url URL [--json]
   relay-chat check --base-url URL --model ID
 
+Options for every command:
+  --header "NAME: VALUE"     an extra, non-secret request header (repeatable), e.g. "x-portkey-provider: openai"
+  --idle-timeout SECONDS     give up on a stream when nothing arrives for this long (default 120)
+  --non-stream-timeout SECONDS  the whole-answer limit of a non-streamed request (default 600)
+
 The API key is read from the RELAY_CHAT_API_KEY environment variable only (never a flag, so it stays out
-of shell history). The base URL may also come from RELAY_CHAT_BASE_URL. Proxies: HTTPS_PROXY, HTTP_PROXY, NO_PROXY.`;
+of shell history). The base URL may also come from RELAY_CHAT_BASE_URL. Proxies: HTTPS_PROXY, HTTP_PROXY, NO_PROXY.
+"check" sends a model list request and three small requests, which the relay may bill.`;
 
 const output: CliOutput = {
   stdout: (text) => process.stdout.write(text),
@@ -34,6 +41,8 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
         "no-stream": { type: "boolean", default: false },
         "max-output-tokens": { type: "string" },
         "idle-timeout": { type: "string" },
+        "non-stream-timeout": { type: "string" },
+        header: { type: "string", multiple: true },
         json: { type: "boolean", default: false },
       },
     });
@@ -43,10 +52,20 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
   }
   const values = parsed.values;
   const idleSeconds = values["idle-timeout"] ? Number(values["idle-timeout"]) : null;
+  const nonStreamSeconds = values["non-stream-timeout"] ? Number(values["non-stream-timeout"]) : null;
   const maxOutputTokens = values["max-output-tokens"] ? Number(values["max-output-tokens"]) : null;
-  if ((idleSeconds !== null && !(idleSeconds > 0)) || (maxOutputTokens !== null && !(Number.isInteger(maxOutputTokens) && maxOutputTokens > 0))) {
-    output.stderr("--idle-timeout and --max-output-tokens take positive numbers.\n");
+  if ((idleSeconds !== null && !(idleSeconds > 0)) || (nonStreamSeconds !== null && !(nonStreamSeconds > 0)) || (maxOutputTokens !== null && !(Number.isInteger(maxOutputTokens) && maxOutputTokens > 0))) {
+    output.stderr("--idle-timeout, --non-stream-timeout and --max-output-tokens take positive numbers.\n");
     return 2;
+  }
+  const extraHeaders: Record<string, string> = {};
+  for (const header of values.header ?? []) {
+    const colon = header.indexOf(":");
+    if (colon <= 0) {
+      output.stderr(`--header takes "NAME: VALUE", got ${JSON.stringify(header)}.\n`);
+      return 2;
+    }
+    extraHeaders[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
   }
   let client: RelayClient;
   try {
@@ -54,11 +73,13 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
       baseUrl: values["base-url"] ?? environment.RELAY_CHAT_BASE_URL,
       apiKey: environment.RELAY_CHAT_API_KEY,
       idleTimeoutMs: idleSeconds ? idleSeconds * 1000 : undefined,
+      nonStreamTimeoutMs: nonStreamSeconds ? nonStreamSeconds * 1000 : undefined,
+      extraHeaders,
       userAgent: "relay-chat-cli",
     });
   } catch (error) {
     if (error instanceof RelayConfigurationError) {
-      output.stderr(`${error.message}${error.problem === "address" ? " Pass --base-url or set RELAY_CHAT_BASE_URL." : ""}\n`);
+      output.stderr(`${error.message}${error.problem === "address" ? " Pass --base-url or set RELAY_CHAT_BASE_URL." : error.problem === "headers" ? " (from --header)" : ""}\n`);
       return 2;
     }
     throw error;
@@ -87,9 +108,9 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
           output.stderr("check needs --model.\n");
           return 2;
         }
+        output.stdout(`${CHECK_BILLING_NOTE}\n`);
         const report = await checkConnection(client, values.model, { signal: abort.signal });
-        for (const step of report.steps) output.stdout(`${step.warning ? "warn" : step.ok ? "ok  " : "FAIL"}  ${step.name}: ${step.detail}\n`);
-        output.stdout(report.ok ? "The relay looks usable.\n" : "The relay check failed; see the lines marked FAIL.\n");
+        for (const line of connectionReportLines(report)) output.stdout(`${line}\n`);
         return report.ok ? 0 : 1;
       }
       default:

@@ -9,10 +9,17 @@ export interface RelayChatSettings {
   maxOutputTokens: number | null;
   requestIdHeaders: string[];
   idleTimeoutMs: number;
+  nonStreamTimeoutMs: number;
+  maxStreamBytes: number;
+  /** Non-secret headers for every request; RelayClient refuses secret-looking ones with a message. */
+  extraHeaders: Record<string, unknown>;
   /** Explicit proxy: relayChat.proxy, else VS Code's http.proxy; empty means the environment decides. */
   proxyUrl: string;
   strictSsl: boolean;
+  /** Turned off at any level (user, workspace, folder): a workspace can add to the list, never take from it. */
   disabledTools: string[];
+  /** Secret-looking variables run_command may still pass (machine scope: never from a workspace). */
+  commandEnvironmentAllow: string[];
   maxToolResultChars: number;
   commandTimeoutMs: number;
   toolRoundCap: number;
@@ -32,9 +39,13 @@ export function readSettings(): RelayChatSettings {
     maxOutputTokens: typeof maxOutputTokens === "number" && maxOutputTokens > 0 ? maxOutputTokens : null,
     requestIdHeaders: config.get<string[]>("requestIdHeaders", [...DEFAULT_REQUEST_ID_HEADERS]),
     idleTimeoutMs: Math.max(1, config.get<number>("idleTimeoutSeconds", 120)) * 1000,
+    nonStreamTimeoutMs: Math.max(1, config.get<number>("nonStreamTimeoutSeconds", 600)) * 1000,
+    maxStreamBytes: Math.max(1, config.get<number>("maxStreamMegabytes", 64)) * 1024 * 1024,
+    extraHeaders: config.get<Record<string, unknown>>("extraHeaders", {}),
     proxyUrl: config.get<string>("proxy", "").trim() || http.get<string>("proxy", "").trim(),
     strictSsl: http.get<boolean>("proxyStrictSSL", true),
-    disabledTools: config.get<string[]>("tools.disabled", []),
+    disabledTools: disabledEverywhere(config),
+    commandEnvironmentAllow: stringList(config.get<unknown>("tools.commandEnvironment.allow", [])),
     maxToolResultChars: config.get<number>("tools.maxResultCharacters", 20_000),
     commandTimeoutMs: Math.max(1, config.get<number>("tools.commandTimeoutSeconds", 60)) * 1000,
     toolRoundCap: Math.max(1, config.get<number>("toolRoundCap", 10)),
@@ -44,4 +55,18 @@ export function readSettings(): RelayChatSettings {
 
 export function affectsRelaySettings(event: vscode.ConfigurationChangeEvent): boolean {
   return event.affectsConfiguration("relayChat") || event.affectsConfiguration("http.proxy") || event.affectsConfiguration("http.proxyStrictSSL");
+}
+
+/**
+ * VS Code gives the most specific value, so a workspace's `[]` would switch back on a tool the user turned off.
+ * The union of every level keeps a tool the user disabled disabled in any folder.
+ */
+function disabledEverywhere(config: vscode.WorkspaceConfiguration): string[] {
+  const levels = config.inspect<unknown>("tools.disabled");
+  const values = [levels?.globalValue, levels?.workspaceValue, levels?.workspaceFolderValue].flatMap(stringList);
+  return [...new Set(values)].sort();
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === "string") : [];
 }

@@ -55,6 +55,8 @@ export interface ChatControllerOptions {
   /** The first snapshot is on screen (for the activation timing). */
   onRendered?: (sinceLoadMs: number) => void;
   timers?: PanelSyncTimers;
+  /** Why the model gets fewer tools here (an untrusted workspace); shown when there is no other notice. */
+  toolsNotice?: () => string | null;
 }
 
 export class ChatController implements PanelSource {
@@ -270,7 +272,7 @@ export class ChatController implements PanelSource {
       setup: { hasBaseUrl: Boolean(settings.baseUrl), hasApiKey: hasKey, baseUrl: settings.baseUrl || null },
       // Missing base URL or key is explained by the first-run card; other setup problems (an invalid
       // URL) are shown as a notice.
-      notice: this.notice ?? (settings.baseUrl && hasKey ? this.options.relay.missing() : null),
+      notice: this.notice ?? (settings.baseUrl && hasKey ? this.options.relay.missing() : null) ?? this.options.toolsNotice?.() ?? null,
       model: this.model(),
       models: this.modelChoice.models,
       modelsNote: this.modelChoice.note,

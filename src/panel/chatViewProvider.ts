@@ -31,6 +31,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, PanelView, 
       scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, "dist", "webview.js")).toString(),
       styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, "panel.css")).toString(),
       codiconsUri: view.webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, "dist", "codicon.css")).toString(),
+      codeBlockStyleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, "codeBlocks.css")).toString(),
     });
     this.disposables.push(
       view.webview.onDidReceiveMessage((message: unknown) => {

@@ -1,21 +1,20 @@
-import type { Conversation, Turn } from "../chat/conversation";
-import { findTurn } from "../chat/conversation";
-import { requestInputFor } from "../chat/historyItems";
-import type { ChatTools } from "../chat/toolRound";
+import type { Conversation } from "../chat/conversation";
+import { requestSentFor } from "../chat/requestSent";
 import { endpointUrl } from "../relay/baseUrl";
-import { buildResponseRequest } from "../relay/requestBuilder";
-import type { InputItem, ResponseRequest } from "../relay/types";
+import type { ResponseRequest } from "../relay/types";
 
 /**
  * A shell command that repeats a request. The key is never in it: the command reads
  * $RELAY_CHAT_API_KEY, and the body goes through a quoted here-document so nothing in it is expanded.
+ * `extraHeaders` are the non-secret headers the request was sent with (relayChat.extraHeaders).
  */
-export function curlCommandFor(endpoint: string, request: ResponseRequest): string {
+export function curlCommandFor(endpoint: string, request: ResponseRequest, extraHeaders: Readonly<Record<string, string>> = {}): string {
   const body = JSON.stringify(request, null, 2);
   const streamFlag = request.stream ? " -N" : "";
   return [
-    `curl -sS${streamFlag} '${endpoint.replace(/'/g, "'\\''")}' \\`,
+    `curl -sS${streamFlag} ${shellQuoted(endpoint)} \\`,
     `  -H "Authorization: Bearer $RELAY_CHAT_API_KEY" \\`,
+    ...Object.entries(extraHeaders).map(([name, value]) => `  -H ${shellQuoted(`${name}: ${value}`)} \\`),
     `  -H 'Content-Type: application/json' \\`,
     `  --data-binary @- <<'RELAY_CHAT_REQUEST_BODY'`,
     body,
@@ -24,33 +23,15 @@ export function curlCommandFor(endpoint: string, request: ResponseRequest): stri
 }
 
 /**
- * The curl command for the request behind one receipt of a turn: its model, budget and streaming as
- * recorded, the tools the session offers, and the input it was sent with. The input is rebuilt from the
- * turn (the user message, then the output and function results of each earlier completed request);
- * for a Continue or a larger-budget retry it is the turn's input as it stands now.
+ * The curl command for the request behind one receipt of a turn: exactly the body and extra headers that
+ * request was sent with (see requestSentFor), so it repeats that request, not one rebuilt from the
+ * conversation as it is now.
  */
-export function curlForReceipt(root: string, conversation: Conversation, turnId: string, receiptIndex: number, tools: ChatTools | null): string | null {
-  const turn = findTurn(conversation, turnId);
-  const record = turn?.requests[receiptIndex];
-  if (turn === undefined || record === undefined) return null;
-  const request = buildResponseRequest({
-    model: record.model,
-    input: inputOfRequest(conversation, turn, receiptIndex),
-    tools: tools?.registry.requestTools(tools.availability),
-    maxOutputTokens: record.maxOutputTokens,
-    stream: record.streamed,
-  });
-  return curlCommandFor(endpointUrl(root, "responses"), request);
+export function curlForReceipt(root: string, conversation: Conversation, turnId: string, receiptIndex: number): string | null {
+  const sent = requestSentFor(conversation, turnId, receiptIndex);
+  return sent === null ? null : curlCommandFor(endpointUrl(root, "responses"), sent.body, sent.extraHeaders);
 }
 
-function inputOfRequest(conversation: Conversation, turn: Turn, receiptIndex: number): InputItem[] {
-  const all = requestInputFor(conversation, turn);
-  const earlier = turn.requests.slice(0, receiptIndex);
-  if (turn.requests.slice(0, receiptIndex + 1).some((request) => request.purpose !== "send" && request.purpose !== "tool_follow_up")) return all;
-  let turnItems = 1;
-  for (const request of earlier) {
-    if (request.outcome.kind !== "completed") continue;
-    turnItems += request.output.length + request.output.filter((item) => item.type === "function_call").length;
-  }
-  return all.slice(0, all.length - turn.items.length + Math.min(turnItems, turn.items.length));
+function shellQuoted(text: string): string {
+  return `'${text.replace(/'/g, "'\\''")}'`;
 }

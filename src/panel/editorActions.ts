@@ -41,7 +41,7 @@ export class EditorActions {
   async copyCurl(turnId: string, receiptIndex: number): Promise<void> {
     const client = this.context.relay.current();
     const conversation = this.context.conversation();
-    const command = client && conversation ? curlForReceipt(client.root, conversation, turnId, receiptIndex, this.context.tools()) : null;
+    const command = client && conversation ? curlForReceipt(client.root, conversation, turnId, receiptIndex) : null;
     if (command === null) return;
     await this.context.editor.copyToClipboard(command);
     this.context.editor.showInformation(
@@ -67,6 +67,10 @@ export class EditorActions {
 
   openCode(code: string, language: string): Promise<void> {
     return this.context.editor.openCode(code, language);
+  }
+
+  applyCode(code: string, fileHint: string): Promise<void> {
+    return this.context.editor.applyCode(code, fileHint);
   }
 
   /** A fix button of an error: the command that repairs the likely cause. */

@@ -55,6 +55,8 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
       return editor.insertCode(message.code);
     case "openCode":
       return editor.openCode(message.code, message.language);
+    case "applyCode":
+      return editor.applyCode(message.code, message.file);
     case "attachSelection":
       editor.attachSelection();
       return;

@@ -43,6 +43,8 @@ export interface EditorServices {
   /** False when there is no editor to insert into. */
   insertCode(code: string): Promise<boolean>;
   openCode(code: string, language: string): Promise<void>;
+  /** Reviews `code` as the new content of a file the user picks (`fileHint`: the file the block names, or ""). */
+  applyCode(code: string, fileHint: string): Promise<void>;
   runFix(action: FixAction): Promise<void>;
   /** The active editor's selection, or null when nothing is selected. */
   activeSelection(): NewAttachment | null;

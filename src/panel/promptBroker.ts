@@ -24,11 +24,12 @@ export class PromptBroker {
   /** `onChange` runs whenever the set of open questions changes (to show or drop them). */
   constructor(private readonly onChange: (what: "approvals" | "spend") => void) {}
 
-  askApproval(request: ApprovalRequest): Promise<ApprovalAnswer> {
+  /** `followUp`: the estimate of the request that will carry the result back, for the card to show. */
+  askApproval(request: ApprovalRequest, followUp: SendEstimate | null = null): Promise<ApprovalAnswer> {
     return new Promise((resolve) => {
       // A repeated call id replaces the earlier question, which is answered "deny" so its turn goes on.
       this.pendingApprovals.get(request.callId)?.resolve("deny");
-      this.pendingApprovals.set(request.callId, { view: { ...request }, resolve });
+      this.pendingApprovals.set(request.callId, { view: { ...request, followUpInputTokens: followUp?.inputTokens ?? null }, resolve });
       this.onChange("approvals");
     });
   }

@@ -46,6 +46,9 @@ export interface ReceiptView {
   model: string;
 }
 
+/** What happened to a tool call; the card never says "ran" unless it ran. */
+export type ToolCallOutcomeView = "ran" | "failed" | "denied" | "invalid_arguments" | "unavailable" | "stopped" | "stopped_while_running";
+
 export interface ToolCallView {
   callId: string;
   name: string;
@@ -53,6 +56,10 @@ export interface ToolCallView {
   status: "ready" | "rejected";
   /** The text the model was told (result, refusal, or the problem with the call). */
   output: string;
+  /** Always set by the host (derived from the text for calls saved before it was recorded). */
+  outcome?: ToolCallOutcomeView;
+  /** For failed and not-run calls: the error or the reason, in a line. */
+  outcomeDetail?: string | null;
 }
 
 export type TurnAction = "retry" | "continue";
@@ -95,13 +102,38 @@ export interface TurnView {
   branchCount: number;
 }
 
+/** One argument of a call waiting for approval, as it will be used (see src/tools/approvalDisplay.ts). */
+export interface ApprovalDetailView {
+  /** The argument's name as the model sent it. */
+  name: string;
+  /** command: a command line as the shell gets it; folder and path: relative to the workspace; value: anything else. */
+  role: "command" | "folder" | "path" | "value";
+  /** The text, with each hidden character as a marker segment such as "⟨U+202E⟩". */
+  segments: Array<{ text: string; marker: boolean }>;
+  /** default: not given, this is what the tool uses; outside: outside the workspace, the tool will refuse it. */
+  note: "default" | "outside" | null;
+}
+
+export interface HiddenCharacterView {
+  /** "U+202E". */
+  codePoint: string;
+  kind: "bidirectional" | "invisible" | "control" | "space";
+}
+
 export interface ApprovalView {
   callId: string;
   toolName: string;
   toolDescription: string;
-  risk: "read" | "write" | "execute";
+  /** external: a tool of another extension or an MCP server (vscode.lm.tools); what it does is its own. */
+  risk: "read" | "write" | "execute" | "external";
+  /** Estimated input tokens of the request that sends the results back (the whole conversation again); null when unknown. */
+  followUpInputTokens?: number | null;
   argumentsJson: string;
   canAllowForSession: boolean;
+  /** Always set by the host; the card falls back to argumentsJson without it. */
+  details?: ApprovalDetailView[];
+  /** Characters in the arguments that cannot be seen as they are; with any, the call cannot be allowed for the session. */
+  hiddenCharacters?: HiddenCharacterView[];
 }
 
 export interface AttachmentView {
@@ -229,6 +261,8 @@ export type ToHost =
   | { type: "openLink"; href: string }
   | { type: "insertCode"; code: string }
   | { type: "openCode"; code: string; language: string }
+  /** Review `code` as the new content of a file the user picks (`file` is the block's hint, may be empty). */
+  | { type: "applyCode"; code: string; language: string; file: string }
   | { type: "switchConversation"; conversationId: string }
   | { type: "renameConversation"; conversationId: string }
   | { type: "deleteConversation"; conversationId: string }
@@ -275,6 +309,7 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   openLink: (message) => isString(message.href),
   insertCode: (message) => isString(message.code),
   openCode: (message) => isString(message.code) && isString(message.language),
+  applyCode: (message) => isString(message.code) && isString(message.language) && isString(message.file),
   switchConversation: (message) => isString(message.conversationId),
   renameConversation: (message) => isString(message.conversationId),
   deleteConversation: (message) => isString(message.conversationId),

@@ -6,6 +6,7 @@ import { findTurn, siblingsOf } from "../chat/conversation";
 import type { HistoryStore } from "../chat/historyStore";
 import type { RequestLedger } from "../chat/requestLedger";
 import type { ChatTools } from "../chat/toolRound";
+import type { SendEstimate } from "../chat/spendGuard";
 import type { ApprovalAnswer } from "../tools/approvalPolicy";
 import type { ApprovalRequest } from "../tools/approvalGate";
 import type { PanelLog, RelayAccess } from "./panelServices";
@@ -40,6 +41,8 @@ export class SessionRunner {
   private currentTools: ChatTools | null = null;
   /** Tool calls answered during the running round, before the session adds them to the turn. */
   private readonly answered = new Map<string, ToolCallRecord[]>();
+  /** The estimated follow-up request of the tool calls being proposed, shown on their approval cards. */
+  private followUpEstimate: SendEstimate | null = null;
   private readonly forwarder: StreamForwarder;
 
   constructor(private readonly options: SessionRunnerOptions) {
@@ -110,7 +113,7 @@ export class SessionRunner {
 
   private createSession(conversation: Conversation | undefined): ChatSession {
     const { relay, prompts } = this.options;
-    this.currentTools = this.options.tools((request) => prompts.askApproval(request));
+    this.currentTools = this.options.tools((request) => prompts.askApproval(request, this.followUpEstimate));
     const session: ChatSession = new ChatSession({
       // The client is looked up per request so a new key or base URL applies to the next send.
       client: {
@@ -145,6 +148,7 @@ export class SessionRunner {
         if (isCurrent()) this.forwarder.forward(turnId, text);
       },
       onToolCall: (turnId, event) => {
+        if (event.phase === "proposed") this.followUpEstimate = event.followUpEstimate ?? null;
         if (!isCurrent() || event.phase !== "finished") return;
         this.answered.set(turnId, [...this.answeredCalls(turnId), event.record]);
         sync.turnChanged(turnId);

@@ -1,8 +1,11 @@
 import * as l10n from "@vscode/l10n";
-import { isObject, outputTextOf } from "../relay/accumulate";
+import { isObject } from "../relay/outputItems";
 import type { OutputItem } from "../relay/types";
-import type { Conversation, RequestRecord, Turn, TurnOutcome } from "../chat/conversation";
+import { answerTextOf } from "../chat/answerText";
+import type { Conversation, RequestRecord, ToolCallRecord, Turn } from "../chat/conversation";
 import { activePath, siblingsOf } from "../chat/conversation";
+import { outcomeLabel as outcomeLabelIn } from "../chat/outcomeLabel";
+import { outcomeFromOutputText } from "../tools/runToolCall";
 import { splitMessage } from "./messageAttachments";
 import type { OutcomeKind, ReceiptView, ToolCallView, TurnView } from "./protocol";
 import { actionsFor, fixesFor } from "./turnFixes";
@@ -37,7 +40,7 @@ export function turnViewOf(conversation: Conversation, turn: Turn, options: Turn
     id: turn.id,
     userText: message.text,
     attachments: message.attachments,
-    answerText: streaming && options.liveText !== null ? options.liveText : settledAnswerText(turn),
+    answerText: streaming && options.liveText !== null ? options.liveText : answerTextOf(turn),
     streaming,
     outcome: turn.outcome.kind as OutcomeKind,
     outcomeLabel: outcomeLabel(turn.outcome),
@@ -46,20 +49,12 @@ export function turnViewOf(conversation: Conversation, turn: Turn, options: Turn
     hasReasoning: outputs.some((item) => item.type === "reasoning"),
     reasoningSummaries: outputs.flatMap(reasoningSummaryTexts),
     otherItemKinds: [...new Set(outputs.map((item) => item.type).filter((kind) => !RENDERED_KINDS.has(kind)))],
-    toolCalls: turn.toolCalls.map(
-      (call): ToolCallView => ({ callId: call.callId, name: call.name, argumentsJson: prettyArguments(call.arguments), status: call.status, output: call.output.output }),
-    ),
+    toolCalls: turn.toolCalls.map(toolCallViewOf),
     receipts: turn.requests.map((request) => receiptOf(request)),
     actions: settled ? actionsFor(turn.outcome) : [],
     branchIndex: siblings.findIndex((sibling) => sibling.id === turn.id),
     branchCount: siblings.length,
   };
-}
-
-/** The text of every request of the turn that wrote some, or what arrived before it stopped. */
-function settledAnswerText(turn: Turn): string {
-  const requestTexts = turn.requests.map((request) => outputTextOf(request.output)).filter((text) => text.length > 0);
-  return requestTexts.length > 0 ? requestTexts.join("\n\n") : turn.partialText;
 }
 
 /** The summary texts of a reasoning item (its `summary` parts), if the relay sent any. */
@@ -68,33 +63,9 @@ function reasoningSummaryTexts(item: OutputItem): string[] {
   return item.summary.flatMap((part) => (isObject(part) && typeof part.text === "string" && part.text.trim() !== "" ? [part.text] : []));
 }
 
-export function outcomeLabel(outcome: TurnOutcome): string {
-  switch (outcome.kind) {
-    case "completed":
-      return l10n.t("completed");
-    case "incomplete":
-      return l10n.t("incomplete ({0})", outcome.reason ?? l10n.t("no reason given"));
-    case "failed":
-      return l10n.t("failed ({0})", outcome.code ?? l10n.t("no code"));
-    case "error_event":
-      return l10n.t("error ({0})", outcome.code ?? l10n.t("no code"));
-    case "interrupted":
-      return l10n.t("interrupted");
-    case "timed_out":
-      return l10n.t("timed out");
-    case "cancelled":
-      return l10n.t("cancelled");
-    case "http_error":
-      return outcome.code ? l10n.t("HTTP {0} ({1})", outcome.status, outcome.code) : l10n.t("HTTP {0}", outcome.status);
-    case "network_error":
-      return l10n.t("network error ({0})", outcome.code ?? l10n.t("no code"));
-    case "in_progress":
-      return l10n.t("in progress");
-    case "tool_round_limit":
-      return l10n.t("stopped after {0} tool rounds", outcome.rounds);
-    case "not_finished":
-      return l10n.t("not finished (the editor stopped during this turn)");
-  }
+/** An outcome in the display language (the one wording is in src/chat/outcomeLabel.ts). */
+export function outcomeLabel(outcome: Parameters<typeof outcomeLabelIn>[0]): string {
+  return outcomeLabelIn(outcome, l10n.t);
 }
 
 export function receiptOf(request: RequestRecord): ReceiptView {
@@ -117,6 +88,25 @@ export function receiptOf(request: RequestRecord): ReceiptView {
     httpStatus: request.httpStatus,
     model: request.model,
   };
+}
+
+function toolCallViewOf(call: ToolCallRecord): ToolCallView {
+  const outcome = call.outcome ?? outcomeFromOutputText(call.status, call.output.output);
+  const explained = outcome === "failed" || outcome === "invalid_arguments" || outcome === "unavailable";
+  return {
+    callId: call.callId,
+    name: call.name,
+    argumentsJson: prettyArguments(call.arguments),
+    status: call.status,
+    output: call.output.output,
+    outcome,
+    outcomeDetail: explained ? firstLine(call.output.output.replace(/^Error:\s*/, "")) : null,
+  };
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n", 1)[0] ?? "";
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
 
 function prettyArguments(argumentsText: string): string {

@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import type { CodeBlockActions } from "./codeBlockActions";
 import type { ConversationUi } from "./conversationCommands";
 import type { NewAttachment } from "./messageAttachments";
 import type { EditorServices, ModelMemory, PanelPreferences } from "./panelServices";
@@ -24,8 +25,13 @@ export function panelPreferences(): PanelPreferences {
   return { contextWindows, consoleUrl: config.get<string>("consoleUrl", "").trim() };
 }
 
-export function createEditorServices(files: WorkspaceFiles | null): EditorServices {
-  return { ...editorServices, pickAttachment: () => pickAttachment(files) };
+export function createEditorServices(files: WorkspaceFiles | null, codeBlocks: CodeBlockActions): EditorServices {
+  return {
+    ...editorServices,
+    pickAttachment: () => pickAttachment(files),
+    openCode: (code, language) => codeBlocks.openInEditor(code, language),
+    applyCode: (code, fileHint) => codeBlocks.applyToFile(code, fileHint),
+  };
 }
 
 /** The paperclip's quick pick: the selection, the active file, then every workspace file (filtered by typing). */
@@ -51,7 +57,7 @@ async function pickAttachment(files: WorkspaceFiles | null): Promise<NewAttachme
   return picked ? picked.attach() : null;
 }
 
-const editorServices: Omit<EditorServices, "pickAttachment"> = {
+const editorServices: Omit<EditorServices, "pickAttachment" | "openCode" | "applyCode"> = {
   async copyToClipboard(text) {
     await vscode.env.clipboard.writeText(text);
   },
@@ -65,10 +71,6 @@ const editorServices: Omit<EditorServices, "pickAttachment"> = {
     const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
     if (!editor) return false;
     return editor.edit((builder) => builder.replace(editor.selection, code));
-  },
-  async openCode(code, language) {
-    const document = await vscode.workspace.openTextDocument({ content: code, language: language || "plaintext" });
-    await vscode.window.showTextDocument(document, { preview: false });
   },
   async runFix(action) {
     if (action !== "openConsole") {

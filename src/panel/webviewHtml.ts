@@ -7,12 +7,15 @@ export interface WebviewAssets {
   styleUri: string;
   /** The codicon font's stylesheet (media/dist/codicon.css, with the font beside it). */
   codiconsUri: string;
+  /** media/codeBlocks.css: code block header, toolbar and highlighting colors. */
+  codeBlockStyleUri: string;
 }
 
 /**
- * The panel's page. The CSP allows nothing by default; the one script runs by a fresh crypto-random
- * nonce, styles come from the extension's media only, and images only as local or data URIs (the
- * renderer never loads images from the model).
+ * The panel's page. The CSP allows nothing by default; the script runs by a fresh crypto-random nonce
+ * (the highlighter script, media/dist/highlighter.js, is added later by that script with the same nonce),
+ * styles come from the extension's media only, and images only as local or data URIs (the renderer never
+ * loads images from the model).
  */
 export function webviewHtml(assets: WebviewAssets, nonce = randomBytes(18).toString("base64")): string {
   const csp = [
@@ -34,6 +37,7 @@ export function webviewHtml(assets: WebviewAssets, nonce = randomBytes(18).toStr
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${assets.codiconsUri}">
 <link rel="stylesheet" href="${assets.styleUri}">
+<link rel="stylesheet" href="${assets.codeBlockStyleUri}">
 <title>Relay Chat</title>
 </head>
 <body data-initial-focus>

@@ -1,8 +1,13 @@
-import type { JsonObject, JsonValue, OutputItem, RelayEvent, ResponseSnapshot, ServiceError, Usage } from "./types";
+import type { DeltaItemKind } from "./outputItems";
+import { arrayField, createdItem, findItemIndex, isObject, mergeFinalOutput, placementOf, settledItem, stringField } from "./outputItems";
+import { CHAT_COMPLETIONS_CHUNK_TYPE } from "./sseDecoder";
+import type { FunctionCallProposal, JsonObject, JsonValue, OutputItem, RelayEvent, ResponseSnapshot, ServiceError, Usage } from "./types";
 
 // A pure reducer from service events to a snapshot of the response. Updates share structure with the
 // previous snapshot (only the touched item and part are copied), so one delta costs a few small
-// allocations, never a copy of the text received so far.
+// allocations, never a copy of the text received so far. It loses nothing a relay sends: deltas create
+// the item or part they need, items are found by id before index (outputItems.ts), and the final
+// response is merged with what was streamed instead of replacing it.
 
 export const emptySnapshot: ResponseSnapshot = Object.freeze({
   responseId: null,
@@ -13,59 +18,65 @@ export const emptySnapshot: ResponseSnapshot = Object.freeze({
   incompleteReason: null,
   error: null,
   terminal: null,
-  unknownEvents: [],
+  unknownEventCount: 0,
+  omittedStreamedItems: 0,
 });
 
-type ItemUpdate = (item: OutputItem) => OutputItem;
+export const CHAT_COMPLETIONS_FORMAT_CODE = "chat_completions_format";
+const CHAT_COMPLETIONS_MESSAGE =
+  "The relay answered in Chat Completions format for this model, not in the Responses format, so the answer cannot be read. The relay (or a gateway in front of it) maps this model to a provider without Responses support.";
+
+type PartUpdate = (part: JsonObject) => JsonObject;
 
 export function accumulate(snapshot: ResponseSnapshot, event: RelayEvent): ResponseSnapshot {
-  const counted = snapshot;
   switch (event.type) {
     case "response.output_text.delta":
-      return appendOutputText(snapshot, event) ?? updatePart(counted, event, (part) => ({ ...part, text: stringField(part, "text") + stringField(event, "delta") }));
+      return appendOutputText(snapshot, event) ?? updatePart(snapshot, event, OUTPUT_TEXT, (part) => ({ ...part, text: stringField(part, "text") + stringField(event, "delta") }));
     case "response.output_text.done":
-      return updatePart(counted, event, (part) => ({ ...part, text: stringField(event, "text") }));
+      return updatePart(snapshot, event, OUTPUT_TEXT, (part) => ({ ...part, text: stringField(event, "text") }));
     case "response.refusal.delta":
-      return updatePart(counted, event, (part) => ({ ...part, refusal: stringField(part, "refusal") + stringField(event, "delta") }));
+      return updatePart(snapshot, event, REFUSAL, (part) => ({ ...part, refusal: stringField(part, "refusal") + stringField(event, "delta") }));
     case "response.refusal.done":
-      return updatePart(counted, event, (part) => ({ ...part, refusal: stringField(event, "refusal") }));
+      return updatePart(snapshot, event, REFUSAL, (part) => ({ ...part, refusal: stringField(event, "refusal") }));
     case "response.output_text.annotation.added":
-      return updatePart(counted, event, (part) => ({ ...part, annotations: [...arrayField(part, "annotations"), event.annotation ?? null] }));
+      return updatePart(snapshot, event, OUTPUT_TEXT, (part) => ({ ...part, annotations: [...arrayField(part, "annotations"), event.annotation ?? null] }));
     case "response.function_call_arguments.delta":
-      return updateItem(counted, event, (item) => ({ ...item, arguments: stringField(item, "arguments") + stringField(event, "delta") }));
+      return updateItem(snapshot, event, "function_call", (item) => ({ ...item, arguments: stringField(item, "arguments") + stringField(event, "delta") }));
     case "response.function_call_arguments.done":
-      return updateItem(counted, event, (item) => ({ ...item, arguments: stringField(event, "arguments") }));
+      return updateItem(snapshot, event, "function_call", (item) => ({ ...item, arguments: stringField(event, "arguments") }));
     case "response.output_item.added":
     case "response.output_item.done":
-      return isObject(event.item) ? placeItem(counted, event, event.item as OutputItem) : counted;
+      return isObject(event.item) && typeof event.item.type === "string" ? placeItem(snapshot, event, event.item as OutputItem) : snapshot;
     case "response.content_part.added":
     case "response.content_part.done":
-      return isObject(event.part) ? updateItem(counted, event, (item) => withArrayEntry(item, "content", indexField(event, "content_index"), event.part as JsonObject)) : counted;
+      return isObject(event.part) ? updatePart(snapshot, event, ANY_CONTENT_PART, (part) => settledPart(part, event.part as JsonObject)) : snapshot;
     case "response.reasoning_summary_part.added":
     case "response.reasoning_summary_part.done":
-      return isObject(event.part) ? updateItem(counted, event, (item) => withArrayEntry(item, "summary", indexField(event, "summary_index"), event.part as JsonObject)) : counted;
+      return isObject(event.part) ? updatePart(snapshot, event, SUMMARY_TEXT, (part) => settledPart(part, event.part as JsonObject)) : snapshot;
     case "response.reasoning_summary_text.delta":
-      return updateArrayEntry(counted, event, "summary", "summary_index", (part) => ({ ...part, text: stringField(part, "text") + stringField(event, "delta") }));
+      return updatePart(snapshot, event, SUMMARY_TEXT, (part) => ({ ...part, text: stringField(part, "text") + stringField(event, "delta") }));
     case "response.reasoning_summary_text.done":
-      return updateArrayEntry(counted, event, "summary", "summary_index", (part) => ({ ...part, text: stringField(event, "text") }));
+      return updatePart(snapshot, event, SUMMARY_TEXT, (part) => ({ ...part, text: stringField(event, "text") }));
     case "response.reasoning_text.delta":
-      return updateArrayEntry(counted, event, "content", "content_index", (part) => ({ ...part, text: stringField(part, "text") + stringField(event, "delta") }));
+      return updatePart(snapshot, event, REASONING_TEXT, (part) => ({ ...part, text: stringField(part, "text") + stringField(event, "delta") }));
     case "response.reasoning_text.done":
-      return updateArrayEntry(counted, event, "content", "content_index", (part) => ({ ...part, text: stringField(event, "text") }));
+      return updatePart(snapshot, event, REASONING_TEXT, (part) => ({ ...part, text: stringField(event, "text") }));
     case "response.created":
     case "response.queued":
     case "response.in_progress":
-      return applyResponseObject(counted, event.response, null);
+      return applyResponseObject(snapshot, event.response, null);
     case "response.completed":
-      return applyResponseObject(counted, event.response, "completed");
+      return applyResponseObject(snapshot, event.response, "completed");
     case "response.incomplete":
-      return applyResponseObject(counted, event.response, "incomplete");
+      return applyResponseObject(snapshot, event.response, "incomplete");
     case "response.failed":
-      return applyResponseObject(counted, event.response, "failed");
+      return applyResponseObject(snapshot, event.response, "failed");
     case "error":
-      return { ...counted, error: counted.error ?? errorFromEvent(event), terminal: counted.terminal ?? "error_event" };
+      return { ...snapshot, error: snapshot.error ?? errorFromEvent(event), terminal: snapshot.terminal ?? "error_event" };
+    case CHAT_COMPLETIONS_CHUNK_TYPE:
+      return { ...snapshot, error: snapshot.error ?? { code: CHAT_COMPLETIONS_FORMAT_CODE, message: CHAT_COMPLETIONS_MESSAGE }, terminal: snapshot.terminal ?? "failed" };
     default:
-      return { ...counted, unknownEvents: [...counted.unknownEvents, event] };
+      return { ...snapshot, unknownEventCount: snapshot.unknownEventCount + 1 };
   }
 }
 
@@ -109,6 +120,7 @@ function sameDeltaTarget(first: RelayEvent, next: RelayEvent): boolean {
 
 /** Builds the snapshot of a non-streamed response body, so both modes are read the same way. */
 export function snapshotFromResponseBody(body: JsonObject): ResponseSnapshot {
+  if (body.object === "chat.completion") return accumulate(emptySnapshot, { type: CHAT_COMPLETIONS_CHUNK_TYPE });
   const terminal = body.status === "completed" ? "completed" : body.status === "incomplete" ? "incomplete" : body.status === "failed" ? "failed" : null;
   return applyResponseObject(emptySnapshot, body, terminal);
 }
@@ -125,12 +137,6 @@ export function outputTextOf(output: readonly OutputItem[]): string {
   return text;
 }
 
-export interface FunctionCallProposal {
-  name: string;
-  arguments: string;
-  call_id: string;
-}
-
 export function functionCallsOf(output: readonly OutputItem[]): FunctionCallProposal[] {
   return output
     .filter((item) => item.type === "function_call")
@@ -145,9 +151,13 @@ function applyResponseObject(snapshot: ResponseSnapshot, response: JsonValue | u
   if (typeof response.model === "string") next.model = response.model;
   if (typeof response.status === "string") next.status = response.status;
   if (isObject(response.usage)) next.usage = response.usage as Usage;
-  // The terminal response carries the output items exactly as the service holds them; prefer them
-  // over what the deltas built, unless the service sent an empty list (some relays do).
-  if (Array.isArray(response.output) && response.output.length > 0) next.output = response.output.filter(isObject) as OutputItem[];
+  // Only a final response settles the items; `created`/`in_progress` carry none worth keeping.
+  if (terminal && Array.isArray(response.output)) {
+    const merged = mergeFinalOutput(snapshot.output, response.output.filter(isObject) as OutputItem[]);
+    next.output = merged.output;
+    // Items a failed response leaves out are the unfinished ones; only a finished answer is expected to hold all.
+    if (terminal !== "failed") next.omittedStreamedItems = merged.omitted;
+  }
   const incomplete = response.incomplete_details;
   if (isObject(incomplete) && typeof incomplete.reason === "string") next.incompleteReason = incomplete.reason;
   if (isObject(response.error) && !snapshot.error) next.error = serviceErrorFrom(response.error);
@@ -155,20 +165,24 @@ function applyResponseObject(snapshot: ResponseSnapshot, response: JsonValue | u
 }
 
 function errorFromEvent(event: RelayEvent): ServiceError {
-  // Two shapes exist in the wild: nested `{type:"error", error:{code,message}}` and flat `{type:"error", code, message}`.
+  // Shapes in the wild: nested `{type:"error", error:{code,message}}`, flat `{type:"error", code, message}`,
+  // a typeless `{"error":{...}}` frame, and `{"error":"text"}`.
+  if (typeof event.error === "string") return { code: null, message: event.error, type: null };
   return serviceErrorFrom(isObject(event.error) ? event.error : event);
 }
 
 function serviceErrorFrom(source: JsonObject): ServiceError {
-  const code = typeof source.code === "string" ? source.code : typeof source.code === "number" ? String(source.code) : null;
-  const type = typeof source.type === "string" && source.type !== "error" ? source.type : null;
-  const message = typeof source.message === "string" ? source.message : "The service reported an error without a message.";
+  // Relays often send an empty code; an empty string says nothing, so it counts as none.
+  const code = typeof source.code === "string" && source.code !== "" ? source.code : typeof source.code === "number" ? String(source.code) : null;
+  const type = typeof source.type === "string" && source.type !== "error" && source.type !== "" ? source.type : null;
+  const message = typeof source.message === "string" && source.message !== "" ? source.message : "The service reported an error without a message.";
   return { code: code ?? type, message, type };
 }
 
 /**
- * The hot path: thousands of text deltas per answer. Builds the new snapshot with explicit literals
- * (no spreads, no closures); returns null when the event does not fit the simple case.
+ * The hot path: thousands of text deltas per answer, each naming the item it belongs to. Builds the new
+ * snapshot with explicit literals (no spreads, no closures); returns null when the event does not fit
+ * the simple case (its item or part not yet there, or named differently).
  */
 function appendOutputText(snapshot: ResponseSnapshot, event: RelayEvent): ResponseSnapshot | null {
   const outputIndex = event.output_index;
@@ -176,7 +190,8 @@ function appendOutputText(snapshot: ResponseSnapshot, event: RelayEvent): Respon
   const delta = event.delta;
   if (typeof outputIndex !== "number" || typeof contentIndex !== "number" || typeof delta !== "string") return null;
   const item = snapshot.output[outputIndex];
-  const content = item?.content;
+  if (item === undefined || item.type !== "message" || (event.item_id !== undefined && item.id !== event.item_id)) return null;
+  const content = item.content;
   if (!Array.isArray(content)) return null;
   const part = content[contentIndex];
   if (!isObject(part) || typeof part.text !== "string") return null;
@@ -197,64 +212,71 @@ function withOutput(snapshot: ResponseSnapshot, output: readonly OutputItem[]): 
     incompleteReason: snapshot.incompleteReason,
     error: snapshot.error,
     terminal: snapshot.terminal,
-    unknownEvents: snapshot.unknownEvents,
+    unknownEventCount: snapshot.unknownEventCount,
+    omittedStreamedItems: snapshot.omittedStreamedItems,
   };
 }
 
 function placeItem(snapshot: ResponseSnapshot, event: RelayEvent, item: OutputItem): ResponseSnapshot {
-  const index = locateItem(snapshot, event, item);
+  const index = placementOf(snapshot.output, event, item);
   const output = snapshot.output.slice();
   if (index === -1) output.push(item);
-  else output[index] = item;
+  else output[index] = settledItem(output[index], item);
   return withOutput(snapshot, output);
 }
 
-function updateItem(snapshot: ResponseSnapshot, event: RelayEvent, update: ItemUpdate): ResponseSnapshot {
-  const index = locateItem(snapshot, event, null);
-  if (index === -1 || index >= snapshot.output.length) return snapshot;
+/**
+ * Applies `update` to the event's item, first creating the item (of kind `created`) when its announcement
+ * never came. `kind` null accepts an item of any kind (part events of messages and reasoning alike).
+ */
+function updateItem(snapshot: ResponseSnapshot, event: RelayEvent, kind: DeltaItemKind | null, update: (item: OutputItem) => OutputItem, created: DeltaItemKind = kind ?? "message"): ResponseSnapshot {
   const output = snapshot.output.slice();
+  let index = findItemIndex(output, event, kind);
+  if (index === -1) {
+    const stand = createdItem(created, event);
+    // The id may belong to an item of another kind (a gateway's mislabelled delta); two items never share one.
+    if (typeof stand.id === "string" && output.some((item) => item.id === stand.id)) delete stand.id;
+    index = output.push(stand) - 1;
+  }
   output[index] = update(output[index]);
   return withOutput(snapshot, output);
 }
 
-function updatePart(snapshot: ResponseSnapshot, event: RelayEvent, update: (part: JsonObject) => JsonObject): ResponseSnapshot {
-  return updateArrayEntry(snapshot, event, "content", "content_index", update);
+/** Which part of which item a part event writes into, and what to create when either is missing. */
+interface PartTarget {
+  /** The item kind to look for; null takes an item of any kind. */
+  match: DeltaItemKind | null;
+  create: DeltaItemKind;
+  field: "content" | "summary";
+  indexName: "content_index" | "summary_index";
+  emptyPart: () => JsonObject;
 }
 
-function updateArrayEntry(
-  snapshot: ResponseSnapshot,
-  event: RelayEvent,
-  field: "content" | "summary",
-  indexName: "content_index" | "summary_index",
-  update: (part: JsonObject) => JsonObject,
-): ResponseSnapshot {
-  return updateItem(snapshot, event, (item) => {
-    const index = indexField(event, indexName);
-    const entries = arrayField(item, field);
-    // A delta may arrive before its part was announced (seen with some relays): start an empty part.
+const OUTPUT_TEXT: PartTarget = { match: "message", create: "message", field: "content", indexName: "content_index", emptyPart: () => ({ type: "output_text", text: "", annotations: [] }) };
+const REFUSAL: PartTarget = { match: "message", create: "message", field: "content", indexName: "content_index", emptyPart: () => ({ type: "refusal", refusal: "" }) };
+/** `content_part.*` events announce parts of messages and of reasoning items alike. */
+const ANY_CONTENT_PART: PartTarget = { ...OUTPUT_TEXT, match: null };
+const SUMMARY_TEXT: PartTarget = { match: "reasoning", create: "reasoning", field: "summary", indexName: "summary_index", emptyPart: () => ({ type: "summary_text", text: "" }) };
+const REASONING_TEXT: PartTarget = { match: "reasoning", create: "reasoning", field: "content", indexName: "content_index", emptyPart: () => ({ type: "reasoning_text", text: "" }) };
+
+/** Applies `update` to one entry of the item's `content` or `summary`, creating the item or entry if missing. */
+function updatePart(snapshot: ResponseSnapshot, event: RelayEvent, target: PartTarget, update: PartUpdate): ResponseSnapshot {
+  const write = (item: OutputItem): OutputItem => {
+    const index = indexField(event, target.indexName);
+    const entries = arrayField(item, target.field).slice();
+    while (entries.length < index) entries.push(target.emptyPart());
     const current = entries[index];
-    return withArrayEntry(item, field, index, update(isObject(current) ? current : {}));
-  });
+    entries[index] = update(isObject(current) ? current : target.emptyPart());
+    return { ...item, [target.field]: entries };
+  };
+  return updateItem(snapshot, event, target.match, write, target.create);
 }
 
-function withArrayEntry(item: OutputItem, field: string, index: number, entry: JsonObject): OutputItem {
-  const entries = arrayField(item, field).slice();
-  while (entries.length < index) entries.push({});
-  entries[index] = entry;
-  return { ...item, [field]: entries };
-}
-
-/** Finds the item an event refers to: by `output_index`, else by `item_id`, else the last item. */
-function locateItem(snapshot: ResponseSnapshot, event: RelayEvent, incoming: OutputItem | null): number {
-  if (typeof event.output_index === "number" && event.output_index >= 0) {
-    return event.output_index <= snapshot.output.length ? event.output_index : -1;
-  }
-  const itemId = typeof event.item_id === "string" ? event.item_id : incoming && typeof incoming.id === "string" ? incoming.id : null;
-  if (itemId !== null) {
-    const found = snapshot.output.findIndex((item) => item.id === itemId);
-    if (found !== -1 || incoming) return found;
-  }
-  return incoming ? -1 : snapshot.output.length - 1;
+/** A part announcement after its deltas must not wipe their text. */
+function settledPart(current: JsonObject, announced: JsonObject): JsonObject {
+  const announcedText = stringField(announced, "text") + stringField(announced, "refusal");
+  const currentText = stringField(current, "text") + stringField(current, "refusal");
+  return announcedText.length >= currentText.length ? announced : { ...announced, ...(typeof current.text === "string" ? { text: current.text } : {}), ...(typeof current.refusal === "string" ? { refusal: current.refusal } : {}) };
 }
 
 function indexField(source: JsonObject, name: string): number {
@@ -262,16 +284,3 @@ function indexField(source: JsonObject, name: string): number {
   return typeof value === "number" && Number.isInteger(value) && value >= 0 && value < 10_000 ? value : 0;
 }
 
-function stringField(source: JsonObject, name: string): string {
-  const value = source[name];
-  return typeof value === "string" ? value : "";
-}
-
-function arrayField(source: JsonObject, name: string): JsonValue[] {
-  const value = source[name];
-  return Array.isArray(value) ? value : [];
-}
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

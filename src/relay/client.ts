@@ -1,22 +1,28 @@
 import { request as httpRequest } from "undici";
 import type { Dispatcher } from "undici";
-import { accumulateEvents, emptySnapshot, isObject, snapshotFromResponseBody } from "./accumulate";
 import { endpointUrl, normalizeBaseUrl } from "./baseUrl";
-import { classifyHttpError, classifyLocalOutcome, classifyNetworkError, classifyServiceError } from "./errorClassifier";
-import type { ClassifiedError } from "./errorClassifier";
+import { classifyHttpError } from "./errorClassifier";
+import { Exchange } from "./exchange";
+import { checkExtraHeaders } from "./extraHeaders";
+import { isObject } from "./outputItems";
 import { createDispatcher } from "./proxy";
-import { redactSecrets } from "./redact";
-import { DEFAULT_REQUEST_ID_HEADERS, requestIdFromHeaders, requestIdFromMessage } from "./requestId";
+import { DEFAULT_REQUEST_ID_HEADERS, requestIdFromMessage } from "./requestId";
 import { SseEventDecoder } from "./sseDecoder";
-import type { ModelInfo, ModelListResult, RelayEvent, RequestOutcome, RequestResult, ResponseRequest, ResponseSnapshot, StreamUpdate } from "./types";
+import type { ModelInfo, ModelListResult, RelayEvent, RequestResult, ResponseHeadersInfo, ResponseRequest, ResponseSnapshot, StreamProgress, StreamUpdate } from "./types";
 
 export interface RelayClientOptions {
   baseUrl: string | null | undefined;
   apiKey: string | null | undefined;
-  /** Headers that may carry the request id, tried in order. */
+  /** Headers that may carry the request id; relay-specific ones are trusted before the generic x-request-id. */
   requestIdHeaders?: readonly string[];
-  /** Longest silence between bytes before the request is given up as `timed_out`. */
+  /** Longest silence between bytes of a stream before the request is given up as `timed_out`. */
   idleTimeoutMs?: number;
+  /** How long a non-streamed request may take in all: the relay sends nothing until the whole answer is ready. */
+  nonStreamTimeoutMs?: number;
+  /** A stream (or whole body) larger than this is stopped and classified, with the text so far kept. */
+  maxStreamBytes?: number;
+  /** Non-secret headers sent on every request (gateways route by them); checked by `checkExtraHeaders`. */
+  extraHeaders?: Readonly<Record<string, unknown>>;
   proxyUrl?: string | null;
   strictSsl?: boolean;
   /** Injected connection pool; the default honours the proxy options and the environment. */
@@ -26,24 +32,27 @@ export interface RelayClientOptions {
 
 export interface SendOptions {
   signal?: AbortSignal;
+  /** Called once when the relay has answered with headers, before the body: the request id is known. */
+  onHeaders?: (headers: ResponseHeadersInfo) => void;
   /** Called once per received chunk that completed at least one event. */
-  onEvents?: (events: readonly RelayEvent[], snapshot: ResponseSnapshot) => void;
+  onEvents?: (events: readonly RelayEvent[], snapshot: ResponseSnapshot, progress: StreamProgress) => void;
 }
 
-/** Thrown by the constructor when the client cannot be configured; `cause` names what to fix. */
+/** Thrown by the constructor when the client cannot be configured; `problem` names what to fix. */
 export class RelayConfigurationError extends Error {
   override readonly name = "RelayConfigurationError";
   constructor(
     message: string,
-    readonly problem: "address" | "key",
+    readonly problem: "address" | "key" | "headers",
   ) {
     super(message);
   }
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+export const DEFAULT_NON_STREAM_TIMEOUT_MS = 600_000;
+export const DEFAULT_MAX_STREAM_BYTES = 64 * 1024 * 1024;
 const MAX_ERROR_BODY_BYTES = 256 * 1024;
-const TIMEOUT_CODES = new Set(["UND_ERR_BODY_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT"]);
 
 /**
  * Talks to one relay with one key. Every call is exactly one HTTP request: nothing is retried, because a
@@ -52,9 +61,13 @@ const TIMEOUT_CODES = new Set(["UND_ERR_BODY_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT"
 export class RelayClient {
   readonly root: string;
   readonly baseUrlAdjustments: readonly string[];
+  /** The extra headers every request carries, already checked; shown in "Copy as curl". */
+  readonly extraHeaders: Readonly<Record<string, string>>;
   private readonly apiKey: string;
   private readonly requestIdHeaders: readonly string[];
   private readonly idleTimeoutMs: number;
+  private readonly nonStreamTimeoutMs: number;
+  private readonly maxStreamBytes: number;
   private readonly dispatcher: Dispatcher;
   private readonly userAgent: string;
 
@@ -68,22 +81,30 @@ export class RelayClient {
     if (!options.apiKey || !options.apiKey.trim()) {
       throw new RelayConfigurationError("No API key is set. Set it with \"Relay Chat: Set API Key\" or the RELAY_CHAT_API_KEY environment variable.", "key");
     }
+    const headers = checkExtraHeaders(options.extraHeaders);
+    if (!headers.ok) throw new RelayConfigurationError(headers.problem, "headers");
     this.root = normalized.root;
     this.baseUrlAdjustments = normalized.adjustments;
+    this.extraHeaders = Object.freeze(headers.headers);
     this.apiKey = options.apiKey.trim();
     this.requestIdHeaders = options.requestIdHeaders?.length ? options.requestIdHeaders : DEFAULT_REQUEST_ID_HEADERS;
-    this.idleTimeoutMs = options.idleTimeoutMs && options.idleTimeoutMs > 0 ? options.idleTimeoutMs : DEFAULT_IDLE_TIMEOUT_MS;
+    this.idleTimeoutMs = positiveOr(options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
+    this.nonStreamTimeoutMs = positiveOr(options.nonStreamTimeoutMs, DEFAULT_NON_STREAM_TIMEOUT_MS);
+    this.maxStreamBytes = positiveOr(options.maxStreamBytes, DEFAULT_MAX_STREAM_BYTES);
     this.dispatcher = options.dispatcher ?? createDispatcher({ proxyUrl: options.proxyUrl, strictSsl: options.strictSsl });
     this.userAgent = options.userAgent ?? "relay-chat";
   }
 
   /**
-   * Sends a request and yields event batches as they arrive, then exactly one `end` with the result.
-   * Stop early through the signal (the result is then `cancelled`); breaking out of the loop also aborts
-   * the HTTP request, but yields no result.
+   * Sends a request and yields the headers, then event batches as they arrive, then exactly one `end`
+   * with the result. Stop early through the signal (the result is then `cancelled`); breaking out of the
+   * loop also aborts the HTTP request, but yields no result.
    */
   async *stream(request: ResponseRequest, options: { signal?: AbortSignal } = {}): AsyncGenerator<StreamUpdate, void, undefined> {
-    const exchange = new Exchange(this.apiKey, this.requestIdHeaders, request.stream === true);
+    const streamed = request.stream === true;
+    // A non-streamed answer arrives in one piece when it is all written, so it gets its own, longer limit.
+    const timeoutMs = streamed ? this.idleTimeoutMs : this.nonStreamTimeoutMs;
+    const exchange = new Exchange({ apiKey: this.apiKey, requestIdHeaders: this.requestIdHeaders, streamed, extraHeaders: this.extraHeaders, timeoutMs });
     const abort = new AbortController();
     const onOuterAbort = () => abort.abort();
     options.signal?.addEventListener("abort", onOuterAbort, { once: true });
@@ -94,49 +115,61 @@ export class RelayClient {
         response = await httpRequest(endpointUrl(this.root, "responses"), {
           method: "POST",
           dispatcher: this.dispatcher,
-          headers: this.headers(request.stream ? "text/event-stream" : "application/json", true),
+          headers: this.headers(streamed ? "text/event-stream" : "application/json", true),
           body: JSON.stringify(request),
           signal: abort.signal,
-          headersTimeout: this.idleTimeoutMs,
-          bodyTimeout: this.idleTimeoutMs,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
         });
       } catch (error) {
-        yield { type: "end", result: exchange.finishThrown(error, abort.signal.aborted, this.idleTimeoutMs) };
+        yield { type: "end", result: exchange.finishThrown(error, abort.signal.aborted) };
         return;
       }
-      exchange.receivedHeaders(response);
+      yield { type: "headers", headers: exchange.receivedHeaders(response) };
       const contentType = headerText(response.headers["content-type"]);
       if (response.statusCode < 200 || response.statusCode >= 300 || !/text\/event-stream/i.test(contentType)) {
-        const body = await exchange.readBody(response, abort.signal.aborted).catch((error: unknown) => error as Error);
-        if (body instanceof Error) {
-          yield { type: "end", result: exchange.finishThrown(body, abort.signal.aborted, this.idleTimeoutMs) };
+        const success = response.statusCode >= 200 && response.statusCode < 300;
+        const body = await exchange.readBody(response, success ? this.maxStreamBytes : MAX_ERROR_BODY_BYTES).catch((error: unknown) => error as Error);
+        response.body.destroy();
+        if (body instanceof Error || abort.signal.aborted) {
+          yield { type: "end", result: exchange.finishThrown(body, abort.signal.aborted) };
           return;
         }
-        yield { type: "end", result: exchange.finishWholeBody(response.statusCode, body, contentType) };
+        if (success && body.overflowed) {
+          yield { type: "end", result: exchange.finishOversizedBody() };
+          return;
+        }
+        yield { type: "end", result: exchange.finishWholeBody(response.statusCode, body.text, contentType) };
         return;
       }
       const decoder = new SseEventDecoder();
       let thrown: unknown = null;
+      let sizeLimitHit = false;
       try {
         for await (const chunk of response.body) {
           const events = decoder.push(exchange.countBytes(chunk as Buffer));
-          if (events.length === 0) continue;
-          exchange.applyEvents(events);
-          yield { type: "events", events, snapshot: exchange.snapshot };
-          // After a final status the answer is settled; an `error` event may still be followed by
-          // `response.failed`, so only the response.* terminals end the read early.
-          if (exchange.snapshot.terminal && exchange.snapshot.terminal !== "error_event") break;
+          if (events.length > 0) {
+            exchange.applyEvents(events);
+            yield { type: "events", events, snapshot: exchange.snapshot, progress: exchange.progress };
+            // After a final status the answer is settled; an `error` event may still be followed by
+            // `response.failed`, so only the response.* terminals end the read early.
+            if (exchange.snapshot.terminal && exchange.snapshot.terminal !== "error_event") break;
+          }
+          if (exchange.bytesReceived > this.maxStreamBytes) {
+            sizeLimitHit = true;
+            break;
+          }
         }
-        const rest = decoder.end();
+        const rest = sizeLimitHit ? [] : decoder.end();
         if (rest.length > 0) {
           exchange.applyEvents(rest);
-          yield { type: "events", events: rest, snapshot: exchange.snapshot };
+          yield { type: "events", events: rest, snapshot: exchange.snapshot, progress: exchange.progress };
         }
       } catch (error) {
         thrown = error;
       }
       response.body.destroy();
-      yield { type: "end", result: exchange.finishStream(thrown, abort.signal.aborted, this.idleTimeoutMs) };
+      yield { type: "end", result: exchange.finishStream(thrown, abort.signal.aborted, sizeLimitHit) };
     } finally {
       options.signal?.removeEventListener("abort", onOuterAbort);
       abort.abort();
@@ -146,7 +179,8 @@ export class RelayClient {
   /** Sends one request (streamed or not, as the request says) and resolves with its result. */
   async send(request: ResponseRequest, options: SendOptions = {}): Promise<RequestResult> {
     for await (const update of this.stream(request, { signal: options.signal })) {
-      if (update.type === "events") options.onEvents?.(update.events, update.snapshot);
+      if (update.type === "headers") options.onHeaders?.(update.headers);
+      else if (update.type === "events") options.onEvents?.(update.events, update.snapshot, update.progress);
       else return update.result;
     }
     throw new Error("The relay stream ended without a result; this is a bug in Relay Chat.");
@@ -154,7 +188,7 @@ export class RelayClient {
 
   /** `GET /v1/models`: the models this key may see (a listed model may still lack a feature). */
   async listModels(options: { signal?: AbortSignal } = {}): Promise<ModelListResult> {
-    const exchange = new Exchange(this.apiKey, this.requestIdHeaders, false);
+    const exchange = new Exchange({ apiKey: this.apiKey, requestIdHeaders: this.requestIdHeaders, streamed: false, extraHeaders: this.extraHeaders, timeoutMs: this.idleTimeoutMs });
     let response: Dispatcher.ResponseData;
     let body: string;
     try {
@@ -167,23 +201,27 @@ export class RelayClient {
         bodyTimeout: this.idleTimeoutMs,
       });
       exchange.receivedHeaders(response);
-      body = await exchange.readBody(response, false);
+      body = (await exchange.readBody(response, this.maxStreamBytes)).text;
+      response.body.destroy();
     } catch (error) {
-      const result = exchange.finishThrown(error, options.signal?.aborted === true, this.idleTimeoutMs);
+      const result = exchange.finishThrown(error, options.signal?.aborted === true);
       return { ok: false, outcome: result.outcome, cause: result.cause ?? "network", explanation: result.explanation ?? "", requestId: result.requestId, httpStatus: result.httpStatus };
     }
     const contentType = headerText(response.headers["content-type"]);
-    if (response.statusCode >= 200 && response.statusCode < 300) {
-      const models = parseModelList(body);
-      if (models) return { ok: true, models, requestId: exchange.requestId, httpStatus: response.statusCode };
-    }
+    const success = response.statusCode >= 200 && response.statusCode < 300;
+    const list = success ? parseModelList(body) : null;
+    if (list && list.ok) return { ok: true, models: list.models, requestId: exchange.requestId, httpStatus: response.statusCode };
     const classified = exchange.redactClassified(classifyHttpError(response.statusCode, body, contentType));
     const requestId = exchange.requestId ?? requestIdFromMessage(classified.message);
-    const explanation = response.statusCode < 300 ? `The model list is not in the expected form ({"data":[{"id":...}]}). ${classified.explanation}` : classified.explanation;
+    const explanation = !success
+      ? classified.explanation
+      : list?.refusal !== undefined
+        ? exchange.redact(`The relay refused the model list (HTTP 200 with "success": false): ${list.refusal || "no message"}. Check the key and the relay's console.`)
+        : `The model list is not in the expected form ({"data":[{"id":...}]}). ${classified.explanation}`;
     return {
       ok: false,
       outcome: { kind: "http_error", status: response.statusCode, code: classified.code, message: classified.message, body: exchange.redact(body.slice(0, 2000)) },
-      cause: classified.cause ?? "unknown",
+      cause: list?.refusal !== undefined ? "unknown" : classified.cause ?? "unknown",
       explanation,
       requestId,
       httpStatus: response.statusCode,
@@ -196,19 +234,25 @@ export class RelayClient {
   }
 
   private headers(accept: string, hasBody: boolean): Record<string, string> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.apiKey}`, accept, "user-agent": this.userAgent };
+    const headers: Record<string, string> = { ...this.extraHeaders, authorization: `Bearer ${this.apiKey}`, accept, "user-agent": this.userAgent };
     if (hasBody) headers["content-type"] = "application/json";
     return headers;
   }
 }
 
-function parseModelList(body: string): ModelInfo[] | null {
+/**
+ * `{"data":[{"id":...}]}` (new-api adds `"success": true`). A relay may answer HTTP 200 with
+ * `{"success": false, "message": ...}` to say it failed: that is a refusal, not an empty list.
+ */
+function parseModelList(body: string): { ok: true; models: ModelInfo[] } | { ok: false; refusal?: string } {
   try {
     const parsed: unknown = JSON.parse(body);
-    if (!isObject(parsed) || !Array.isArray(parsed.data)) return null;
-    return parsed.data.filter((entry) => isObject(entry) && typeof entry.id === "string") as ModelInfo[];
+    if (!isObject(parsed)) return { ok: false };
+    if (parsed.success === false) return { ok: false, refusal: typeof parsed.message === "string" ? parsed.message : "" };
+    if (!Array.isArray(parsed.data)) return { ok: false };
+    return { ok: true, models: parsed.data.filter((entry) => isObject(entry) && typeof entry.id === "string") as ModelInfo[] };
   } catch {
-    return null;
+    return { ok: false };
   }
 }
 
@@ -216,175 +260,7 @@ function headerText(value: string | string[] | undefined): string {
   return Array.isArray(value) ? value.join(", ") : value ?? "";
 }
 
-/** Bookkeeping of one HTTP exchange: timing, bytes, request id, snapshot, and the final result. */
-class Exchange {
-  snapshot: ResponseSnapshot = emptySnapshot;
-  requestId: string | null = null;
-  private httpStatus: number | null = null;
-  private bytes = 0;
-  private eventsReceived = 0;
-  private readonly startedAt = Date.now();
-  private readonly startedClock = performance.now();
-  private firstByteMs: number | null = null;
-
-  constructor(
-    private readonly apiKey: string,
-    private readonly requestIdHeaders: readonly string[],
-    private readonly streamed: boolean,
-  ) {}
-
-  receivedHeaders(response: Dispatcher.ResponseData): void {
-    this.firstByteMs = performance.now() - this.startedClock;
-    this.httpStatus = response.statusCode;
-    this.requestId = requestIdFromHeaders(response.headers, this.requestIdHeaders);
-  }
-
-  countBytes(chunk: Buffer): Buffer {
-    this.bytes += chunk.length;
-    return chunk;
-  }
-
-  applyEvents(events: readonly RelayEvent[]): void {
-    this.snapshot = accumulateEvents(this.snapshot, events);
-    this.eventsReceived += events.length;
-  }
-
-  async readBody(response: Dispatcher.ResponseData, aborted: boolean): Promise<string> {
-    const chunks: Buffer[] = [];
-    let kept = 0;
-    for await (const chunk of response.body) {
-      const buffer = chunk as Buffer;
-      this.bytes += buffer.length;
-      if (kept < MAX_ERROR_BODY_BYTES) {
-        chunks.push(buffer);
-        kept += buffer.length;
-      }
-    }
-    if (aborted) throw new Error("aborted");
-    return new TextDecoder("utf-8").decode(Buffer.concat(chunks));
-  }
-
-  /** A body that is not an SSE stream: an error page, an error envelope, or a whole response object. */
-  finishWholeBody(status: number, body: string, contentType: string): RequestResult {
-    if (status >= 200 && status < 300) {
-      let parsed: unknown = null;
-      try {
-        parsed = JSON.parse(body);
-      } catch {
-        parsed = null;
-      }
-      // A response object (with or without an `error` field) is read by its status; anything else is an error body.
-      if (isObject(parsed) && typeof parsed.status === "string") {
-        this.snapshot = snapshotFromResponseBody(parsed);
-        return this.result(outcomeOfWholeBody(this.snapshot));
-      }
-    }
-    const classified = this.redactClassified(classifyHttpError(status, body, contentType));
-    this.requestId ??= requestIdFromMessage(classified.message);
-    return this.result({ kind: "http_error", status, code: classified.code, message: classified.message, body: this.redact(body.slice(0, 2000)) }, classified);
-  }
-
-  finishStream(thrown: unknown, aborted: boolean, idleTimeoutMs: number): RequestResult {
-    const snapshot = this.snapshot;
-    if (snapshot.terminal) return this.result(outcomeOfTerminal(snapshot, this.eventsReceived));
-    if (aborted) return this.result({ kind: "cancelled" });
-    if (thrown && TIMEOUT_CODES.has(codeOf(thrown))) return this.result({ kind: "timed_out", idleMs: idleTimeoutMs });
-    return this.result({ kind: "interrupted", bytes: this.bytes, events: this.eventsReceived });
-  }
-
-  finishThrown(error: unknown, aborted: boolean, idleTimeoutMs: number): RequestResult {
-    if (aborted) return this.result({ kind: "cancelled" });
-    if (TIMEOUT_CODES.has(codeOf(error))) return this.result({ kind: "timed_out", idleMs: idleTimeoutMs });
-    // Once the relay has answered, a broken body is an interrupted answer (possibly billed), not a
-    // failure to reach the relay.
-    if (this.httpStatus !== null) return this.result({ kind: "interrupted", bytes: this.bytes, events: this.eventsReceived });
-    const classified = this.redactClassified(classifyNetworkError(error));
-    return this.result({ kind: "network_error", code: classified.code, message: classified.message }, classified);
-  }
-
-  redact(text: string): string {
-    return redactSecrets(text, [this.apiKey]);
-  }
-
-  redactClassified(classified: ClassifiedError): ClassifiedError {
-    return { ...classified, message: this.redact(classified.message), explanation: this.redact(classified.explanation) };
-  }
-
-  private result(unredacted: RequestOutcome, classified?: ClassifiedError): RequestResult {
-    // Error text from the service may quote the key; nothing leaves the client unredacted.
-    const outcome = "message" in unredacted ? { ...unredacted, message: this.redact(unredacted.message) } : unredacted;
-    if (this.snapshot.error) this.snapshot = { ...this.snapshot, error: { ...this.snapshot.error, message: this.redact(this.snapshot.error.message) } };
-    const explained = classified ?? this.classifyOutcome(outcome);
-    if (explained) this.requestId ??= requestIdFromMessage(explained.message);
-    return {
-      outcome,
-      cause: outcome.kind === "completed" ? null : explained?.cause ?? null,
-      explanation: explained ? explained.explanation : null,
-      snapshot: this.snapshot,
-      httpStatus: this.httpStatus,
-      requestId: this.requestId,
-      streamed: this.streamed,
-      timing: { startedAt: this.startedAt, firstByteMs: this.firstByteMs, totalMs: performance.now() - this.startedClock },
-      bytesReceived: this.bytes,
-      eventsReceived: this.eventsReceived,
-    };
-  }
-
-  private classifyOutcome(outcome: RequestOutcome): ClassifiedError | null {
-    switch (outcome.kind) {
-      case "failed":
-      case "error_event":
-        return this.redactClassified(classifyServiceError(outcome.code, outcome.message));
-      case "incomplete":
-        return {
-          cause: "stream",
-          code: outcome.reason,
-          message: `incomplete: ${outcome.reason ?? "no reason given"}`,
-          explanation:
-            outcome.reason === "max_output_tokens"
-              ? "The answer stopped at the output budget (max_output_tokens). Continue or retry with a larger budget; either is a new, possibly billed request."
-              : `The relay stopped before the answer was complete (${outcome.reason ?? "no reason given"}).`,
-        };
-      default:
-        return classifyLocalOutcome(outcome);
-    }
-  }
+function positiveOr(value: number | undefined, fallback: number): number {
+  return value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
-function outcomeOfTerminal(snapshot: ResponseSnapshot, eventsReceived: number): RequestOutcome {
-  switch (snapshot.terminal) {
-    case "completed":
-      // A `response.completed` event whose response says otherwise is not trusted as success.
-      return snapshot.status === null || snapshot.status === "completed" ? { kind: "completed" } : outcomeOfWholeBody(snapshot);
-    case "incomplete":
-      return { kind: "incomplete", reason: snapshot.incompleteReason };
-    case "failed":
-      return { kind: "failed", code: snapshot.error?.code ?? null, message: snapshot.error?.message ?? "The response failed without a message." };
-    case "error_event":
-      return { kind: "error_event", code: snapshot.error?.code ?? null, message: snapshot.error?.message ?? "The stream reported an error." };
-    default:
-      return { kind: "interrupted", bytes: 0, events: eventsReceived };
-  }
-}
-
-/** A whole response body is success only when its status is `completed`. */
-function outcomeOfWholeBody(snapshot: ResponseSnapshot): RequestOutcome {
-  switch (snapshot.status) {
-    case "completed":
-      return { kind: "completed" };
-    case "incomplete":
-      return { kind: "incomplete", reason: snapshot.incompleteReason };
-    case "failed":
-      return { kind: "failed", code: snapshot.error?.code ?? null, message: snapshot.error?.message ?? "The response failed without a message." };
-    default:
-      return {
-        kind: "failed",
-        code: snapshot.status ? `status_${snapshot.status}` : null,
-        message: `The relay returned status "${snapshot.status ?? "none"}" instead of "completed"; the answer is not complete.`,
-      };
-  }
-}
-
-function codeOf(error: unknown): string {
-  return error && typeof error === "object" && typeof (error as { code?: unknown }).code === "string" ? (error as { code: string }).code : "";
-}

@@ -1,72 +1,177 @@
-import { outputTextOf } from "./accumulate";
+import { functionCallsOf, outputTextOf } from "./accumulate";
 import type { RelayClient } from "./client";
+import { isObject } from "./outputItems";
 import { buildResponseRequest, userMessage } from "./requestBuilder";
-import type { RequestResult } from "./types";
+import type { FunctionToolDefinition, RequestResult } from "./types";
 
-// The relay check-up shared by the CLI's `check` and the extension's "Check Relay Connection": each
-// step says what it saw and, when it fails, what to do. It sends exactly one small, possibly billed
-// request (and one model list), never more.
+// The relay check-up shared by the CLI's `check` and the extension's "Check Relay Connection". Each step
+// says what it saw and, when it fails, what to do; it never calls something fine that is not. It sends a
+// model list request and three small, possibly billed requests: a streamed answer, and one function call
+// streamed and one not, because some relays deliver function calls intact only when not streamed. After
+// an HTTP failure the later steps are skipped (with the reason): they would fail the same way and cost.
+
+export type CheckStatus = "ok" | "warning" | "failed" | "skipped";
 
 export interface CheckStep {
   name: string;
-  ok: boolean;
-  /** A warning does not fail the check but deserves attention. */
-  warning?: boolean;
+  status: CheckStatus;
   detail: string;
 }
 
 export interface ConnectionReport {
+  /** True when no step failed (warnings and skipped steps after a success are fine). */
   ok: boolean;
+  /** Said before anything is sent: what the check sends and that it may be billed. */
+  billingNote: string;
   steps: CheckStep[];
+  /** The streamed text request, for its request id in logs. */
   result: RequestResult | null;
+  /** Set when only non-streamed function calls arrive intact: turn streaming off for this relay. */
+  suggestStreamingOff: boolean;
 }
+
+export const CHECK_BILLING_NOTE =
+  "This check sends a model list request and three small requests to the relay (a short streamed answer, and one function call streamed and one not). The relay may bill each of them.";
+
+const PROBE_TOOL: FunctionToolDefinition = {
+  type: "function",
+  name: "relay_chat_check",
+  description: "Part of Relay Chat's connection check. Call it with the word given.",
+  parameters: { type: "object", properties: { word: { type: "string" } }, required: ["word"], additionalProperties: false },
+  strict: false,
+};
 
 export async function checkConnection(client: RelayClient, model: string, options: { signal?: AbortSignal } = {}): Promise<ConnectionReport> {
   const steps: CheckStep[] = [];
-  steps.push({
-    name: "Base URL",
-    ok: true,
-    warning: client.baseUrlAdjustments.length > 0,
-    detail: client.baseUrlAdjustments.length > 0 ? `Using ${client.root}/v1; ${client.baseUrlAdjustments.join("; ")}.` : `Using ${client.root}/v1.`,
+  const report = (result: RequestResult | null, suggestStreamingOff = false): ConnectionReport => ({
+    ok: steps.every((step) => step.status !== "failed"),
+    billingNote: CHECK_BILLING_NOTE,
+    steps,
+    result,
+    suggestStreamingOff,
   });
+  const skipRest = (reason: string, names: readonly string[]) => {
+    for (const name of names) steps.push({ name, status: "skipped", detail: `Skipped: ${reason}` });
+  };
+  const adjusted = client.baseUrlAdjustments.length > 0;
+  steps.push({ name: "Base URL", status: adjusted ? "warning" : "ok", detail: adjusted ? `Using ${client.root}/v1; ${client.baseUrlAdjustments.join("; ")}.` : `Using ${client.root}/v1.` });
 
   const models = await client.listModels(options);
   if (models.ok) {
     const listed = models.models.some((entry) => entry.id === model);
-    steps.push({ name: "Models listed", ok: models.models.length > 0, detail: `${models.models.length} model(s) visible to this key.` });
+    steps.push({ name: "Models listed", status: models.models.length > 0 ? "ok" : "failed", detail: `${models.models.length} model(s) visible to this key.` });
     steps.push({
       name: "Model available",
-      ok: listed,
+      status: listed ? "ok" : "failed",
       detail: listed ? `"${model}" is listed (a listed model may still lack a feature).` : `"${model}" is not in the list for this key. Pick one of: ${models.models.slice(0, 10).map((entry) => entry.id).join(", ") || "(none)"}.`,
     });
   } else {
-    steps.push({ name: "Models listed", ok: false, detail: models.explanation });
+    steps.push({ name: "Models listed", status: "failed", detail: models.explanation });
+    if (models.httpStatus === null || models.httpStatus >= 400) {
+      skipRest(`the model list request failed${models.httpStatus ? ` with HTTP ${models.httpStatus}` : ""}, so the requests below would fail the same way (and might be billed).`, LATER_STEPS);
+      return report(null);
+    }
   }
 
-  const request = buildResponseRequest({ model, input: [userMessage("Reply with the single word OK.")], maxOutputTokens: 64, stream: true });
-  const result = await client.send(request, options);
-  const outcome = result.outcome.kind;
+  const result = await client.send(buildResponseRequest({ model, input: [userMessage("Reply with the single word OK.")], maxOutputTokens: 64, stream: true }), options);
+  steps.push(textStep(result));
+  if (isHttpFailure(result)) {
+    skipRest(`the streamed request failed (${result.outcome.kind}${result.httpStatus ? ` ${result.httpStatus}` : ""}).`, LATER_STEPS.slice(1));
+    return report(result);
+  }
   steps.push({
-    name: "Streamed request",
-    ok: outcome === "completed" || outcome === "incomplete",
-    detail: outcome === "completed" ? `Completed with ${JSON.stringify(outputTextOf(result.snapshot.output).slice(0, 60))}.` : `${outcome}: ${result.explanation ?? ""}`.trim(),
-  });
-  steps.push({
-    name: "Terminal event",
-    ok: result.snapshot.terminal !== null,
+    name: "Final event",
+    status: result.snapshot.terminal !== null ? "ok" : "failed",
     detail: result.snapshot.terminal ? `The stream ended with ${result.snapshot.terminal}.` : "No final event arrived: this relay may cut streams, so answers could look finished when they are not.",
   });
-  steps.push({
-    name: "Usage reported",
-    ok: result.snapshot.usage !== null,
-    detail: result.snapshot.usage ? `input ${result.snapshot.usage.input_tokens ?? "?"}, output ${result.snapshot.usage.output_tokens ?? "?"} tokens.` : "The response carried no usage; costs cannot be shown per turn.",
-  });
+  steps.push(usageStep(result));
   steps.push({
     name: "Request id header",
-    ok: result.requestId !== null,
-    warning: result.requestId === null,
-    detail: result.requestId ? `Request id ${result.requestId}.` : "No request-id header was found; add the relay's header name to the request-id header setting to match requests with the usage log.",
+    status: result.requestId !== null ? "ok" : "warning",
+    detail: result.requestId
+      ? `Request id ${result.requestIds.join(", ")}${result.requestIds.length > 1 ? ` (the first matches the relay's usage log; the others come from a proxy or gateway)` : ""}.`
+      : "No request-id header was found; add the relay's header name to the request-id header setting to match requests with the usage log.",
   });
-  const ok = steps.every((step) => step.ok || step.warning === true);
-  return { ok, steps, result };
+
+  const streamedCall = await client.send(probeRequest(model, true), options);
+  if (isHttpFailure(streamedCall)) {
+    // A 400 here usually means the model takes no tools; chat still works. Anything else is a relay problem.
+    steps.push({ name: "Function call, streamed", status: streamedCall.cause === "bad_request" ? "warning" : "failed", detail: describeFailure(streamedCall) });
+    skipRest(`the function call request failed (${streamedCall.outcome.kind}${streamedCall.httpStatus ? ` ${streamedCall.httpStatus}` : ""}).`, ["Function call, not streamed", "Function calls"]);
+    return report(result);
+  }
+  const plainCall = await client.send(probeRequest(model, false), options);
+  const streamedProblem = callProblem(streamedCall);
+  const plainProblem = callProblem(plainCall);
+  steps.push(callStep("Function call, streamed", streamedCall, streamedProblem));
+  steps.push(callStep("Function call, not streamed", plainCall, plainProblem));
+  const onlyPlainIntact = streamedProblem !== null && plainProblem === null;
+  steps.push(
+    streamedProblem === null && plainProblem === null
+      ? { name: "Function calls", status: "ok", detail: "Function calls arrive intact, streamed and not streamed." }
+      : onlyPlainIntact
+        ? { name: "Function calls", status: "failed", detail: "Only non-streamed function calls arrive intact through this relay: turn streaming off for it (setting relayChat.stream: false) to use tools." }
+        : plainProblem !== null && streamedProblem === null
+          ? { name: "Function calls", status: "warning", detail: "Streamed function calls arrive intact, non-streamed ones do not: keep streaming on (relayChat.stream)." }
+          : { name: "Function calls", status: "warning", detail: "No usable function call came back, streamed or not: this relay or model may not support tools. Chat works; tool calls will not." },
+  );
+  return report(result, onlyPlainIntact);
+}
+
+const LATER_STEPS = ["Streamed request", "Final event", "Usage reported", "Request id header", "Function call, streamed", "Function call, not streamed", "Function calls"];
+
+function probeRequest(model: string, stream: boolean) {
+  return buildResponseRequest({ model, input: [userMessage('Call the relay_chat_check function with the word "ok".')], tools: [PROBE_TOOL], toolChoice: "required", maxOutputTokens: 64, stream });
+}
+
+function isHttpFailure(result: RequestResult): boolean {
+  return result.outcome.kind === "http_error" || result.outcome.kind === "network_error";
+}
+
+function describeFailure(result: RequestResult): string {
+  return `${result.outcome.kind}: ${result.explanation ?? ""}`.trim();
+}
+
+function textStep(result: RequestResult) {
+  const kind = result.outcome.kind;
+  // `incomplete` is not a working relay: even a one-word answer did not finish.
+  if (kind === "completed") return { name: "Streamed request", status: "ok" as const, detail: `Completed with ${JSON.stringify(outputTextOf(result.snapshot.output).slice(0, 60))}.` };
+  return { name: "Streamed request", status: "failed" as const, detail: describeFailure(result) };
+}
+
+function usageStep(result: RequestResult): CheckStep {
+  if (result.usage) return { name: "Usage reported", status: "ok", detail: `input ${result.usage.input_tokens ?? "?"}, output ${result.usage.output_tokens ?? "?"} tokens.` };
+  const zeros = result.snapshot.usage !== null;
+  return {
+    name: "Usage reported",
+    status: "warning",
+    detail: zeros
+      ? "The relay reported usage of zero for a non-empty answer (gateways that translate to Chat Completions do this): usage is shown as not reported; see the relay's console for costs."
+      : "The response carried no usage; costs cannot be shown per turn. See the relay's console.",
+  };
+}
+
+/** Why the probe's function call is not usable, or null when it arrived intact. */
+function callProblem(result: RequestResult): string | null {
+  if (result.outcome.kind !== "completed") return describeFailure(result);
+  const call = functionCallsOf(result.snapshot.output).find((candidate) => candidate.name === PROBE_TOOL.name);
+  if (!call) return "No call to the requested function came back.";
+  if (!call.call_id) return "The call came back without a call_id, so its result could not be sent back.";
+  try {
+    const parsed: unknown = JSON.parse(call.arguments);
+    if (!isObject(parsed)) return "The call's arguments are not a JSON object.";
+  } catch {
+    return `The call's arguments are not valid JSON: ${JSON.stringify(call.arguments.slice(0, 60))}.`;
+  }
+  return null;
+}
+
+function callStep(name: string, result: RequestResult, problem: string | null): CheckStep {
+  if (problem !== null) return { name, status: "warning", detail: problem };
+  const omitted = result.snapshot.omittedStreamedItems;
+  return {
+    name,
+    status: "ok",
+    detail: omitted > 0 ? `Intact, read from the stream: the relay's final response left out ${omitted} streamed item(s), which Relay Chat keeps.` : "Intact: name, call_id and JSON arguments arrived.",
+  };
 }

@@ -106,6 +106,9 @@ export function classifyHttpError(status: number, bodyText: string, contentType:
 
 /** Errors reported inside a 200 stream or body (`error` event, `response.failed`). */
 export function classifyServiceError(code: string | null, message: string): ClassifiedError {
+  if (code === "chat_completions_format") {
+    return { cause: "model_permission", code, message, explanation: `${message} Pick another model, or ask the relay's operator to serve this one through the Responses API. Nothing was retried.` };
+  }
   const cause = causeFromCode(code) ?? "server";
   const codeText = code ? ` (${code})` : "";
   return { cause, code, message, explanation: `The relay reported an error${codeText}: ${message} ${ADVICE[cause]}` };
@@ -150,12 +153,36 @@ export function classifyNetworkError(error: unknown): ClassifiedError {
 export function classifyLocalOutcome(outcome: RequestOutcome): ClassifiedError | null {
   switch (outcome.kind) {
     case "interrupted":
+      if (outcome.reason === "size_limit") {
+        return {
+          cause: "stream",
+          code: "stream_too_large",
+          message: "stopped at the size limit",
+          explanation: `The answer grew past the stream size limit (${Math.round(outcome.bytes / (1024 * 1024))} MB received; setting relayChat.maxStreamMegabytes), so Relay Chat stopped reading it. The text so far is kept. The relay may still bill the whole answer.`,
+        };
+      }
+      if (outcome.reason === "client_stopped") {
+        return { cause: "stream", code: null, message: "Relay Chat stopped during this request", explanation: "Relay Chat stopped during this request (the editor closed or crashed). The relay may have finished and billed it: look up the request id in its usage log before sending again." };
+      }
       return { cause: "stream", code: null, message: "interrupted", explanation: `The stream closed after ${outcome.bytes} bytes and ${outcome.events} events without a final status. ${ADVICE.stream} Sending again is a new, possibly billed request.` };
     case "timed_out":
-      return { cause: "network", code: null, message: "timed out", explanation: `Nothing arrived for ${Math.round(outcome.idleMs / 1000)} s, so the request was stopped. Check the relay's usage log before sending again.` };
+      if (outcome.nonStreamed) {
+        return {
+          cause: "network",
+          code: null,
+          message: "timed out",
+          explanation: `The relay did not answer within ${seconds(outcome.idleMs)} s (the limit for non-streamed requests, setting relayChat.nonStreamTimeoutSeconds), so the request was stopped. Check the relay's usage log before sending again.`,
+        };
+      }
+      return { cause: "network", code: null, message: "timed out", explanation: `Nothing arrived for ${seconds(outcome.idleMs)} s, so the request was stopped. Check the relay's usage log before sending again.` };
     case "cancelled":
       return { cause: null, code: null, message: "cancelled", explanation: "Stopped by you. The relay may still bill what it produced." };
     default:
       return null;
   }
+}
+
+/** Whole seconds, or one decimal under ten seconds (a limit of 0.3 s must not read "0 s"). */
+function seconds(milliseconds: number): string {
+  return milliseconds < 10_000 ? String(Math.round(milliseconds / 100) / 10) : String(Math.round(milliseconds / 1000));
 }

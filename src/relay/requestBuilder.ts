@@ -7,6 +7,8 @@ export interface RequestParameters {
   model: string;
   input: readonly InputItem[];
   tools?: readonly FunctionToolDefinition[];
+  toolChoice?: ResponseRequest["tool_choice"];
+  include?: readonly string[];
   maxOutputTokens?: number | null;
   stream: boolean;
 }
@@ -18,6 +20,8 @@ export interface RequestParameters {
 export function buildResponseRequest(parameters: RequestParameters): ResponseRequest {
   const request: ResponseRequest = { model: parameters.model, input: [...parameters.input], stream: parameters.stream, store: false };
   if (parameters.tools && parameters.tools.length > 0) request.tools = [...parameters.tools];
+  if (parameters.toolChoice && request.tools) request.tool_choice = parameters.toolChoice;
+  if (parameters.include && parameters.include.length > 0) request.include = [...parameters.include];
   if (parameters.maxOutputTokens && parameters.maxOutputTokens > 0) {
     request.max_output_tokens = Math.max(MIN_MAX_OUTPUT_TOKENS, Math.floor(parameters.maxOutputTokens));
   }

@@ -2,20 +2,23 @@ import { createParser } from "eventsource-parser";
 import type { EventSourceMessage, EventSourceParser } from "eventsource-parser";
 import type { RelayEvent } from "./types";
 
-/** Type given to a frame whose data is not a JSON object; accumulate keeps it as an unknown event. */
+/** Type given to a frame whose data is not a JSON object; accumulate counts it as an unknown event. */
 export const UNPARSABLE_FRAME_TYPE = "relay.unparsable_frame";
+
+/** Type given to a Chat Completions chunk found in a Responses stream (a gateway mapped the model wrongly). */
+export const CHAT_COMPLETIONS_CHUNK_TYPE = "relay.chat_completions_chunk";
 
 /**
  * Turns response body bytes into service events. eventsource-parser does the SSE framing (CRLF,
- * comments, multi-line data); TextDecoder in stream mode joins characters split across chunks and
- * drops a leading BOM.
+ * comments such as `: PING`, multi-line data); TextDecoder in stream mode joins characters split across
+ * chunks and drops a leading BOM.
  */
 export class SseEventDecoder {
   private readonly textDecoder = new TextDecoder("utf-8");
   private readonly parser: EventSourceParser;
   private batch: RelayEvent[] = [];
-  /** Whether a `data: [DONE]` sentinel arrived; it is a transport marker, never a terminal status. */
-  sawDoneMarker = false;
+  /** Set while the end of the body is flushed: a frame completed only by that flush counts if its JSON is whole. */
+  private flushing = false;
 
   constructor() {
     this.parser = createParser({ onEvent: (message) => this.onMessage(message) });
@@ -28,12 +31,16 @@ export class SseEventDecoder {
   }
 
   /**
-   * Flushes at end of body. A last frame without its closing blank line is dropped, as the SSE standard
-   * says: a body cut inside the final frame must never read as a completed response.
+   * Flushes at the end of the body. Some relays end the body right after the last frame's data line,
+   * without the closing blank line: that frame counts when its data is complete JSON. A body cut inside
+   * the JSON never yields an event, so a cut can never read as a completed response.
    */
   end(): RelayEvent[] {
     const rest = this.textDecoder.decode();
     if (rest) this.parser.feed(rest);
+    this.flushing = true;
+    this.parser.feed("\n\n");
+    this.flushing = false;
     return this.takeBatch();
   }
 
@@ -45,25 +52,32 @@ export class SseEventDecoder {
 
   private onMessage(message: EventSourceMessage): void {
     const data = message.data;
-    if (data === "[DONE]") {
-      this.sawDoneMarker = true;
-      return;
-    }
-    if (data === "") return;
+    // `[DONE]` is a transport marker some relays add after the terminal event, never a status.
+    if (data === "[DONE]" || data === "") return;
     let parsed: unknown;
     try {
       parsed = JSON.parse(data);
     } catch {
-      this.batch.push({ type: UNPARSABLE_FRAME_TYPE, event: message.event ?? null, data: data.slice(0, 500) });
+      if (!this.flushing) this.batch.push({ type: UNPARSABLE_FRAME_TYPE, event: message.event ?? null, data: data.slice(0, 500) });
       return;
     }
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-      this.batch.push({ type: UNPARSABLE_FRAME_TYPE, event: message.event ?? null, data: data.slice(0, 500) });
+      if (!this.flushing) this.batch.push({ type: UNPARSABLE_FRAME_TYPE, event: message.event ?? null, data: data.slice(0, 500) });
       return;
     }
     const event = parsed as RelayEvent;
-    // Frames without a JSON `type` take it from the `event:` line; some relays send only one of the two.
-    if (typeof event.type !== "string") event.type = message.event ?? "unknown";
+    if (typeof event.type !== "string") event.type = typeOfUntypedFrame(event, message.event);
     this.batch.push(event);
   }
+}
+
+/**
+ * Frames without a JSON `type`: the `event:` line names it when there is one; a bare `{"error":{...}}`
+ * (sent by some relays instead of an `error` event) is an error; a Chat Completions chunk is flagged.
+ */
+function typeOfUntypedFrame(event: RelayEvent, eventLine: string | undefined): string {
+  if (eventLine) return eventLine;
+  if (event.error !== undefined && event.error !== null) return "error";
+  if (event.object === "chat.completion.chunk" || event.object === "chat.completion") return CHAT_COMPLETIONS_CHUNK_TYPE;
+  return "unknown";
 }

@@ -37,10 +37,22 @@ export interface FunctionToolDefinition extends JsonObject {
   strict?: boolean;
 }
 
+/** The fields of a `function_call` output item a client acts on: what the model proposes to run. */
+export interface FunctionCallProposal {
+  readonly call_id: string;
+  readonly name: string;
+  /** The JSON text the model produced; not trusted to be JSON, an object, or valid for the schema. */
+  readonly arguments: string;
+}
+
 export interface ResponseRequest {
   model: string;
   input: InputItem[];
   tools?: FunctionToolDefinition[];
+  /** "required" makes the model call a tool (the connection check uses it); absent leaves it to the model. */
+  tool_choice?: "auto" | "required" | "none";
+  /** `reasoning.encrypted_content` where reasoning is used: under `store: false` it is the only way to resend reasoning. */
+  include?: string[];
   max_output_tokens?: number;
   stream?: boolean;
   /** Always false: history is carried by the client, never stored by the service. */
@@ -79,8 +91,10 @@ export interface ResponseSnapshot {
   readonly error: ServiceError | null;
   /** Set once a terminal event (completed / incomplete / failed / error) has been seen. */
   readonly terminal: TerminalKind | null;
-  /** Events whose type the client does not know; kept, never fatal. */
-  readonly unknownEvents: readonly RelayEvent[];
+  /** Events whose type the client does not know, and frames that are not JSON objects: counted, never kept, never fatal. */
+  readonly unknownEventCount: number;
+  /** Streamed items that the final response's `output` left out; they are kept in `output` all the same. */
+  readonly omittedStreamedItems: number;
 }
 
 export type TerminalKind = "completed" | "incomplete" | "failed" | "error_event";
@@ -104,8 +118,13 @@ export type RequestOutcome =
   | { kind: "incomplete"; reason: string | null }
   | { kind: "failed"; code: string | null; message: string }
   | { kind: "error_event"; code: string | null; message: string }
-  | { kind: "interrupted"; bytes: number; events: number }
-  | { kind: "timed_out"; idleMs: number }
+  /**
+   * The answer stopped without a final status. `reason`: the client stopped reading because the stream
+   * outgrew its size limit, or Relay Chat itself stopped (the editor closed or crashed) during the request.
+   */
+  | { kind: "interrupted"; bytes: number; events: number; reason?: "size_limit" | "client_stopped" }
+  /** `idleMs` is the limit that ran out: the idle limit of a stream, or the whole-answer limit of a non-streamed request. */
+  | { kind: "timed_out"; idleMs: number; nonStreamed?: true }
   | { kind: "cancelled" }
   | { kind: "http_error"; status: number; code: string | null; message: string; body: string }
   | { kind: "network_error"; code: string | null; message: string };
@@ -129,17 +148,41 @@ export interface RequestResult {
   /** A sentence for the user naming the likely cause and what to do. Never contains the key. */
   explanation: string | null;
   snapshot: ResponseSnapshot;
+  /**
+   * Usage a receipt may show and a total may add: null when the relay reported none, or only zeros for a
+   * non-empty answer (gateways that never ask their upstream). `snapshot.usage` keeps what the relay sent.
+   */
+  usage: Usage | null;
   httpStatus: number | null;
+  /** The request id that matches the relay's usage log: a relay-specific header before a generic one. */
   requestId: string | null;
+  /** Every request id the answer carried (each header, the error text), `requestId` first; proxies add their own. */
+  requestIds: string[];
+  /** The extra, non-secret headers the request was sent with (from the settings); empty when none. */
+  extraHeaders: Readonly<Record<string, string>>;
   streamed: boolean;
   timing: RequestTiming;
   bytesReceived: number;
   eventsReceived: number;
 }
 
-/** What `RelayClient.stream` yields: batches of events with the snapshot after them, then the end. */
+/** What is known once the relay has answered with headers (before any of the body). */
+export interface ResponseHeadersInfo {
+  httpStatus: number;
+  requestId: string | null;
+  requestIds: string[];
+}
+
+/** How much of the body has arrived so far. */
+export interface StreamProgress {
+  bytes: number;
+  events: number;
+}
+
+/** What `RelayClient.stream` yields: the headers, batches of events with the snapshot after them, then the end. */
 export type StreamUpdate =
-  | { type: "events"; events: readonly RelayEvent[]; snapshot: ResponseSnapshot }
+  | { type: "headers"; headers: ResponseHeadersInfo }
+  | { type: "events"; events: readonly RelayEvent[]; snapshot: ResponseSnapshot; progress: StreamProgress }
   | { type: "end"; result: RequestResult };
 
 export interface ModelInfo extends JsonObject {

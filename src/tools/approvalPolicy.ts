@@ -1,6 +1,6 @@
 // Who decides whether a call may run without asking. Pure: the state is passed in, nothing is remembered here
 // except what SessionAllowances holds for the lifetime of one editor session.
-import type { Tool, ToolRisk } from "./toolContract";
+import type { Tool } from "./toolContract";
 
 export type ApprovalAnswer = "approve" | "deny" | "allow_session";
 export type ApprovalDecision = "ask" | "auto-approve";
@@ -10,11 +10,11 @@ export class SessionAllowances {
   private readonly allowedToolNames = new Set<string>();
 
   /**
-   * Only read tools can be allowed for the session; a write or execute tool is refused here and,
-   * independently, ignored by `decideApproval`, so neither check alone has to be right.
+   * Only read tools (and external tools the user opted in) can be allowed for the session; any other tool
+   * is refused here and, independently, ignored by `decideApproval`, so neither check alone has to be right.
    */
-  allow(tool: Pick<Tool, "name" | "risk">): boolean {
-    if (!canBeAllowedForSession(tool.risk)) return false;
+  allow(tool: SessionAllowanceSubject & Pick<Tool, "name">): boolean {
+    if (!canBeAllowedForSession(tool)) return false;
     this.allowedToolNames.add(tool.name);
     return true;
   }
@@ -48,21 +48,27 @@ export interface ApprovalPolicyState extends ToolAvailability {
   readonly sessionAllowances: SessionAllowances;
 }
 
-export function canBeAllowedForSession(risk: ToolRisk): boolean {
-  return risk === "read";
+export type SessionAllowanceSubject = Pick<Tool, "risk" | "sessionAllowanceOptIn">;
+
+/**
+ * Read tools may be allowed for the session. An external tool may be too, but only when the user opted in
+ * for that tool: Relay Chat cannot tell whether it reads or changes anything.
+ */
+export function canBeAllowedForSession(tool: SessionAllowanceSubject): boolean {
+  return tool.risk === "read" || (tool.risk === "external" && tool.sessionAllowanceOptIn === true);
 }
 
 /** Whether the prompt may offer "allow for this session" for this tool in this workspace. */
-export function offersSessionAllowance(tool: Pick<Tool, "risk">, state: Pick<ApprovalPolicyState, "trusted">): boolean {
-  return state.trusted && canBeAllowedForSession(tool.risk);
+export function offersSessionAllowance(tool: SessionAllowanceSubject, state: Pick<ApprovalPolicyState, "trusted">): boolean {
+  return state.trusted && canBeAllowedForSession(tool);
 }
 
 export function decideApproval(
-  call: { readonly tool: Pick<Tool, "name" | "risk"> },
+  call: { readonly tool: SessionAllowanceSubject & Pick<Tool, "name"> },
   state: ApprovalPolicyState,
 ): ApprovalDecision {
   if (!state.trusted) return "ask";
   if (state.disabledToolNames.has(call.tool.name)) return "ask";
-  if (!canBeAllowedForSession(call.tool.risk)) return "ask";
+  if (!canBeAllowedForSession(call.tool)) return "ask";
   return state.sessionAllowances.has(call.tool.name) ? "auto-approve" : "ask";
 }

@@ -8,15 +8,23 @@ export type ArgumentCheck = (args: unknown) => { valid: true } | { valid: false;
 
 /**
  * Strict mode makes a typo in a tool's own schema (an unknown keyword) fail when the tool is registered,
- * instead of silently accepting anything at call time.
+ * instead of silently accepting anything at call time. `lenient` is for schemas written by others (an
+ * external tool's): annotations Ajv does not know, untyped `properties` and union types are accepted, and
+ * the rules the schema does state are still enforced.
  */
-export function createArgumentValidator(): (schema: JsonObject, toolName: string) => ArgumentCheck {
+export function createArgumentValidator(): (schema: JsonObject, toolName: string, options?: { lenient?: boolean }) => ArgumentCheck {
   const ajv = new Ajv({ allErrors: true, strict: true });
   addFormats(ajv);
-  return (schema, toolName) => {
+  let lenientAjv: Ajv | undefined;
+  return (schema, toolName, options = {}) => {
     let validate: ValidateFunction;
     try {
-      validate = ajv.compile(schema);
+      if (options.lenient) {
+        lenientAjv ??= addFormats(new Ajv({ allErrors: true, strict: false, logger: false }));
+        validate = lenientAjv.compile(schema);
+      } else {
+        validate = ajv.compile(schema);
+      }
     } catch (error) {
       throw new Error(`The parameters schema of tool "${toolName}" is not valid: ${(error as Error).message}`);
     }

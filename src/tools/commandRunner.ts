@@ -2,6 +2,7 @@
 import { spawn } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
 import { avoidSplittingSurrogatePair } from "./outputTruncation";
+import type { RunningCommands } from "./runningCommands";
 
 export interface CommandRunOptions {
   readonly commandLine: string;
@@ -11,6 +12,8 @@ export interface CommandRunOptions {
   readonly maxOutputChars: number;
   readonly signal?: AbortSignal;
   readonly env?: NodeJS.ProcessEnv;
+  /** Where the running command is registered, so it can be stopped when the extension deactivates. */
+  readonly running?: RunningCommands;
 }
 
 export interface CommandRunResult {
@@ -19,6 +22,8 @@ export interface CommandRunResult {
   readonly exitSignal: string | null;
   readonly timedOut: boolean;
   readonly cancelled: boolean;
+  /** Stopped because the extension (or the process hosting it) was shutting down. */
+  readonly stoppedOnShutdown?: boolean;
   /** stdout and stderr interleaved in arrival order, cut in the middle when too long. */
   readonly output: string;
   readonly totalOutputChars: number;
@@ -49,6 +54,7 @@ export function runCommandLine(options: CommandRunOptions): Promise<CommandRunRe
 
     let timedOut = false;
     let cancelled = false;
+    let stoppedOnShutdown = false;
     let settled = false;
     let settleTimer: NodeJS.Timeout | undefined;
 
@@ -58,10 +64,11 @@ export function runCommandLine(options: CommandRunOptions): Promise<CommandRunRe
       clearTimeout(timeoutTimer);
       clearTimeout(settleTimer);
       options.signal?.removeEventListener("abort", onAbort);
+      unregister?.();
       child.stdout?.destroy();
       child.stderr?.destroy();
       const text = output.text();
-      resolve({ exitCode, exitSignal, timedOut, cancelled, output: text.value, totalOutputChars: output.total, truncated: text.truncated });
+      resolve({ exitCode, exitSignal, timedOut, cancelled, stoppedOnShutdown, output: text.value, totalOutputChars: output.total, truncated: text.truncated });
     };
 
     const kill = (): void => {
@@ -77,6 +84,13 @@ export function runCommandLine(options: CommandRunOptions): Promise<CommandRunRe
       kill();
     }, options.timeoutMs);
     options.signal?.addEventListener("abort", onAbort, { once: true });
+    const unregister =
+      child.pid === undefined
+        ? undefined
+        : options.running?.add(child.pid, () => {
+            stoppedOnShutdown = true;
+            kill();
+          });
 
     for (const stream of [child.stdout, child.stderr]) {
       const decoder = new StringDecoder("utf8");
@@ -88,6 +102,7 @@ export function runCommandLine(options: CommandRunOptions): Promise<CommandRunRe
       settled = true;
       clearTimeout(timeoutTimer);
       options.signal?.removeEventListener("abort", onAbort);
+      unregister?.();
       reject(error);
     });
     child.on("close", (code, signal) => finish(code, signal));

@@ -1,7 +1,7 @@
-import { promises as fs } from "node:fs";
 import type { FileToolContext } from "./fileToolContext";
 import type { Tool } from "./toolContract";
 import { defineTool } from "./toolContract";
+import { readFolderVerified } from "./verifiedOpen";
 import { resolveInsideWorkspace } from "./workspacePaths";
 
 export interface ListDirectoryArguments {
@@ -15,6 +15,7 @@ export function createListDirectoryTool(context: FileToolContext, maxEntries = d
     name: "list_directory",
     description: 'List the entries of a workspace folder, sorted by name; folders end with "/". Path defaults to the workspace root.',
     risk: "read",
+    argumentRoles: { path: "folder" },
     parameters: {
       type: "object",
       properties: { path: { type: "string", description: 'Folder path relative to the workspace folder; "." for the root.' } },
@@ -32,10 +33,9 @@ export async function listWorkspaceDirectory(
   const resolved = await resolveInsideWorkspace(workspaceFolders, requestedPath);
   if (!resolved.ok) return { output: resolved.problem, isError: true };
   if (!resolved.exists) return { output: `The folder "${requestedPath}" does not exist.`, isError: true };
-  const stats = await fs.stat(resolved.absolutePath);
-  if (!stats.isDirectory()) return { output: `"${requestedPath}" is a file, not a folder; use read_file to read it.`, isError: true };
-
-  const entries = await fs.readdir(resolved.absolutePath, { withFileTypes: true });
+  const listing = await readFolderVerified(resolved.absolutePath, requestedPath);
+  if (!listing.ok) return { output: listing.problem, isError: true };
+  const entries = listing.entries;
   const names = entries.map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name));
   // Code-unit order, not locale order: the same listing on every machine.
   names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

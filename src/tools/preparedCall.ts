@@ -1,36 +1,41 @@
 // Checks a proposed function call before anyone is asked about it: a rejected call never reaches the user.
-import type { JsonObject } from "../relay/types";
+import type { FunctionCallProposal, JsonObject } from "../relay/types";
 import type { ToolAvailability } from "./approvalPolicy";
 import type { Tool } from "./toolContract";
 import type { ToolRegistry } from "./toolRegistry";
 
-/** The fields of a `function_call` output item that matter here. */
-export interface FunctionCallProposal {
-  readonly call_id: string;
-  readonly name: string;
-  /** The JSON text the model produced; not trusted to be JSON, an object, or valid for the schema. */
-  readonly arguments: string;
-}
-
 export type PreparedCall =
   | { readonly status: "ready"; readonly call_id: string; readonly tool: Tool; readonly args: JsonObject }
-  | { readonly status: "rejected"; readonly call_id: string; readonly name: string; readonly problem: string };
+  | {
+      readonly status: "rejected";
+      readonly call_id: string;
+      readonly name: string;
+      readonly problem: string;
+      /** unavailable: no such tool, or not offered here; invalid_arguments: not JSON, not an object, or against the schema. */
+      readonly reason: "unavailable" | "invalid_arguments";
+    };
 
 export type ReadyCall = Extract<PreparedCall, { status: "ready" }>;
 export type RejectedCall = Extract<PreparedCall, { status: "rejected" }>;
 
 export function prepareCall(proposal: FunctionCallProposal, registry: ToolRegistry, availability: ToolAvailability): PreparedCall {
-  const reject = (problem: string): RejectedCall => ({ status: "rejected", call_id: proposal.call_id, name: proposal.name, problem });
+  const reject = (problem: string, reason: RejectedCall["reason"] = "invalid_arguments"): RejectedCall => ({
+    status: "rejected",
+    call_id: proposal.call_id,
+    name: proposal.name,
+    problem,
+    reason,
+  });
 
   const tool = registry.get(proposal.name);
   if (tool === undefined) {
     const known = registry.offeredTools(availability).map((offered) => offered.name);
     const choices = known.length > 0 ? ` Available tools: ${known.join(", ")}.` : " No tools are available.";
-    return reject(`Error: there is no tool named "${proposal.name}", so nothing was run.${choices}`);
+    return reject(`Error: there is no tool named "${proposal.name}", so nothing was run.${choices}`, "unavailable");
   }
 
   const offer = registry.offer(tool, availability);
-  if (!offer.offered) return reject(`Error: ${offer.problem}`);
+  if (!offer.offered) return reject(`Error: ${offer.problem}`, "unavailable");
 
   const parsed = parseArguments(proposal.arguments);
   if (!parsed.ok) return reject(`Error: the arguments for "${tool.name}" ${parsed.problem}, so nothing was run. Send the arguments as one JSON object.`);

@@ -1,8 +1,8 @@
-import { promises as fs } from "node:fs";
 import type { FileToolContext } from "./fileToolContext";
 import { decodeUtf8, isBinaryContent, splitLines } from "./textFileContent";
 import type { Tool } from "./toolContract";
 import { defineTool } from "./toolContract";
+import { openVerified } from "./verifiedOpen";
 import { resolveInsideWorkspace } from "./workspacePaths";
 
 export interface ReadFileArguments {
@@ -25,6 +25,7 @@ export function createReadFileTool(context: FileToolContext, limits: ReadFileLim
       "Read a text file from the workspace. Paths are relative to the workspace folder. " +
       "Optionally give start_line and end_line (1-based, inclusive) to read part of a long file.",
     risk: "read",
+    argumentRoles: { path: "path" },
     parameters: {
       type: "object",
       properties: {
@@ -52,13 +53,21 @@ export async function readWorkspaceFile(
   if (!resolved.ok) return fail(resolved.problem);
   if (!resolved.exists) return fail(`The file "${args.path}" does not exist.`);
 
-  const stats = await fs.stat(resolved.absolutePath);
-  if (stats.isDirectory()) return fail(`"${args.path}" is a folder, not a file; use list_directory to see its entries.`);
-  if (!stats.isFile()) return fail(`"${args.path}" is not a regular file.`);
-  if (stats.size > limits.maxFileBytes) {
-    return fail(`The file "${args.path}" is ${stats.size} bytes, larger than the ${limits.maxFileBytes}-byte limit for read_file; use search_text to find the relevant lines.`);
+  // Read through the handle that was verified, never by path again.
+  const opened = await openVerified(resolved.absolutePath, args.path);
+  if (!opened.ok) return fail(opened.problem);
+  let content: Buffer;
+  try {
+    const stats = await opened.handle.stat();
+    if (stats.isDirectory()) return fail(`"${args.path}" is a folder, not a file; use list_directory to see its entries.`);
+    if (!stats.isFile()) return fail(`"${args.path}" is not a regular file.`);
+    if (stats.size > limits.maxFileBytes) {
+      return fail(`The file "${args.path}" is ${stats.size} bytes, larger than the ${limits.maxFileBytes}-byte limit for read_file; use search_text to find the relevant lines.`);
+    }
+    content = await opened.handle.readFile();
+  } finally {
+    await opened.handle.close();
   }
-  const content = await fs.readFile(resolved.absolutePath);
   if (isBinaryContent(content)) return fail(`The file "${args.path}" looks binary (it contains NUL bytes); read_file only reads text files.`);
 
   const lines = splitLines(decodeUtf8(content));

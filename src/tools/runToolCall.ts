@@ -9,6 +9,23 @@ export interface RunToolCallOptions {
   readonly signal: AbortSignal;
   /** The tool-output-size setting; longer output is cut with a visible marker. */
   readonly maxResultChars: number;
+  /**
+   * Applied to every result before it is cut or returned, so the relay key never reaches the model, the
+   * history or the panel (see toolOutputRedaction). Without it, results are passed on unchanged.
+   */
+  readonly redact?: (text: string) => string;
+}
+
+/**
+ * What happened to a call, for the tool card: it ran (and succeeded), it ran and failed, the user denied it
+ * (or the edit it proposed), or it was not run because of its arguments, because the tool is not available,
+ * or because the turn was stopped before (or while) it ran.
+ */
+export type ToolCallOutcome = "ran" | "failed" | "denied" | "invalid_arguments" | "unavailable" | "stopped" | "stopped_while_running";
+
+export interface ToolCallResult {
+  readonly output: FunctionCallOutputItem;
+  readonly outcome: ToolCallOutcome;
 }
 
 const aborted = Symbol("aborted");
@@ -18,28 +35,29 @@ export async function runToolCall(
   prepared: PreparedCall,
   approve: (call: ReadyCall) => Promise<ApprovalAnswer>,
   options: RunToolCallOptions,
-): Promise<FunctionCallOutputItem> {
-  const reply = (output: string): FunctionCallOutputItem => ({
-    type: "function_call_output",
-    call_id: prepared.call_id,
-    output: truncateOutput(output, options.maxResultChars).text,
+): Promise<ToolCallResult> {
+  const redact = options.redact ?? ((text: string) => text);
+  const reply = (output: string, outcome: ToolCallOutcome): ToolCallResult => ({
+    output: { type: "function_call_output", call_id: prepared.call_id, output: truncateOutput(redact(output), options.maxResultChars).text },
+    outcome,
   });
 
-  if (prepared.status === "rejected") return reply(prepared.problem);
+  if (prepared.status === "rejected") return reply(prepared.problem, prepared.reason);
   const toolName = prepared.tool.name;
-  if (options.signal.aborted) return reply(cancelledBeforeRunning(toolName));
+  if (options.signal.aborted) return reply(cancelledBeforeRunning(toolName), "stopped");
 
   let answer: ApprovalAnswer | typeof aborted;
   try {
     answer = await untilAborted(approve(prepared), options.signal);
   } catch (error) {
-    return reply(`Error: the call to "${toolName}" was not run because approval could not be obtained (${errorMessage(error)}).`);
+    return reply(`Error: the call to "${toolName}" was not run because approval could not be obtained (${errorMessage(error)}).`, "failed");
   }
-  if (answer === aborted) return reply(cancelledBeforeRunning(toolName));
+  if (answer === aborted) return reply(cancelledBeforeRunning(toolName), "stopped");
   if (answer === "deny") {
     return reply(
       `The user declined to run "${toolName}" with these arguments, so it was not run. ` +
         `Do not retry the same call; continue without it or ask the user how to proceed.`,
+      "denied",
     );
   }
 
@@ -47,11 +65,29 @@ export async function runToolCall(
   try {
     result = await untilAborted(prepared.tool.run(prepared.args, options.signal), options.signal);
   } catch (error) {
-    if (options.signal.aborted) return reply(cancelledWhileRunning(toolName));
-    return reply(`Error: ${errorMessage(error)}`);
+    if (options.signal.aborted) return reply(cancelledWhileRunning(toolName), "stopped_while_running");
+    return reply(`Error: ${errorMessage(error)}`, "failed");
   }
-  if (result === aborted) return reply(cancelledWhileRunning(toolName));
-  return reply(outputText(result));
+  if (result === aborted) return reply(cancelledWhileRunning(toolName), "stopped_while_running");
+  return reply(outputText(result), outcomeOf(result));
+}
+
+/**
+ * The outcome of a call saved before outcomes were recorded, read back from the text the model was told (the
+ * sentences above and the tools' own). Anything unrecognised that is not an error counts as ran.
+ */
+export function outcomeFromOutputText(status: "ready" | "rejected", output: string): ToolCallOutcome {
+  if (status === "rejected") return /no tool named|not available|turned off/.test(output) ? "unavailable" : "invalid_arguments";
+  if (/^The user declined to run /.test(output) || /^The user rejected the edit/.test(output)) return "denied";
+  if (/cancelled by the user before it ran/.test(output)) return "stopped";
+  if (/cancelled by the user while it was running/.test(output)) return "stopped_while_running";
+  return /^Error:/.test(output) ? "failed" : "ran";
+}
+
+function outcomeOf(result: string | ToolRunResult): ToolCallOutcome {
+  if (typeof result === "string") return "ran";
+  if (result.isError === true) return "failed";
+  return result.declined === true ? "denied" : "ran";
 }
 
 function outputText(result: string | ToolRunResult): string {

@@ -1,10 +1,11 @@
-import { promises as fs } from "node:fs";
 import type { FileToolContext } from "./fileToolContext";
 import { workspaceRoots } from "./fileToolContext";
 import { createPathMatcher } from "./globPattern";
+import { defaultMatchBudgetMs, LineMatchWorker } from "./lineMatchWorker";
 import { decodeUtf8, isBinaryContent, splitLines } from "./textFileContent";
 import type { Tool } from "./toolContract";
 import { defineTool } from "./toolContract";
+import { openVerified } from "./verifiedOpen";
 import { walkWorkspaceFiles } from "./workspaceWalk";
 
 export interface SearchTextArguments {
@@ -20,9 +21,11 @@ export interface SearchTextLimits {
   readonly maxFileBytes: number;
   /** Long lines are shown shortened; minified files would otherwise fill the whole result. */
   readonly maxLineChars: number;
+  /** Matching one file may take this long before the search is stopped as runaway backtracking. */
+  readonly matchBudgetMs: number;
 }
 
-export const defaultSearchTextLimits: SearchTextLimits = { maxMatches: 200, maxFileBytes: 1_000_000, maxLineChars: 300 };
+export const defaultSearchTextLimits: SearchTextLimits = { maxMatches: 200, maxFileBytes: 1_000_000, maxLineChars: 300, matchBudgetMs: defaultMatchBudgetMs };
 
 export function createSearchTextTool(context: FileToolContext, limits: SearchTextLimits = defaultSearchTextLimits): Tool {
   return defineTool<SearchTextArguments>({
@@ -56,46 +59,70 @@ export async function searchWorkspaceText(
   const limits = options.limits ?? defaultSearchTextLimits;
   // No "u" flag: it rejects escapes like "\-" that models often write in ordinary patterns.
   const flags = args.case_sensitive === true ? "" : "i";
-  let expression: RegExp;
+  const included = args.include === undefined ? () => true : createPathMatcher(args.include, { caseSensitive: false });
+  let matcher: LineMatchWorker;
   try {
-    expression = new RegExp(args.is_regex === true ? args.query : escapeRegExp(args.query), flags);
+    matcher = new LineMatchWorker(args.is_regex === true ? args.query : escapeRegExp(args.query), flags, limits.matchBudgetMs);
   } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
     return { output: `The regular expression ${JSON.stringify(args.query)} is not valid: ${(error as Error).message}`, isError: true };
   }
-  const included = args.include === undefined ? () => true : createPathMatcher(args.include, { caseSensitive: false });
 
   const results: string[] = [];
   let capped = false;
-  search: for (const root of await workspaceRoots(workspaceFolders)) {
-    for await (const file of walkWorkspaceFiles(root.realPath, { excludePatterns: options.excludePatterns ?? [], signal: options.signal })) {
-      if (!included(file.relativePath)) continue;
-      const content = await readSearchableFile(file.absolutePath, limits.maxFileBytes);
-      if (content === null) continue;
-      const lines = splitLines(content);
-      for (let index = 0; index < lines.length; index++) {
-        const line = lines[index] as string;
-        if (!expression.test(line)) continue;
-        if (results.length === limits.maxMatches) {
-          capped = true;
-          break search;
+  try {
+    search: for (const root of await workspaceRoots(workspaceFolders)) {
+      for await (const file of walkWorkspaceFiles(root.realPath, { excludePatterns: options.excludePatterns ?? [], signal: options.signal })) {
+        if (!included(file.relativePath)) continue;
+        const content = await readSearchableFile(file.absolutePath, limits.maxFileBytes);
+        if (content === null) continue;
+        const lines = splitLines(content);
+        const shownPath = root.displayPrefix + file.relativePath;
+        // One more than still fits, to know whether the list was cut.
+        const matched = await matcher.match(lines, limits.maxMatches - results.length + 1, options.signal);
+        if (matched.kind === "cancelled") throw options.signal?.reason ?? new Error("The search was cancelled.");
+        if (matched.kind === "over_budget") return { output: runawayPatternReport(args.query, shownPath, matched.budgetMs, results), isError: true };
+        for (const index of matched.lineIndexes) {
+          if (results.length === limits.maxMatches) {
+            capped = true;
+            break search;
+          }
+          results.push(`${shownPath}:${index + 1}: ${shorten((lines[index] as string).trim(), limits.maxLineChars)}`);
         }
-        results.push(`${root.displayPrefix}${file.relativePath}:${index + 1}: ${shorten(line.trim(), limits.maxLineChars)}`);
       }
     }
+  } finally {
+    await matcher.dispose();
   }
   if (results.length === 0) return `No matches for ${JSON.stringify(args.query)}.`;
   const note = capped ? `\n[... stopped after ${limits.maxMatches} matches; narrow the query or use include]` : "";
   return results.join("\n") + note;
 }
 
+/** What the model needs to write a better pattern: why it was stopped, where, and what was found before. */
+function runawayPatternReport(query: string, shownPath: string, budgetMs: number, found: readonly string[]): string {
+  const seconds = `${budgetMs / 1000} s`;
+  const before = found.length === 0 ? "No matches were found before it was stopped." : `Matches found before it was stopped:\n${found.join("\n")}`;
+  return (
+    `The search was stopped: the regular expression ${JSON.stringify(query)} took more than ${seconds} on the lines of ${shownPath}. ` +
+    `Nested or overlapping repetition such as (a+)+, (a|a)* or (.*)* makes matching take exponential time on long lines. ` +
+    `Rewrite the pattern without nested quantifiers, anchor it, or search for a literal string instead. ${before}`
+  );
+}
+
+/** Null for anything not worth searching: too big, binary, not a regular file, unreadable, or swapped while opening. */
 async function readSearchableFile(absolutePath: string, maxFileBytes: number): Promise<string | null> {
+  const opened = await openVerified(absolutePath, absolutePath);
+  if (!opened.ok) return null;
   try {
-    const stats = await fs.stat(absolutePath);
-    if (stats.size > maxFileBytes) return null;
-    const content = await fs.readFile(absolutePath);
+    const stats = await opened.handle.stat();
+    if (!stats.isFile() || stats.size > maxFileBytes) return null;
+    const content = await opened.handle.readFile();
     return isBinaryContent(content) ? null : decodeUtf8(content);
   } catch {
     return null;
+  } finally {
+    await opened.handle.close();
   }
 }
 

@@ -1,15 +1,26 @@
 // The contract every tool fulfils, whether it reads files, runs a command or talks to the editor.
 import type { JsonObject } from "../relay/types";
 
-/** How much harm a call can do; drives what the approval policy may skip asking about. */
-export type ToolRisk = "read" | "write" | "execute";
+/**
+ * How much harm a call can do; drives what the approval policy may skip asking about. `external` is a tool
+ * of another extension or an MCP server (run through VS Code): Relay Chat cannot see what it does.
+ */
+export type ToolRisk = "read" | "write" | "execute" | "external";
 
 /** A richer result than plain text, for tools whose failure is an answer the model should see, not a crash. */
 export interface ToolRunResult {
   output: string;
   /** True when the output describes a failure; the text is then sent prefixed with "Error: ". */
   isError?: boolean;
+  /** True when the tool ran but the user turned down what it proposed (propose_edit's review); shown as "denied". */
+  declined?: boolean;
 }
+
+/**
+ * What an argument means, so the approval card can show it as it will be used: a command line as plain text,
+ * a folder or file path relative to the workspace. Arguments without a role are shown as their value.
+ */
+export type ArgumentRole = "command" | "folder" | "path";
 
 export interface Tool {
   /** The function name the model calls; must match /^[A-Za-z0-9_-]{1,64}$/. */
@@ -20,6 +31,10 @@ export interface Tool {
   readonly risk: ToolRisk;
   /** Sent as `strict` in the request when set; only meaningful if the schema follows the strict-mode rules. */
   readonly strict?: boolean;
+  /** Roles of top-level arguments by property name; see ArgumentRole. */
+  readonly argumentRoles?: Readonly<Record<string, ArgumentRole>>;
+  /** For an `external` tool only: the user chose to let its approval card offer "allow for this session". */
+  readonly sessionAllowanceOptIn?: boolean;
   /** Called only with arguments that passed schema validation and only after approval. */
   run(args: JsonObject, signal: AbortSignal): Promise<string | ToolRunResult>;
 }

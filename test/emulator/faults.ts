@@ -21,7 +21,14 @@ export type Fault =
   | { kind: "status"; status: number; code?: string; message?: string; retryAfterSeconds?: number }
   | { kind: "non_json"; status: number; body: string }
   /** `{message, code}` without the `error` wrapper, as some relays send. */
-  | { kind: "flat_error_body"; status: number; code?: string; message?: string };
+  | { kind: "flat_error_body"; status: number; code?: string; message?: string }
+  /** Nothing wrong: takes a place in the queue so the fault after it hits the next request. */
+  | { kind: "none" }
+  /**
+   * A relay that breaks function calls only when streaming: argument deltas are dropped and the call
+   * items (done events and final output) carry empty arguments. Non-streamed answers are unaffected.
+   */
+  | { kind: "garble_streamed_calls" };
 
 export type CannedAnswerFault = Extract<Fault, { kind: "html" | "status" | "non_json" | "flat_error_body" }>;
 export type EventFault = Extract<Fault, { kind: "failed" | "error_event" }>;
@@ -124,6 +131,21 @@ export interface FaultedEvents {
   outputTokens: number;
   /** The non-stream answer: the failed response object, or an error envelope with its HTTP status. */
   nonStreamAnswer: { status: number; body: unknown };
+}
+
+/** The `garble_streamed_calls` fault: function calls lose their arguments in the stream. */
+export function garbleStreamedCalls(events: readonly WireEvent[]): WireEvent[] {
+  const withoutArguments = (item: unknown) => (typeof item === "object" && item !== null && (item as { type?: unknown }).type === "function_call" ? { ...item, arguments: "" } : item);
+  return events
+    .filter((event) => event.type !== "response.function_call_arguments.delta" && event.type !== "response.function_call_arguments.done")
+    .map((event) => {
+      if (event.type === "response.output_item.done") return { ...event, item: withoutArguments(event.item) };
+      if (event.type === "response.completed") {
+        const response = event.response as { output: unknown[] };
+        return { ...event, response: { ...response, output: response.output.map(withoutArguments) } };
+      }
+      return event;
+    });
 }
 
 /** Replaces the tail of a generated stream with a failure after some text has been sent. */

@@ -1,6 +1,9 @@
 // Runs the relay emulator as a process for the demo and the benchmarks:
-//   node --require tsx/cjs test/emulator/main.ts [--port N] [--key K] [--delta-interval-ms MS]
-// Prints one JSON line {"baseUrl", "key"} and serves until SIGINT/SIGTERM.
+//   node --require tsx/cjs test/emulator/main.ts [--port N] [--key K] [--delta-interval-ms MS] [--profile openai|minimal|new-api|translated] [--control]
+// Prints one JSON line {"baseUrl", "key", "profile"} (plus "controlUrl" with --control, see
+// controlServer.ts) and serves until SIGINT/SIGTERM.
+import { startControlServer } from "./controlServer";
+import { EMULATOR_PROFILES, isEmulatorProfile } from "./profiles";
 import { startRelayEmulator } from "./server";
 
 function argumentValue(name: string): string | undefined {
@@ -11,12 +14,16 @@ function argumentValue(name: string): string | undefined {
 async function main(): Promise<void> {
   const port = argumentValue("--port");
   const key = argumentValue("--key");
+  const profile = argumentValue("--profile") ?? "openai";
+  if (!isEmulatorProfile(profile)) throw new Error(`--profile must be one of ${EMULATOR_PROFILES.join(", ")}; got ${JSON.stringify(profile)}`);
   const emulator = await startRelayEmulator({
+    profile,
     ...(key ? { keys: [{ key, name: "cli" }] } : {}),
     ...(port ? { port: Number(port) } : {}),
     ...(argumentValue("--delta-interval-ms") ? { deltaIntervalMs: Number(argumentValue("--delta-interval-ms")) } : {}),
   });
-  process.stdout.write(`${JSON.stringify({ baseUrl: emulator.baseUrl, key: emulator.defaultKey })}\n`);
+  const control = process.argv.includes("--control") ? await startControlServer(emulator) : null;
+  process.stdout.write(`${JSON.stringify({ baseUrl: emulator.baseUrl, key: emulator.defaultKey, profile, ...(control ? { controlUrl: control.url } : {}) })}\n`);
   const stop = (): void => {
     emulator.close().then(() => process.exit(0), () => process.exit(1));
   };

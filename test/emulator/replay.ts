@@ -6,6 +6,8 @@ export interface ReplayOptions {
   chunkSizes?: "random" | number;
   seed?: number;
   status?: number;
+  /** Response headers to send besides the content type (a capture's own, such as its request id). */
+  headers?: Record<string, string>;
 }
 
 export interface QueuedReplay {

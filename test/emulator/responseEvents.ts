@@ -21,7 +21,7 @@ export interface ResponseContext {
   model: string;
   createdAt: number;
   inputTokens: number;
-  request: { tools?: unknown; max_output_tokens?: number | null; store?: boolean; instructions?: string | null };
+  request: { tools?: unknown; max_output_tokens?: number | null; store?: boolean; instructions?: string | null; include?: unknown };
 }
 
 export interface ResponseState {
@@ -149,15 +149,20 @@ function functionCallEvents(outputIndex: number, name: string, deltas: readonly 
   };
 }
 
-function reasoningEvents(outputIndex: number, deltas: readonly string[], encryptedContent: string): ItemEvents {
+/**
+ * Reasoning carries `encrypted_content` only when the request asked for it (`include`), as the real
+ * service does under `store: false`; without it the item cannot be resent.
+ */
+function reasoningEvents(outputIndex: number, deltas: readonly string[], encryptedContent: string | null): ItemEvents {
   const id = newId("rs");
   const text = deltas.join("");
   const where = { item_id: id, output_index: outputIndex, summary_index: 0 };
-  const doneItem = { id, type: "reasoning", encrypted_content: encryptedContent, summary: [{ type: "summary_text", text }] };
+  const encrypted = encryptedContent === null ? {} : { encrypted_content: encryptedContent };
+  const doneItem = { id, type: "reasoning", ...encrypted, summary: [{ type: "summary_text", text }] };
   return {
     doneItem,
     events: [
-      { type: "response.output_item.added", output_index: outputIndex, item: { id, type: "reasoning", encrypted_content: encryptedContent, summary: [] } },
+      { type: "response.output_item.added", output_index: outputIndex, item: { id, type: "reasoning", ...encrypted, summary: [] } },
       { type: "response.reasoning_summary_part.added", ...where, part: { type: "summary_text", text: "" } },
       ...deltas.map((delta) => ({ type: "response.reasoning_summary_text.delta", ...where, delta, obfuscation: obfuscationPadding(delta.length) })),
       { type: "response.reasoning_summary_text.done", ...where, text },
@@ -167,7 +172,7 @@ function reasoningEvents(outputIndex: number, deltas: readonly string[], encrypt
   };
 }
 
-function itemEvents(item: PlannedItem, outputIndex: number, allowedDeltas: number): ItemEvents {
+function itemEvents(item: PlannedItem, outputIndex: number, allowedDeltas: number, context: ResponseContext): ItemEvents {
   const complete = allowedDeltas >= plannedDeltaCount(item);
   switch (item.kind) {
     case "message":
@@ -175,8 +180,12 @@ function itemEvents(item: PlannedItem, outputIndex: number, allowedDeltas: numbe
     case "function_call":
       return functionCallEvents(outputIndex, item.name, item.argumentDeltas.slice(0, allowedDeltas), complete);
     case "reasoning":
-      return reasoningEvents(outputIndex, item.summaryDeltas.slice(0, allowedDeltas), item.encryptedContent);
+      return reasoningEvents(outputIndex, item.summaryDeltas.slice(0, allowedDeltas), asksForEncryptedReasoning(context) ? item.encryptedContent : null);
   }
+}
+
+function asksForEncryptedReasoning(context: ResponseContext): boolean {
+  return Array.isArray(context.request.include) && context.request.include.includes("reasoning.encrypted_content");
 }
 
 /**
@@ -204,7 +213,7 @@ export function generateResponse(plan: readonly PlannedItem[], context: Response
     remainingBudget -= allowed;
     outputTokens += allowed;
     if (item.kind === "reasoning") reasoningTokens += allowed;
-    const generated = itemEvents(item, output.length, allowed);
+    const generated = itemEvents(item, output.length, allowed, context);
     events.push(...generated.events);
     output.push(generated.doneItem);
     if (allowed < wanted) {

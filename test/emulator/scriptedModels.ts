@@ -16,6 +16,7 @@ export interface ScriptInput {
   model: string;
   input: unknown;
   tools?: unknown;
+  tool_choice?: unknown;
   max_output_tokens?: number | null;
 }
 
@@ -173,8 +174,21 @@ function planDemo(request: ScriptInput): PlannedItem[] {
   ];
 }
 
+/** `tool_choice: "required"` (or a named function) makes any model call a tool, as real models do. */
+function forcedToolCall(request: ScriptInput): PlannedItem[] | null {
+  const choice = request.tool_choice;
+  const named = typeof choice === "object" && choice !== null ? (choice as { name?: unknown }).name : undefined;
+  if (choice !== "required" && typeof named !== "string") return null;
+  if (trailingFunctionCallOutputs(request.input).length > 0) return null;
+  const tools = offeredTools(request.tools);
+  const tool = tools.find((candidate) => candidate.name === named) ?? tools[0];
+  return tool ? [functionCall(tool, argumentsFor(tool))] : null;
+}
+
 /** What the named model writes for this request, before the output budget is applied. */
 export function planOutput(request: ScriptInput): PlannedItem[] {
+  const forced = forcedToolCall(request);
+  if (forced) return forced;
   switch (request.model) {
     case "tools":
       return planTools(request);

@@ -1,3 +1,7 @@
+// The relay emulator: one HTTP server that answers /v1/models and /v1/responses the way a relay does,
+// step by step (key, body, schema, model access, funds, generation, faults, the profile's framing), with
+// a usage log and queued misbehaviour for tests. Kept in one file, longer than most, because that
+// request path reads best top to bottom; generation, faults, profiles and framing live beside it.
 import { createServer } from "node:http";
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -6,11 +10,14 @@ import type { AccessRejection, EmulatorKey } from "./accessControl";
 import { authenticate, checkFunds, checkModelAccess, isModelAllowed } from "./accessControl";
 import { BodyWriter, delay } from "./bodyWriter";
 import type { TransportPlan } from "./bodyWriter";
-import { sendJson, sendServiceError } from "./errorBodies";
+import type { ServiceErrorFields } from "./errorBodies";
+import { sendJson } from "./errorBodies";
 import type { Fault } from "./faults";
-import { applyEventFault, isCannedAnswerFault, isEventFault, sendCannedFault } from "./faults";
+import { applyEventFault, garbleStreamedCalls, isCannedAnswerFault, isEventFault, sendCannedFault } from "./faults";
 import { newId } from "./ids";
 import { plannedOutputTokens } from "./outputPlan";
+import type { EmulatorProfile } from "./profiles";
+import { errorBodyOf, framingOf, modelListOf, profileEvents, requestIdHeaderOf, strictInputProblem } from "./profiles";
 import type { QueuedReplay, ReplayOptions } from "./replay";
 import { writeReplay } from "./replay";
 import type { ResponseContext, WireEvent } from "./responseEvents";
@@ -22,6 +29,7 @@ import { countInputTokens } from "./tokenCounting";
 
 export type { EmulatorKey } from "./accessControl";
 export type { Fault } from "./faults";
+export type { EmulatorProfile } from "./profiles";
 export type { ReplayOptions } from "./replay";
 
 export interface EmulatorOptions {
@@ -31,8 +39,12 @@ export interface EmulatorOptions {
   balance?: number;
   /** Model ids the relay knows. Default: the scripted models (echo, tools, tools-parallel, reasoning, long). */
   models?: string[];
-  /** Default "x-service-request-id". */
+  /** Which kind of relay to behave like (see profiles.ts). Default "openai". */
+  profile?: EmulatorProfile;
+  /** Default "x-service-request-id" (openai profile), "x-request-id" (minimal, translated); new-api always sends x-oneapi-request-id. */
   requestIdHeader?: string;
+  /** A proxy in front of the relay adds its own x-request-id (with another id) to every answer. */
+  proxyRequestId?: boolean;
   /** Credits per input token. Default 1. */
   pricePerInputToken?: number;
   /** Credits per output token. Default 2. */
@@ -74,12 +86,18 @@ export interface RelayEmulator {
   /** The live key objects; change them to disable a key, spend its quota and so on. */
   readonly keys: EmulatorKey[];
   readonly received: ReceivedRequest[];
+  /** The kind of relay it behaves like; may be changed between requests. */
+  profile: EmulatorProfile;
+  /** The header that carries the relay's own request id under the current profile. */
+  readonly requestIdHeader: string;
   postCount(): number;
   readonly usageLog: UsageRecord[];
   balance: number;
   queueFault(fault: Fault): void;
   queueReplay(sse: string | Buffer, options?: ReplayOptions): void;
   queueJsonBody(body: unknown, status?: number): void;
+  /** The next GET /v1/models fails the new-api way: HTTP 200 with `{"success": false, "message": ...}`. */
+  failNextModelList(message: string): void;
   close(): Promise<void>;
 }
 
@@ -94,6 +112,8 @@ interface RequestBodyView {
   model: string;
   input: unknown;
   tools?: unknown;
+  tool_choice?: unknown;
+  include?: unknown;
   max_output_tokens?: number | null;
   stream?: boolean;
   store?: boolean;
@@ -120,13 +140,16 @@ class RelayEmulatorServer implements RelayEmulator {
   readonly keys: EmulatorKey[];
   readonly defaultKey: string;
   balance: number;
+  profile: EmulatorProfile;
   private readonly deltaIntervalMs: number | undefined;
+  private readonly configuredRequestIdHeader: string | undefined;
+  private readonly proxyRequestId: boolean;
+  private modelListFailure: string | null = null;
   baseUrl = "";
 
   private readonly server: Server;
   private readonly queue: QueuedAnswer[] = [];
   private readonly models: readonly string[];
-  private readonly requestIdHeader: string;
   private readonly pricePerInputToken: number;
   private readonly pricePerOutputToken: number;
   private readonly now: () => number;
@@ -139,7 +162,9 @@ class RelayEmulatorServer implements RelayEmulator {
     this.balance = options.balance ?? PLENTY_OF_CREDITS;
     this.deltaIntervalMs = options.deltaIntervalMs;
     this.models = options.models ?? [...SCRIPTED_MODEL_IDS];
-    this.requestIdHeader = (options.requestIdHeader ?? "x-service-request-id").toLowerCase();
+    this.profile = options.profile ?? "openai";
+    this.configuredRequestIdHeader = options.requestIdHeader?.toLowerCase();
+    this.proxyRequestId = options.proxyRequestId === true;
     this.pricePerInputToken = options.pricePerInputToken ?? 1;
     this.pricePerOutputToken = options.pricePerOutputToken ?? 2;
     this.now = options.now ?? Date.now;
@@ -147,7 +172,7 @@ class RelayEmulatorServer implements RelayEmulator {
     this.server = createServer({ noDelay: true, keepAliveTimeout: 5_000 }, (request, response) => {
       this.handle(request, response).catch((error: unknown) => {
         if (!response.headersSent) {
-          sendServiceError(response, 500, { message: `Emulator failure: ${String(error)}`, type: "server_error", code: "emulator_error" }, String(response.getHeader(this.requestIdHeader)));
+          this.sendError(response, 500, { message: `Emulator failure: ${String(error)}`, type: "server_error", code: "emulator_error" }, String(response.getHeader(this.requestIdHeader)));
         } else {
           response.destroy();
         }
@@ -164,8 +189,16 @@ class RelayEmulatorServer implements RelayEmulator {
     this.baseUrl = `http://127.0.0.1:${address.port}`;
   }
 
+  get requestIdHeader(): string {
+    return requestIdHeaderOf(this.profile, this.configuredRequestIdHeader);
+  }
+
   postCount(): number {
     return this.responsesPosts;
+  }
+
+  failNextModelList(message: string): void {
+    this.modelListFailure = message;
   }
 
   queueFault(fault: Fault): void {
@@ -190,6 +223,7 @@ class RelayEmulatorServer implements RelayEmulator {
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const requestId = newId("req", 16);
     response.setHeader(this.requestIdHeader, requestId);
+    if (this.proxyRequestId && this.requestIdHeader !== "x-request-id") response.setHeader("x-request-id", newId("proxy", 8));
     const rawBody = await readBody(request);
     const parsed = rawBody.length > 0 ? parseJson(rawBody) : { ok: false as const };
     const path = (request.url ?? "/").split("?")[0];
@@ -202,7 +236,7 @@ class RelayEmulatorServer implements RelayEmulator {
       return this.createResponse(request, response, requestId, rawBody, parsed);
     }
     const known = path === "/v1/models" || path === "/v1/responses";
-    sendServiceError(
+    this.sendError(
       response,
       known ? 405 : 404,
       { message: `Invalid URL (${method} ${path})`, type: "invalid_request_error", code: known ? "method_not_allowed" : "not_found" },
@@ -211,14 +245,24 @@ class RelayEmulatorServer implements RelayEmulator {
   }
 
   private reject(response: ServerResponse, rejection: AccessRejection, requestId: string): void {
-    sendServiceError(response, rejection.status, rejection.error, requestId);
+    this.sendError(response, rejection.status, rejection.error, requestId);
+  }
+
+  /** An error body in the current profile's style (new-api rewrites status, code and message). */
+  private sendError(response: ServerResponse, status: number, fields: ServiceErrorFields, requestId: string): void {
+    const answer = errorBodyOf(this.profile, status, fields, requestId);
+    sendJson(response, answer.status, answer.body);
   }
 
   private listModels(request: IncomingMessage, response: ServerResponse, requestId: string): void {
     const access = authenticate(request.headers.authorization, this.keys, this.now());
     if (!access.ok) return this.reject(response, access.rejection, requestId);
-    const data = this.models.filter((model) => isModelAllowed(access.key, model)).map((id) => ({ id, object: "model", owned_by: "emulator" }));
-    sendJson(response, 200, { object: "list", data });
+    if (this.modelListFailure !== null) {
+      const message = this.modelListFailure;
+      this.modelListFailure = null;
+      return sendJson(response, 200, { success: false, message });
+    }
+    sendJson(response, 200, modelListOf(this.profile, this.models.filter((model) => isModelAllowed(access.key, model))));
   }
 
   private async createResponse(
@@ -232,7 +276,9 @@ class RelayEmulatorServer implements RelayEmulator {
     const queued = this.queue.shift();
     if (queued?.kind === "json") return sendJson(response, queued.status, queued.body);
     if (queued?.kind === "replay") {
-      response.writeHead(queued.replay.options.status ?? 200, { "content-type": SSE_CONTENT_TYPE, "cache-control": "no-cache" });
+      // A replay with a capture's own headers is that capture's answer: its request id, not the emulator's.
+      if (queued.replay.options.headers) response.removeHeader(this.requestIdHeader);
+      response.writeHead(queued.replay.options.status ?? 200, { "content-type": SSE_CONTENT_TYPE, "cache-control": "no-cache", ...queued.replay.options.headers });
       return writeReplay(new BodyWriter(response, {}), queued.replay);
     }
     const fault = queued?.fault;
@@ -243,21 +289,23 @@ class RelayEmulatorServer implements RelayEmulator {
     const key = access.key;
 
     if (!parsed.ok) {
-      return sendServiceError(response, 400, { message: rawBody.length === 0 ? "The request body is empty; send a JSON object." : "We could not parse the JSON body of your request.", type: "invalid_request_error", code: "invalid_request", param: null }, requestId);
+      return this.sendError(response, 400, { message: rawBody.length === 0 ? "The request body is empty; send a JSON object." : "We could not parse the JSON body of your request.", type: "invalid_request_error", code: "invalid_request", param: null }, requestId);
     }
     const validation = validateResponseRequest(parsed.value);
     if (!validation.valid) {
-      return sendServiceError(response, 400, { message: `Invalid request body: ${validation.errors}`, type: "invalid_request_error", code: "invalid_request", param: validation.param }, requestId);
+      return this.sendError(response, 400, { message: `Invalid request body: ${validation.errors}`, type: "invalid_request_error", code: "invalid_request", param: validation.param }, requestId);
     }
     const body = parsed.value as Partial<RequestBodyView>;
     // The schema allows these to be absent or null; the relay spec requires them.
     if (typeof body.model !== "string") {
-      return sendServiceError(response, 400, { message: "Missing required parameter: 'model'.", type: "invalid_request_error", code: "invalid_request", param: "model" }, requestId);
+      return this.sendError(response, 400, { message: "Missing required parameter: 'model'.", type: "invalid_request_error", code: "invalid_request", param: "model" }, requestId);
     }
     if (body.input === undefined || body.input === null) {
-      return sendServiceError(response, 400, { message: "Missing required parameter: 'input'.", type: "invalid_request_error", code: "invalid_request", param: "input" }, requestId);
+      return this.sendError(response, 400, { message: "Missing required parameter: 'input'.", type: "invalid_request_error", code: "invalid_request", param: "input" }, requestId);
     }
     const requestBody = body as RequestBodyView;
+    const strictProblem = strictInputProblem(this.profile, requestBody);
+    if (strictProblem) return this.sendError(response, 400, strictProblem, requestId);
 
     const modelRejection = checkModelAccess(key, requestBody.model, this.models);
     if (modelRejection) return this.reject(response, modelRejection, requestId);
@@ -275,7 +323,7 @@ class RelayEmulatorServer implements RelayEmulator {
       model: requestBody.model,
       createdAt: Math.floor(Date.now() / 1000),
       inputTokens,
-      request: { tools: requestBody.tools, max_output_tokens: requestBody.max_output_tokens, store: requestBody.store, instructions: requestBody.instructions },
+      request: { tools: requestBody.tools, max_output_tokens: requestBody.max_output_tokens, store: requestBody.store, instructions: requestBody.instructions, include: requestBody.include },
     };
     const generated = generateResponse(plan, context);
     let events: WireEvent[] = generated.events;
@@ -289,6 +337,8 @@ class RelayEmulatorServer implements RelayEmulator {
       status = faulted.outcome;
       nonStreamAnswer = faulted.nonStreamAnswer;
     }
+    if (fault?.kind === "garble_streamed_calls") events = garbleStreamedCalls(events);
+    events = profileEvents(this.profile, events);
     this.charge({ requestId, key, model: requestBody.model, inputTokens, outputTokens, status });
 
     const transport: TransportPlan = {
@@ -302,7 +352,7 @@ class RelayEmulatorServer implements RelayEmulator {
         deltaIntervalMs: fault?.kind === "drip" ? fault.intervalMs : (SCRIPTED_DELTA_INTERVAL_MS[requestBody.model] ?? this.deltaIntervalMs),
         stallAfterFirstDelta: fault?.kind === "stall" && fault.afterBytes === undefined,
       };
-      return writeSseEvents(writer, events, pacing);
+      return writeSseEvents(writer, events, pacing, framingOf(this.profile));
     }
     const text = JSON.stringify(nonStreamAnswer.body);
     if (fault?.kind === "drip") await delay(fault.intervalMs);

@@ -2,7 +2,10 @@
 // (RELAY_CHAT_BASE_URL / RELAY_CHAT_API_KEY / RELAY_CHAT_MODEL reach the extension through the
 // environment, as a user's would).
 import * as assert from "node:assert/strict";
+import { readFileSync, statSync } from "node:fs";
+import path from "node:path";
 import * as vscode from "vscode";
+import type { RelayChatApi } from "../../src/extension";
 
 const extensionId = "relay-chat.relay-chat";
 const emulatorUrl = process.env.RELAY_CHAT_TEST_EMULATOR_URL;
@@ -24,7 +27,7 @@ describe("commands", () => {
   });
 
   afterEach(async () => {
-    // Reports open as untitled documents: revert them so closing never asks to save.
+    // Close what a test opened (the report preview, documents); revert so closing never asks to save.
     for (let open = 0; open < 20 && vscode.window.activeTextEditor; open += 1) {
       await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
     }
@@ -40,6 +43,10 @@ describe("commands", () => {
     assert.equal(config.inspect<number>("idleTimeoutSeconds")?.defaultValue, 120);
     assert.equal(config.inspect<number>("toolRoundCap")?.defaultValue, 10);
     assert.deepEqual(config.inspect<string[]>("tools.disabled")?.defaultValue, []);
+    assert.equal(config.inspect<number>("nonStreamTimeoutSeconds")?.defaultValue, 600);
+    assert.equal(config.inspect<number>("maxStreamMegabytes")?.defaultValue, 64);
+    assert.deepEqual(config.inspect<Record<string, string>>("extraHeaders")?.defaultValue, {});
+    assert.deepEqual(config.inspect<string[]>("requestIdHeaders")?.defaultValue, ["x-oneapi-request-id", "x-service-request-id", "x-request-id"]);
   });
 
   (emulatorUrl ? describe : describe.skip)("against the relay emulator", () => {
@@ -50,17 +57,35 @@ describe("commands", () => {
       assert.ok(body.data.some((model) => model.id === "echo"));
     });
 
-    it("relayChat.checkConnection reports a usable relay and never shows the key", async () => {
+    it("relayChat.checkConnection shows a readable report: a Markdown preview of a file in the extension's storage, never an untitled buffer, never the key", async () => {
+      const api = (await vscode.extensions.getExtension<RelayChatApi>(extensionId)!.activate()) as RelayChatApi;
+      const reportFile = path.join(api.storageFolder, "connection-check.md");
+      const startedAt = Date.now();
       await vscode.commands.executeCommand("relayChat.checkConnection");
-      const document = await waitFor(
-        () => vscode.workspace.textDocuments.find((each) => each.getText().includes("Relay check")),
-        "the connection report",
-        20_000,
+      const report = await waitFor(
+        () => {
+          try {
+            return statSync(reportFile).mtimeMs >= startedAt - 1000 ? readFileSync(reportFile, "utf8") : undefined;
+          } catch {
+            return undefined;
+          }
+        },
+        "the connection report file",
+        30_000,
       );
-      const report = document.getText();
-      assert.match(report, /Relay check: usable/, report);
+      assert.match(report, /^# Relay check: usable/, report);
+      assert.match(report, /may bill each of them/, "it says that it sends small, possibly billed requests");
+      assert.match(report, /\| Function calls \| \*\*ok\*\* \|/, report);
       assert.ok(report.includes(String(emulatorUrl)), `the report names the relay: ${report}`);
       assert.ok(emulatorKey && !report.includes(emulatorKey), "the report contains the API key");
+      const preview = await waitFor(
+        () => vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((tab) => tab.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(tab.input.viewType)),
+        "the Markdown preview of the report",
+        20_000,
+      );
+      assert.match(preview.label, /connection-check/);
+      const untitled = vscode.workspace.textDocuments.filter((document) => document.isUntitled && document.getText().includes("Relay check"));
+      assert.deepEqual(untitled.map((document) => document.uri.toString()), [], "no unsaved Untitled buffer");
     });
   });
 });

@@ -1,8 +1,10 @@
-// The built-in tools inside a real VS Code: editor state, the Problems list and the diff-review edit flow.
+// The built-in tools inside a real VS Code: editor state, the Problems list, the diff-review edit flow, runaway
+// searches and commands. Over 300 lines because it is one describe block per tool, each needing the real editor.
 import assert from "node:assert/strict";
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import * as vscode from "vscode";
 import type { BuiltinTools } from "../../src/tools/builtin/builtinTools";
 import { createBuiltinTools } from "../../src/tools/builtin/builtinTools";
@@ -10,6 +12,8 @@ import { createDiagnosticsTool } from "../../src/tools/builtin/diagnosticsTool";
 import { proposalScheme } from "../../src/tools/builtin/proposalDocuments";
 import type { JsonObject } from "../../src/relay/types";
 import { ToolRegistry } from "../../src/tools/toolRegistry";
+import { isAlive, waitForNumberIn } from "../support/processes";
+import { waitFor } from "./panelState";
 
 interface Outcome {
   output: string;
@@ -224,6 +228,57 @@ describe("built-in tools in the editor", function () {
     });
   });
 
+  describe("search_text", () => {
+    // Patterns that backtrack exponentially on their line: on the host's thread each would hold every extension
+    // for minutes. Measured here, in the real extension host.
+    const runaways = [
+      { query: "^(a+)+$", line: `${"a".repeat(40)}!` },
+      { query: "(a|a)*$", line: `${"a".repeat(1000)}!` },
+      { query: "(.*a){12}$", line: `${"a".repeat(3000)}!` },
+    ];
+    for (const runaway of runaways) {
+      it(`stops ${runaway.query} within 2 s while the extension host's event loop stays free`, async () => {
+        await write("runaway/long-line.txt", `${runaway.line}\n`);
+        const histogram = monitorEventLoopDelay({ resolution: 10 });
+        histogram.enable();
+        const started = performance.now();
+        const { output, isError } = await run("search_text", { query: runaway.query, is_regex: true, include: `${folderName}/runaway/**` });
+        const elapsedMs = performance.now() - started;
+        histogram.disable();
+        const maxDelayMs = histogram.max / 1e6;
+        console.log(`      extension host: ${runaway.query} stopped after ${elapsedMs.toFixed(0)} ms; event-loop delay max ${maxDelayMs.toFixed(1)} ms, p99 ${(histogram.percentile(99) / 1e6).toFixed(1)} ms`);
+        assert.equal(isError, true);
+        assert.match(output, /^The search was stopped: the regular expression .* took more than 0.8 s on the lines of .*runaway\/long-line\.txt\./);
+        assert.ok(elapsedMs < 2000, `stopped within 2 s (${elapsedMs.toFixed(0)} ms)`);
+        assert.ok(maxDelayMs < 250, `the event loop stayed free (max delay ${maxDelayMs.toFixed(1)} ms)`);
+      });
+    }
+  });
+
+  describe("run_command", () => {
+    it("does not pass the extension host's RELAY_CHAT_API_KEY to commands", async () => {
+      assert.ok((process.env.RELAY_CHAT_API_KEY ?? "").length > 10, "the runner put a key in the host's environment");
+      await fs.mkdir(folder, { recursive: true });
+      const { output } = await run("run_command", { command: 'echo "[$RELAY_CHAT_API_KEY]"; env', cwd: folderName });
+      assert.match(output, /^Exit code: 0\n\[\]\n/);
+      assert.equal(output.includes(process.env.RELAY_CHAT_API_KEY ?? "-"), false);
+    });
+
+    it("ends the commands still running when the tools are disposed, as on deactivation", async () => {
+      const own = createBuiltinTools({ workspaceFolders: () => [workspaceRoot], excludePatterns: () => [], commandTimeoutMs: () => 60_000, maxOutputChars: () => 1000 });
+      const tool = own.tools.find((each) => each.name === "run_command");
+      assert.ok(tool);
+      const pidFile = path.join(folder, "background.pid");
+      const pending = tool.run({ command: `sleep 60 & echo $! > ${JSON.stringify(pidFile)}; wait`, cwd: folderName }, new AbortController().signal);
+      const pid = await waitForNumberIn(pidFile);
+      assert.equal(isAlive(pid), true);
+      own.dispose();
+      const result = await pending;
+      assert.match(typeof result === "string" ? result : result.output, /^Stopped because Relay Chat was shutting down/);
+      await waitFor(() => !isAlive(pid), 3_000, "the background process to end");
+    });
+  });
+
   describe("propose_edit", () => {
     const original = "const a = 1;\nconst b = 2;\nconst b2 = 2;\n";
 
@@ -314,6 +369,22 @@ describe("built-in tools in the editor", function () {
       assert.equal((await vscode.workspace.openTextDocument(uri)).getText(), `// typed meanwhile\n${original}`);
     });
 
+    it("does not apply when another program wrote the file during the review, before the editor noticed", async () => {
+      const uri = await write("edits/written-meanwhile.ts", original);
+      const written = "// written by another program\n";
+      confirmAnswer = async () => {
+        await fs.writeFile(uri.fsPath, written);
+        return true;
+      };
+      const result = await run("propose_edit", { path: `${folderName}/edits/written-meanwhile.ts`, edits: [{ old_text: "const a = 1;", new_text: "const a = 0;" }] });
+      assert.equal(result.isError, true, result.output);
+      assert.match(result.output, /changed while the edit was being reviewed/);
+      assert.equal(await fs.readFile(uri.fsPath, "utf8"), written);
+      await waitFor(() => vscode.workspace.textDocuments.some((document) => document.uri.toString() === uri.toString() && document.getText() === written), 10_000, "the editor to load the new text");
+      const document = await vscode.workspace.openTextDocument(uri);
+      assert.equal(document.isDirty, false, "the review left no edit behind");
+    });
+
     it("creates a new file from new_text, unsaved", async () => {
       const relative = `${folderName}/edits/new/created.md`;
       confirmAnswer = true;
@@ -334,12 +405,4 @@ function proposalDiffTab(): vscode.TabInputTextDiff | undefined {
     if (tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === proposalScheme) return tab.input;
   }
   return undefined;
-}
-
-async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }

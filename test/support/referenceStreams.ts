@@ -48,3 +48,52 @@ export function frameEndOffsets(bytes: Buffer): number[] {
   for (let index = bytes.indexOf("\n\n"); index !== -1; index = bytes.indexOf("\n\n", index + 1)) offsets.push(index + 2);
   return offsets;
 }
+
+export interface GatewayExpectation {
+  file: string;
+  outcome: OutcomeKind;
+  text: string;
+  functionCalls: Array<{ name: string; arguments: string; call_id: string }>;
+  /** Streamed items the gateway's final `response.output` left out (kept by a correct client). */
+  omittedStreamedItems: number;
+  /** [input, output] tokens as a correct client counts them; null when usage is not reported (all zeros). */
+  usage: [number, number] | null;
+  requestId: string;
+}
+
+/**
+ * What a correct client concludes from each gateway capture (see gateway/README.md): passthrough is a
+ * plain completed answer; the translating adapter's zero usage is "not reported", its function call is
+ * recovered from the stream although the final output leaves it out, and its cut-at-length answer reads
+ * as completed because nothing in the stream says otherwise.
+ */
+export const gatewayExpectations: GatewayExpectation[] = [
+  { file: "pk115-pass-resp-crlf-stream", outcome: "completed", text: "Hi there", functionCalls: [], omittedStreamedItems: 0, usage: [5, 2], requestId: "up_36" },
+  { file: "pk115-pass-resp-dataonly-stream", outcome: "completed", text: "Hi there", functionCalls: [], omittedStreamedItems: 0, usage: [5, 2], requestId: "up_40" },
+  { file: "pk115-pass-resp-done-stream", outcome: "completed", text: "Hi there", functionCalls: [], omittedStreamedItems: 0, usage: [5, 2], requestId: "up_42" },
+  { file: "pk2-chat-text-stream", outcome: "completed", text: "Hello from the chat upstream.", functionCalls: [], omittedStreamedItems: 0, usage: null, requestId: "up_9" },
+  {
+    file: "pk2-chat-tool-stream",
+    outcome: "completed",
+    text: "",
+    functionCalls: [{ name: "get_weather", arguments: '{"city":"Paris"}', call_id: "call_up_1" }],
+    omittedStreamedItems: 1,
+    usage: null,
+    requestId: "up_11",
+  },
+  { file: "pk2-chat-length-stream", outcome: "completed", text: "This answer is cut by the", functionCalls: [], omittedStreamedItems: 0, usage: null, requestId: "up_17" },
+];
+
+/** A gateway capture's body and the response headers worth replaying (all but transport framing). */
+export function readGatewayCapture(name: string): { body: Buffer; headers: Record<string, string> } {
+  const folder = path.join(referenceDirectory, "gateway");
+  const headers: Record<string, string> = {};
+  for (const line of readFileSync(path.join(folder, `${name}.headers`), "utf8").split(/\r?\n/).slice(1)) {
+    const colon = line.indexOf(":");
+    if (colon <= 0) continue;
+    const header = line.slice(0, colon).trim().toLowerCase();
+    if (["connection", "keep-alive", "transfer-encoding", "date", "content-type"].includes(header)) continue;
+    headers[header] = line.slice(colon + 1).trim();
+  }
+  return { body: readFileSync(path.join(folder, `${name}.sse`)), headers };
+}

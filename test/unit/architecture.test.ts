@@ -8,7 +8,8 @@ const root = path.resolve(__dirname, "../..");
 const VSCODE_FREE = ["src/relay", "src/chat", "src/cli", "src/tools"];
 const IMPORT_OF_VSCODE = /(?:from\s+["']vscode["']|require\(\s*["']vscode["']\s*\)|import\(\s*["']vscode["']\s*\))/;
 
-function typescriptFiles(directory: string, recurse: (name: string) => boolean): string[] {
+/** Files below `directory` (relative to the root) whose name passes `keep`, in folders that pass `descend`. */
+function filesUnder(directory: string, keep: (name: string) => boolean, descend: (name: string) => boolean): string[] {
   const absolute = path.join(root, directory);
   let names: string[];
   try {
@@ -18,9 +19,13 @@ function typescriptFiles(directory: string, recurse: (name: string) => boolean):
   }
   return names.flatMap((name) => {
     const relative = path.join(directory, name);
-    if (statSync(path.join(root, relative)).isDirectory()) return recurse(name) ? typescriptFiles(relative, recurse) : [];
-    return name.endsWith(".ts") ? [relative] : [];
+    if (statSync(path.join(root, relative)).isDirectory()) return descend(name) ? filesUnder(relative, keep, descend) : [];
+    return keep(name) ? [relative] : [];
   });
+}
+
+function typescriptFiles(directory: string, descend: (name: string) => boolean): string[] {
+  return filesUnder(directory, (name) => name.endsWith(".ts"), descend);
 }
 
 /** Everything that runs: the product, its tests, benchmarks, scripts and CI. */
@@ -32,19 +37,7 @@ const PATH_FROM_OWN_FOLDER =
   /\b(?:resolve|join)\(\s*(?:__dirname|path\.dirname\(fileURLToPath\(import\.meta\.url\)\))\s*((?:,\s*(?:"[^"]*"|'[^']*')\s*)+)\)/g;
 
 function runnableFiles(directory: string): string[] {
-  const absolute = path.join(root, directory);
-  let names: string[];
-  try {
-    names = readdirSync(absolute);
-  } catch {
-    return [];
-  }
-  return names.flatMap((name) => {
-    if (name === "node_modules" || name === "dist" || name === "fixtures") return [];
-    const relative = path.join(directory, name);
-    if (statSync(path.join(root, relative)).isDirectory()) return runnableFiles(relative);
-    return RUNNABLE_FILE.test(name) ? [relative] : [];
-  });
+  return filesUnder(directory, (name) => RUNNABLE_FILE.test(name), (name) => name !== "node_modules" && name !== "dist");
 }
 
 /** Places in a file that reach outside the repository: mentions of ../shared, imports or paths that resolve above the root. */

@@ -3,7 +3,9 @@ import { spawn } from "node:child_process";
 import { mkdtemp, readFile, readdir, rm, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { answerTextOf } from "../../src/chat/answerText";
 import { conversationToJson } from "../../src/chat/exportJson";
+import { activeHistoryItems, historyItemsBefore } from "../../src/chat/historyItems";
 import { conversationToMarkdown } from "../../src/chat/exportMarkdown";
 import { FileStorage } from "../../src/chat/fileStorage";
 import { HistoryStore } from "../../src/chat/historyStore";
@@ -100,13 +102,13 @@ describe("chat history store", () => {
   });
 
   it("migrates a version 0 file and refuses, without moving, a file from a newer version", async () => {
-    const { schemaVersion: _dropped, activeTurnId: _alsoDropped, ...versionZero } = sampleConversation(1, 3);
     await store.save(sampleConversation(2, 1));
-    await writeFile(conversationFile(1), JSON.stringify(versionZero));
-    const opened = await store.open(sampleConversationId(1));
-    assert.ok(opened.ok);
-    assert.equal(opened.conversation.schemaVersion, 1);
-    assert.equal(opened.conversation.activeTurnId, "turn_1_2");
+    const versionZero = JSON.parse(await readFile(path.resolve(__dirname, "../fixtures/chat/conversation-v0.json"), "utf8")) as { id: string; turns: Array<{ id: string }> };
+    await writeFile(path.join(folder, "conversations", `${versionZero.id}.json`), JSON.stringify(versionZero));
+    const opened = await store.open(versionZero.id);
+    assert.ok(opened.ok, opened.ok ? "" : opened.problem);
+    assert.equal(opened.conversation.schemaVersion, 2);
+    assert.equal(opened.conversation.activeTurnId, versionZero.turns[versionZero.turns.length - 1].id);
     assert.match(String(opened.notice), /upgraded from an older format \(version 0\)/);
 
     await writeFile(conversationFile(3), JSON.stringify({ ...sampleConversation(3, 1), schemaVersion: 99 }));
@@ -116,19 +118,26 @@ describe("chat history store", () => {
     assert.ok((await readFile(conversationFile(3), "utf8")).includes('"schemaVersion":99'), "left where it was");
   });
 
-  it("shows a turn saved while in progress as not finished after a restart", async () => {
+  it("shows a turn saved while its request ran as interrupted after a restart, with what had arrived and the request id", async () => {
     const conversation = sampleConversation(1, 2);
     conversation.turns[1].outcome = { kind: "in_progress" };
+    conversation.turns[1].requests[0].outcome = { kind: "in_progress" };
+    conversation.turns[1].requests[0].received = { bytes: 1234, events: 17 };
     await store.save(conversation);
     const opened = await new HistoryStore(new FileStorage(folder)).open(sampleConversationId(1));
     assert.ok(opened.ok);
-    assert.equal(opened.conversation.turns[1].outcome.kind, "not_finished");
+    const turn = opened.conversation.turns[1];
+    assert.deepEqual(turn.outcome, { kind: "interrupted", bytes: 1234, events: 17, reason: "client_stopped" });
+    assert.deepEqual(turn.requests[0].outcome, turn.outcome);
+    assert.match(String(turn.notice), /^Relay Chat stopped during this request\..*request id req_1_1/);
+    assert.equal(answerTextOf(turn), answerTextOf(sampleConversation(1, 2).turns[1]), "the text that was saved is shown");
+    assert.deepEqual(activeHistoryItems(opened.conversation), historyItemsBefore(sampleConversation(1, 2), "turn_1_0"), "and it is never sent again");
   });
 
   it("exports Markdown for reading and JSON with the exact items", async () => {
     const conversation = sampleConversation(1, 2);
     conversation.turns[1].outcome = { kind: "incomplete", reason: "max_output_tokens" };
-    conversation.turns[1].partialText = "half an ans";
+    conversation.turns[1].requests[0].outcome = { kind: "incomplete", reason: "max_output_tokens" };
     conversation.turns[0].toolCalls.push({ callId: "c1", name: "get_weather", arguments: '{"city":"Paris"}', status: "ready", output: { type: "function_call_output", call_id: "c1", output: "``` sunny ```" } });
     const markdown = conversationToMarkdown(conversation);
     assert.match(markdown, /^# Question 0 of conversation 1\n/);
@@ -136,7 +145,7 @@ describe("chat history store", () => {
     assert.match(markdown, /Not completed: incomplete \(max_output_tokens\)/);
     assert.match(markdown, /````\n``` sunny ```\n````/, "a fence longer than the output's own backticks");
     const exported = JSON.parse(conversationToJson(conversation)) as { input: unknown[]; turns: unknown[] };
-    assert.deepEqual(exported.input, conversation.turns[0].items, "only the completed turn is in the sent items");
+    assert.deepEqual(exported.input, [...conversation.turns[0].requests[0].input, ...conversation.turns[0].requests[0].output], "only the completed turn is in the sent items");
     assert.equal(exported.turns.length, 2);
   });
 

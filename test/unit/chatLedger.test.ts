@@ -50,7 +50,7 @@ describe("chat request ledger", () => {
     const totals = await harness.ledger.totalsFor(session.conversation.id);
     assert.equal(totals.requests, 3);
     assert.equal(totals.inputTokens, rows.reduce((sum, row) => sum + (row.inputTokens ?? 0), 0));
-    assert.deepEqual(await harness.ledger.totalsFor("conv_other"), { requests: 0, inputTokens: 0, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0, bytesReceived: 0 });
+    assert.deepEqual(await harness.ledger.totalsFor("conv_other"), { requests: 0, requestsWithoutUsage: 0, inputTokens: 0, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0, bytesReceived: 0 });
   });
 
   it("skips a line cut short by a crash", async () => {
@@ -90,8 +90,8 @@ describe("chat request ledger", () => {
     const csv = ledgerToCsv([row]);
     assert.equal(
       csv,
-      "time,conversationId,turnId,purpose,model,streamed,outcome,httpStatus,requestId,responseId,inputTokens,cachedTokens,outputTokens,reasoningTokens,firstByteMs,totalMs,bytesReceived\r\n" +
-        '2024-01-01T00:00:00.000Z,conv_1,turn_1,send,"odd,""model""\nname",true,completed,200,req_1,,10,0,5,,12,34,567\r\n',
+      "time,conversationId,turnId,purpose,model,streamed,outcome,httpStatus,requestId,requestIds,responseId,inputTokens,cachedTokens,outputTokens,reasoningTokens,firstByteMs,totalMs,bytesReceived\r\n" +
+        '2024-01-01T00:00:00.000Z,conv_1,turn_1,send,"odd,""model""\nname",true,completed,200,req_1,,,10,0,5,,12,34,567\r\n',
     );
   });
 
@@ -117,5 +117,70 @@ describe("chat request ledger", () => {
     for (const file of files) assert.equal(file.bytes.indexOf(keyBytes), -1, `${file.file} contains the key`);
     // The error itself was kept (redacted), so the check above is not vacuous.
     assert.ok(files.some((file) => file.bytes.includes("upstream rejected")));
+  });
+
+  it("writes a pending row with the request id when the relay answers with headers, and completes it at the end", async () => {
+    harness.emulator.queueFault({ kind: "drip", intervalMs: 20 });
+    let seenWhileStreaming: Awaited<ReturnType<typeof harness.ledger.rows>> | null = null;
+    let reading: Promise<void> | null = null;
+    const session = harness.newSession({
+      listener: {
+        onAnswerDelta: () => {
+          reading ??= harness.ledger.rows().then((rows) => {
+            seenWhileStreaming = rows;
+          });
+        },
+      },
+    });
+    await session.send("a slow answer of several words");
+    await reading;
+    const requestId = harness.emulator.usageLog[0].requestId;
+    assert.deepEqual(
+      (seenWhileStreaming as Awaited<ReturnType<typeof harness.ledger.rows>> | null)?.map((row) => [row.outcome, row.requestId, row.httpStatus]),
+      [["pending", requestId, 200]],
+    );
+    const rows = await harness.ledger.rows();
+    assert.deepEqual(rows.map((row) => [row.outcome, row.requestId]), [["completed", requestId]], "the final row replaces the pending one");
+    assert.equal(((await harness.storage.read("ledger.jsonl")) ?? "").trim().split("\n").length, 2, "both were appended");
+    assert.equal((await harness.ledger.totalsFor(session.conversation.id)).requests, 1);
+  });
+});
+
+describe("chat request ledger with real relays' headers and usage", () => {
+  it("keeps every request id seen, the relay's own first", async () => {
+    const harness = await startChatHarness({ profile: "new-api", proxyRequestId: true });
+    try {
+      await harness.newSession().send("hello");
+      const [row] = await harness.ledger.rows();
+      const received = harness.emulator.received[harness.emulator.received.length - 1];
+      assert.equal(row.requestId, received.requestId);
+      assert.equal(row.requestIds?.length, 2);
+      assert.equal(row.requestIds?.[0], received.requestId);
+      assert.match(String(row.requestIds?.[1]), /^proxy_/, "the proxy's own x-request-id");
+      assert.ok(ledgerToCsv([row]).includes(`${row.requestId} ${row.requestIds?.[1]}`), "the CSV lists them all");
+    } finally {
+      await harness.close();
+    }
+  });
+
+  it("never counts usage the relay did not report as 0: the tokens are unknown and the totals say so", async () => {
+    const harness = await startChatHarness({ profile: "translated" });
+    try {
+      const session = harness.newSession();
+      await session.send("hello");
+      await session.send("again");
+      // A request refused with an HTTP error produced nothing to bill: it does not make the totals unknown.
+      harness.emulator.queueFault({ kind: "status", status: 401 });
+      await session.send("refused");
+      const rows = await harness.ledger.rows();
+      assert.deepEqual(rows.map((row) => [row.inputTokens, row.outputTokens]), [[null, null], [null, null], [null, null]]);
+      const totals = await harness.ledger.totalsFor(session.conversation.id);
+      assert.deepEqual([totals.requests, totals.requestsWithoutUsage], [3, 2]);
+      const record = session.conversation.turns[0].requests[0];
+      assert.equal(record.usage, null);
+      assert.deepEqual(record.reportedUsage?.output_tokens, 0, "what the relay sent is kept for the record");
+    } finally {
+      await harness.close();
+    }
   });
 });

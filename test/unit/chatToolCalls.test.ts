@@ -5,6 +5,7 @@ import type { JsonObject } from "../../src/relay/types";
 import type { Turn } from "../../src/chat/conversation";
 import type { TurnResult } from "../../src/chat/chatSession";
 import type { ToolCallEvent } from "../../src/chat/toolRound";
+import { answerTextOf } from "../../src/chat/answerText";
 import { activeHistoryItems } from "../../src/chat/historyItems";
 import type { ChatHarness, ToolLog } from "../fixtures/chat/chatHarness";
 import { completedResponseBody, functionCallItem, startChatHarness, weatherTools } from "../fixtures/chat/chatHarness";
@@ -63,6 +64,31 @@ describe("chat function calling", () => {
     const shown = turn.requests.map((request) => outputTextOf(request.output)).filter((text) => text.length > 0).join("\n\n");
     assert.ok(shown.length > 0, "the follow-up answered in text");
     assert.equal(streamed, shown);
+    assert.equal(answerTextOf(turn), shown, "the one answer text function agrees");
+  });
+
+  it("streams reasoning summary text to onReasoningDelta, never as answer text", async () => {
+    let answer = "";
+    let reasoning = "";
+    const session = harness.newSession({
+      settings: { model: "reasoning" },
+      listener: { onAnswerDelta: (_turnId, text) => (answer += text), onReasoningDelta: (_turnId, text) => (reasoning += text) },
+    });
+    const turn = finished(await session.send("why?"));
+    const summary = (turn.requests[0].output[0].summary as Array<{ text: string }>)[0].text;
+    assert.equal(reasoning, summary);
+    assert.match(reasoning, /^\*\*Considering the request\*\*/);
+    assert.equal(answer, "After thinking it over: why?");
+    assert.equal(answer.includes("Considering"), false);
+  });
+
+  it("the deltas of a Continue join the partial answer without a blank line, as the shown text does", async () => {
+    let streamed = "";
+    const session = harness.newSession({ settings: { model: "echo", maxOutputTokens: 16 }, listener: { onAnswerDelta: (_turnId, text) => (streamed += text) } });
+    const turn = finished(await session.send(Array.from({ length: 40 }, (_, index) => `word${index}`).join(" ")));
+    const continued = finished(await session.continueTurn(turn.id));
+    assert.equal(streamed, answerTextOf(continued));
+    assert.ok(!streamed.includes("\n\n"));
   });
 
   it("answers a denied call with a declined output and never runs it", async () => {

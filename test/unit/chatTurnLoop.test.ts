@@ -4,8 +4,10 @@ import type { JsonObject } from "../../src/relay/types";
 import { activePath, siblingsOf } from "../../src/chat/conversation";
 import type { Turn } from "../../src/chat/conversation";
 import type { TurnResult } from "../../src/chat/chatSession";
-import { CONTINUE_PROMPT, activeHistoryItems, answerTextOf } from "../../src/chat/historyItems";
+import { answerTextOf } from "../../src/chat/answerText";
+import { CONTINUE_PROMPT, activeHistoryItems } from "../../src/chat/historyItems";
 import type { ChatHarness } from "../fixtures/chat/chatHarness";
+import { validateResponseRequest } from "../support/openResponsesSchema";
 import { startChatHarness } from "../fixtures/chat/chatHarness";
 
 function finished(result: TurnResult): Turn {
@@ -30,24 +32,38 @@ describe("chat turn loop", () => {
   });
 
   for (const stream of [true, false]) {
-    it(`resends the whole history with the output items byte-identical (${stream ? "streamed" : "not streamed"})`, async () => {
+    it(`resends the whole history byte-identical, reasoning included once it can be resent (${stream ? "streamed" : "not streamed"})`, async () => {
       const session = harness.newSession({ settings: { model: "reasoning", stream } });
       const first = finished(await session.send("first question"));
       assert.equal(first.outcome.kind, "completed");
       const firstOutput = first.requests[0].output;
       assert.deepEqual(firstOutput.map((item) => item.type), ["reasoning", "message"]);
-      assert.match(String(firstOutput[0].encrypted_content), /^gAAAAA/);
+      // Nothing was known about the model yet, so nothing was asked for: this reasoning cannot be resent.
+      assert.equal(firstOutput[0].encrypted_content, undefined);
 
       const second = finished(await session.send("second question"));
-      assert.equal(second.outcome.kind, "completed");
+      assert.equal(second.outcome.kind, "completed", second.notice ?? "");
+      const third = finished(await session.send("third question"));
+      assert.equal(third.outcome.kind, "completed", third.notice ?? "");
       const bodies = harness.postedBodies();
-      assert.equal(bodies.length, 2);
-      const expected = [userMessage("first question"), ...firstOutput, userMessage("second question")];
-      assert.equal(JSON.stringify(inputOf(bodies[1])), JSON.stringify(expected));
+      assert.equal(bodies.length, 3);
+      assert.equal(bodies[0].include, undefined, "no include before the model is known to reason");
+      // The strict relay (store:false) would reject the reasoning item without encrypted_content: it is left out.
+      assert.equal(JSON.stringify(inputOf(bodies[1])), JSON.stringify([userMessage("first question"), firstOutput[1], userMessage("second question")]));
+      assert.deepEqual(bodies[1].include, ["reasoning.encrypted_content"]);
+      const secondOutput = second.requests[0].output;
+      assert.match(String(secondOutput[0].encrypted_content), /^gAAAAA/);
+      const expected = [userMessage("first question"), firstOutput[1], userMessage("second question"), ...secondOutput, userMessage("third question")];
+      assert.equal(JSON.stringify(inputOf(bodies[2])), JSON.stringify(expected));
       // Byte-for-byte in the raw body too: the items are the service's own, ids and all.
-      const rawSecond = harness.emulator.received.filter((request) => request.method === "POST")[1].rawBody;
-      for (const item of firstOutput) assert.ok(rawSecond.includes(JSON.stringify(item)), `item ${String(item.id)} resent unchanged`);
-      assert.equal(bodies[1].store, false);
+      const rawThird = harness.emulator.received.filter((request) => request.method === "POST")[2].rawBody;
+      for (const item of secondOutput) assert.ok(rawThird.includes(JSON.stringify(item)), `item ${String(item.id)} resent unchanged`);
+      for (const body of bodies) {
+        assert.equal(body.store, false);
+        assert.deepEqual(validateResponseRequest(body, { requireMessageType: true }), { valid: true });
+      }
+      // The reasoning that was not resent stays in the conversation for display.
+      assert.equal(session.conversation.turns[0].requests[0].output[0].type, "reasoning");
     });
   }
 
@@ -100,17 +116,18 @@ describe("chat turn loop", () => {
     const session = harness.newSession({ settings: { maxOutputTokens: 16 } });
     const turn = finished(await session.send(LONG_MESSAGE));
     assert.equal(turn.outcome.kind, "incomplete");
-    assert.ok(turn.partialText.startsWith("You said: word0 "));
-    assert.ok(turn.partialText.length < `You said: ${LONG_MESSAGE}`.length);
-    assert.equal(answerTextOf(turn), turn.partialText);
+    const partial = answerTextOf(turn);
+    assert.ok(partial.startsWith("You said: word0 "));
+    assert.ok(partial.length < `You said: ${LONG_MESSAGE}`.length);
     assert.deepEqual(activeHistoryItems(session.conversation), []);
   });
 
   it("cancel aborts the request in flight and records cancelled", async () => {
     harness.emulator.queueFault({ kind: "stall" });
-    const session = harness.newSession({ listener: { onSnapshot: () => session.cancel() } });
+    const session = harness.newSession({ listener: { onAnswerDelta: () => session.cancel() } });
     const turn = finished(await session.send("wait forever"));
     assert.equal(turn.outcome.kind, "cancelled");
+    assert.equal(answerTextOf(turn), "You", "what arrived before the cancel is kept");
     assert.equal(session.busy, false);
     finished(await session.send("next"));
     const input = inputOf(harness.postedBodies()[1]);
@@ -120,7 +137,7 @@ describe("chat turn loop", () => {
   it("Continue and Retry-larger each send exactly one request, and only when called", async () => {
     const session = harness.newSession({ settings: { maxOutputTokens: 16 } });
     const turn = finished(await session.send(LONG_MESSAGE));
-    const partial = turn.partialText;
+    const partial = answerTextOf(turn);
     assert.equal(turn.outcome.kind, "incomplete");
     const actions = session.incompleteActions(turn.id);
     assert.deepEqual(actions.map((action) => action.action), ["continue", "retry_larger"]);

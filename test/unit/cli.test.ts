@@ -51,7 +51,11 @@ describe("CLI", function () {
     const lines = run.stdout.trim().split("\n");
     assert.equal(lines.length, 1);
     const parsed = JSON.parse(lines[0]) as Record<string, unknown>;
-    assert.deepEqual(Object.keys(parsed).sort(), ["functionCalls", "httpStatus", "message", "outcome", "outputTypes", "reason", "requestId", "responseId", "status", "text", "usage"].sort());
+    assert.deepEqual(
+      Object.keys(parsed).sort(),
+      ["functionCalls", "httpStatus", "message", "omittedStreamedItems", "outcome", "outputTypes", "partial", "reason", "requestId", "requestIds", "responseId", "status", "text", "usage"].sort(),
+    );
+    assert.equal(parsed.partial, false);
     assert.equal(parsed.outcome, "completed");
     assert.equal(parsed.status, "completed");
     assert.match(parsed.text as string, /hello cli/);
@@ -111,19 +115,91 @@ describe("CLI", function () {
     assert.ok((JSON.parse(json.stdout) as { models: string[] }).models.includes("tools"));
   });
 
-  it("check reports each step and flags a doubled /v1", async () => {
+  it("ask --json: partial text before an error is kept and marked partial", async () => {
+    emulator.queueFault({ kind: "error_event", code: "server_error", message: "upstream broke" });
+    const run = await runCli(["ask", "--model", "echo", "--json", "partial answer please"], environment());
+    assert.equal(run.code, 1);
+    const parsed = JSON.parse(run.stdout) as Record<string, unknown>;
+    assert.equal(parsed.outcome, "error_event");
+    assert.equal(parsed.partial, true);
+    assert.equal(parsed.text, "You said:", "the two deltas that arrived before the error");
+    emulator.queueFault({ kind: "error_event", code: "server_error", message: "upstream broke" });
+    const printed = await runCli(["ask", "--model", "echo", "partial answer please"], environment());
+    assert.equal(printed.code, 1);
+    assert.equal(printed.stdout, "You said:\n");
+    assert.match(printed.stderr, /partial answer: the text above is what arrived before it stopped/);
+    assert.match(printed.stderr, /error \(server_error\) · usage not reported/);
+  });
+
+  it("ask --json through a translating gateway: usage is null (not reported) with the relay's raw figures in reportedUsage; --header is sent", async () => {
+    const gateway = await startRelayEmulator({ profile: "translated", keys: [{ key: KEY, name: "cli" }] });
+    try {
+      const run = await runCli(["ask", "--model", "echo", "--json", "--header", "x-portkey-provider: together-ai", "hello gateway"], { RELAY_CHAT_API_KEY: KEY, RELAY_CHAT_BASE_URL: gateway.baseUrl });
+      assert.equal(run.code, 0, run.stderr);
+      const parsed = JSON.parse(run.stdout) as Record<string, unknown>;
+      assert.equal(parsed.usage, null);
+      assert.deepEqual((parsed.reportedUsage as { total_tokens: number }).total_tokens, 0);
+      assert.equal(parsed.text, "You said: hello gateway");
+      assert.equal(gateway.received[gateway.received.length - 1].headers["x-portkey-provider"], "together-ai");
+      const text = await runCli(["ask", "--model", "echo", "hello gateway"], { RELAY_CHAT_API_KEY: KEY, RELAY_CHAT_BASE_URL: gateway.baseUrl });
+      assert.match(text.stderr, /^completed · usage not reported \(the relay sent zeros\)/m);
+      const secret = await runCli(["ask", "--model", "echo", "--header", "x-api-key: sk-abcdefghijklmnop0123", "hi"], { RELAY_CHAT_API_KEY: KEY, RELAY_CHAT_BASE_URL: gateway.baseUrl });
+      assert.equal(secret.code, 2);
+      assert.match(secret.stderr, /"x-api-key" is refused/);
+      assert.equal(secret.stderr.includes("sk-abcdefghijklmnop0123"), false);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it("check says first that it sends small, possibly billed requests, and reports each step", async () => {
     const healthy = await runCli(["check", "--model", "echo"], environment());
     assert.equal(healthy.code, 0, healthy.stdout);
-    assert.match(healthy.stdout, /ok +Terminal event/);
-    assert.match(healthy.stdout, /ok +Request id header/);
+    assert.match(healthy.stdout.split("\n")[0], /sends a model list request and three small requests .* may bill each of them/);
+    for (const step of ["Streamed request", "Final event", "Usage reported", "Request id header", "Function call, streamed", "Function call, not streamed", "Function calls"]) {
+      assert.match(healthy.stdout, new RegExp(`^ok +${step}:`, "m"), step);
+    }
     const doubled = await runCli(["check", "--model", "echo", "--base-url", `${emulator.baseUrl}/v1/v1`], { RELAY_CHAT_API_KEY: KEY });
     assert.match(doubled.stdout, /warn +Base URL: .*\/v1 2 times/);
     emulator.queueFault({ kind: "disconnect", afterBytes: 600 });
     const cut = await runCli(["check", "--model", "echo"], environment());
     assert.equal(cut.code, 1);
-    assert.match(cut.stdout, /FAIL +Terminal event/);
+    assert.match(cut.stdout, /FAIL +Final event/);
     const missingModel = await runCli(["check", "--model", "no-such-model"], environment());
     assert.equal(missingModel.code, 1);
     assert.match(missingModel.stdout, /FAIL +Model available/);
+  });
+
+  it("check: incomplete is not ok", async () => {
+    emulator.queueJsonBody({ id: "resp_x", object: "response", status: "incomplete", incomplete_details: { reason: "max_output_tokens" }, model: "echo", output: [], usage: { input_tokens: 5, output_tokens: 64 } });
+    const run = await runCli(["check", "--model", "echo"], environment());
+    assert.equal(run.code, 1);
+    assert.match(run.stdout, /^FAIL +Streamed request: incomplete/m);
+    assert.match(run.stdout, /The relay check failed/);
+  });
+
+  it("check: after an HTTP failure the later steps are skipped, with the reason, and nothing more is sent", async () => {
+    const postsBefore = emulator.postCount();
+    emulator.queueFault({ kind: "status", status: 401, code: "invalid_api_key" });
+    const run = await runCli(["check", "--model", "echo"], environment());
+    assert.equal(run.code, 1);
+    assert.match(run.stdout, /^FAIL +Streamed request: http_error/m);
+    for (const step of ["Final event", "Usage reported", "Request id header", "Function call, streamed", "Function call, not streamed", "Function calls"]) {
+      assert.match(run.stdout, new RegExp(`^skip +${step}: Skipped: the streamed request failed \\(http_error 401\\)`, "m"), step);
+    }
+    assert.equal(emulator.postCount() - postsBefore, 1, "one billed request, not four");
+    const wrongKey = await runCli(["check", "--model", "echo"], { ...environment(), RELAY_CHAT_API_KEY: "sk-wrong-but-long-enough-key" });
+    assert.match(wrongKey.stdout, /^FAIL +Models listed/m);
+    assert.match(wrongKey.stdout, /^skip +Streamed request: Skipped: the model list request failed with HTTP 401/m);
+  });
+
+  it("check: says so when only non-streamed function calls arrive intact, and suggests turning streaming off", async () => {
+    emulator.queueFault({ kind: "none" });
+    emulator.queueFault({ kind: "garble_streamed_calls" });
+    const run = await runCli(["check", "--model", "echo"], environment());
+    assert.equal(run.code, 1);
+    assert.match(run.stdout, /^warn +Function call, streamed: The call's arguments are not valid JSON/m);
+    assert.match(run.stdout, /^ok +Function call, not streamed/m);
+    assert.match(run.stdout, /^FAIL +Function calls: Only non-streamed function calls arrive intact through this relay: turn streaming off for it \(setting relayChat.stream: false\)/m);
   });
 });

@@ -402,8 +402,9 @@ describe("relay emulator", () => {
       assert.deepEqual(frames.filter((frame) => frame.data.type === "response.output_item.added").map((frame) => frame.data.output_index), [0, 1]);
     });
 
-    it("reasoning: a reasoning item with encrypted_content and summary deltas, then a message", async () => {
-      const frames = parseSse(await (await postResponses(emulator, { model: "reasoning", input: [userMessage("think")], stream: true })).text());
+    it("reasoning: a reasoning item (encrypted_content only when included) and summary deltas, then a message", async () => {
+      const request = { model: "reasoning", input: [userMessage("think")], stream: true, store: false, include: ["reasoning.encrypted_content"] };
+      const frames = parseSse(await (await postResponses(emulator, request)).text());
       const types = frames.map((frame) => frame.data.type);
       assert.ok(types.includes("response.reasoning_summary_part.added"));
       assert.ok(types.includes("response.reasoning_summary_text.delta"));
@@ -413,8 +414,15 @@ describe("relay emulator", () => {
       assert.equal(typeof completed.output[0].encrypted_content, "string");
       assert.ok(completed.usage!.output_tokens_details.reasoning_tokens > 0);
       // The reasoning item must be valid history for the next request.
-      const followUp = await postResponses(emulator, { model: "reasoning", input: [userMessage("think"), ...completed.output, userMessage("again")] });
+      const followUp = await postResponses(emulator, { model: "reasoning", input: [userMessage("think"), ...completed.output, userMessage("again")], store: false });
       assert.equal(followUp.status, 200);
+
+      // Without `include`, the item has no encrypted_content and, under store:false, cannot be resent.
+      const bare = (await (await postResponses(emulator, { model: "reasoning", input: [userMessage("think")], store: false })).json()) as ResponseBody;
+      assert.equal("encrypted_content" in bare.output[0], false);
+      const rejected = await postResponses(emulator, { model: "reasoning", input: [userMessage("think"), ...bare.output, userMessage("again")], store: false });
+      assert.equal(rejected.status, 400);
+      assert.match(((await rejected.json()) as ErrorEnvelope).error.message, /^Item with id 'rs_[0-9a-f]+' not found\. Items are not persisted when `store` is set to false/);
     });
 
     it("long: a markdown answer of about max_output_tokens words, or 2000 by default", async () => {

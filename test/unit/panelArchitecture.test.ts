@@ -5,7 +5,8 @@ import path from "node:path";
 // The panel's own layering: vscode only in the thin adapter, everything else runs (and is tested) on Node.
 
 const root = path.resolve(__dirname, "../..");
-const PANEL_ADAPTER = ["src/panel/chatViewProvider.ts", "src/panel/vscodePanelServices.ts"];
+// codeBlockActions.ts: the code block buttons that need the editor (open as a document, apply through the diff review).
+const PANEL_ADAPTER = ["src/panel/chatViewProvider.ts", "src/panel/codeBlockActions.ts", "src/panel/vscodePanelServices.ts"];
 const IMPORT_OF_VSCODE = /(?:from\s+["']vscode["']|require\(\s*["']vscode["']\s*\)|import\(\s*["']vscode["']\s*\))/;
 
 function sources(folder: string): string[] {

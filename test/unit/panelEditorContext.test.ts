@@ -41,11 +41,9 @@ describe("panel editor context: attachments inside the message", () => {
       parentId: null,
       userText: composeMessage("Review this", [{ kind: "file", label: "src/a.ts", text: "export {}", language: "ts" }]),
       createdAt: 1,
-      items: [],
       requests: [],
       toolCalls: [],
       outcome: { kind: "completed" },
-      partialText: "",
       notice: null,
     };
     conversation.turns.push(turn);

@@ -27,13 +27,14 @@ function request(overrides: Partial<RequestRecord>): RequestRecord {
     usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 2 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 1 } },
     firstByteMs: 40,
     totalMs: 120,
+    input: [],
     output: [],
     ...overrides,
   };
 }
 
 function turn(id: string, parentId: string | null, overrides: Partial<Turn>): Turn {
-  return { id, parentId, userText: `question ${id}`, createdAt: 1, items: [], requests: [], toolCalls: [], outcome: { kind: "completed" }, partialText: "", notice: null, ...overrides };
+  return { id, parentId, userText: `question ${id}`, createdAt: 1, requests: [], toolCalls: [], outcome: { kind: "completed" }, notice: null, ...overrides };
 }
 
 const message = (text: string) => ({ type: "message", role: "assistant", content: [{ type: "output_text", text }] });
@@ -80,7 +81,7 @@ describe("panel view model", () => {
     const conversation = createConversation("c1", "echo", 1);
     conversation.turns.push(
       turn("t1", null, { outcome: { kind: "http_error", status: 401, code: "invalid_api_key", message: "bad", body: "{}" }, notice: "Check the API key", requests: [request({ outcome: { kind: "http_error", status: 401, code: "invalid_api_key", message: "bad", body: "{}" } })] }),
-      turn("t2", null, { outcome: { kind: "incomplete", reason: "max_output_tokens" }, partialText: "partial", requests: [request({ outcome: { kind: "incomplete", reason: "max_output_tokens" } })] }),
+      turn("t2", null, { outcome: { kind: "incomplete", reason: "max_output_tokens" }, requests: [request({ outcome: { kind: "incomplete", reason: "max_output_tokens" }, output: [message("partial")] })] }),
     );
     conversation.activeTurnId = "t1";
     const [failed] = turnViewsOf(conversation, { streamingTurnId: null, liveText: null });
@@ -134,7 +135,7 @@ describe("copy as curl", () => {
 
 describe("webview HTML", () => {
   it("has a strict CSP with a fresh nonce and no inline code", () => {
-    const assets = { cspSource: "https://webview.test", scriptUri: "https://webview.test/webview.js", styleUri: "https://webview.test/panel.css", codiconsUri: "https://webview.test/codicon.css" };
+    const assets = { cspSource: "https://webview.test", scriptUri: "https://webview.test/webview.js", styleUri: "https://webview.test/panel.css", codiconsUri: "https://webview.test/codicon.css", codeBlockStyleUri: "https://webview.test/codeBlocks.css" };
     const first = webviewHtml(assets);
     const second = webviewHtml(assets);
     const nonce = /nonce-([A-Za-z0-9+/=]+)/.exec(first)?.[1];

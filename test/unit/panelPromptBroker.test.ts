@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { PromptBroker } from "../../src/panel/promptBroker";
 import type { ApprovalRequest } from "../../src/tools/approvalGate";
 
-const request = (callId: string): ApprovalRequest => ({ callId, toolName: "run_command", toolDescription: "Runs a command.", risk: "execute", argumentsJson: "{}", canAllowForSession: false });
-const estimate = { inputTokens: 90_000, thresholdTokens: 50_000, needsConfirmation: true, basis: "characters" as const };
+const request = (callId: string): ApprovalRequest => ({ callId, toolName: "run_command", toolDescription: "Runs a command.", risk: "execute", argumentsJson: "{}", details: [], hiddenCharacters: [], canAllowForSession: false });
+const estimate = { inputTokens: 90_000, thresholdTokens: 50_000, needsConfirmation: true, basis: "characters" as const, purpose: "send" as const };
 
 describe("panel prompt broker", () => {
   it("holds approvals until answered, in order, and tells what changed", async () => {

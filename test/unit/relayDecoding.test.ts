@@ -47,7 +47,7 @@ describe("SSE decoding and accumulation", () => {
     }
   });
 
-  it("never reports a terminal status for a stream cut before the end of its terminal frame", () => {
+  it("never reports a terminal status for a stream cut inside its terminal frame's JSON, and counts one missing only the closing blank line", () => {
     for (const expectation of streamExpectations) {
       const bytes = readReferenceStream(expectation.file);
       const ends = frameEndOffsets(bytes);
@@ -56,17 +56,23 @@ describe("SSE decoding and accumulation", () => {
       // The first frame end after which the terminal status is known.
       const terminalEnd = ends.find((end) => snapshotOf(decodeInChunks(bytes.subarray(0, end), end)).terminal !== null);
       assert.ok(terminalEnd, expectation.file);
+      // The terminal frame's JSON is complete two bytes before the frame ends ("}\n\n").
+      const jsonEnd = terminalEnd - 2;
       const cuts = new Set<number>();
-      for (const end of ends.filter((offset) => offset < terminalEnd)) [end - 1, end, end + 1].forEach((cut) => cuts.add(cut));
+      for (const end of ends.filter((offset) => offset < jsonEnd)) [end - 1, end, end + 1].forEach((cut) => cuts.add(cut));
       let seed = 7;
       for (let sample = 0; sample < 60; sample += 1) {
         seed = (seed * 1103515245 + 12345) % 2147483648;
-        cuts.add(seed % terminalEnd);
+        cuts.add(seed % jsonEnd);
       }
-      cuts.add(terminalEnd - 1);
-      for (const cut of [...cuts].filter((offset) => offset >= 0 && offset < terminalEnd)) {
+      cuts.add(jsonEnd - 1);
+      for (const cut of [...cuts].filter((offset) => offset >= 0 && offset < jsonEnd)) {
         const snapshot = snapshotOf(decodeInChunks(bytes.subarray(0, cut), 5));
         assert.equal(snapshot.terminal, null, `${expectation.file} cut at ${cut}`);
+      }
+      for (const cut of [jsonEnd, jsonEnd + 1]) {
+        const snapshot = snapshotOf(decodeInChunks(bytes.subarray(0, cut), 5));
+        assert.equal(snapshot.terminal, wholeSnapshot.terminal, `${expectation.file}: complete JSON without the closing blank line, cut at ${cut}`);
       }
     }
   });
@@ -115,7 +121,7 @@ describe("SSE decoding and accumulation", () => {
       for (let offset = 0; offset < bytes.length; offset += size) events.push(...decoder.push(bytes.subarray(offset, offset + size)));
       events.push(...decoder.end());
       const snapshot = snapshotOf(events);
-      assert.equal(decoder.sawDoneMarker, true);
+      assert.equal(snapshot.unknownEventCount, 0, "[DONE] is a transport marker, not an event");
       assert.equal(snapshot.terminal, "completed");
       // The completed event's empty output list must not wipe the items built from the deltas.
       assert.equal(outputTextOf(snapshot.output), "héllo wörld 日本語 🎉", `chunk size ${size}`);
@@ -123,14 +129,19 @@ describe("SSE decoding and accumulation", () => {
     }
   });
 
-  it("keeps unknown event types and unparsable frames instead of failing", () => {
+  it("counts unknown event types and unparsable frames instead of failing or keeping them", () => {
     const events = decodeInChunks(
       encoder.encode('data: {"type":"response.brand_new_event","x":1}\n\ndata: {not json\n\ndata: [1,2]\n\nevent: ping\ndata: {}\n\n'),
       4,
     );
+    assert.deepEqual(events.map((event) => event.type), ["response.brand_new_event", UNPARSABLE_FRAME_TYPE, UNPARSABLE_FRAME_TYPE, "ping"]);
     const snapshot = snapshotOf(events);
-    assert.deepEqual(snapshot.unknownEvents.map((event) => event.type), ["response.brand_new_event", UNPARSABLE_FRAME_TYPE, UNPARSABLE_FRAME_TYPE, "ping"]);
+    assert.equal(snapshot.unknownEventCount, 4);
     assert.equal(snapshot.terminal, null);
+    // Counted, not stored: a long stream of unknown events costs no memory in the snapshot.
+    const many = snapshotOf(Array.from({ length: 10_000 }, (_, index) => ({ type: "response.brand_new_event", index })));
+    assert.equal(many.unknownEventCount, 10_000);
+    assert.ok(JSON.stringify(many).length < 500);
   });
 
   it("reads both shapes of error event", () => {

@@ -63,12 +63,14 @@ describe("relay client: outcomes over HTTP", () => {
   });
 
   it("sends requests that validate against the Open Responses schema, with history and tools", async () => {
-    const prior = (readReferenceBody("function-call-completed.json") as { output: unknown[] }).output;
-    const reasoning = (readReferenceBody("text-completed.json") as { output: unknown[] }).output;
+    const prior = (readReferenceBody("function-call-completed.json") as { output: Array<{ call_id: string }> }).output;
+    const earlier = (readReferenceBody("text-completed.json") as { output: unknown[] }).output;
     const built = buildResponseRequest({
       model: "echo",
-      input: [userMessage("first"), ...(reasoning as never[]), userMessage("weather?"), ...(prior as never[]), { type: "function_call_output", call_id: "call_1", output: "sunny" }],
+      input: [userMessage("first"), ...(earlier as never[]), userMessage("weather?"), ...(prior as never[]), { type: "function_call_output", call_id: prior[0].call_id, output: "sunny" }],
       tools: [{ type: "function", name: "get_weather", description: "Weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] }, strict: false }],
+      toolChoice: "auto",
+      include: ["reasoning.encrypted_content"],
       maxOutputTokens: 500,
       stream: true,
     });

@@ -5,7 +5,7 @@ import { buildResponseRequest, userMessage } from "../../src/relay/requestBuilde
 import type { RequestResult } from "../../src/relay/types";
 import { startRelayEmulator } from "../emulator/server";
 import type { RelayEmulator } from "../emulator/server";
-import { frameEndOffsets, readReferenceBody, readReferenceStream, streamExpectations } from "../support/referenceStreams";
+import { frameEndOffsets, gatewayExpectations, readGatewayCapture, readReferenceBody, readReferenceStream, streamExpectations } from "../support/referenceStreams";
 
 // Every recorded stream and body, served by the emulator over loopback HTTP, read by the real client.
 
@@ -49,21 +49,27 @@ describe("relay client: recorded streams and bodies over HTTP", () => {
     });
   }
 
-  it("never reports completed for a stream cut at a frame boundary or a random byte before its end", async () => {
+  it("never reports completed for a stream cut anywhere before its final JSON is whole; a missing closing blank line alone is fine", async () => {
     for (const expectation of streamExpectations.filter((entry) => entry.outcome === "completed")) {
       const bytes = readReferenceStream(expectation.file);
       const ends = frameEndOffsets(bytes);
       // The end of the frame that carries the final status (a `[DONE]` frame may follow it).
       const lastEnd = ends.find((end) => end > bytes.indexOf('"type":"response.completed"')) ?? bytes.length;
-      const cuts = new Set(ends.filter((end) => end < lastEnd));
-      for (let sample = 1; sample <= 8; sample += 1) cuts.add(Math.floor((lastEnd * sample) / 9) + sample);
-      cuts.add(lastEnd - 1);
+      const jsonEnd = lastEnd - 2;
+      const cuts = new Set(ends.filter((end) => end < jsonEnd));
+      for (let sample = 1; sample <= 8; sample += 1) cuts.add(Math.floor((jsonEnd * sample) / 9) + sample);
+      cuts.add(jsonEnd - 1);
       for (const cut of cuts) {
-        if (cut >= lastEnd) continue;
+        if (cut >= jsonEnd) continue;
         const result = await replay(bytes.subarray(0, cut), "random", cut);
         assert.equal(result.outcome.kind, "interrupted", `${expectation.file} cut at ${cut}`);
         assert.equal(result.cause, "stream");
         assert.match(result.explanation ?? "", /without a final status/);
+      }
+      for (const cut of [jsonEnd, jsonEnd + 1]) {
+        const result = await replay(bytes.subarray(0, cut), "random", cut);
+        assert.equal(result.outcome.kind, "completed", `${expectation.file}: whole final JSON without its closing blank line (cut at ${cut})`);
+        assert.equal(outputTextOf(result.snapshot.output), expectation.text);
       }
     }
   });
@@ -92,5 +98,49 @@ describe("relay client: recorded streams and bodies over HTTP", () => {
     emulator.queueJsonBody(readReferenceBody("incomplete-max-output-tokens.json"), 200);
     const incomplete = await client.send({ ...request, stream: false });
     assert.deepEqual(incomplete.outcome, { kind: "incomplete", reason: "max_output_tokens" });
+  });
+
+  for (const capture of gatewayExpectations) {
+    it(`replays the gateway capture ${capture.file} at several chunkings and draws the right conclusions`, async () => {
+      const { body, headers } = readGatewayCapture(capture.file);
+      for (const [chunkSizes, seed] of [[1, 0], [7, 0], ["random", 1], ["random", 2], ["random", 3], [65_536, 0]] as const) {
+        const postsBefore = emulator.postCount();
+        emulator.queueReplay(body, { chunkSizes, seed, headers });
+        const result = await client.send(request);
+        const label = `${capture.file} chunks ${chunkSizes}/${seed}`;
+        assert.equal(emulator.postCount() - postsBefore, 1, label);
+        assert.equal(result.outcome.kind, capture.outcome, label);
+        assert.equal(outputTextOf(result.snapshot.output), capture.text, label);
+        assert.deepEqual(functionCallsOf(result.snapshot.output), capture.functionCalls, label);
+        for (const call of functionCallsOf(result.snapshot.output)) assert.ok(JSON.parse(call.arguments), `${label}: the call's arguments are whole JSON`);
+        assert.equal(result.snapshot.omittedStreamedItems, capture.omittedStreamedItems, `${label}: streamed items the final output left out`);
+        assert.deepEqual(result.usage === null ? null : [result.usage.input_tokens, result.usage.output_tokens], capture.usage, `${label}: usage`);
+        assert.equal(result.requestId, capture.requestId, label);
+      }
+    });
+  }
+
+  it("reads a typeless error frame with the request id its message carries when no header does", async () => {
+    const body = 'data: {"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":"Partial ans"}\n\ndata: {"error":{"message":"当前分组上游负载已饱和 (request id: 20261123xyz)","type":"new_api_error","code":"upstream_error"}}\n\n';
+    for (const chunkSizes of [1, "random", 4096] as const) {
+      emulator.queueReplay(Buffer.from(body, "utf8"), { chunkSizes, headers: {} });
+      const result = await client.send(request);
+      assert.deepEqual(result.outcome, { kind: "error_event", code: "upstream_error", message: "当前分组上游负载已饱和 (request id: 20261123xyz)" });
+      assert.equal(result.requestId, "20261123xyz");
+      assert.equal(outputTextOf(result.snapshot.output), "Partial ans", "the partial text is kept");
+      assert.equal(result.cause, "server");
+    }
+  });
+
+  it("never reads a Chat Completions answer as success, streamed or not, and says what happened", async () => {
+    emulator.queueReplay(Buffer.from('data: {"id":"chatcmpl-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\ndata: [DONE]\n\n', "utf8"));
+    const streamed = await client.send(request);
+    emulator.queueJsonBody({ id: "chatcmpl-2", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: "Hi" }, finish_reason: "stop" }] });
+    const whole = await client.send({ ...request, stream: false });
+    for (const result of [streamed, whole]) {
+      assert.equal(result.outcome.kind, "failed");
+      assert.equal(result.outcome.kind === "failed" && result.outcome.code, "chat_completions_format");
+      assert.match(result.explanation ?? "", /answered in Chat Completions format for this model.*Pick another model/);
+    }
   });
 });

@@ -88,14 +88,16 @@ describe("tools: createApprovalGate", () => {
     };
   }
 
-  it("shows the tool, its risk and the exact arguments", () => {
-    const request = describeApprovalRequest(readyCall(tool("runner", "execute"), { command: "rm -rf build" }), policy(true));
+  it("shows the tool, its risk and the exact arguments", async () => {
+    const request = await describeApprovalRequest(readyCall(tool("runner", "execute"), { command: "rm -rf build" }), policy(true));
     assert.deepEqual(request, {
       callId: "call_9",
       toolName: "runner",
       toolDescription: "does runner",
       risk: "execute",
       argumentsJson: '{\n  "command": "rm -rf build"\n}',
+      details: [{ name: "command", role: "value", segments: [{ text: "rm -rf build", marker: false }], note: null }],
+      hiddenCharacters: [],
       canAllowForSession: false,
     });
   });

@@ -4,6 +4,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { runCommandLine } from "../../src/tools/commandRunner";
 import { createRunCommandTool } from "../../src/tools/runCommandTool";
+import { RunningCommands } from "../../src/tools/runningCommands";
+import { isAlive, waitForNumberIn } from "../support/processes";
 
 const posixOnly = process.platform === "win32" ? describe.skip : describe;
 
@@ -105,7 +107,81 @@ posixOnly("tools: run_command", () => {
 
     it("says that it timed out", async () => {
       const tool = createRunCommandTool({ workspaceFolders: () => [workspace] }, settings);
-      assert.match(String(await tool.run({ command: "sleep 30" }, signal())), /^Timed out after 0 s; the command and its child processes were killed\./);
+      const result = await tool.run({ command: "sleep 30" }, signal());
+      assert.equal(typeof result === "object" && result.isError, true, "a timeout is a failure, not a run");
+      assert.match(typeof result === "object" ? result.output : "", /^Timed out after 0 s; the command and its child processes were killed\./);
+    });
+  });
+
+  describe("environment", () => {
+    const key = "sk-relay-test-9d8c7b6a5f4e3d2c1b0a";
+    const environment = {
+      PATH: process.env.PATH,
+      HOME: "/home/someone",
+      LANG: "C.UTF-8",
+      RELAY_CHAT_API_KEY: key,
+      GITHUB_TOKEN: "ghp_aaaaaaaaaaaaaaaaaaaa",
+      npm_config__authToken: "npm_bbbbbbbbbbbbbbbbbbbb",
+      AWS_SECRET_ACCESS_KEY: "cccccccccccccccccccc",
+      DB_PASSWORD: "hunter2",
+      DATABASE_URL: "postgres://app:s3cret@db.example:5432/app",
+      COPY_OF_THE_KEY: key,
+      NPM_TOKEN: "npm_allowed_by_the_user",
+      PLAIN_SETTING: "visible",
+    };
+
+    it("leaves out the relay key and secret-looking variables unless allowed by name", async () => {
+      const tool = createRunCommandTool(
+        { workspaceFolders: () => [workspace] },
+        {
+          timeoutMs: () => 10_000,
+          maxOutputChars: () => 100_000,
+          baseEnvironment: () => environment,
+          secrets: () => [key],
+          // Allowing the relay key's own name changes nothing: it never reaches a command.
+          allowedEnvironmentNames: () => ["NPM_TOKEN", "RELAY_CHAT_API_KEY"],
+        },
+      );
+      const output = String(await tool.run({ command: "env" }, new AbortController().signal));
+      const names = output.split("\n").slice(1).map((line) => line.split("=")[0]);
+      for (const hidden of ["RELAY_CHAT_API_KEY", "GITHUB_TOKEN", "npm_config__authToken", "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD", "DATABASE_URL", "COPY_OF_THE_KEY"]) {
+        assert.equal(names.includes(hidden), false, `${hidden} is not passed`);
+      }
+      for (const kept of ["PATH", "HOME", "LANG", "NPM_TOKEN", "PLAIN_SETTING"]) assert.equal(names.includes(kept), true, `${kept} is passed`);
+      assert.equal(output.includes(key), false);
+    });
+
+    it("leaves out the editor's own RELAY_CHAT_API_KEY by default, and names what was held back when a command fails", async () => {
+      const saved = process.env.RELAY_CHAT_API_KEY;
+      process.env.RELAY_CHAT_API_KEY = key;
+      try {
+        const tool = createRunCommandTool({ workspaceFolders: () => [workspace] }, { timeoutMs: () => 10_000, maxOutputChars: () => 100_000 });
+        const output = String(await tool.run({ command: 'echo "key=[$RELAY_CHAT_API_KEY]"; exit 1' }, new AbortController().signal));
+        assert.match(output, /^Exit code: 1\nkey=\[\]\n/);
+        assert.match(output, /not passed because they look like credentials: .*RELAY_CHAT_API_KEY/);
+      } finally {
+        if (saved === undefined) delete process.env.RELAY_CHAT_API_KEY;
+        else process.env.RELAY_CHAT_API_KEY = saved;
+      }
+    });
+  });
+
+  describe("when the extension shuts down", () => {
+    it("kills every command still running, with the processes they started", async () => {
+      const running = new RunningCommands();
+      const tool = createRunCommandTool({ workspaceFolders: () => [workspace] }, { timeoutMs: () => 60_000, maxOutputChars: () => 1000 }, running);
+      const pidFile = path.join(sandbox, "pids");
+      const marker = path.join(sandbox, "survived");
+      const pending = tool.run({ command: `sleep 30 & echo $! > ${JSON.stringify(pidFile)}; (sleep 1.5 && touch ${JSON.stringify(marker)}) & wait` }, new AbortController().signal);
+      const pid = await waitForNumberIn(pidFile);
+      assert.equal(running.count, 1);
+      running.dispose();
+      const result = await pending;
+      assert.match(typeof result === "object" ? result.output : result, /^Stopped because Relay Chat was shutting down/);
+      assert.equal(running.count, 0);
+      assert.equal(isAlive(pid), false, "the background sleep was killed with its shell");
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      assert.equal(await fs.stat(marker).then(() => true, () => false), false, "no child outlived the shutdown");
     });
   });
 });

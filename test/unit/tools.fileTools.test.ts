@@ -5,7 +5,7 @@ import * as path from "node:path";
 import { createFindFilesTool, findWorkspaceFiles } from "../../src/tools/findFilesTool";
 import { createListDirectoryTool, listWorkspaceDirectory } from "../../src/tools/listDirectoryTool";
 import { createReadFileTool, readWorkspaceFile } from "../../src/tools/readFileTool";
-import { createSearchTextTool, searchWorkspaceText } from "../../src/tools/searchTextTool";
+import { createSearchTextTool, defaultSearchTextLimits, searchWorkspaceText } from "../../src/tools/searchTextTool";
 import { ToolRegistry } from "../../src/tools/toolRegistry";
 
 async function write(root: string, relativePath: string, content: string | Buffer): Promise<void> {
@@ -204,7 +204,7 @@ describe("tools: file tools", () => {
       await write(workspace, "many.txt", "hit\n".repeat(10));
       await write(workspace, "blob.bin", Buffer.concat([Buffer.from("hit"), Buffer.from([0])]));
       await write(workspace, "huge.txt", `hit${" ".repeat(5000)}`);
-      const limits = { maxMatches: 3, maxFileBytes: 1000, maxLineChars: 300 };
+      const limits = { ...defaultSearchTextLimits, maxMatches: 3, maxFileBytes: 1000, maxLineChars: 300 };
       assert.equal(
         outputOf(await searchWorkspaceText([workspace], { query: "hit" }, { limits })),
         "many.txt:1: hit\nmany.txt:2: hit\nmany.txt:3: hit\n[... stopped after 3 matches; narrow the query or use include]",
@@ -214,7 +214,7 @@ describe("tools: file tools", () => {
 
     it("shortens very long lines", async () => {
       await write(workspace, "min.js", `var x="${"q".repeat(1000)}needle";`);
-      const line = outputOf(await searchWorkspaceText([workspace], { query: "var x" }, { limits: { maxMatches: 5, maxFileBytes: 10_000, maxLineChars: 20 } }));
+      const line = outputOf(await searchWorkspaceText([workspace], { query: "var x" }, { limits: { ...defaultSearchTextLimits, maxMatches: 5, maxFileBytes: 10_000, maxLineChars: 20 } }));
       assert.equal(line, `min.js:1: var x="${"q".repeat(13)}…`);
     });
 

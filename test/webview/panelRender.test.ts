@@ -263,6 +263,8 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     await panel.sendState(conversationState());
     const first = page.locator("article[data-turn-id=t1]");
     await panel.clearPosted();
+    // The code block's toolbar shows (and takes clicks) while the pointer is over the block.
+    await first.locator(".code-block").hover();
     await first.getByRole("button", { name: "Copy", exact: true }).click();
     await first.getByRole("button", { name: "Insert at cursor" }).click();
     await first.getByRole("button", { name: "Open in editor" }).click();

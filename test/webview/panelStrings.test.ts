@@ -7,12 +7,12 @@ import { WEBVIEW_STRINGS } from "../../src/panel/webviewStrings";
 // would stay English in every other language.
 describe("Chat panel webview: UI strings", () => {
   const mediaRoot = join(__dirname, "..", "..", "media");
-  const sources = [join(mediaRoot, "main.ts"), ...readdirSync(join(mediaRoot, "panel")).map((name) => join(mediaRoot, "panel", name))]
+  const sources = [join(mediaRoot, "main.ts"), ...["panel", "render"].flatMap((folder) => readdirSync(join(mediaRoot, folder)).map((name) => join(mediaRoot, folder, name)))]
     .filter((path) => path.endsWith(".ts"))
     .map((path) => readFileSync(path, "utf8"));
 
   function usedStrings(): Set<string> {
-    const used = new Set<string>(["read", "write", "execute"]);
+    const used = new Set<string>(["read", "write", "execute", "external"]);
     for (const source of sources) {
       for (const match of source.matchAll(/\.(?:text|format)\(\s*"((?:[^"\\]|\\.)*)"/g)) used.add(JSON.parse(`"${match[1]}"`) as string);
       // Plurals: `.plural(count, "{0} request", "{0} requests")`, both forms.

@@ -90,19 +90,55 @@ describe("StreamingMarkdownView in Chromium", function () {
     assert.deepEqual(failures, []);
   });
 
+  // Each case is cut where a delta of plain characters must not take the fast path (or may take it safely).
+  const plainPathCases: ReadonlyArray<readonly string[]> = [
+    ["foo\n*", " x", "\n"],
+    ["foo\n-", " x y", "\n"],
+    ["text\n#", " heading", "\n"],
+    ["- - [a]: https://e.com \"ti", "tle\"", "\n\n[a]\n"],
+    ["> - 1. [a]: https://e.com \"t", "t\"", "\n\n[a]\n"],
+    ["x\n\n[a", "]: https://e.com \"t", "t\"", "\n\n[a]\n"],
+    ["Some **bo", "ld** text and __sn", "ake__case x__", "y z", "\n"],
+    ["*a *", "b c*", "\n"],
+    ["`a `", "b` c", "\n"],
+    ["(see [li", "nk", "](https://e.com)) and (", "more", ")\n"],
+    ["**Note:** this ", "is plain, **", "bold", "** too\n"],
+    ["| a | b |\n|---|---|\n| **x", "y** | `z", "w` |\n"],
+    ["~~st", "rike~~ and ~", "one\n"],
+  ];
+  plainPathCases.forEach((deltas, index) => {
+    it(`matches the one-shot render for plain deltas that complete or extend markup (case ${index}: ${JSON.stringify(deltas.join("").slice(0, 30))})`, async () => {
+      const comparison = await compare(deltas.join(""), deltas.map((delta) => delta.length), "every");
+      assert.equal(comparison.mismatches.length, 0, formatMismatches(comparison));
+    });
+  });
+
+  it("matches the one-shot render after every delta of 300 random snippets cut into deltas of 1 to 8 characters", async () => {
+    const pieces = [
+      "a", "word", "more words", " ", "\n", "\n\n", "*", "**", "_", "__", "x__", "`", "~~", "[", "]", "(", ")", "# ", "- ", "* ", "1. ",
+      "> ", "| a |", "|---|", "[a]: https://e.co \"t\"", "[a]", "\"", "'", ".", ",", "!", "https://e.co", "&amp;", "\\", "  ",
+    ];
+    const random = createSeededRandom(4048);
+    const failures: string[] = [];
+    for (let snippetIndex = 0; snippetIndex < 300 && failures.length === 0; snippetIndex++) {
+      let snippet = "";
+      while (snippet.length < 60) snippet += pieces[Math.floor(random() * pieces.length)];
+      const comparison = await compare(snippet, randomDeltaLengths(snippetIndex, 40, 1, 8), "every");
+      if (comparison.mismatches.length > 0) failures.push(`${JSON.stringify(snippet)}\n${formatMismatches(comparison)}`);
+    }
+    assert.deepEqual(failures, []);
+  });
+
   it("matches the one-shot render after every delta of the first 12 KB of the answer", async () => {
     const comparison = await compare(document.text.slice(0, 12_000), randomDeltaLengths(9, 4000, 1, 15), "every");
     assert.equal(comparison.mismatches.length, 0, formatMismatches(comparison));
   });
 
-  it("renders fenced code with a toolbar of three action buttons and no inline handlers", async () => {
-    const html = await harness.page.evaluate(() => window.relayRenderHarness.renderOneShot("```ts\nconst a = 1 < 2;\n```\n"));
+  it("renders fenced code with its language label and file hint, and no buttons or handlers in the markup", async () => {
+    const html = await harness.page.evaluate(() => window.relayRenderHarness.renderOneShot('```ts title="src/a b.ts" {1}\nconst a = 1 < 2;\n```\n'));
     assert.equal(
       html,
-      '<div class="code-block" data-language="ts"><div class="code-toolbar"><span class="code-language">ts</span>' +
-        '<button type="button" data-action="copy-code">Copy</button>' +
-        '<button type="button" data-action="insert-code-at-cursor">Insert at cursor</button>' +
-        '<button type="button" data-action="open-code-in-editor">Open in editor</button></div>' +
+      '<div class="code-block" data-language="ts" data-file="src/a b.ts"><div class="code-header"><span class="code-language">ts</span></div>' +
         '<pre><code class="language-ts">const a = 1 &lt; 2;\n</code></pre></div>\n',
     );
   });

@@ -6,6 +6,7 @@ import { createFindFilesTool } from "../findFilesTool";
 import { createListDirectoryTool } from "../listDirectoryTool";
 import { createReadFileTool } from "../readFileTool";
 import { createRunCommandTool } from "../runCommandTool";
+import { RunningCommands } from "../runningCommands";
 import { createSearchTextTool } from "../searchTextTool";
 import type { Tool } from "../toolContract";
 import { createDiagnosticsTool } from "./diagnosticsTool";
@@ -21,11 +22,15 @@ export interface BuiltinToolsOptions {
   excludePatterns(): readonly string[];
   commandTimeoutMs(): number;
   maxOutputChars(): number;
+  /** Secret-looking environment variables the user lets run_command pass, by name. */
+  allowedEnvironmentNames?(): readonly string[];
+  /** Values no command may see (the relay key in use, RELAY_CHAT_API_KEY): a variable holding one is never passed. */
+  secrets?(): readonly (string | null | undefined)[];
   /** How propose_edit asks before applying; the default is a modal dialog. */
   confirmApply?: ConfirmApply;
 }
 
-/** Disposing unregisters the in-memory documents propose_edit shows its diffs with. */
+/** Disposing kills the commands still running and unregisters the in-memory documents propose_edit shows its diffs with. */
 export interface BuiltinTools extends vscode.Disposable {
   readonly tools: Tool[];
 }
@@ -33,6 +38,7 @@ export interface BuiltinTools extends vscode.Disposable {
 export function createBuiltinTools(options: BuiltinToolsOptions): BuiltinTools {
   const context: FileToolContext = { workspaceFolders: () => options.workspaceFolders(), excludePatterns: () => options.excludePatterns() };
   const documents = new ProposalDocuments();
+  const running = new RunningCommands();
   const tools = [
     createReadFileTool(context),
     createListDirectoryTool(context),
@@ -41,7 +47,22 @@ export function createBuiltinTools(options: BuiltinToolsOptions): BuiltinTools {
     createDiagnosticsTool({ workspaceFolders: context.workspaceFolders }),
     createEditorContextTool({ workspaceFolders: context.workspaceFolders }),
     createProposeEditTool({ workspaceFolders: context.workspaceFolders, documents, confirmApply: options.confirmApply }),
-    createRunCommandTool(context, { timeoutMs: () => options.commandTimeoutMs(), maxOutputChars: () => options.maxOutputChars() }),
+    createRunCommandTool(
+      context,
+      {
+        timeoutMs: () => options.commandTimeoutMs(),
+        maxOutputChars: () => options.maxOutputChars(),
+        allowedEnvironmentNames: () => options.allowedEnvironmentNames?.() ?? [],
+        secrets: () => options.secrets?.() ?? [],
+      },
+      running,
+    ),
   ];
-  return { tools, dispose: () => documents.dispose() };
+  return {
+    tools,
+    dispose: () => {
+      running.dispose();
+      documents.dispose();
+    },
+  };
 }

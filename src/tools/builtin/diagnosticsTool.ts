@@ -28,6 +28,7 @@ export function createDiagnosticsTool(options: DiagnosticsToolOptions): Tool {
       "as path:line:col severity message [source]. Errors come first. Language servers usually report only on files " +
       "they have looked at, so a clean result for the workspace does not prove the project builds.",
     risk: "read",
+    argumentRoles: { path: "path" },
     parameters: {
       type: "object",
       properties: { path: { type: "string", minLength: 1, description: "File path relative to the workspace folder. Omit for the whole workspace." } },

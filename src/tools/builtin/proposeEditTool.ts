@@ -9,6 +9,7 @@ import { applyTextEdits } from "../textEdits";
 import type { Tool, ToolRunResult } from "../toolContract";
 import { defineTool } from "../toolContract";
 import { workspaceDisplayPath } from "../workspaceDisplayPath";
+import { openVerified } from "../verifiedOpen";
 import { resolveInsideWorkspace } from "../workspacePaths";
 import type { ProposalDocuments } from "./proposalDocuments";
 
@@ -38,6 +39,7 @@ export function createProposeEditTool(options: ProposeEditToolOptions): Tool {
       "are left unsaved in the editor. Give either new_text (the complete new content; also creates a new file) or " +
       "edits: search/replace pairs where each old_text is copied exactly from the current file and occurs there exactly once.",
     risk: "write",
+    argumentRoles: { path: "path" },
     // "Exactly one of new_text and edits" is checked in run, not with oneOf: some services reject combinators at
     // the top of a function's schema.
     parameters: {
@@ -105,16 +107,33 @@ async function proposeEdit(options: ProposeEditToolOptions, args: ProposeEditArg
   if (document !== undefined && proposed === original) return fail(`The proposed content of ${shown} is the same as its current content; nothing to change.`);
   signal.throwIfAborted();
 
+  // What is on disk now, to see after the review whether another program wrote the file meanwhile: the editor
+  // may not have reloaded it yet, and then neither its version nor its text shows the change.
+  const diskBefore = resolved.exists ? await diskContent(resolved.absolutePath, shown) : null;
   const summary = describeChange(original, proposed, document === undefined, args.edits?.length);
   const confirmed = await reviewInDiffEditor(options, { uri, exists: document !== undefined, relativePath: resolved.relativePath, shown, proposed, summary });
-  if (!confirmed) return "The user rejected the edit; nothing changed.";
+  if (!confirmed) return { output: "The user rejected the edit; nothing changed.", declined: true };
   // The call may have been cancelled while the dialog was open; a cancelled call must not change anything.
   if (signal.aborted) return fail("The call was cancelled before the edit was applied; nothing changed.");
 
+  // The path must still lead where it led when the change was computed: a folder on the way may have been
+  // replaced by a link to somewhere else while the dialog was open.
+  const again = await resolveInsideWorkspace(folders, args.path);
+  if (!again.ok || again.absolutePath !== resolved.absolutePath) {
+    return fail(`${shown} now resolves to a different place than when the edit was reviewed, so it was not applied; nothing changed.`);
+  }
   const edit = new vscode.WorkspaceEdit();
   if (document !== undefined) {
-    if (document.version !== versionReviewed) return fail(`${shown} changed while the edit was being reviewed, so it was not applied; nothing changed. Read the file again.`);
-    edit.replace(uri, new vscode.Range(document.positionAt(0), document.positionAt(original.length)), proposed);
+    // The version alone is not enough: a document closed and opened again counts from 1 again, and an edit undone
+    // leaves a new version with the old text. What was reviewed is the text, so the text must be the same.
+    const current = document.isClosed ? await vscode.workspace.openTextDocument(uri) : document;
+    const sameVersion = current !== document || document.version === versionReviewed;
+    const diskAfter = await diskContent(resolved.absolutePath, shown);
+    const diskChanged = diskBefore === null || diskAfter === null || !diskBefore.equals(diskAfter);
+    if (!sameVersion || current.getText() !== original || diskChanged) {
+      return fail(`${shown} changed while the edit was being reviewed, so it was not applied; nothing changed. Read the file again.`);
+    }
+    edit.replace(uri, new vscode.Range(current.positionAt(0), current.positionAt(original.length)), proposed);
   } else {
     if (await pathExists(resolved.absolutePath)) return fail(`${shown} was created while the edit was being reviewed, so it was not applied; nothing changed.`);
     edit.createFile(uri, { ignoreIfExists: true });
@@ -164,6 +183,19 @@ function describeChange(original: string, proposed: string, isNewFile: boolean, 
   if (isNewFile) return `new file, ${lineCount(proposed)} lines`;
   const what = editCount === undefined ? "whole content replaced" : `${editCount} replacement${editCount === 1 ? "" : "s"}`;
   return `${what}, ${lineCount(original)} → ${lineCount(proposed)} lines`;
+}
+
+/** The file's bytes, read through a verified handle; null when it cannot be read as the file that was checked. */
+async function diskContent(absolutePath: string, shown: string): Promise<Buffer | null> {
+  const opened = await openVerified(absolutePath, shown);
+  if (!opened.ok) return null;
+  try {
+    return await opened.handle.readFile();
+  } catch {
+    return null;
+  } finally {
+    await opened.handle.close();
+  }
 }
 
 async function pathExists(absolutePath: string): Promise<boolean> {

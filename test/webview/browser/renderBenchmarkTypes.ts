@@ -18,6 +18,10 @@ export interface RenderBenchmarkHarness {
   readonly timerResolutionMilliseconds: number;
   readonly userAgent: string;
   runIncremental(deltas: readonly string[]): IncrementalRun;
-  /** Times `innerHTML = markdownIt.render(all text)` at every `stride`-th delta (the previous state set untimed). */
-  runNaiveSampled(deltas: readonly string[], stride: number): NaiveSample[];
+  /**
+   * Times `innerHTML = markdownIt.render(all text)` at every `stride`-th delta (the previous state set untimed);
+   * only the samples whose ordinal is `slice` modulo `sliceCount`, so the naive peer can be measured in
+   * slices interleaved with the incremental runs (both then see the same load on a shared machine).
+   */
+  runNaiveSampled(deltas: readonly string[], stride: number, slice: number, sliceCount: number): NaiveSample[];
 }

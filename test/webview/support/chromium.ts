@@ -5,10 +5,10 @@ import chromiumLaunch from "../../support/chromiumLaunch.json";
 // Debian's Chromium; tests and benchmarks never download a browser.
 export const chromiumExecutablePath = process.env["CHROMIUM_PATH"] ?? chromiumLaunch.executablePath;
 
-export function launchHeadlessChromium(): Promise<Browser> {
+export function launchHeadlessChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumExecutablePath,
     headless: true,
-    args: chromiumLaunch.args,
+    args: [...chromiumLaunch.args, ...extraArgs],
   });
 }

@@ -26,16 +26,17 @@ blockquote { margin: 0 0 0 4px; padding-left: 8px; border-left: 3px solid #8886;
 `;
 
 /**
- * Serves a harness bundle on 127.0.0.1. The page is cross-origin isolated (COOP/COEP) so that
+ * Serves a harness bundle on 127.0.0.1, with the highlighter script beside it (as media/dist has it) and
+ * media/codeBlocks.css in the page's styles. The page is cross-origin isolated (COOP/COEP) so that
  * performance.now() has microsecond resolution instead of the coarse default.
  */
-export async function startHarnessServer(bundleSource: string): Promise<HarnessServer> {
+export async function startHarnessServer(bundleSource: string, highlighterSource: string, codeBlockStyles: string): Promise<HarnessServer> {
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname;
     const isolation = { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp" };
-    if (path === "/harness.js") {
+    if (path === "/harness.js" || path === "/highlighter.js") {
       response.writeHead(200, { "Content-Type": "text/javascript; charset=utf-8", "Cross-Origin-Resource-Policy": "same-origin", ...isolation });
-      response.end(bundleSource);
+      response.end(path === "/harness.js" ? bundleSource : highlighterSource);
       return;
     }
     if (path === "/strict.html" || path === "/unprotected.html") {
@@ -46,7 +47,7 @@ export async function startHarnessServer(bundleSource: string): Promise<HarnessS
       response.writeHead(200, headers);
       response.end(
         `<!doctype html><html><head><meta charset="utf-8">` +
-          `<style nonce="${nonce}">${panelLikeStyles}</style>` +
+          `<style nonce="${nonce}">${panelLikeStyles}${codeBlockStyles}</style>` +
           `<script nonce="${nonce}" src="/harness.js"></script></head>` +
           `<body><div id="chat" class="chat-column"></div></body></html>`,
       );

@@ -82,7 +82,9 @@ export class PanelHarness {
 
   static async start(): Promise<PanelHarness> {
     const bundle = await bundleForBrowser(join(repositoryRoot, "media", "main.ts"));
+    const highlighter = await bundleForBrowser(join(repositoryRoot, "media", "render", "highlighterChunk.ts"));
     const stylesheet = await readFile(join(repositoryRoot, "media", "panel.css"), "utf8");
+    const codeBlockStylesheet = await readFile(join(repositoryRoot, "media", "codeBlocks.css"), "utf8");
     const codicons = join(repositoryRoot, "node_modules", "@vscode", "codicons", "dist");
     const codiconStyles = await readFile(join(codicons, "codicon.css"), "utf8");
     const codiconFont = await readFile(join(codicons, "codicon.ttf"));
@@ -91,12 +93,12 @@ export class PanelHarness {
       // Cross-origin isolated, so performance.now() has a fine timer (benchmarks read it in the page).
       response.setHeader("Cross-Origin-Opener-Policy", "same-origin");
       response.setHeader("Cross-Origin-Embedder-Policy", "require-corp");
-      if (path === "/webview.js") {
+      if (path === "/webview.js" || path === "/highlighter.js") {
         response.writeHead(200, { "Content-Type": "text/javascript; charset=utf-8" });
-        response.end(bundle);
-      } else if (path === "/panel.css") {
+        response.end(path === "/webview.js" ? bundle : highlighter);
+      } else if (path === "/panel.css" || path === "/codeBlocks.css") {
         response.writeHead(200, { "Content-Type": "text/css; charset=utf-8" });
-        response.end(stylesheet);
+        response.end(path === "/panel.css" ? stylesheet : codeBlockStylesheet);
       } else if (path === "/codicon.css") {
         response.writeHead(200, { "Content-Type": "text/css; charset=utf-8" });
         response.end(codiconStyles);
@@ -120,7 +122,7 @@ export class PanelHarness {
         response.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": policy });
         response.end(
           `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
-            `<link rel="stylesheet" href="/codicon.css"><link rel="stylesheet" href="/panel.css">` +
+            `<link rel="stylesheet" href="/codicon.css"><link rel="stylesheet" href="/panel.css"><link rel="stylesheet" href="/codeBlocks.css">` +
             `<script nonce="${nonce}">${fakeVsCodeApi}</script></head>` +
             `<body data-initial-focus><div id="app"></div>` +
             `<script nonce="${nonce}" src="/webview.js"></script></body></html>`,

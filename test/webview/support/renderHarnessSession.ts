@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { bundleForBrowser } from "./browserBundle";
@@ -6,6 +7,7 @@ import { startHarnessServer } from "./harnessServer";
 import type { HarnessServer } from "./harnessServer";
 
 export const renderHarnessEntry = join(__dirname, "..", "browser", "renderHarness.ts");
+const mediaRoot = join(__dirname, "..", "..", "..", "media");
 
 export interface HarnessPage {
   readonly page: Page;
@@ -23,11 +25,16 @@ export class RenderHarnessSession {
     private readonly server: HarnessServer,
   ) {}
 
-  static async start(entryPoint = renderHarnessEntry): Promise<RenderHarnessSession> {
-    const bundle = await bundleForBrowser(entryPoint);
-    const server = await startHarnessServer(bundle);
+  /** `browserArgs` are added to Chromium's command line (the benchmark exposes `gc()`). */
+  static async start(entryPoint = renderHarnessEntry, browserArgs: readonly string[] = []): Promise<RenderHarnessSession> {
+    const [bundle, highlighter, codeBlockStyles] = await Promise.all([
+      bundleForBrowser(entryPoint),
+      bundleForBrowser(join(mediaRoot, "render", "highlighterChunk.ts")),
+      readFile(join(mediaRoot, "codeBlocks.css"), "utf8"),
+    ]);
+    const server = await startHarnessServer(bundle, highlighter, codeBlockStyles);
     try {
-      return new RenderHarnessSession(await launchHeadlessChromium(), server);
+      return new RenderHarnessSession(await launchHeadlessChromium(browserArgs), server);
     } catch (error) {
       await server.close();
       throw error;

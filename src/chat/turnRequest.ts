@@ -1,0 +1,147 @@
+import type { RelayClient } from "../relay/client";
+import type { FunctionToolDefinition, InputItem, RequestOutcome, RequestResult, ResponseHeadersInfo } from "../relay/types";
+import { answerSeparator, answerTextOf } from "./answerText";
+import type { ChatSessionListener } from "./chatSession";
+import type { Clock, IdFactory } from "./clock";
+import type { Conversation, RequestPurpose, RequestRecord, Turn } from "./conversation";
+import { ENCRYPTED_REASONING, requestInputFor, wantsEncryptedReasoning } from "./historyItems";
+import type { RequestLedger } from "./requestLedger";
+import { ledgerRowFor, pendingLedgerRow } from "./requestLedger";
+import { rememberToolSet, requestBodyFor } from "./requestSent";
+
+// One HTTP request of a turn, from building it to recording its receipt, written so that a crash loses
+// as little as possible: the request (with the user's message in its input) is on disk, marked
+// `in_progress`, before the first byte is sent; when the relay answers with headers a pending ledger row
+// with the request id is appended and the conversation saved again; while the answer streams, what has
+// arrived is saved at most every PARTIAL_SAVE_INTERVAL_MS; at the end the record and the ledger row are
+// completed. After a crash the conversation file shows the request as interrupted (conversationSchema.ts).
+
+export const PARTIAL_SAVE_INTERVAL_MS = 2000;
+
+export interface TurnRequestContext {
+  client: Pick<RelayClient, "send">;
+  conversation: Conversation;
+  ledger: RequestLedger;
+  listener: ChatSessionListener;
+  model: string;
+  stream: boolean;
+  tools: readonly FunctionToolDefinition[] | undefined;
+  clock: Clock;
+  ids: IdFactory;
+  redact: (text: string) => string;
+  /** Saves the conversation; never throws (problems go to the listener). */
+  save: () => Promise<void>;
+}
+
+export async function sendTurnRequest(
+  context: TurnRequestContext,
+  turn: Turn,
+  purpose: RequestPurpose,
+  input: InputItem[],
+  maxOutputTokens: number | null,
+  signal: AbortSignal,
+): Promise<RequestResult> {
+  const { conversation, listener } = context;
+  const history = [...requestInputFor(conversation, turn), ...input];
+  const record: RequestRecord = {
+    purpose,
+    startedAt: context.clock.now(),
+    model: context.model,
+    streamed: context.stream,
+    maxOutputTokens,
+    outcome: { kind: "in_progress" },
+    explanation: null,
+    httpStatus: null,
+    requestId: null,
+    responseId: null,
+    usage: null,
+    input,
+    output: [],
+  };
+  const toolSetId = rememberToolSet(conversation, context.tools);
+  if (toolSetId) record.toolSetId = toolSetId;
+  if (wantsEncryptedReasoning(conversation, turn, context.model)) record.include = [ENCRYPTED_REASONING];
+  const request = requestBodyFor(conversation, record, history);
+  // As sent: a budget under the schema's minimum was raised.
+  record.maxOutputTokens = request.max_output_tokens ?? null;
+  const answerBefore = answerTextOf(turn);
+  turn.requests.push(record);
+  conversation.model = context.model;
+  await context.save();
+
+  const entryId = context.ids("req");
+  const ledgerContext = { entryId, conversationId: conversation.id, turnId: turn.id, purpose, model: context.model };
+  let pendingRow: Promise<void> = Promise.resolve();
+  let lastSavedAt = context.clock.now();
+  let separator = answerSeparator(answerBefore, purpose);
+  const onHeaders = (headers: ResponseHeadersInfo) => {
+    record.httpStatus = headers.httpStatus;
+    record.requestId = headers.requestId;
+    if (headers.requestIds.length > 1) record.requestIds = headers.requestIds;
+    pendingRow = context.ledger.record(pendingLedgerRow(headers, { ...ledgerContext, streamed: context.stream, startedAt: record.startedAt })).catch((error: unknown) => {
+      listener.onStorageProblem?.(`The request could not be added to the request ledger (${(error as Error).message}).`);
+    });
+    lastSavedAt = context.clock.now();
+    void context.save();
+  };
+  const received = await context.client.send(request, {
+    signal,
+    onHeaders,
+    onEvents: (events, snapshot, progress) => {
+      listener.onSnapshot?.(turn.id, snapshot);
+      let text = "";
+      let reasoning = "";
+      for (const event of events) {
+        if (typeof event.delta !== "string") continue;
+        if (event.type === "response.output_text.delta") text += event.delta;
+        else if (event.type === "response.reasoning_summary_text.delta") reasoning += event.delta;
+      }
+      if (reasoning !== "") listener.onReasoningDelta?.(turn.id, reasoning);
+      if (text !== "") {
+        listener.onAnswerDelta?.(turn.id, separator + text);
+        separator = "";
+      }
+      const now = context.clock.now();
+      if (now - lastSavedAt >= PARTIAL_SAVE_INTERVAL_MS) {
+        lastSavedAt = now;
+        record.output = [...snapshot.output];
+        record.received = { ...progress };
+        void context.save();
+      }
+    },
+  });
+  const result: RequestResult = { ...received, outcome: redactOutcome(received.outcome, context.redact), explanation: received.explanation === null ? null : context.redact(received.explanation) };
+  settleRecord(record, result);
+  listener.onRequestEnd?.(turn.id, record);
+  await pendingRow;
+  try {
+    await context.ledger.record(ledgerRowFor(result, ledgerContext));
+  } catch (error) {
+    listener.onStorageProblem?.(`The request could not be added to the request ledger (${(error as Error).message}).`);
+  }
+  return result;
+}
+
+function settleRecord(record: RequestRecord, result: RequestResult): void {
+  record.outcome = result.outcome;
+  record.explanation = result.explanation;
+  record.httpStatus = result.httpStatus;
+  record.requestId = result.requestId;
+  if (result.requestIds.length > 1) record.requestIds = result.requestIds;
+  else delete record.requestIds;
+  record.responseId = result.snapshot.responseId;
+  record.usage = result.usage;
+  if (result.usage === null && result.snapshot.usage !== null) record.reportedUsage = result.snapshot.usage;
+  record.firstByteMs = result.timing.firstByteMs === null ? null : Math.round(result.timing.firstByteMs);
+  record.totalMs = Math.round(result.timing.totalMs);
+  record.output = [...result.snapshot.output];
+  if (result.snapshot.omittedStreamedItems > 0) record.omittedStreamedItems = result.snapshot.omittedStreamedItems;
+  if (Object.keys(result.extraHeaders).length > 0) record.extraHeaders = { ...result.extraHeaders };
+  delete record.received;
+}
+
+function redactOutcome(outcome: RequestOutcome, redact: (text: string) => string): RequestOutcome {
+  const copy: Record<string, unknown> = { ...outcome };
+  for (const [field, value] of Object.entries(copy)) if (typeof value === "string" && field !== "kind") copy[field] = redact(value);
+  return copy as unknown as RequestOutcome;
+}

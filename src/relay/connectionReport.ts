@@ -1,0 +1,46 @@
+import type { CheckStatus, ConnectionReport } from "./connectionCheck";
+
+// The check-up's report as people read it: plain lines for the terminal, Markdown for the editor's
+// preview. The caller removes the key (redactSecrets) before showing either.
+
+export type Localize = (english: string, ...args: Array<string | number>) => string;
+
+const TERMINAL_MARKS: Record<CheckStatus, string> = { ok: "ok  ", warning: "warn", failed: "FAIL", skipped: "skip" };
+
+/** The steps and the verdict; the billing note is printed before the check starts. */
+export function connectionReportLines(report: ConnectionReport): string[] {
+  return [
+    ...report.steps.map((step) => `${TERMINAL_MARKS[step.status]}  ${step.name}: ${step.detail}`),
+    report.ok ? "The relay looks usable." : "The relay check failed; see the lines marked FAIL.",
+  ];
+}
+
+export interface ReportContext {
+  relay: string;
+  model: string;
+  keySource: string;
+  checkedAt: Date;
+}
+
+export function connectionReportMarkdown(report: ConnectionReport, context: ReportContext, localize: Localize): string {
+  const statusWords: Record<CheckStatus, string> = { ok: localize("ok"), warning: localize("warning"), failed: localize("FAILED"), skipped: localize("skipped") };
+  const lines = [
+    `# ${report.ok ? localize("Relay check: usable") : localize("Relay check: problems found")}`,
+    "",
+    localize("Relay: {0} · model: {1} · key from {2} · {3}", context.relay, context.model, context.keySource, context.checkedAt.toISOString()),
+    "",
+    `> ${report.billingNote}`,
+    "",
+    `| ${localize("Step")} | ${localize("Result")} | ${localize("Details")} |`,
+    "|---|---|---|",
+    ...report.steps.map((step) => `| ${cell(step.name)} | **${statusWords[step.status]}** | ${cell(step.detail)} |`),
+    "",
+  ];
+  if (report.suggestStreamingOff) lines.push(localize("Only non-streamed function calls arrive intact: set relayChat.stream to false for this relay."), "");
+  return lines.join("\n");
+}
+
+/** Table cells hold one line; a `|` would end the cell early. */
+function cell(text: string): string {
+  return text.replace(/\s+/g, " ").replace(/\|/g, "\\|").trim();
+}

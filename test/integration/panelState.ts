@@ -1,0 +1,41 @@
+// Helpers for in-host tests that drive the real extension through its API (the webview's own messages)
+// and read the state the webview renders.
+import * as vscode from "vscode";
+import type { RelayChatApi } from "../../src/extension";
+import type { PanelState, TurnView } from "../../src/panel/protocol";
+
+export const extensionId = "relay-chat.relay-chat";
+
+export async function activateRelayChat(): Promise<RelayChatApi> {
+  const api = (await vscode.extensions.getExtension<RelayChatApi>(extensionId)!.activate()) as RelayChatApi;
+  await vscode.commands.executeCommand("relayChat.focusChat");
+  return api;
+}
+
+export async function waitForState(api: RelayChatApi, test: (state: PanelState) => boolean, what: string, timeoutMs = 20_000): Promise<PanelState> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const state = api.state();
+    if (test(state)) return state;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; state: ${JSON.stringify(state).slice(0, 1500)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export const lastTurn = (state: PanelState): TurnView | undefined => state.turns[state.turns.length - 1];
+export const settled = (state: PanelState): boolean => !state.busy && lastTurn(state) !== undefined && lastTurn(state)!.outcome !== "in_progress";
+
+/** Starts a new chat with the given model and waits until the panel shows it empty. */
+export async function newChatWith(api: RelayChatApi, model: string): Promise<void> {
+  api.handle({ type: "selectModel", model });
+  api.handle({ type: "newChat" });
+  await waitForState(api, (state) => state.turns.length === 0 && !state.busy && state.model === model, `a new chat with ${model}`);
+}
+
+export async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

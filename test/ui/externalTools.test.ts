@@ -1,0 +1,62 @@
+// Another extension's tool in Relay Chat's panel, as a person uses it: the test tool extension
+// (test/integration/lmToolExtension, installed beside the VSIX by runUiTests.mjs) offers get_weather; the
+// user picks it with "Relay Chat: Choose Tools from Other Extensions", the emulator's "tools" model calls it,
+// the approval card asks, and the answer carries the tool's result. Screenshots: test-results/ui/external-*.png.
+import * as assert from "node:assert/strict";
+import type { FrameLocator } from "playwright-core";
+import { Workbench } from "./workbench";
+
+const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT_UI_NATIVE_CHAT !== "1";
+
+(enabled ? describe : describe.skip)("another extension's tool in the panel", function () {
+  this.timeout(120_000);
+  let workbench: Workbench;
+  let chat: FrameLocator;
+
+  before(async () => {
+    workbench = await Workbench.open();
+    await workbench.activityBarEntry("Relay Chat").click();
+    chat = workbench.webview();
+    await chat.getByRole("textbox", { name: "Message" }).waitFor({ timeout: 60_000 });
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === "failed" && workbench) {
+      const safeName = (this.currentTest.title || "failure").replace(/[^a-z0-9]+/gi, "-").toLowerCase();
+      await workbench.screenshot(`failed-external-${safeName}`).catch(() => undefined);
+    }
+  });
+
+  after(async () => {
+    await workbench?.close();
+  });
+
+  it("is chosen in the quick pick of VS Code's tools", async () => {
+    await workbench.runCommand("Relay Chat: Choose Tools from Other Extensions");
+    const row = workbench.page.locator(".quick-input-list .monaco-list-row", { hasText: "get_weather" });
+    await row.waitFor({ timeout: 30_000 });
+    await workbench.screenshot("external-01-choose-tools");
+    await row.locator(".monaco-checkbox, input[type=checkbox]").first().click();
+    await workbench.page.locator(".quick-input-widget input").press("Enter");
+    await workbench.page.locator(".quick-input-widget").waitFor({ state: "hidden" });
+  });
+
+  it("asks on the approval card, and after Approve answers with the tool's result", async () => {
+    await chat.getByRole("combobox", { name: "Model" }).selectOption("tools");
+    await chat.getByRole("button", { name: "New chat" }).click();
+    const message = chat.getByRole("textbox", { name: "Message" });
+    await message.fill("What is the weather in Paris?");
+    await message.press("Enter");
+    const approve = chat.getByRole("button", { name: "Approve", exact: true });
+    await approve.waitFor({ timeout: 60_000 });
+    const card = chat.locator("section").filter({ has: approve });
+    const cardText = await card.innerText();
+    assert.match(cardText, /get_weather/);
+    assert.match(cardText, /External tool "get_weather"/);
+    assert.equal(await chat.getByRole("button", { name: "Allow for this session" }).count(), 0, "an external tool always asks");
+    await workbench.screenshot("external-02-approval-card");
+    await approve.click();
+    await chat.getByText("Tool result: sunny in Paris").first().waitFor({ timeout: 60_000 });
+    await workbench.screenshot("external-03-answer");
+  });
+});
