@@ -42,8 +42,8 @@ const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT
   });
 
   it("asks on the approval card, and after Approve answers with the tool's result", async () => {
+    await workbench.viewAction("New Chat").click();
     await chat.getByRole("combobox", { name: "Model" }).selectOption("tools");
-    await chat.getByRole("button", { name: "New chat" }).click();
     const message = chat.getByRole("textbox", { name: "Message" });
     await message.fill("What is the weather in Paris?");
     await message.press("Enter");

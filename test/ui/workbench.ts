@@ -117,11 +117,20 @@ export class Workbench {
   /** Runs a command through the command palette, as a person would. */
   async runCommand(title: string): Promise<void> {
     // Keys pressed while a webview has focus do not reach the workbench: focus the editor area first.
-    await this.focusWorkbench();
-    await this.page.keyboard.press("F1");
+    // The palette closes when something takes focus as it opens (a view that just asked for its message
+    // box's focus): then it is opened again, as a person would.
     const input = this.page.locator(".quick-input-widget input");
-    await input.waitFor();
-    await input.fill(`>${title}`);
+    for (let attempt = 1; ; attempt += 1) {
+      await this.focusWorkbench();
+      await this.page.keyboard.press("F1");
+      try {
+        await input.waitFor({ timeout: 10_000 });
+        await input.fill(`>${title}`, { timeout: 5_000 });
+        break;
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
     await this.page.locator(".quick-input-list .monaco-list-row").first().waitFor();
     await input.press("Enter");
   }
