@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { isObject } from "../relay/outputItems";
 import type { Conversation } from "./conversation";
 import { CONVERSATION_SCHEMA_VERSION } from "./conversation";
@@ -39,15 +40,15 @@ export function parseConversation(text: string): ConversationParse {
   try {
     document = JSON.parse(text);
   } catch (error) {
-    return { ok: false, reason: "damaged", problem: `it is not valid JSON (${(error as Error).message})` };
+    return { ok: false, reason: "damaged", problem: l10n.t("it is not valid JSON ({0})", (error as Error).message) };
   }
-  if (!isObject(document)) return { ok: false, reason: "damaged", problem: "it does not hold a conversation object" };
+  if (!isObject(document)) return { ok: false, reason: "damaged", problem: l10n.t("it does not hold a conversation object") };
   const version = document.schemaVersion === undefined ? 0 : document.schemaVersion;
   if (typeof version !== "number" || !Number.isInteger(version) || version < 0) {
-    return { ok: false, reason: "damaged", problem: `its schema version ${JSON.stringify(version)} is not a version number` };
+    return { ok: false, reason: "damaged", problem: l10n.t("its schema version {0} is not a version number", JSON.stringify(version)) };
   }
   if (version > CONVERSATION_SCHEMA_VERSION) {
-    return { ok: false, reason: "newer", problem: `it was written by a newer version of Relay Chat (schema ${version}, this one reads up to ${CONVERSATION_SCHEMA_VERSION})` };
+    return { ok: false, reason: "newer", problem: l10n.t("it was written by a newer version of Relay Chat (schema {0}, this one reads up to {1})", version, CONVERSATION_SCHEMA_VERSION) };
   }
   let migrated: JsonRecord = document;
   for (let step = version; step < CONVERSATION_SCHEMA_VERSION; step += 1) {
@@ -118,32 +119,32 @@ function sameItems(left: readonly unknown[], right: readonly unknown[]): boolean
 }
 
 function versionOneProblem(document: JsonRecord): string | null {
-  if (!Array.isArray(document.turns)) return `the field "turns" is not a list`;
+  if (!Array.isArray(document.turns)) return l10n.t('the field "turns" is not a list');
   for (const [index, turn] of document.turns.entries()) {
-    if (isObject(turn) && (!Array.isArray(turn.items) || !turn.items.every(isObject))) return `turn ${index} has damaged items`;
+    if (isObject(turn) && (!Array.isArray(turn.items) || !turn.items.every(isObject))) return l10n.t("turn {0} has damaged items", index);
   }
   return null;
 }
 
 function shapeProblem(document: JsonRecord): string | null {
-  for (const field of ["id", "title", "model"]) if (typeof document[field] !== "string") return `the field "${field}" is missing or not text`;
-  for (const field of ["createdAt", "updatedAt"]) if (typeof document[field] !== "number") return `the field "${field}" is missing or not a number`;
-  if (document.activeTurnId !== null && typeof document.activeTurnId !== "string") return `the field "activeTurnId" is not a turn id`;
-  if (!Array.isArray(document.turns)) return `the field "turns" is not a list`;
-  if (document.toolSets !== undefined && !isObject(document.toolSets)) return `the field "toolSets" is not an object`;
+  for (const field of ["id", "title", "model"]) if (typeof document[field] !== "string") return l10n.t('the field "{0}" is missing or not text', field);
+  for (const field of ["createdAt", "updatedAt"]) if (typeof document[field] !== "number") return l10n.t('the field "{0}" is missing or not a number', field);
+  if (document.activeTurnId !== null && typeof document.activeTurnId !== "string") return l10n.t('the field "activeTurnId" is not a turn id');
+  if (!Array.isArray(document.turns)) return l10n.t('the field "turns" is not a list');
+  if (document.toolSets !== undefined && !isObject(document.toolSets)) return l10n.t('the field "toolSets" is not an object');
   for (const [index, turn] of document.turns.entries()) {
-    if (!isObject(turn)) return `turn ${index} is not an object`;
-    if (typeof turn.id !== "string" || (turn.parentId !== null && typeof turn.parentId !== "string")) return `turn ${index} has no valid id or parent`;
-    if (typeof turn.userText !== "string" || typeof turn.createdAt !== "number") return `turn ${index} has no user text or time`;
-    if (!Array.isArray(turn.requests) || !Array.isArray(turn.toolCalls)) return `turn ${index} has damaged request records`;
+    if (!isObject(turn)) return l10n.t("turn {0} is not an object", index);
+    if (typeof turn.id !== "string" || (turn.parentId !== null && typeof turn.parentId !== "string")) return l10n.t("turn {0} has no valid id or parent", index);
+    if (typeof turn.userText !== "string" || typeof turn.createdAt !== "number") return l10n.t("turn {0} has no user text or time", index);
+    if (!Array.isArray(turn.requests) || !Array.isArray(turn.toolCalls)) return l10n.t("turn {0} has damaged request records", index);
     for (const request of turn.requests) {
       if (!isObject(request) || !Array.isArray(request.input) || !request.input.every(isObject) || !Array.isArray(request.output) || !request.output.every(isObject)) {
-        return `turn ${index} has a damaged request record`;
+        return l10n.t("turn {0} has a damaged request record", index);
       }
-      if (!isObject(request.outcome) || typeof request.outcome.kind !== "string") return `turn ${index} has a request without an outcome`;
+      if (!isObject(request.outcome) || typeof request.outcome.kind !== "string") return l10n.t("turn {0} has a request without an outcome", index);
     }
-    if (turn.legacyItems !== undefined && (!Array.isArray(turn.legacyItems) || !turn.legacyItems.every(isObject))) return `turn ${index} has damaged items`;
-    if (!isObject(turn.outcome) || typeof turn.outcome.kind !== "string") return `turn ${index} has no outcome`;
+    if (turn.legacyItems !== undefined && (!Array.isArray(turn.legacyItems) || !turn.legacyItems.every(isObject))) return l10n.t("turn {0} has damaged items", index);
+    if (!isObject(turn.outcome) || typeof turn.outcome.kind !== "string") return l10n.t("turn {0} has no outcome", index);
   }
   return null;
 }

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import type { Conversation, Turn } from "./conversation";
 import { childrenOf, findTurn, requireTurn } from "./conversation";
 
@@ -28,8 +29,8 @@ export function incompleteActionsFor(conversation: Conversation, turnId: string)
 /** The turn, when it can be continued or retried: incomplete, and the last on its branch. */
 export function requireIncompleteTurn(conversation: Conversation, turnId: string): Turn {
   const turn = requireTurn(conversation, turnId);
-  if (turn.outcome.kind !== "incomplete") throw new Error("Only an incomplete answer can be continued or retried with a larger budget.");
-  if (childrenOf(conversation, turn.id).length > 0) throw new Error("This answer already has later messages; regenerate it instead.");
+  if (turn.outcome.kind !== "incomplete") throw new Error(l10n.t("Only an incomplete answer can be continued or retried with a larger budget."));
+  if (childrenOf(conversation, turn.id).length > 0) throw new Error(l10n.t("This answer already has later messages; regenerate it instead."));
   return turn;
 }
 

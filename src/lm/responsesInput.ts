@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 // Pure rules for turning the messages VS Code's chat sends to a language model into the Responses
 // `input` a relay understands. VS Code keeps the conversation, so every request carries it whole, as the
 // relay spec asks of any client. The `vscode` classes are read by the adapter (lmMessageParts.ts); what
@@ -89,10 +90,10 @@ export function parseCallArguments(text: string): { ok: true; input: object } | 
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, problem: `not valid JSON (${(error as Error).message})` };
+    return { ok: false, problem: l10n.t("not valid JSON ({0})", (error as Error).message) };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { ok: false, problem: `not a JSON object (${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value})` };
+    return { ok: false, problem: l10n.t("not a JSON object ({0})", value === null ? "null" : Array.isArray(value) ? "array" : typeof value) };
   }
   return { ok: true, input: value };
 }

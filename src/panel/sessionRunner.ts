@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { ChatSession } from "../chat/chatSession";
 import type { ChatSessionListener } from "../chat/chatSession";
 import type { ChatSettings } from "../chat/chatSettings";
@@ -119,7 +120,7 @@ export class SessionRunner {
       client: {
         send: (request, sendOptions) => {
           const client = relay.current();
-          if (!client) throw new Error(relay.missing() ?? "No relay is configured.");
+          if (!client) throw new Error(relay.missing() ?? l10n.t("No relay is configured."));
           return client.send(request, sendOptions);
         },
       },

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import fuzzysort from "fuzzysort";
@@ -54,14 +55,14 @@ export class WorkspaceFiles {
   /** The file as an attachment; only files the index lists can be read. */
   async attachment(shownPath: string): Promise<FileAttachmentResult> {
     const file = (await this.files()).find((candidate) => candidate.path === shownPath);
-    if (file === undefined) return { ok: false, problem: `"${shownPath}" is not a file of this workspace (or it is ignored).` };
+    if (file === undefined) return { ok: false, problem: l10n.t('"{0}" is not a file of this workspace (or it is ignored).', shownPath) };
     let content: Buffer;
     try {
       content = await fs.readFile(file.absolutePath);
     } catch (error) {
-      return { ok: false, problem: `"${shownPath}" could not be read (${(error as Error).message}).` };
+      return { ok: false, problem: l10n.t('"{0}" could not be read ({1}).', shownPath, (error as Error).message) };
     }
-    if (isBinaryContent(content)) return { ok: false, problem: `"${shownPath}" is a binary file; only text can be attached.` };
+    if (isBinaryContent(content)) return { ok: false, problem: l10n.t('"{0}" is a binary file; only text can be attached.', shownPath) };
     return { ok: true, attachment: { kind: "file", label: file.path, text: content.toString("utf8"), language: path.extname(file.name).slice(1) } };
   }
 

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { request as httpRequest } from "undici";
 import type { Dispatcher } from "undici";
 import { endpointUrl, normalizeBaseUrl } from "./baseUrl";
@@ -79,7 +80,7 @@ export class RelayClient {
       throw new RelayConfigurationError((error as Error).message, "address");
     }
     if (!options.apiKey || !options.apiKey.trim()) {
-      throw new RelayConfigurationError("No API key is set. Set it with \"Relay Chat: Set API Key\" or the RELAY_CHAT_API_KEY environment variable.", "key");
+      throw new RelayConfigurationError(l10n.t('No API key is set. Set it with "Relay Chat: Set API Key" or the RELAY_CHAT_API_KEY environment variable.'), "key");
     }
     const headers = checkExtraHeaders(options.extraHeaders);
     if (!headers.ok) throw new RelayConfigurationError(headers.problem, "headers");
@@ -216,8 +217,8 @@ export class RelayClient {
     const explanation = !success
       ? classified.explanation
       : list?.refusal !== undefined
-        ? exchange.redact(`The relay refused the model list (HTTP 200 with "success": false): ${list.refusal || "no message"}. Check the key and the relay's console.`)
-        : `The model list is not in the expected form ({"data":[{"id":...}]}). ${classified.explanation}`;
+        ? exchange.redact(l10n.t('The relay refused the model list (HTTP 200 with "success": false): {0}. Check the key and the relay\'s console.', list.refusal || l10n.t("no message")))
+        : `${l10n.t('The model list is not in the expected form ({"data":[{"id":...}]}).')} ${classified.explanation}`;
     return {
       ok: false,
       outcome: { kind: "http_error", status: response.statusCode, code: classified.code, message: classified.message, body: exchange.redact(body.slice(0, 2000)) },

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import type { Dispatcher } from "undici";
 import { accumulateEvents, emptySnapshot, snapshotFromResponseBody } from "./accumulate";
 import { classifyHttpError, classifyLocalOutcome, classifyNetworkError, classifyServiceError } from "./errorClassifier";
@@ -172,11 +173,11 @@ export class Exchange {
         return {
           cause: "stream",
           code: outcome.reason,
-          message: `incomplete: ${outcome.reason ?? "no reason given"}`,
+          message: l10n.t("incomplete: {0}", outcome.reason ?? l10n.t("no reason given")),
           explanation:
             outcome.reason === "max_output_tokens"
-              ? "The answer stopped at the output budget (max_output_tokens). Continue or retry with a larger budget; either is a new, possibly billed request."
-              : `The relay stopped before the answer was complete (${outcome.reason ?? "no reason given"}).`,
+              ? l10n.t("The answer stopped at the output budget (max_output_tokens). Continue or retry with a larger budget; either is a new, possibly billed request.")
+              : l10n.t("The relay stopped before the answer was complete ({0}).", outcome.reason ?? l10n.t("no reason given")),
         };
       default:
         return classifyLocalOutcome(outcome);
@@ -192,9 +193,9 @@ function outcomeOfTerminal(snapshot: ResponseSnapshot, eventsReceived: number): 
     case "incomplete":
       return { kind: "incomplete", reason: snapshot.incompleteReason };
     case "failed":
-      return { kind: "failed", code: snapshot.error?.code ?? null, message: snapshot.error?.message ?? "The response failed without a message." };
+      return { kind: "failed", code: snapshot.error?.code ?? null, message: snapshot.error?.message ?? l10n.t("The response failed without a message.") };
     case "error_event":
-      return { kind: "error_event", code: snapshot.error?.code ?? null, message: snapshot.error?.message ?? "The stream reported an error." };
+      return { kind: "error_event", code: snapshot.error?.code ?? null, message: snapshot.error?.message ?? l10n.t("The stream reported an error.") };
     default:
       return { kind: "interrupted", bytes: 0, events: eventsReceived };
   }
@@ -209,12 +210,12 @@ function outcomeOfWholeBody(snapshot: ResponseSnapshot): RequestOutcome {
     case "incomplete":
       return { kind: "incomplete", reason: snapshot.incompleteReason };
     case "failed":
-      return { kind: "failed", code: snapshot.error?.code ?? null, message: snapshot.error?.message ?? "The response failed without a message." };
+      return { kind: "failed", code: snapshot.error?.code ?? null, message: snapshot.error?.message ?? l10n.t("The response failed without a message.") };
     default:
       return {
         kind: "failed",
         code: snapshot.status ? `status_${snapshot.status}` : null,
-        message: `The relay returned status "${snapshot.status ?? "none"}" instead of "completed"; the answer is not complete.`,
+        message: l10n.t('The relay returned status "{0}" instead of "completed"; the answer is not complete.', snapshot.status ?? "none"),
       };
   }
 }

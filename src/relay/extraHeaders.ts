@@ -1,10 +1,12 @@
+import * as l10n from "@vscode/l10n";
 // Extra request headers from the settings, sent on every request: gateways such as Portkey route by
 // non-secret headers (`x-portkey-provider`, `x-portkey-config`). Settings are plain text, synced and shown
 // in "Copy as curl", so anything that could carry a secret is refused with a message saying where keys go.
 
 export type ExtraHeadersCheck = { ok: true; headers: Record<string, string> } | { ok: false; problem: string };
 
-const WHERE_KEYS_GO = 'Keys belong in "Relay Chat: Set API Key" (kept in the system keychain) or the RELAY_CHAT_API_KEY environment variable, never in settings.';
+const whereKeysGo = (): string =>
+  l10n.t('Keys belong in "Relay Chat: Set API Key" (kept in the system keychain) or the RELAY_CHAT_API_KEY environment variable, never in settings.');
 
 /** Headers the client sets itself, or that only the transport may set. */
 const RESERVED = new Set(["accept", "content-type", "content-length", "host", "connection", "transfer-encoding", "user-agent", "te", "upgrade", "expect", "keep-alive"]);
@@ -28,15 +30,15 @@ export function checkExtraHeaders(headers: Readonly<Record<string, unknown>> | n
   const checked: Record<string, string> = {};
   for (const [rawName, rawValue] of Object.entries(headers ?? {})) {
     const name = rawName.trim().toLowerCase();
-    if (!TOKEN.test(name)) return { ok: false, problem: `The extra request header name "${rawName}" is not a valid HTTP header name.` };
-    if (typeof rawValue !== "string") return { ok: false, problem: `The extra request header "${name}" must have a text value.` };
-    if (/[\r\n\0]/.test(rawValue)) return { ok: false, problem: `The extra request header "${name}" contains a line break, which HTTP headers cannot carry.` };
+    if (!TOKEN.test(name)) return { ok: false, problem: l10n.t('The extra request header name "{0}" is not a valid HTTP header name.', rawName) };
+    if (typeof rawValue !== "string") return { ok: false, problem: l10n.t('The extra request header "{0}" must have a text value.', name) };
+    if (/[\r\n\0]/.test(rawValue)) return { ok: false, problem: l10n.t('The extra request header "{0}" contains a line break, which HTTP headers cannot carry.', name) };
     if (name === "authorization" || name === "proxy-authorization") {
-      return { ok: false, problem: `The extra request header "${name}" is refused: Relay Chat sends the API key itself. ${WHERE_KEYS_GO}` };
+      return { ok: false, problem: `${l10n.t('The extra request header "{0}" is refused: Relay Chat sends the API key itself.', name)} ${whereKeysGo()}` };
     }
-    if (RESERVED.has(name)) return { ok: false, problem: `The extra request header "${name}" is refused: Relay Chat sets it itself.` };
-    if (SECRET_NAME.test(name)) return { ok: false, problem: `The extra request header "${name}" is refused: its name says it carries a secret. ${WHERE_KEYS_GO}` };
-    if (looksLikeSecret(rawValue)) return { ok: false, problem: `The extra request header "${name}" is refused: its value looks like a key or token. ${WHERE_KEYS_GO}` };
+    if (RESERVED.has(name)) return { ok: false, problem: l10n.t('The extra request header "{0}" is refused: Relay Chat sets it itself.', name) };
+    if (SECRET_NAME.test(name)) return { ok: false, problem: `${l10n.t('The extra request header "{0}" is refused: its name says it carries a secret.', name)} ${whereKeysGo()}` };
+    if (looksLikeSecret(rawValue)) return { ok: false, problem: `${l10n.t('The extra request header "{0}" is refused: its value looks like a key or token.', name)} ${whereKeysGo()}` };
     checked[name] = rawValue.trim();
   }
   return { ok: true, headers: checked };
