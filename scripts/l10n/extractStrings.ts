@@ -1,13 +1,14 @@
 // Finds every user-facing string of the extension, for the l10n bundles: the literal first argument of
-// each `l10n.t(...)` / `vscode.l10n.t(...)` call under src/, and the webview's strings table
-// (src/panel/webviewStrings.ts), which the host translates for the webview.
+// each `l10n.t(...)` / `vscode.l10n.t(...)` call under src/, of each `localize(...)` call (code that takes
+// a Localize function, such as src/chat/outcomeLabel.ts, so the CLI can pass English), and the webview's
+// strings table (src/panel/webviewStrings.ts), which the host translates for the webview.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { WEBVIEW_STRINGS } from "../../src/panel/webviewStrings";
 
 export const repositoryRoot = path.resolve(__dirname, "..", "..");
 
-const CALL = /\bl10n\.t\(\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\$]|\\.)*`)/g;
+const CALL = /\b(?:l10n\.t|localize)\(\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\$]|\\.)*`)/g;
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder).flatMap((name) => {

@@ -9,19 +9,21 @@ import { englishText, outcomeLabel } from "./outcomeLabel";
 // (reasoning, unknown ones) are left out; the JSON export has them exactly as sent.
 
 export function conversationToMarkdown(conversation: Conversation, localize: Localize = englishText): string {
-  const lines: string[] = [`# ${oneLine(titleOf(conversation))}`, "", `Model: ${conversation.model} · Started: ${new Date(conversation.createdAt).toISOString()}`, ""];
+  const started = new Date(conversation.createdAt).toISOString();
+  const lines: string[] = [`# ${oneLine(titleOf(conversation))}`, "", localize("Model: {0} · Started: {1}", conversation.model, started), ""];
   for (const turn of activePath(conversation)) lines.push(...turnLines(turn, localize));
   return `${lines.join("\n").trimEnd()}\n`;
 }
 
 function turnLines(turn: Turn, localize: Localize): string[] {
-  const lines = ["## You", "", turn.userText, ""];
+  const lines = [`## ${localize("You")}`, "", turn.userText, ""];
   for (const call of turn.toolCalls) {
-    lines.push(`**Tool call** \`${call.name}\``, "", fenced(call.arguments || "{}", "json"), "", "Result:", "", fenced(call.output.output, ""), "");
+    lines.push(`**${localize("Tool call")}** \`${call.name}\``, "", fenced(call.arguments || "{}", "json"), "", localize("Result:"), "", fenced(call.output.output, ""), "");
   }
-  lines.push("## Assistant", "");
+  lines.push(`## ${localize("Assistant")}`, "");
   if (turn.outcome.kind !== "completed") {
-    lines.push(`> **Not completed: ${outcomeLabel(turn.outcome, localize)}.** This answer (what arrived of it) is kept for reading only and is not sent with later messages.`);
+    const notCompleted = localize("Not completed: {0}.", outcomeLabel(turn.outcome, localize));
+    lines.push(`> **${notCompleted}** ${localize("This answer (what arrived of it) is kept for reading only and is not sent with later messages.")}`);
     if (turn.notice) lines.push(`> ${oneLine(turn.notice)}`);
     lines.push("");
   }

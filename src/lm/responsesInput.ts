@@ -93,7 +93,7 @@ export function parseCallArguments(text: string): { ok: true; input: object } | 
     return { ok: false, problem: l10n.t("not valid JSON ({0})", (error as Error).message) };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { ok: false, problem: l10n.t("not a JSON object ({0})", value === null ? "null" : Array.isArray(value) ? "array" : typeof value) };
+    return { ok: false, problem: Array.isArray(value) ? l10n.t("not a JSON object (an array)") : l10n.t("not a JSON object ({0})", value === null ? "null" : typeof value) };
   }
   return { ok: true, input: value };
 }

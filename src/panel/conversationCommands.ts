@@ -120,7 +120,7 @@ function numberOrNull(value: unknown): number | null {
 }
 
 export function exportText(conversation: Conversation, path: string): string {
-  return path.toLowerCase().endsWith(".json") ? conversationToJson(conversation) : conversationToMarkdown(conversation);
+  return path.toLowerCase().endsWith(".json") ? conversationToJson(conversation) : conversationToMarkdown(conversation, l10n.t);
 }
 
 /** A file name from a title: letters, digits, spaces, dots and dashes; at most 60 characters. */

@@ -1,4 +1,5 @@
 // Runs one prepared call to the end and always produces the function_call_output the model is waiting for.
+// Everything written here goes to the model, not to the screen: it stays English in every display language.
 import type { FunctionCallOutputItem } from "../relay/types";
 import type { ApprovalAnswer } from "./approvalPolicy";
 import { truncateOutput } from "./outputTruncation";

@@ -40,7 +40,11 @@ export class ToolRegistry {
     return check(args);
   }
 
-  /** Why a tool is or is not offered; the same answer decides what is sent and which calls are refused. */
+  /**
+   * Why a tool is or is not offered; the same answer decides what is sent and which calls are refused.
+   * The problem goes back to the model as the call's output, so it stays English (the panel shows the
+   * call's status in the display language).
+   */
   offer(tool: Tool, availability: ToolAvailability): ToolOffer {
     if (availability.disabledToolNames.has(tool.name)) {
       return { offered: false, problem: `The tool "${tool.name}" is turned off in the Relay Chat settings, so it was not run.` };

@@ -28,8 +28,13 @@ export interface ProposeEditToolOptions {
   readonly confirmApply?: ConfirmApply;
 }
 
-export const askWithModalDialog: ConfirmApply = async (shownPath, detail) =>
-  (await vscode.window.showInformationMessage(`Apply the proposed edit to ${shownPath}?`, { modal: true, detail }, "Apply")) === "Apply";
+export const askWithModalDialog: ConfirmApply = async (shownPath, detail) => {
+  const apply = vscode.l10n.t("Apply");
+  return (await vscode.window.showInformationMessage(vscode.l10n.t("Apply the proposed edit to {0}?", shownPath), { modal: true, detail }, apply)) === apply;
+};
+
+// The tool's results below (applied, rejected, nothing changed) go back to the model, not to the user's
+// screen, so they stay English whatever the display language.
 
 export function createProposeEditTool(options: ProposeEditToolOptions): Tool {
   return defineTool<ProposeEditArguments>({
@@ -110,8 +115,9 @@ async function proposeEdit(options: ProposeEditToolOptions, args: ProposeEditArg
   // What is on disk now, to see after the review whether another program wrote the file meanwhile: the editor
   // may not have reloaded it yet, and then neither its version nor its text shows the change.
   const diskBefore = resolved.exists ? await diskContent(resolved.absolutePath, shown) : null;
-  const summary = describeChange(original, proposed, document === undefined, args.edits?.length);
-  const confirmed = await reviewInDiffEditor(options, { uri, exists: document !== undefined, relativePath: resolved.relativePath, shown, proposed, summary });
+  const summary = describeChange(original, proposed, document === undefined, args.edits?.length, englishOnly);
+  const shownSummary = describeChange(original, proposed, document === undefined, args.edits?.length, vscode.l10n.t);
+  const confirmed = await reviewInDiffEditor(options, { uri, exists: document !== undefined, relativePath: resolved.relativePath, shown, proposed, shownSummary });
   if (!confirmed) return { output: "The user rejected the edit; nothing changed.", declined: true };
   // The call may have been cancelled while the dialog was open; a cancelled call must not change anything.
   if (signal.aborted) return fail("The call was cancelled before the edit was applied; nothing changed.");
@@ -151,7 +157,8 @@ interface Review {
   readonly relativePath: string;
   readonly shown: string;
   readonly proposed: string;
-  readonly summary: string;
+  /** What changes, in the display language, for the dialog. */
+  readonly shownSummary: string;
 }
 
 async function reviewInDiffEditor(options: ProposeEditToolOptions, review: Review): Promise<boolean> {
@@ -159,9 +166,10 @@ async function reviewInDiffEditor(options: ProposeEditToolOptions, review: Revie
   const current = review.exists ? review.uri : documents.add("", review.relativePath, "new-file");
   const proposed = documents.add(review.proposed, review.relativePath, "proposed");
   try {
-    const title = `${path.posix.basename(review.shown)}: ${review.exists ? "current" : "new file"} ↔ proposed (Relay Chat)`;
+    const name = path.posix.basename(review.shown);
+    const title = review.exists ? vscode.l10n.t("{0}: current ↔ proposed (Relay Chat)", name) : vscode.l10n.t("{0}: new file ↔ proposed (Relay Chat)", name);
     await vscode.commands.executeCommand("vscode.diff", current, proposed, title, { preview: true });
-    const detail = `${review.summary}. The change is shown in the diff editor. Applying leaves the file unsaved, so it can be undone.`;
+    const detail = vscode.l10n.t("{0}. The change is shown in the diff editor. Applying leaves the file unsaved, so it can be undone.", review.shownSummary);
     return await (options.confirmApply ?? askWithModalDialog)(review.shown, detail);
   } finally {
     await closeDiffTabs(proposed);
@@ -178,11 +186,19 @@ async function closeDiffTabs(proposed: vscode.Uri): Promise<void> {
   if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
 }
 
-function describeChange(original: string, proposed: string, isNewFile: boolean, editCount: number | undefined): string {
+type Localize = (english: string, ...args: Array<string | number>) => string;
+
+/** For the model's result: English whatever the display language. */
+const englishOnly: Localize = (english, ...args) => english.replace(/\{(\d+)\}/g, (match, index: string) => String(args[Number(index)] ?? match));
+
+/** The size of the change, in the model's English (`englishOnly`) or the user's language (`vscode.l10n.t`). */
+function describeChange(original: string, proposed: string, isNewFile: boolean, editCount: number | undefined, localize: Localize): string {
   const lineCount = (text: string): number => (text === "" ? 0 : splitLines(text).length);
-  if (isNewFile) return `new file, ${lineCount(proposed)} lines`;
-  const what = editCount === undefined ? "whole content replaced" : `${editCount} replacement${editCount === 1 ? "" : "s"}`;
-  return `${what}, ${lineCount(original)} → ${lineCount(proposed)} lines`;
+  if (isNewFile) return localize("new file, {0} lines", lineCount(proposed));
+  const before = lineCount(original);
+  const after = lineCount(proposed);
+  if (editCount === undefined) return localize("whole content replaced, {0} → {1} lines", before, after);
+  return editCount === 1 ? localize("1 replacement, {0} → {1} lines", before, after) : localize("{0} replacements, {1} → {2} lines", editCount, before, after);
 }
 
 /** The file's bytes, read through a verified handle; null when it cannot be read as the file that was checked. */
