@@ -214,7 +214,7 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     assert.match((await t3.locator(".retry-actions").textContent()) ?? "", /sends a new request that may be billed/);
     // An answer cut at the output budget is a warning, not an error: said once, in the turn, no alert.
     assert.match((await t3.locator(".turn-state").getAttribute("class")) ?? "", /tone-warning/);
-    assert.match((await t3.locator(".turn-state").textContent()) ?? "", /output token limit/);
+    assert.match((await t3.locator(".turn-state").textContent()) ?? "", /stopped at the output budget/);
     assert.equal(await page.getByRole("alert").count(), 0);
     await panel.clearPosted();
     await page.getByRole("button", { name: "Continue", exact: true }).click();
