@@ -42,7 +42,7 @@ const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT
   });
 
   it("asks on the approval card, and after Approve answers with the tool's result", async () => {
-    await workbench.viewAction("New Chat").click();
+    await workbench.newChat();
     await chat.getByRole("combobox", { name: "Model" }).selectOption("tools");
     const message = chat.getByRole("textbox", { name: "Message" });
     await message.fill("What is the weather in Paris?");

@@ -57,7 +57,7 @@ describe("Relay Chat panel layout in the workbench", function () {
   }
 
   async function newChat(model: string): Promise<void> {
-    await workbench.viewAction("New Chat").click();
+    await workbench.newChat();
     await chat.locator(".composer-toolbar").getByRole("combobox", { name: "Model" }).selectOption(model);
   }
 
@@ -109,7 +109,7 @@ describe("Relay Chat panel layout in the workbench", function () {
       });
 
       it(`at ${width} px in ${theme}: shows an error once, in its turn, with the fix that fits`, async () => {
-        await workbench.viewAction("New Chat").click();
+        await workbench.newChat();
         await workbench.runCommand("Relay Chat: Select Model");
         await workbench.answerInput("no-such-model");
         await chat.locator(".composer-toolbar").getByRole("combobox", { name: "Model" }).locator("option", { hasText: "no-such-model" }).waitFor({ state: "attached", timeout: 30_000 });

@@ -68,6 +68,20 @@ export class Workbench {
     return this.page.locator(`.part.sidebar .title-actions .action-label[aria-label^="${label}"]`);
   }
 
+  /**
+   * Clicks the view's New Chat and waits until the extension has handled it: it gives the message box
+   * the focus last, so a message typed before that would be cleared by the new chat.
+   */
+  async newChat(): Promise<void> {
+    const message = this.webview().getByRole("textbox", { name: "Message" });
+    await this.viewAction("New Chat").click();
+    const deadline = Date.now() + 30_000;
+    while (!(await message.evaluate((box) => document.hasFocus() && document.activeElement === box))) {
+      if (Date.now() > deadline) throw new Error("the message box did not get the focus after New Chat");
+      await this.page.waitForTimeout(50);
+    }
+  }
+
   /** Drags the side bar's edge until the chat view is `width` px wide, as a person would. */
   async setSidebarWidth(width: number): Promise<void> {
     const sidebar = this.page.locator(".part.sidebar");
