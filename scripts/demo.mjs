@@ -66,7 +66,14 @@ async function screenshotCheck(url, folder) {
     const view = page.frameLocator("iframe.webview.ready").frameLocator("#active-frame");
     await view.getByLabel("Message", { exact: true }).fill("Hello! What can you do?", { timeout: 60_000 });
     await view.getByLabel("Message", { exact: true }).press("Enter");
-    await view.getByRole("region", { name: "Turn details" }).first().waitFor({ timeout: 60_000 });
+    // The check passes only when the answer completed: its receipt comes when the request has ended.
+    const receipt = view.getByRole("region", { name: "Turn details" }).first();
+    await receipt.waitFor({ timeout: 60_000 });
+    await view.locator(".turn-progress").first().waitFor({ state: "hidden", timeout: 60_000 });
+    const shown = await receipt.innerText();
+    if (!/completed/.test(shown)) throw new Error(`The demo answer did not complete; its receipt says: ${shown}`);
+    // The pointer leaves the activity bar, so no tooltip covers the panel in the picture.
+    await page.mouse.move(850, 450);
     mkdirSync(resultsDir, { recursive: true });
     const file = path.join(resultsDir, "demo.png");
     await page.screenshot({ path: file });

@@ -50,7 +50,9 @@ export function turnViewOf(conversation: Conversation, turn: Turn, options: Turn
     reasoningSummaries: outputs.flatMap(reasoningSummaryTexts),
     otherItemKinds: [...new Set(outputs.map((item) => item.type).filter((kind) => !RENDERED_KINDS.has(kind)))],
     toolCalls: turn.toolCalls.map(toolCallViewOf),
-    receipts: turn.requests.map((request) => receiptOf(request)),
+    // A request still under way has no receipt yet: the turn shows it is working, and its receipt (outcome,
+    // usage, request id) comes when it ends. It is always the last one, so indexes stay those of turn.requests.
+    receipts: turn.requests.filter((request) => request.outcome.kind !== "in_progress").map((request) => receiptOf(request)),
     actions: settled ? actionsFor(turn.outcome) : [],
     branchIndex: siblings.findIndex((sibling) => sibling.id === turn.id),
     branchCount: siblings.length,

@@ -80,7 +80,6 @@ describe("Relay Chat panel layout in the workbench", function () {
         await send("Show me what you can do");
         const details = chat.getByRole("region", { name: "Turn details" }).last();
         await chat.locator(".turn-progress").last().waitFor({ state: "hidden", timeout: 60_000 });
-        // The receipt is there from the first byte ("in progress", with the request id); it says completed at the end.
         await details.filter({ hasText: "completed" }).waitFor({ timeout: 60_000 });
         assert.equal(await details.locator(".receipt-details").isVisible(), false, "collapsed at first");
         await details.getByRole("button", { name: "Show request details" }).click();
