@@ -1,5 +1,5 @@
 // Finds every user-facing string of the extension, for the l10n bundles: the literal first argument of
-// each `l10n.t(...)` / `vscode.l10n.t(...)` call under src/, and the webview's strings table
+// each `l10n.t(...)` / `vscode.l10n.t(...)` / `localize(...)` call under src/, and the webview's strings table
 // (src/panel/webviewStrings.ts), which the host translates for the webview.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -7,7 +7,8 @@ import { WEBVIEW_STRINGS } from "../../src/panel/webviewStrings";
 
 export const repositoryRoot = path.resolve(__dirname, "..", "..");
 
-const CALL = /\bl10n\.t\(\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\$]|\\.)*`)/g;
+// `localize(...)`: vscode-free code that is handed the translate function (src/chat/outcomeLabel.ts).
+const CALL = /\b(?:l10n\.t|localize)\(\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\$]|\\.)*`)/g;
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder).flatMap((name) => {

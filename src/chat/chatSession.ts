@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { functionCallsOf, outputTextOf } from "../relay/accumulate";
 import type { RelayClient } from "../relay/client";
 import { userMessage } from "../relay/requestBuilder";
@@ -232,9 +233,10 @@ export class ChatSession {
         }
         if (toolRounds >= this.settings.toolRoundCap) {
           turn.outcome = { kind: "tool_round_limit", rounds: toolRounds };
-          turn.notice =
-            `The model asked for tools again after ${toolRounds} tool round${toolRounds === 1 ? "" : "s"}, the limit for one message ` +
-            `(setting: tool round cap). Nothing more was run or sent; this answer is not part of the history that is sent.`;
+          turn.notice = l10n.t(
+            "The model asked for tools again after {0} tool round(s), the limit for one message (setting: tool round cap). Nothing more was run or sent; this answer is not part of the history that is sent.",
+            toolRounds,
+          );
           break;
         }
         await this.save();
@@ -245,7 +247,7 @@ export class ChatSession {
         turn.toolCalls.push(...records);
         if (abort.signal.aborted) {
           turn.outcome = { kind: "cancelled" };
-          turn.notice = "Cancelled while tool calls were being handled; no follow-up request was sent.";
+          turn.notice = l10n.t("Cancelled while tool calls were being handled; no follow-up request was sent.");
           break;
         }
         input = records.map((record) => record.output);
@@ -253,7 +255,11 @@ export class ChatSession {
         const estimate = estimateNextRequest(this.current, turn, input, this.settings.expensiveSendThresholdTokens, "tool_follow_up");
         if (estimate.needsConfirmation && !(this.confirmExpensiveSend && (await this.confirmExpensiveSend(estimate)))) {
           turn.outcome = { kind: "cancelled" };
-          turn.notice = `The follow-up request with the tool results (about ${estimate.inputTokens} input tokens, an estimate above your warning threshold of ${estimate.thresholdTokens}) was not sent.`;
+          turn.notice = l10n.t(
+            "The follow-up request with the tool results (about {0} input tokens, an estimate above your warning threshold of {1}) was not sent.",
+            estimate.inputTokens,
+            estimate.thresholdTokens,
+          );
           break;
         }
       }
@@ -289,7 +295,7 @@ export class ChatSession {
     try {
       await this.store.save(this.current);
     } catch (error) {
-      this.listener.onStorageProblem?.(`The conversation could not be saved (${(error as Error).message}).`);
+      this.listener.onStorageProblem?.(l10n.t("The conversation could not be saved ({0}).", (error as Error).message));
     }
   }
 

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { isObject } from "../relay/outputItems";
 import type { Clock } from "./clock";
 import { systemClock } from "./clock";
@@ -60,23 +61,23 @@ export class HistoryStore {
       try {
         text = await this.storage.read(name);
       } catch (error) {
-        return { ok: false, problem: `The conversation could not be read (${(error as Error).message}).` };
+        return { ok: false, problem: l10n.t("The conversation could not be read ({0}).", (error as Error).message) };
       }
       if (text === null) {
         await this.forget(id);
-        return { ok: false, problem: "The conversation no longer exists; it may have been deleted in another window." };
+        return { ok: false, problem: l10n.t("The conversation no longer exists; it may have been deleted in another window.") };
       }
       const parsed = parseConversation(text);
       if (parsed.ok) {
-        const notice = parsed.migratedFrom === null ? null : `This conversation was upgraded from an older format (version ${parsed.migratedFrom}); it is saved in the new format on the next change.`;
+        const notice = parsed.migratedFrom === null ? null : l10n.t("This conversation was upgraded from an older format (version {0}); it is saved in the new format on the next change.", parsed.migratedFrom);
         return { ok: true, conversation: parsed.conversation, notice };
       }
-      if (parsed.reason === "newer") return { ok: false, problem: `The conversation cannot be opened: ${parsed.problem}. It was left untouched.` };
+      if (parsed.reason === "newer") return { ok: false, problem: l10n.t("The conversation cannot be opened: {0}. It was left untouched.", parsed.problem) };
       await this.loadIndex();
       const title = this.index?.get(id)?.title ?? id;
       const movedTo = await this.setAside(name);
       await this.forget(id);
-      return { ok: false, problem: damagedMessage(`The conversation "${title}"`, parsed.problem, movedTo) };
+      return { ok: false, problem: damagedMessage(l10n.t('The conversation "{0}"', title), parsed.problem, movedTo) };
     });
   }
 
@@ -147,14 +148,14 @@ export class HistoryStore {
     try {
       text = await this.storage.read(INDEX_NAME);
     } catch (error) {
-      this.pendingProblems.push(`The conversation list could not be read (${(error as Error).message}); it was rebuilt from the conversation files.`);
+      this.pendingProblems.push(l10n.t("The conversation list could not be read ({0}); it was rebuilt from the conversation files.", (error as Error).message));
       return null;
     }
     if (text === null) return null;
     const entries = parseIndex(text);
     if (entries) return new Map(entries.map((entry) => [entry.id, entry]));
     const movedTo = await this.setAside(INDEX_NAME);
-    this.pendingProblems.push(`${damagedMessage("The conversation list", "it is not in the expected format", movedTo)} The list was rebuilt from the conversation files.`);
+    this.pendingProblems.push(`${damagedMessage(l10n.t("The conversation list"), l10n.t("it is not in the expected format"), movedTo)} ${l10n.t("The list was rebuilt from the conversation files.")}`);
     return null;
   }
 
@@ -164,18 +165,18 @@ export class HistoryStore {
     try {
       text = await this.storage.read(name);
     } catch (error) {
-      this.pendingProblems.push(`The conversation file ${name} could not be read (${(error as Error).message}); it is left out of the list.`);
+      this.pendingProblems.push(l10n.t("The conversation file {0} could not be read ({1}); it is left out of the list.", name, (error as Error).message));
       return null;
     }
     if (text === null) return null;
     const parsed = parseConversation(text);
     if (parsed.ok) return summarize(parsed.conversation);
     if (parsed.reason === "newer") {
-      this.pendingProblems.push(`The conversation file ${name} is left out of the list: ${parsed.problem}.`);
+      this.pendingProblems.push(l10n.t("The conversation file {0} is left out of the list: {1}.", name, parsed.problem));
       return null;
     }
     const movedTo = await this.setAside(name);
-    this.pendingProblems.push(damagedMessage(`The conversation file ${name}`, parsed.problem, movedTo));
+    this.pendingProblems.push(damagedMessage(l10n.t("The conversation file {0}", name), parsed.problem, movedTo));
     return null;
   }
 
@@ -204,7 +205,8 @@ function conversationName(id: string): string {
 }
 
 function damagedMessage(what: string, problem: string, movedTo: string): string {
-  return `${what} could not be read because ${problem}. It was moved to ${movedTo} in the Relay Chat storage folder; the other conversations are unaffected.`;
+  // `problem` is the parser's own (English) account of what is wrong with the file.
+  return l10n.t("{0} could not be read because {1}. It was moved to {2} in the Relay Chat storage folder; the other conversations are unaffected.", what, problem, movedTo);
 }
 
 function parseIndex(text: string): ConversationSummary[] | null {

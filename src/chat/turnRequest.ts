@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import type { RelayClient } from "../relay/client";
 import type { FunctionToolDefinition, InputItem, RequestOutcome, RequestResult, ResponseHeadersInfo } from "../relay/types";
 import { answerSeparator, answerTextOf } from "./answerText";
@@ -79,7 +80,7 @@ export async function sendTurnRequest(
     record.requestId = headers.requestId;
     if (headers.requestIds.length > 1) record.requestIds = headers.requestIds;
     pendingRow = context.ledger.record(pendingLedgerRow(headers, { ...ledgerContext, streamed: context.stream, startedAt: record.startedAt })).catch((error: unknown) => {
-      listener.onStorageProblem?.(`The request could not be added to the request ledger (${(error as Error).message}).`);
+      listener.onStorageProblem?.(l10n.t("The request could not be added to the request ledger ({0}).", (error as Error).message));
     });
     lastSavedAt = context.clock.now();
     void context.save();
@@ -117,7 +118,7 @@ export async function sendTurnRequest(
   try {
     await context.ledger.record(ledgerRowFor(result, ledgerContext));
   } catch (error) {
-    listener.onStorageProblem?.(`The request could not be added to the request ledger (${(error as Error).message}).`);
+    listener.onStorageProblem?.(l10n.t("The request could not be added to the request ledger ({0}).", (error as Error).message));
   }
   return result;
 }

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { RelayClient, RelayConfigurationError } from "../relay/client";
-import { CHECK_BILLING_NOTE, checkConnection } from "../relay/connectionCheck";
+import { checkBillingNote, checkConnection } from "../relay/connectionCheck";
 import { connectionReportLines } from "../relay/connectionReport";
 import { runAsk } from "./askCommand";
 import type { CliOutput } from "./askCommand";
@@ -108,7 +108,7 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
           output.stderr("check needs --model.\n");
           return 2;
         }
-        output.stdout(`${CHECK_BILLING_NOTE}\n`);
+        output.stdout(`${checkBillingNote()}\n`);
         const report = await checkConnection(client, values.model, { signal: abort.signal });
         for (const line of connectionReportLines(report)) output.stdout(`${line}\n`);
         return report.ok ? 0 : 1;

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import type * as vscode from "vscode";
 import { normalizeBaseUrl } from "../relay/baseUrl";
 
@@ -93,7 +94,7 @@ export class ApiKeyStore {
 
   private requireOrigin(baseUrl: string): string {
     const origin = relayOrigin(baseUrl);
-    if (!origin) throw new Error("Set the relay's base URL first: the key is stored for that address.");
+    if (!origin) throw new Error(l10n.t("Set the relay's base URL first: the key is stored for that address."));
     return origin;
   }
 }

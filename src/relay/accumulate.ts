@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import type { DeltaItemKind } from "./outputItems";
 import { arrayField, createdItem, findItemIndex, isObject, mergeFinalOutput, placementOf, settledItem, stringField } from "./outputItems";
 import { CHAT_COMPLETIONS_CHUNK_TYPE } from "./sseDecoder";
@@ -23,8 +24,9 @@ export const emptySnapshot: ResponseSnapshot = Object.freeze({
 });
 
 export const CHAT_COMPLETIONS_FORMAT_CODE = "chat_completions_format";
-const CHAT_COMPLETIONS_MESSAGE =
-  "The relay answered in Chat Completions format for this model, not in the Responses format, so the answer cannot be read. The relay (or a gateway in front of it) maps this model to a provider without Responses support.";
+/** Shown to the user (translated, see errorClassifier.ts); built only when it happens. */
+const chatCompletionsMessage = () =>
+  l10n.t("The relay answered in Chat Completions format for this model, not in the Responses format, so the answer cannot be read. The relay (or a gateway in front of it) maps this model to a provider without Responses support.");
 
 type PartUpdate = (part: JsonObject) => JsonObject;
 
@@ -74,7 +76,7 @@ export function accumulate(snapshot: ResponseSnapshot, event: RelayEvent): Respo
     case "error":
       return { ...snapshot, error: snapshot.error ?? errorFromEvent(event), terminal: snapshot.terminal ?? "error_event" };
     case CHAT_COMPLETIONS_CHUNK_TYPE:
-      return { ...snapshot, error: snapshot.error ?? { code: CHAT_COMPLETIONS_FORMAT_CODE, message: CHAT_COMPLETIONS_MESSAGE }, terminal: snapshot.terminal ?? "failed" };
+      return { ...snapshot, error: snapshot.error ?? { code: CHAT_COMPLETIONS_FORMAT_CODE, message: chatCompletionsMessage() }, terminal: snapshot.terminal ?? "failed" };
     default:
       return { ...snapshot, unknownEventCount: snapshot.unknownEventCount + 1 };
   }
@@ -175,7 +177,7 @@ function serviceErrorFrom(source: JsonObject): ServiceError {
   // Relays often send an empty code; an empty string says nothing, so it counts as none.
   const code = typeof source.code === "string" && source.code !== "" ? source.code : typeof source.code === "number" ? String(source.code) : null;
   const type = typeof source.type === "string" && source.type !== "error" && source.type !== "" ? source.type : null;
-  const message = typeof source.message === "string" && source.message !== "" ? source.message : "The service reported an error without a message.";
+  const message = typeof source.message === "string" && source.message !== "" ? source.message : l10n.t("The service reported an error without a message.");
   return { code: code ?? type, message, type };
 }
 

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { functionCallsOf, outputTextOf } from "./accumulate";
 import type { RelayClient } from "./client";
 import { isObject } from "./outputItems";
@@ -30,8 +31,10 @@ export interface ConnectionReport {
   suggestStreamingOff: boolean;
 }
 
-export const CHECK_BILLING_NOTE =
-  "This check sends a model list request and three small requests to the relay (a short streamed answer, and one function call streamed and one not). The relay may bill each of them.";
+/** Said before the check starts (translated when asked for, after the extension loaded its bundle). */
+export function checkBillingNote(): string {
+  return l10n.t("This check sends a model list request and three small requests to the relay (a short streamed answer, and one function call streamed and one not). The relay may bill each of them.");
+}
 
 const PROBE_TOOL: FunctionToolDefinition = {
   type: "function",
@@ -45,25 +48,27 @@ export async function checkConnection(client: RelayClient, model: string, option
   const steps: CheckStep[] = [];
   const report = (result: RequestResult | null, suggestStreamingOff = false): ConnectionReport => ({
     ok: steps.every((step) => step.status !== "failed"),
-    billingNote: CHECK_BILLING_NOTE,
+    billingNote: checkBillingNote(),
     steps,
     result,
     suggestStreamingOff,
   });
   const skipRest = (reason: string, names: readonly string[]) => {
-    for (const name of names) steps.push({ name, status: "skipped", detail: `Skipped: ${reason}` });
+    for (const name of names) steps.push({ name, status: "skipped", detail: l10n.t("Skipped: {0}", reason) });
   };
   const adjusted = client.baseUrlAdjustments.length > 0;
-  steps.push({ name: "Base URL", status: adjusted ? "warning" : "ok", detail: adjusted ? `Using ${client.root}/v1; ${client.baseUrlAdjustments.join("; ")}.` : `Using ${client.root}/v1.` });
+  steps.push({ name: "Base URL", status: adjusted ? "warning" : "ok", detail: adjusted ? l10n.t("Using {0}; {1}.", `${client.root}/v1`, client.baseUrlAdjustments.join("; ")) : l10n.t("Using {0}.", `${client.root}/v1`) });
 
   const models = await client.listModels(options);
   if (models.ok) {
     const listed = models.models.some((entry) => entry.id === model);
-    steps.push({ name: "Models listed", status: models.models.length > 0 ? "ok" : "failed", detail: `${models.models.length} model(s) visible to this key.` });
+    steps.push({ name: "Models listed", status: models.models.length > 0 ? "ok" : "failed", detail: l10n.t("{0} model(s) visible to this key.", models.models.length) });
     steps.push({
       name: "Model available",
       status: listed ? "ok" : "failed",
-      detail: listed ? `"${model}" is listed (a listed model may still lack a feature).` : `"${model}" is not in the list for this key. Pick one of: ${models.models.slice(0, 10).map((entry) => entry.id).join(", ") || "(none)"}.`,
+      detail: listed
+        ? l10n.t('"{0}" is listed (a listed model may still lack a feature).', model)
+        : l10n.t('"{0}" is not in the list for this key. Pick one of: {1}.', model, models.models.slice(0, 10).map((entry) => entry.id).join(", ") || l10n.t("(none)")),
     });
   } else {
     steps.push({ name: "Models listed", status: "failed", detail: models.explanation });
@@ -76,28 +81,32 @@ export async function checkConnection(client: RelayClient, model: string, option
   const result = await client.send(buildResponseRequest({ model, input: [userMessage("Reply with the single word OK.")], maxOutputTokens: 64, stream: true }), options);
   steps.push(textStep(result));
   if (isHttpFailure(result)) {
-    skipRest(`the streamed request failed (${result.outcome.kind}${result.httpStatus ? ` ${result.httpStatus}` : ""}).`, LATER_STEPS.slice(1));
+    skipRest(l10n.t("the streamed request failed ({0}).", `${result.outcome.kind}${result.httpStatus ? ` ${result.httpStatus}` : ""}`), LATER_STEPS.slice(1));
     return report(result);
   }
   steps.push({
     name: "Final event",
     status: result.snapshot.terminal !== null ? "ok" : "failed",
-    detail: result.snapshot.terminal ? `The stream ended with ${result.snapshot.terminal}.` : "No final event arrived: this relay may cut streams, so answers could look finished when they are not.",
+    detail: result.snapshot.terminal
+      ? l10n.t("The stream ended with {0}.", result.snapshot.terminal)
+      : l10n.t("No final event arrived: this relay may cut streams, so answers could look finished when they are not."),
   });
   steps.push(usageStep(result));
   steps.push({
     name: "Request id header",
     status: result.requestId !== null ? "ok" : "warning",
     detail: result.requestId
-      ? `Request id ${result.requestIds.join(", ")}${result.requestIds.length > 1 ? ` (the first matches the relay's usage log; the others come from a proxy or gateway)` : ""}.`
-      : "No request-id header was found; add the relay's header name to the request-id header setting to match requests with the usage log.",
+      ? result.requestIds.length > 1
+        ? l10n.t("Request id {0} (the first matches the relay's usage log; the others come from a proxy or gateway).", result.requestIds.join(", "))
+        : l10n.t("Request id {0}.", result.requestIds.join(", "))
+      : l10n.t("No request-id header was found; add the relay's header name to the request-id header setting to match requests with the usage log."),
   });
 
   const streamedCall = await client.send(probeRequest(model, true), options);
   if (isHttpFailure(streamedCall)) {
     // A 400 here usually means the model takes no tools; chat still works. Anything else is a relay problem.
     steps.push({ name: "Function call, streamed", status: streamedCall.cause === "bad_request" ? "warning" : "failed", detail: describeFailure(streamedCall) });
-    skipRest(`the function call request failed (${streamedCall.outcome.kind}${streamedCall.httpStatus ? ` ${streamedCall.httpStatus}` : ""}).`, ["Function call, not streamed", "Function calls"]);
+    skipRest(l10n.t("the function call request failed ({0}).", `${streamedCall.outcome.kind}${streamedCall.httpStatus ? ` ${streamedCall.httpStatus}` : ""}`), ["Function call, not streamed", "Function calls"]);
     return report(result);
   }
   const plainCall = await client.send(probeRequest(model, false), options);
@@ -108,12 +117,12 @@ export async function checkConnection(client: RelayClient, model: string, option
   const onlyPlainIntact = streamedProblem !== null && plainProblem === null;
   steps.push(
     streamedProblem === null && plainProblem === null
-      ? { name: "Function calls", status: "ok", detail: "Function calls arrive intact, streamed and not streamed." }
+      ? { name: "Function calls", status: "ok", detail: l10n.t("Function calls arrive intact, streamed and not streamed.") }
       : onlyPlainIntact
-        ? { name: "Function calls", status: "failed", detail: "Only non-streamed function calls arrive intact through this relay: turn streaming off for it (setting relayChat.stream: false) to use tools." }
+        ? { name: "Function calls", status: "failed", detail: l10n.t("Only non-streamed function calls arrive intact through this relay: turn streaming off for it (setting relayChat.stream: false) to use tools.") }
         : plainProblem !== null && streamedProblem === null
-          ? { name: "Function calls", status: "warning", detail: "Streamed function calls arrive intact, non-streamed ones do not: keep streaming on (relayChat.stream)." }
-          : { name: "Function calls", status: "warning", detail: "No usable function call came back, streamed or not: this relay or model may not support tools. Chat works; tool calls will not." },
+          ? { name: "Function calls", status: "warning", detail: l10n.t("Streamed function calls arrive intact, non-streamed ones do not: keep streaming on (relayChat.stream).") }
+          : { name: "Function calls", status: "warning", detail: l10n.t("No usable function call came back, streamed or not: this relay or model may not support tools. Chat works; tool calls will not.") },
   );
   return report(result, onlyPlainIntact);
 }
@@ -135,19 +144,19 @@ function describeFailure(result: RequestResult): string {
 function textStep(result: RequestResult) {
   const kind = result.outcome.kind;
   // `incomplete` is not a working relay: even a one-word answer did not finish.
-  if (kind === "completed") return { name: "Streamed request", status: "ok" as const, detail: `Completed with ${JSON.stringify(outputTextOf(result.snapshot.output).slice(0, 60))}.` };
+  if (kind === "completed") return { name: "Streamed request", status: "ok" as const, detail: l10n.t("Completed with {0}.", JSON.stringify(outputTextOf(result.snapshot.output).slice(0, 60))) };
   return { name: "Streamed request", status: "failed" as const, detail: describeFailure(result) };
 }
 
 function usageStep(result: RequestResult): CheckStep {
-  if (result.usage) return { name: "Usage reported", status: "ok", detail: `input ${result.usage.input_tokens ?? "?"}, output ${result.usage.output_tokens ?? "?"} tokens.` };
+  if (result.usage) return { name: "Usage reported", status: "ok", detail: l10n.t("input {0}, output {1} tokens.", result.usage.input_tokens ?? "?", result.usage.output_tokens ?? "?") };
   const zeros = result.snapshot.usage !== null;
   return {
     name: "Usage reported",
     status: "warning",
     detail: zeros
-      ? "The relay reported usage of zero for a non-empty answer (gateways that translate to Chat Completions do this): usage is shown as not reported; see the relay's console for costs."
-      : "The response carried no usage; costs cannot be shown per turn. See the relay's console.",
+      ? l10n.t("The relay reported usage of zero for a non-empty answer (gateways that translate to Chat Completions do this): usage is shown as not reported; see the relay's console for costs.")
+      : l10n.t("The response carried no usage; costs cannot be shown per turn. See the relay's console."),
   };
 }
 
@@ -155,13 +164,13 @@ function usageStep(result: RequestResult): CheckStep {
 function callProblem(result: RequestResult): string | null {
   if (result.outcome.kind !== "completed") return describeFailure(result);
   const call = functionCallsOf(result.snapshot.output).find((candidate) => candidate.name === PROBE_TOOL.name);
-  if (!call) return "No call to the requested function came back.";
-  if (!call.call_id) return "The call came back without a call_id, so its result could not be sent back.";
+  if (!call) return l10n.t("No call to the requested function came back.");
+  if (!call.call_id) return l10n.t("The call came back without a call_id, so its result could not be sent back.");
   try {
     const parsed: unknown = JSON.parse(call.arguments);
-    if (!isObject(parsed)) return "The call's arguments are not a JSON object.";
+    if (!isObject(parsed)) return l10n.t("The call's arguments are not a JSON object.");
   } catch {
-    return `The call's arguments are not valid JSON: ${JSON.stringify(call.arguments.slice(0, 60))}.`;
+    return l10n.t("The call's arguments are not valid JSON: {0}.", JSON.stringify(call.arguments.slice(0, 60)));
   }
   return null;
 }
@@ -172,6 +181,9 @@ function callStep(name: string, result: RequestResult, problem: string | null): 
   return {
     name,
     status: "ok",
-    detail: omitted > 0 ? `Intact, read from the stream: the relay's final response left out ${omitted} streamed item(s), which Relay Chat keeps.` : "Intact: name, call_id and JSON arguments arrived.",
+    detail:
+      omitted > 0
+        ? l10n.t("Intact, read from the stream: the relay's final response left out {0} streamed item(s), which Relay Chat keeps.", omitted)
+        : l10n.t("Intact: name, call_id and JSON arguments arrived."),
   };
 }

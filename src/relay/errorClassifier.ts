@@ -1,8 +1,11 @@
+import * as l10n from "@vscode/l10n";
 import type { ErrorCause, RequestOutcome } from "./types";
 
 // Maps what came back (status, error code/type, body shape, socket error) to the spec's likely causes:
 // address, key, model permission, quota/balance, plus rate limit, server and network. The explanation
-// is what the user reads; it says what to check, not just what happened.
+// is what the user reads; it says what to check, not just what happened. The sentences go through
+// @vscode/l10n: in VS Code's display language inside the extension, English in the CLI and the tests.
+// They are built when an error is classified (never at import), after the extension loaded its bundle.
 
 export interface ClassifiedError {
   /** Null only for a cancel by the user, which has no cause to fix. */
@@ -21,21 +24,33 @@ const CODE_CAUSES: ReadonlyArray<[RegExp, ErrorCause]> = [
   [/^(invalid_request|invalid_request_error|context_length_exceeded|invalid_value|decimal_below_min_value|invalid_type|missing_required_parameter)$/i, "bad_request"],
 ];
 
-const ADVICE: Record<ErrorCause, string> = {
-  address: "Check the base URL: it should point at the relay's API (for example https://relay.example.com/v1), not its web console.",
-  key: "Check the API key: it may be wrong, disabled or expired. Set a new one with \"Relay Chat: Set API Key\".",
-  model_permission: "Check the model: it may not exist on this relay, or the key's model restriction may not include it. Pick another model or change the key's allowed models.",
-  quota: "Check the account balance and the key's remaining quota in the relay's console: both must cover the request.",
-  rate_limit: "The relay is rate limiting requests. Wait a moment before sending again; nothing was retried automatically.",
-  bad_request: "The relay rejected the request as invalid. The model may not support a feature that was used (a listed model can still lack one).",
-  server: "The relay or its upstream had a server error. Check the relay's usage log with the request id before sending again.",
-  network: "The relay could not be reached. Check the network, proxy settings and the base URL.",
-  stream: "The stream ended without a final status, so the answer is not complete.",
-  unknown: "Check the relay's usage log with the request id.",
-};
+function advice(cause: ErrorCause): string {
+  switch (cause) {
+    case "address":
+      return l10n.t("Check the base URL: it should point at the relay's API (for example https://relay.example.com/v1), not its web console.");
+    case "key":
+      return l10n.t("Check the API key: it may be wrong, disabled or expired. Set a new one with \"Relay Chat: Set API Key\".");
+    case "model_permission":
+      return l10n.t("Check the model: it may not exist on this relay, or the key's model restriction may not include it. Pick another model or change the key's allowed models.");
+    case "quota":
+      return l10n.t("Check the account balance and the key's remaining quota in the relay's console: both must cover the request.");
+    case "rate_limit":
+      return l10n.t("The relay is rate limiting requests. Wait a moment before sending again; nothing was retried automatically.");
+    case "bad_request":
+      return l10n.t("The relay rejected the request as invalid. The model may not support a feature that was used (a listed model can still lack one).");
+    case "server":
+      return l10n.t("The relay or its upstream had a server error. Check the relay's usage log with the request id before sending again.");
+    case "network":
+      return l10n.t("The relay could not be reached. Check the network, proxy settings and the base URL.");
+    case "stream":
+      return l10n.t("The stream ended without a final status, so the answer is not complete.");
+    case "unknown":
+      return l10n.t("Check the relay's usage log with the request id.");
+  }
+}
 
 export function adviceFor(cause: ErrorCause): string {
-  return ADVICE[cause];
+  return advice(cause);
 }
 
 function causeFromCode(code: string | null): ErrorCause | null {
@@ -86,48 +101,49 @@ export function classifyHttpError(status: number, bodyText: string, contentType:
     const gateway = status >= 500;
     const cause: ErrorCause = gateway ? "server" : status === 401 || status === 403 ? causeFromStatus(status) : "address";
     const what = gateway
-      ? `A proxy or gateway answered with an HTML error page (HTTP ${status}) instead of the relay's JSON.`
-      : `The address answered with an HTML page (HTTP ${status}), not the Responses API.`;
-    return { cause, code: null, message: what, explanation: `${what} ${ADVICE[cause]}` };
+      ? l10n.t("A proxy or gateway answered with an HTML error page (HTTP {0}) instead of the relay's JSON.", status)
+      : l10n.t("The address answered with an HTML page (HTTP {0}), not the Responses API.", status);
+    return { cause, code: null, message: what, explanation: `${what} ${advice(cause)}` };
   }
   const parsed = parseErrorBody(bodyText);
   if (!parsed) {
-    const snippet = bodyText.trim().slice(0, 200) || "(empty body)";
+    const snippet = bodyText.trim().slice(0, 200) || l10n.t("(empty body)");
     const cause = status >= 200 && status < 300 ? "address" : causeFromStatus(status);
-    const what = `The relay answered HTTP ${status} with a body that is not JSON: ${snippet}`;
-    return { cause, code: null, message: what, explanation: `${what} ${ADVICE[cause]}` };
+    const what = l10n.t("The relay answered HTTP {0} with a body that is not JSON: {1}", status, snippet);
+    return { cause, code: null, message: what, explanation: `${what} ${advice(cause)}` };
   }
   const code = parsed.code ?? parsed.type;
   const cause = causeFromCode(parsed.code) ?? causeFromCode(parsed.type) ?? causeFromStatus(status);
   const message = parsed.message ?? `HTTP ${status}`;
   const codeText = code ? ` (${code})` : "";
-  return { cause, code, message, explanation: `HTTP ${status}${codeText}: ${message} ${ADVICE[cause]}` };
+  return { cause, code, message, explanation: `HTTP ${status}${codeText}: ${message} ${advice(cause)}` };
 }
 
 /** Errors reported inside a 200 stream or body (`error` event, `response.failed`). */
 export function classifyServiceError(code: string | null, message: string): ClassifiedError {
   if (code === "chat_completions_format") {
-    return { cause: "model_permission", code, message, explanation: `${message} Pick another model, or ask the relay's operator to serve this one through the Responses API. Nothing was retried.` };
+    return { cause: "model_permission", code, message, explanation: `${message} ${l10n.t("Pick another model, or ask the relay's operator to serve this one through the Responses API. Nothing was retried.")}` };
   }
   const cause = causeFromCode(code) ?? "server";
   const codeText = code ? ` (${code})` : "";
-  return { cause, code, message, explanation: `The relay reported an error${codeText}: ${message} ${ADVICE[cause]}` };
+  const reported = codeText ? l10n.t("The relay reported an error ({0}): {1}", code ?? "", message) : l10n.t("The relay reported an error: {0}", message);
+  return { cause, code, message, explanation: `${reported} ${advice(cause)}` };
 }
 
-const NETWORK_CODES: Record<string, { cause: ErrorCause; what: string }> = {
-  ECONNREFUSED: { cause: "address", what: "The connection was refused: nothing is listening at that address and port." },
-  ENOTFOUND: { cause: "address", what: "The host name could not be resolved (DNS lookup failed)." },
-  EAI_AGAIN: { cause: "network", what: "The host name could not be resolved right now (temporary DNS failure)." },
-  ECONNRESET: { cause: "network", what: "The connection was reset." },
-  ETIMEDOUT: { cause: "network", what: "The connection timed out." },
-  EHOSTUNREACH: { cause: "network", what: "The host is unreachable." },
-  ENETUNREACH: { cause: "network", what: "The network is unreachable." },
-  UND_ERR_CONNECT_TIMEOUT: { cause: "network", what: "Connecting to the relay timed out." },
-  UND_ERR_SOCKET: { cause: "network", what: "The connection to the relay failed." },
-  CERT_HAS_EXPIRED: { cause: "network", what: "The relay's TLS certificate has expired." },
-  DEPTH_ZERO_SELF_SIGNED_CERT: { cause: "network", what: "The relay's TLS certificate is self-signed and not trusted." },
-  SELF_SIGNED_CERT_IN_CHAIN: { cause: "network", what: "The relay's TLS certificate chain is not trusted (a corporate proxy?)." },
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: { cause: "network", what: "The relay's TLS certificate could not be verified." },
+const NETWORK_CODES: Record<string, { cause: ErrorCause; what: () => string }> = {
+  ECONNREFUSED: { cause: "address", what: () => l10n.t("The connection was refused: nothing is listening at that address and port.") },
+  ENOTFOUND: { cause: "address", what: () => l10n.t("The host name could not be resolved (DNS lookup failed).") },
+  EAI_AGAIN: { cause: "network", what: () => l10n.t("The host name could not be resolved right now (temporary DNS failure).") },
+  ECONNRESET: { cause: "network", what: () => l10n.t("The connection was reset.") },
+  ETIMEDOUT: { cause: "network", what: () => l10n.t("The connection timed out.") },
+  EHOSTUNREACH: { cause: "network", what: () => l10n.t("The host is unreachable.") },
+  ENETUNREACH: { cause: "network", what: () => l10n.t("The network is unreachable.") },
+  UND_ERR_CONNECT_TIMEOUT: { cause: "network", what: () => l10n.t("Connecting to the relay timed out.") },
+  UND_ERR_SOCKET: { cause: "network", what: () => l10n.t("The connection to the relay failed.") },
+  CERT_HAS_EXPIRED: { cause: "network", what: () => l10n.t("The relay's TLS certificate has expired.") },
+  DEPTH_ZERO_SELF_SIGNED_CERT: { cause: "network", what: () => l10n.t("The relay's TLS certificate is self-signed and not trusted.") },
+  SELF_SIGNED_CERT_IN_CHAIN: { cause: "network", what: () => l10n.t("The relay's TLS certificate chain is not trusted (a corporate proxy?).") },
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: { cause: "network", what: () => l10n.t("The relay's TLS certificate could not be verified.") },
 };
 
 export function errorCodeOf(error: unknown): string | null {
@@ -145,8 +161,8 @@ export function classifyNetworkError(error: unknown): ClassifiedError {
   const code = errorCodeOf(error);
   const known = code ? NETWORK_CODES[code] : undefined;
   const cause = known?.cause ?? "network";
-  const message = known?.what ?? `The request failed: ${error instanceof Error ? error.message : String(error)}`;
-  return { cause, code, message, explanation: `${message} ${ADVICE[cause]}` };
+  const message = known?.what() ?? l10n.t("The request failed: {0}", error instanceof Error ? error.message : String(error));
+  return { cause, code, message, explanation: `${message} ${advice(cause)}` };
 }
 
 /** Cause and explanation for outcomes that carry no server error: interruption, timeout, cancel. */
@@ -157,26 +173,47 @@ export function classifyLocalOutcome(outcome: RequestOutcome): ClassifiedError |
         return {
           cause: "stream",
           code: "stream_too_large",
-          message: "stopped at the size limit",
-          explanation: `The answer grew past the stream size limit (${Math.round(outcome.bytes / (1024 * 1024))} MB received; setting relayChat.maxStreamMegabytes), so Relay Chat stopped reading it. The text so far is kept. The relay may still bill the whole answer.`,
+          message: l10n.t("stopped at the size limit"),
+          explanation: l10n.t(
+            "The answer grew past the stream size limit ({0} MB received; setting relayChat.maxStreamMegabytes), so Relay Chat stopped reading it. The text so far is kept. The relay may still bill the whole answer.",
+            Math.round(outcome.bytes / (1024 * 1024)),
+          ),
         };
       }
       if (outcome.reason === "client_stopped") {
-        return { cause: "stream", code: null, message: "Relay Chat stopped during this request", explanation: "Relay Chat stopped during this request (the editor closed or crashed). The relay may have finished and billed it: look up the request id in its usage log before sending again." };
+        return {
+          cause: "stream",
+          code: null,
+          message: l10n.t("Relay Chat stopped during this request"),
+          explanation: l10n.t("Relay Chat stopped during this request (the editor closed or crashed). The relay may have finished and billed it: look up the request id in its usage log before sending again."),
+        };
       }
-      return { cause: "stream", code: null, message: "interrupted", explanation: `The stream closed after ${outcome.bytes} bytes and ${outcome.events} events without a final status. ${ADVICE.stream} Sending again is a new, possibly billed request.` };
+      return {
+        cause: "stream",
+        code: null,
+        message: l10n.t("interrupted"),
+        explanation: `${l10n.t("The stream closed after {0} bytes and {1} events without a final status.", outcome.bytes, outcome.events)} ${advice("stream")} ${l10n.t("Sending again is a new, possibly billed request.")}`,
+      };
     case "timed_out":
       if (outcome.nonStreamed) {
         return {
           cause: "network",
           code: null,
-          message: "timed out",
-          explanation: `The relay did not answer within ${seconds(outcome.idleMs)} s (the limit for non-streamed requests, setting relayChat.nonStreamTimeoutSeconds), so the request was stopped. Check the relay's usage log before sending again.`,
+          message: l10n.t("timed out"),
+          explanation: l10n.t(
+            "The relay did not answer within {0} s (the limit for non-streamed requests, setting relayChat.nonStreamTimeoutSeconds), so the request was stopped. Check the relay's usage log before sending again.",
+            seconds(outcome.idleMs),
+          ),
         };
       }
-      return { cause: "network", code: null, message: "timed out", explanation: `Nothing arrived for ${seconds(outcome.idleMs)} s, so the request was stopped. Check the relay's usage log before sending again.` };
+      return {
+        cause: "network",
+        code: null,
+        message: l10n.t("timed out"),
+        explanation: l10n.t("Nothing arrived for {0} s, so the request was stopped. Check the relay's usage log before sending again.", seconds(outcome.idleMs)),
+      };
     case "cancelled":
-      return { cause: null, code: null, message: "cancelled", explanation: "Stopped by you. The relay may still bill what it produced." };
+      return { cause: null, code: null, message: l10n.t("cancelled"), explanation: l10n.t("Stopped by you. The relay may still bill what it produced.") };
     default:
       return null;
   }

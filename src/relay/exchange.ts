@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import type { Dispatcher } from "undici";
 import { accumulateEvents, emptySnapshot, snapshotFromResponseBody } from "./accumulate";
 import { classifyHttpError, classifyLocalOutcome, classifyNetworkError, classifyServiceError } from "./errorClassifier";
@@ -192,7 +193,7 @@ function outcomeOfTerminal(snapshot: ResponseSnapshot, eventsReceived: number): 
     case "incomplete":
       return { kind: "incomplete", reason: snapshot.incompleteReason };
     case "failed":
-      return { kind: "failed", code: snapshot.error?.code ?? null, message: snapshot.error?.message ?? "The response failed without a message." };
+      return { kind: "failed", code: snapshot.error?.code ?? null, message: snapshot.error?.message ?? l10n.t("The response failed without a message.") };
     case "error_event":
       return { kind: "error_event", code: snapshot.error?.code ?? null, message: snapshot.error?.message ?? "The stream reported an error." };
     default:
@@ -209,7 +210,7 @@ function outcomeOfWholeBody(snapshot: ResponseSnapshot): RequestOutcome {
     case "incomplete":
       return { kind: "incomplete", reason: snapshot.incompleteReason };
     case "failed":
-      return { kind: "failed", code: snapshot.error?.code ?? null, message: snapshot.error?.message ?? "The response failed without a message." };
+      return { kind: "failed", code: snapshot.error?.code ?? null, message: snapshot.error?.message ?? l10n.t("The response failed without a message.") };
     default:
       return {
         kind: "failed",
