@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepares a fresh Debian or Ubuntu machine for the demo and the tests: checks Node, installs Chromium
-# (the UI tests and the demo drive it) and libkrb5-dev (code-server's native modules build against it)
-# with apt, then the npm packages. Node 24 and code-server for the real-VS-Code tests are fetched from the
+# (the UI tests and the demo drive it), libkrb5-dev (code-server's native modules build against it) and
+# fonts-wqy-zenhei (Chinese characters for the Simplified Chinese UI's tests) with apt, then the npm packages. Node 24 and code-server for the real-VS-Code tests are fetched from the
 # npm registry later, into the gitignored .vscode-test/ cache, by scripts/vscode/installCodeServer.mjs.
 #
 # CHROMIUM_PATH=/path/to/chromium skips the Chromium package (Ubuntu's apt "chromium" is a snap that
@@ -26,6 +26,8 @@ else
   [ -x /usr/lib/chromium/chromium ] || missing+=(chromium)
 fi
 dpkg -s libkrb5-dev >/dev/null 2>&1 || missing+=(libkrb5-dev)
+# A font with Chinese characters, so the Simplified Chinese panel renders (tests and screenshots) instead of boxes.
+dpkg -s fonts-wqy-zenhei >/dev/null 2>&1 || missing+=(fonts-wqy-zenhei)
 if [ ${#missing[@]} -gt 0 ]; then
   if ! command -v apt-get >/dev/null 2>&1; then
     echo "Missing: ${missing[*]}. This script installs them with apt-get (Debian/Ubuntu); install them by hand, or set CHROMIUM_PATH to a Chromium binary." >&2

@@ -137,6 +137,8 @@ describe("webview HTML", () => {
   it("has a strict CSP with a fresh nonce and no inline code", () => {
     const assets = { cspSource: "https://webview.test", scriptUri: "https://webview.test/webview.js", styleUri: "https://webview.test/panel.css", codiconsUri: "https://webview.test/codicon.css", codeBlockStyleUri: "https://webview.test/codeBlocks.css" };
     const first = webviewHtml(assets);
+    assert.match(webviewHtml({ ...assets, language: "zh-cn" }), /<html lang="zh-cn">/, "the page says its language");
+    assert.match(webviewHtml({ ...assets, language: '"><script>' }), /<html lang="en">/, "anything else is not written into the page");
     const second = webviewHtml(assets);
     const nonce = /nonce-([A-Za-z0-9+/=]+)/.exec(first)?.[1];
     assert.ok(nonce && nonce.length >= 20);

@@ -111,7 +111,12 @@ describe("Chat panel webview: layout at every width and theme (Chromium)", funct
     const shownStrings = async (page: Page) =>
       page.evaluate((candidates) => {
         const labels = Array.from(document.querySelectorAll("[aria-label], [title], [placeholder]")).flatMap((node) => ["aria-label", "title", "placeholder"].map((name) => node.getAttribute(name) ?? ""));
-        const text = `${document.body.innerText}\n${labels.join("\n")}`;
+        // The webview's own words only: what the model and the user wrote (answers, messages, tool names and
+        // output) stays as written, and outcome labels and explanations come from the host already translated.
+        const chrome = document.body.cloneNode(true) as HTMLElement;
+        const notTheWebviews = ".answer, .user-text, .tool-name, .tool-card pre, .reasoning-summary, .turn-outcome, .turn-explanation, .receipt-details dd";
+        for (const content of Array.from(chrome.querySelectorAll(notTheWebviews))) content.remove();
+        const text = `${chrome.textContent ?? ""}\n${labels.join("\n")}`;
         return candidates.filter((english) => english.length > 3 && !english.includes("{") && text.includes(english));
       }, [...WEBVIEW_STRINGS]);
     const english = await harness.open({ width: 480, theme: "dark" });
