@@ -74,6 +74,7 @@ async function screenshotCheck(url, folder) {
     if (!/completed/.test(shown)) throw new Error(`The demo answer did not complete; its receipt says: ${shown}`);
     // The pointer leaves the activity bar, so no tooltip covers the panel in the picture.
     await page.mouse.move(850, 450);
+    await page.locator(".workbench-hover-container, .monaco-hover").first().waitFor({ state: "hidden", timeout: 5_000 }).catch(() => undefined);
     mkdirSync(resultsDir, { recursive: true });
     const file = path.join(resultsDir, "demo.png");
     await page.screenshot({ path: file });
