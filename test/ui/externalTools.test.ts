@@ -28,6 +28,15 @@ const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT
   });
 
   after(async () => {
+    // The choice is a user setting of the shared test profile: untick the tool again for the tests that follow.
+    if (workbench) {
+      await workbench.runCommand("Relay Chat: Choose Tools from Other Extensions");
+      const row = workbench.page.locator(".quick-input-list .monaco-list-row", { hasText: "get_weather" });
+      await row.waitFor({ timeout: 30_000 });
+      await row.locator(".monaco-checkbox, input[type=checkbox]").first().click();
+      await workbench.page.locator(".quick-input-widget input").press("Enter");
+      await workbench.page.locator(".quick-input-widget").waitFor({ state: "hidden" });
+    }
     await workbench?.close();
   });
 
