@@ -72,9 +72,9 @@ export class Workbench {
    * Clicks the view's New Chat and waits until the extension has handled it: it gives the message box
    * the focus last, so a message typed before that would be cleared by the new chat.
    */
-  async newChat(): Promise<void> {
-    const message = this.webview().getByRole("textbox", { name: "Message" });
-    await this.viewAction("New Chat").click();
+  async newChat(labels: { newChat: string; message: string } = { newChat: "New Chat", message: "Message" }): Promise<void> {
+    const message = this.webview().getByRole("textbox", { name: labels.message });
+    await this.viewAction(labels.newChat).click();
     const deadline = Date.now() + 30_000;
     while (!(await message.evaluate((box) => document.hasFocus() && document.activeElement === box))) {
       if (Date.now() > deadline) throw new Error("the message box did not get the focus after New Chat");
