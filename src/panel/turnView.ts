@@ -101,6 +101,9 @@ export function receiptOf(request: RequestRecord): ReceiptView {
     requestId: request.requestId,
     httpStatus: request.httpStatus,
     model: request.model,
+    note: request.omittedStreamedItems
+      ? l10n.t("The relay's final response left out {0} streamed item(s); Relay Chat kept them from the stream.", request.omittedStreamedItems)
+      : null,
   };
 }
 
