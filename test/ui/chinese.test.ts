@@ -16,9 +16,7 @@ const labels = { newChat: "新聊天", message: "消息" };
 
   before(async () => {
     workbench = await Workbench.open();
-    await workbench.activityBarEntry("Relay Chat").click();
-    chat = workbench.webview();
-    await chat.getByRole("textbox", { name: labels.message }).waitFor({ timeout: 60_000 });
+    chat = await workbench.openRelayChat(labels.message);
   });
 
   afterEach(async function () {

@@ -15,9 +15,7 @@ const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT
 
   before(async () => {
     workbench = await Workbench.open();
-    await workbench.activityBarEntry("Relay Chat").click();
-    chat = workbench.webview();
-    await chat.getByRole("textbox", { name: "Message" }).waitFor({ timeout: 60_000 });
+    chat = await workbench.openRelayChat();
   });
 
   afterEach(async function () {

@@ -31,9 +31,7 @@ describe("Relay Chat panel layout in the workbench", function () {
   before(async () => {
     workbench = await Workbench.open();
     await workbench.activityBarEntry("Relay Chat").waitFor({ timeout: 60_000 });
-    await workbench.activityBarEntry("Relay Chat").click();
-    chat = workbench.webview();
-    await chat.getByRole("textbox", { name: "Message" }).waitFor({ timeout: 60_000 });
+    chat = await workbench.openRelayChat();
   });
 
   afterEach(async function () {

@@ -63,6 +63,14 @@ export class Workbench {
     return this.page.locator(`.activitybar .action-label[aria-label^="${title}"]`);
   }
 
+  /** Opens the Relay Chat view from the activity bar and waits for its message box (named `messageLabel`). */
+  async openRelayChat(messageLabel = "Message"): Promise<FrameLocator> {
+    await this.activityBarEntry("Relay Chat").click();
+    const chat = this.webview();
+    await chat.getByRole("textbox", { name: messageLabel }).waitFor({ timeout: 60_000 });
+    return chat;
+  }
+
   /** An action in the side bar's title (the view's New Chat, History, ...), by the start of its label. */
   viewAction(label: string): Locator {
     return this.page.locator(`.part.sidebar .title-actions .action-label[aria-label^="${label}"]`);
