@@ -7,12 +7,15 @@
 //                   translated (a gateway that translates to Chat Completions); see test/emulator/profiles.ts
 //   --screenshot    open the workbench in headless Chromium, send one message, save a screenshot to
 //                   test-results/demo.png and exit (a quick check that the demo works)
+//   --locale zh-cn  VS Code's display language Chinese (Simplified), through a stand-in language pack:
+//                   Relay Chat in Chinese, VS Code's own menus in English
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import net from "node:net";
 import path from "node:path";
 import { installVsix, startCodeServer } from "./vscode/codeServer.mjs";
+import { installTestLanguagePack } from "./vscode/testLanguagePack.mjs";
 import { installAll } from "./vscode/installCodeServer.mjs";
 import { cacheDir, chromiumArgs, chromiumPath, repoRoot, resultsDir } from "./vscode/paths.mjs";
 
@@ -56,6 +59,14 @@ function writeDemoWorkspace() {
   return folder;
 }
 
+/** The panel's words in the demo's display language (the English text itself without --locale). */
+function panelText(english) {
+  const locale = argument("--locale");
+  if (!locale) return english;
+  const bundle = JSON.parse(readFileSync(path.join(repoRoot, "l10n", `bundle.l10n.${locale}.json`), "utf8"));
+  return bundle[english] ?? english;
+}
+
 async function screenshotCheck(url, folder) {
   const { chromium } = await import("playwright-core");
   const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
@@ -64,9 +75,18 @@ async function screenshotCheck(url, folder) {
     await page.goto(`${url}?folder=${encodeURIComponent(folder)}`);
     await page.locator('.activitybar .action-label[aria-label^="Relay Chat"]').click({ timeout: 60_000 });
     const view = page.frameLocator("iframe.webview.ready").frameLocator("#active-frame");
-    await view.getByLabel("Message", { exact: true }).fill("Hello! What can you do?", { timeout: 60_000 });
-    await view.getByLabel("Message", { exact: true }).press("Enter");
-    await view.getByRole("region", { name: "Turn details" }).first().waitFor({ timeout: 60_000 });
+    const message = view.getByLabel(panelText("Message"), { exact: true });
+    await message.fill("Hello! What can you do?", { timeout: 60_000 });
+    await message.press("Enter");
+    // The check passes only when the answer completed: its receipt comes when the request has ended.
+    const receipt = view.getByRole("region", { name: panelText("Turn details") }).first();
+    await receipt.waitFor({ timeout: 60_000 });
+    await view.locator(".turn-progress").first().waitFor({ state: "hidden", timeout: 60_000 });
+    const shown = await receipt.innerText();
+    if (!shown.includes(panelText("completed"))) throw new Error(`The demo answer did not complete; its receipt says: ${shown}`);
+    // The pointer leaves the activity bar, so no tooltip covers the panel in the picture.
+    await page.mouse.move(850, 450);
+    await page.locator(".workbench-hover-container, .monaco-hover").first().waitFor({ state: "hidden", timeout: 5_000 }).catch(() => undefined);
     mkdirSync(resultsDir, { recursive: true });
     const file = path.join(resultsDir, "demo.png");
     await page.screenshot({ path: file });
@@ -93,6 +113,8 @@ async function main() {
   mkdirSync(userDataDir, { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
   installVsix(vsix, { userDataDir, extensionsDir });
+  const locale = argument("--locale");
+  if (locale) installTestLanguagePack(locale, { userDataDir, extensionsDir });
   const server = await startCodeServer({
     port,
     userDataDir,
@@ -107,6 +129,7 @@ async function main() {
     // The key reaches the extension through its documented environment fallback, never a setting;
     // RELAY_CHAT_BASE_URL beside it binds it to this relay, so it is used without asking.
     env: { RELAY_CHAT_API_KEY: relay.key, RELAY_CHAT_BASE_URL: relay.baseUrl },
+    extraArgs: locale ? ["--locale", locale] : [],
   });
 
   const stopAll = async () => {

@@ -1,5 +1,6 @@
 import http from "node:http";
 import { buildBenchStream, seededRandom } from "./benchStream";
+import { writeInPieces } from "./writeInPieces";
 
 // Runs in its own process so that serving the stream costs the measured client nothing.
 // argv[2]: chunking, "random-1-4k" | "frame" | "64k".
@@ -26,15 +27,7 @@ const server = http.createServer((request, response) => {
   request.resume();
   request.on("end", async () => {
     response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "x-request-id": "req_bench" });
-    response.socket?.setNoDelay(true);
-    let start = 0;
-    for (const end of boundaries) {
-      // One write per chunk, yielding between writes so the chunks reach the client as separate reads.
-      if (!response.write(bytes.subarray(start, end))) await new Promise((resolve) => response.once("drain", resolve));
-      else await new Promise((resolve) => setImmediate(resolve));
-      start = end;
-    }
-    response.end();
+    await writeInPieces(response, bytes, boundaries);
   });
 });
 server.listen(0, "127.0.0.1", () => {

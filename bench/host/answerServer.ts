@@ -1,6 +1,7 @@
 import http from "node:http";
 import { answerCharactersOf, buildAnswerStream } from "./answerStream";
 import type { AnswerStream } from "./answerStream";
+import { writeInPieces } from "../client/writeInPieces";
 
 // A minimal relay for the host benchmark, in its own process so that serving costs the measured host
 // nothing: GET /v1/models, and POST /v1/responses streaming the answer the model id names, written in
@@ -19,6 +20,14 @@ function nextChunkLength(): number {
   return 1024 + Math.floor((seed / 4294967296) * 3072);
 }
 
+/** Random 1 to 4 KB pieces, the last one ending at `length`. */
+function* pieceEnds(length: number): Generator<number> {
+  for (let end = 0; end < length; ) {
+    end = Math.min(length, end + nextChunkLength());
+    yield end;
+  }
+}
+
 const server = http.createServer((request, response) => {
   let body = "";
   request.on("data", (chunk: Buffer) => (body += chunk.toString()));
@@ -31,14 +40,7 @@ const server = http.createServer((request, response) => {
     const model = (JSON.parse(body || "{}") as { model?: string }).model ?? "";
     const { bytes } = streamFor(answerCharactersOf(model));
     response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "x-request-id": `req_bench_${Date.now()}` });
-    response.socket?.setNoDelay(true);
-    for (let start = 0; start < bytes.length; ) {
-      const end = Math.min(bytes.length, start + nextChunkLength());
-      if (!response.write(bytes.subarray(start, end))) await new Promise((resolve) => response.once("drain", resolve));
-      else await new Promise((resolve) => setImmediate(resolve));
-      start = end;
-    }
-    response.end();
+    await writeInPieces(response, bytes, pieceEnds(bytes.length));
   });
 });
 server.listen(0, "127.0.0.1", () => {

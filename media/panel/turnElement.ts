@@ -49,6 +49,7 @@ export class TurnElement {
   private stateBox: HTMLElement | null = null;
   private retryActions: HTMLElement | null = null;
   private receiptExpanded = false;
+  private reasoningOpen = false;
 
   constructor(
     private readonly turnId: string,
@@ -159,7 +160,11 @@ export class TurnElement {
         turn.reasoningSummaries.length > 0
           ? turn.reasoningSummaries.map((summary) => element("p", { className: "reasoning-summary", text: summary }))
           : [element("p", { text: localizer.text("The model reasoned before answering. Its reasoning is not shown; it is counted in the reasoning tokens.") })];
-      parts.push(element("details", { className: "reasoning-note" }, [element("summary", {}, [icon("lightbulb"), element("span", { text: localizer.text("Reasoning") })]), ...body]));
+      const details = element("details", { className: "reasoning-note" }, [element("summary", {}, [icon("lightbulb"), element("span", { text: localizer.text("Reasoning") })]), ...body]) as HTMLDetailsElement;
+      // Summaries stream in while the model reasons, redrawing this part: an opened Reasoning stays open.
+      details.open = this.reasoningOpen;
+      details.addEventListener("toggle", () => (this.reasoningOpen = details.open));
+      parts.push(details);
     }
     for (const call of turn.toolCalls) parts.push(renderToolCallCard(call, localizer));
     return parts;

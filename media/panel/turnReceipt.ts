@@ -79,6 +79,7 @@ function renderRequest(receipt: ReceiptView, index: number, count: number, local
     [localizer.text("Output"), usage === null ? localizer.text("usage not reported") : `${tokens(usage.outputTokens)} · ${localizer.format("{0} reasoning", usage.reasoningTokens === null ? unknown : localizer.number(usage.reasoningTokens))}`],
     [localizer.text("Latency"), receipt.firstByteMs === null ? formatDuration(receipt.latencyMs) : localizer.format("{0} (first byte {1})", formatDuration(receipt.latencyMs), formatDuration(receipt.firstByteMs))],
     [localizer.text("Request id"), receipt.requestId ?? localizer.text("none (the relay sent no request id)")],
+    ...(receipt.note ? ([[localizer.text("Note"), receipt.note]] as Array<[string, string]>) : []),
   ];
   const known = Object.prototype.hasOwnProperty.call(purposeLabels, receipt.purpose) ? purposeLabels[receipt.purpose] : undefined;
   const purpose = known === undefined ? receipt.purpose : localizer.text(known);

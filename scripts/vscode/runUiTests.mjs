@@ -11,7 +11,8 @@
 //
 // Options: --vsix FILE (skip packaging), --extension-path DIR (package another folder; default the
 // repository), --timeout SECONDS (default 300), --grep TEXT, --model ID (default echo), --native-chat
-// (turn VS Code's own chat on, with anonymous access, for test/ui/nativeChat.test.ts).
+// (turn VS Code's own chat on, with anonymous access, for test/ui/nativeChat.test.ts), --locale zh-cn (VS
+// Code's display language, with the test language pack, for test/ui/chinese.test.ts).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -22,6 +23,7 @@ import { startEmulator } from "./emulator.mjs";
 import { isInstalled } from "./installCodeServer.mjs";
 import { cacheDir, node24Bin, repoRoot, resultsDir } from "./paths.mjs";
 import { startMemorySampler } from "./processMemory.mjs";
+import { installTestLanguagePack } from "./testLanguagePack.mjs";
 import { installTestToolExtension } from "./testToolExtension.mjs";
 
 const { values: options } = parseArgs({
@@ -32,6 +34,7 @@ const { values: options } = parseArgs({
     grep: { type: "string" },
     model: { type: "string", default: "echo" },
     "native-chat": { type: "boolean", default: false },
+    locale: { type: "string" },
   },
 });
 
@@ -39,7 +42,7 @@ const started = Date.now();
 const elapsed = (since = started) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 const say = (message) => console.log(`[ui] ${message}`);
 // The native-chat run has its own folder, so running both leaves both sets of screenshots.
-const uiResultsDir = path.join(resultsDir, options["native-chat"] ? "ui-native-chat" : "ui");
+const uiResultsDir = path.join(resultsDir, options["native-chat"] ? "ui-native-chat" : options.locale ? `ui-${options.locale}` : "ui");
 
 function packageVsix() {
   const extensionPath = path.resolve(options["extension-path"]);
@@ -130,7 +133,8 @@ async function main() {
     // Another extension with language-model tools beside Relay Chat, for test/ui/externalTools.test.ts.
     installTestToolExtension(extensionsDir);
     installVsix(vsix, { userDataDir, extensionsDir });
-    say(`VSIX installed into a fresh profile, beside the test tool extension (${elapsed(step)})`);
+    if (options.locale) installTestLanguagePack(options.locale, { userDataDir, extensionsDir });
+    say(`VSIX installed into a fresh profile, beside the test tool extension${options.locale ? ` and a ${options.locale} language pack` : ""} (${elapsed(step)})`);
 
     step = Date.now();
     const emulator = await startEmulator();
@@ -150,6 +154,7 @@ async function main() {
       },
       // VS Code's chat is off in the other UI tests; its built-in agent asks for a sign-in unless anonymous.
       settings: options["native-chat"] ? { "chat.disableAIFeatures": false, "chat.allowAnonymousAccess": true } : {},
+      extraArgs: options.locale ? ["--locale", options.locale] : [],
     });
     cleanups.push(() => server.stop());
     say(`code-server ready at ${server.url} in ${(server.startMs / 1000).toFixed(1)} s`);
@@ -162,6 +167,7 @@ async function main() {
       RELAY_CHAT_UI_RELAY_URL: emulator.baseUrl,
       RELAY_CHAT_UI_EMULATOR_CONTROL: emulator.controlUrl,
       RELAY_CHAT_UI_NATIVE_CHAT: options["native-chat"] ? "1" : "0",
+      RELAY_CHAT_UI_LOCALE: options.locale ?? "",
       RELAY_CHAT_UI_RESULTS: uiResultsDir,
     });
     cleanups.push(async () => {

@@ -15,8 +15,6 @@ export type ConversationParse =
 type JsonRecord = Record<string, unknown>;
 type Migration = (document: JsonRecord) => JsonRecord;
 
-/** What a turn shows after Relay Chat stopped (closed, crashed, was killed) while one of its requests ran. */
-export const STOPPED_DURING_REQUEST = "Relay Chat stopped during this request.";
 
 /**
  * MIGRATIONS[n] turns a version-n document into version n+1.
@@ -163,14 +161,16 @@ function settleUnfinishedTurns(conversation: Conversation): void {
       if (request.outcome.kind !== "in_progress") continue;
       const received = request.received ?? { bytes: 0, events: 0 };
       request.outcome = { kind: "interrupted", bytes: received.bytes, events: received.events, reason: "client_stopped" };
-      request.explanation = `${STOPPED_DURING_REQUEST} The relay may have finished and billed it; look it up in its usage log before sending again.`;
+      request.explanation = l10n.t("Relay Chat stopped during this request. The relay may have finished and billed it; look it up in its usage log before sending again.");
       requestId = request.requestId ?? requestId;
       stoppedInRequest = true;
     }
     const last = turn.requests[turn.requests.length - 1];
     turn.outcome = last && last.outcome.kind === "interrupted" ? last.outcome : { kind: "interrupted", bytes: 0, events: 0, reason: "client_stopped" };
     turn.notice = stoppedInRequest
-      ? `${STOPPED_DURING_REQUEST} What had arrived is kept, and this answer is not sent with later messages.${requestId ? ` The relay may have finished and billed it: look up request id ${requestId} in its usage log.` : ""}`
-      : "Relay Chat stopped between the requests of this turn (while tool calls were handled); it is not sent with later messages.";
+      ? requestId
+        ? l10n.t("Relay Chat stopped during this request. What had arrived is kept, and this answer is not sent with later messages. The relay may have finished and billed it: look up request id {0} in its usage log.", requestId)
+        : l10n.t("Relay Chat stopped during this request. What had arrived is kept, and this answer is not sent with later messages.")
+      : l10n.t("Relay Chat stopped between the requests of this turn (while tool calls were handled); it is not sent with later messages.");
   }
 }

@@ -19,7 +19,7 @@ const MINIMUM_RETRY_BUDGET = 1024;
 export function incompleteActionsFor(conversation: Conversation, turnId: string): IncompleteTurnAction[] {
   const turn = findTurn(conversation, turnId);
   if (!turn || turn.outcome.kind !== "incomplete" || childrenOf(conversation, turn.id).length > 0) return [];
-  const billingNote = "This sends a new request with the whole conversation; the relay may bill it.";
+  const billingNote = l10n.t("This sends a new request with the whole conversation; the relay may bill it.");
   return [
     { action: "continue", label: "Continue", billingNote },
     { action: "retry_larger", label: "Retry with a larger output budget", billingNote, maxOutputTokens: largerBudgetFor(turn) },

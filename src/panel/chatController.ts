@@ -139,7 +139,13 @@ export class ChatController implements PanelSource {
 
   turn(turnId: string): TurnView | null {
     const streamingTurnId = this.runner.streamingTurnId;
-    const inputs = { conversation: this.conversation, streamingTurnId, liveText: streamingTurnId === null ? null : this.runner.liveText(streamingTurnId), consoleConfigured: this.consoleConfigured };
+    const inputs = {
+      conversation: this.conversation,
+      streamingTurnId,
+      liveText: streamingTurnId === null ? null : this.runner.liveText(streamingTurnId),
+      liveReasoning: streamingTurnId === null ? null : this.runner.liveReasoning(streamingTurnId),
+      consoleConfigured: this.consoleConfigured,
+    };
     return this.presenter.turn(inputs, turnId, this.runner.answeredCalls(turnId));
   }
 

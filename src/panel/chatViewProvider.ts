@@ -32,6 +32,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, PanelView, 
       styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, "panel.css")).toString(),
       codiconsUri: view.webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, "dist", "codicon.css")).toString(),
       codeBlockStyleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, "codeBlocks.css")).toString(),
+      language: vscode.env.language,
     });
     this.disposables.push(
       view.webview.onDidReceiveMessage((message: unknown) => {

@@ -44,6 +44,8 @@ export interface ReceiptView {
   requestId: string | null;
   httpStatus: number | null;
   model: string;
+  /** Something the relay did that the user should know about this request (already localized); null when nothing. */
+  note?: string | null;
 }
 
 /** What happened to a tool call; the card never says "ran" unless it ran. */

@@ -44,6 +44,8 @@ export class SessionRunner {
   private readonly answered = new Map<string, ToolCallRecord[]>();
   /** The estimated follow-up request of the tool calls being proposed, shown on their approval cards. */
   private followUpEstimate: SendEstimate | null = null;
+  /** Reasoning summary text of each turn's request under way (few and short: the turn is posted again per batch). */
+  private readonly reasoning = new Map<string, string>();
   private readonly forwarder: StreamForwarder;
 
   constructor(private readonly options: SessionRunnerOptions) {
@@ -68,6 +70,11 @@ export class SessionRunner {
 
   get streamingTurnId(): string | null {
     return this.forwarder.streamingTurnId;
+  }
+
+  /** The reasoning summary text of the request under way, null when none arrived. */
+  liveReasoning(turnId: string): string | null {
+    return this.reasoning.get(turnId) ?? null;
   }
 
   liveText(turnId: string): string | null {
@@ -145,6 +152,11 @@ export class SessionRunner {
         this.forwarder.start(turnId);
         sync.turnChanged(turnId);
       },
+      onReasoningDelta: (turnId, text) => {
+        if (!isCurrent()) return;
+        this.reasoning.set(turnId, (this.reasoning.get(turnId) ?? "") + text);
+        sync.turnChanged(turnId);
+      },
       onAnswerDelta: (turnId, text) => {
         if (isCurrent()) this.forwarder.forward(turnId, text);
       },
@@ -155,6 +167,8 @@ export class SessionRunner {
         sync.turnChanged(turnId);
       },
       onRequestEnd: (turnId, record) => {
+        // The request's output now holds its reasoning summaries; the next request starts its own.
+        this.reasoning.delete(turnId);
         const level = record.outcome.kind === "completed" ? "info" : "error";
         log[level](
           `request ${record.requestId ?? "(no request id)"} · model ${record.model} · ${record.purpose} · outcome ${record.outcome.kind} · http ${record.httpStatus ?? "-"} · first byte ${record.firstByteMs ?? "-"} ms · total ${record.totalMs ?? "-"} ms${record.explanation ? ` · ${record.explanation}` : ""}`,

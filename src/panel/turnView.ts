@@ -21,6 +21,8 @@ export interface TurnViewOptions {
   streamingTurnId: string | null;
   /** The streaming turn's answer so far, as forwarded to the webview (never rebuilt from the snapshot). */
   liveText: string | null;
+  /** Reasoning summary text of the streaming turn's request under way, as it arrives (shown collapsed). */
+  liveReasoning?: string | null;
   /** The relay's console address is set (relayChat.consoleUrl): quota problems can offer to open it. */
   consoleConfigured?: boolean;
 }
@@ -47,14 +49,26 @@ export function turnViewOf(conversation: Conversation, turn: Turn, options: Turn
     explanation: turn.outcome.kind === "completed" ? null : turn.notice ?? lastRequest?.explanation ?? null,
     fixes: settled ? fixesFor(turn.outcome, { consoleConfigured: options.consoleConfigured === true }) : [],
     hasReasoning: outputs.some((item) => item.type === "reasoning"),
-    reasoningSummaries: outputs.flatMap(reasoningSummaryTexts),
+    reasoningSummaries: reasoningSummariesOf(turn, streaming ? options.liveReasoning ?? null : null),
     otherItemKinds: [...new Set(outputs.map((item) => item.type).filter((kind) => !RENDERED_KINDS.has(kind)))],
     toolCalls: turn.toolCalls.map(toolCallViewOf),
-    receipts: turn.requests.map((request) => receiptOf(request)),
+    // A request still under way has no receipt yet: the turn shows it is working, and its receipt (outcome,
+    // usage, request id) comes when it ends. It is always the last one, so indexes stay those of turn.requests.
+    receipts: turn.requests.filter((request) => request.outcome.kind !== "in_progress").map((request) => receiptOf(request)),
     actions: settled ? actionsFor(turn.outcome) : [],
     branchIndex: siblings.findIndex((sibling) => sibling.id === turn.id),
     branchCount: siblings.length,
   };
+}
+
+/**
+ * The reasoning summaries of the turn's requests; while a request streams, its summary so far comes from
+ * the live text (its saved output is only a snapshot taken every few seconds).
+ */
+function reasoningSummariesOf(turn: Turn, liveReasoning: string | null): string[] {
+  const settledRequests = liveReasoning === null ? turn.requests : turn.requests.filter((request) => request.outcome.kind !== "in_progress");
+  const summaries = settledRequests.flatMap((request) => request.output.flatMap(reasoningSummaryTexts));
+  return liveReasoning !== null && liveReasoning.trim() !== "" ? [...summaries, liveReasoning] : summaries;
 }
 
 /** The summary texts of a reasoning item (its `summary` parts), if the relay sent any. */
@@ -87,6 +101,9 @@ export function receiptOf(request: RequestRecord): ReceiptView {
     requestId: request.requestId,
     httpStatus: request.httpStatus,
     model: request.model,
+    note: request.omittedStreamedItems
+      ? l10n.t("The relay's final response left out {0} streamed item(s); Relay Chat kept them from the stream.", request.omittedStreamedItems)
+      : null,
   };
 }
 

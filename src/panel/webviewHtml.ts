@@ -9,6 +9,8 @@ export interface WebviewAssets {
   codiconsUri: string;
   /** media/codeBlocks.css: code block header, toolbar and highlighting colors. */
   codeBlockStyleUri: string;
+  /** VS Code's display language ("en", "zh-cn"): screen readers and font choice follow it. */
+  language?: string;
 }
 
 /**
@@ -30,7 +32,7 @@ export function webviewHtml(assets: WebviewAssets, nonce = randomBytes(18).toStr
     "base-uri 'none'",
   ].join("; ");
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${/^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i.test(assets.language ?? "") ? assets.language : "en"}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">

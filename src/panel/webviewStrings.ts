@@ -88,6 +88,7 @@ export const WEBVIEW_STRINGS: readonly string[] = [
   "No saved conversations yet.",
   "none (the relay sent no request id)",
   "Not given: the workspace folder.",
+  "Note",
   "not run: invalid arguments",
   "not run: stopped",
   "not run: tool not available",

@@ -10,8 +10,6 @@ import type { FunctionToolDefinition, RequestResult } from "./types";
 // model list request and three small, possibly billed requests: a streamed answer, and one function call
 // streamed and one not, because some relays deliver function calls intact only when not streamed. After
 // an HTTP failure the later steps are skipped (with the reason): they would fail the same way and cost.
-// Step names and details are for people (through @vscode/l10n: English in the CLI); the prompts and the
-// probe tool's description go to the model and stay English.
 
 export type CheckStatus = "ok" | "warning" | "failed" | "skipped";
 
@@ -33,26 +31,9 @@ export interface ConnectionReport {
   suggestStreamingOff: boolean;
 }
 
+/** Said before the check starts (translated when asked for, after the extension loaded its bundle). */
 export function checkBillingNote(): string {
   return l10n.t("This check sends a model list request and three small requests to the relay (a short streamed answer, and one function call streamed and one not). The relay may bill each of them.");
-}
-
-/** The steps' names, in the display language. */
-const STEP = {
-  baseUrl: () => l10n.t("Base URL"),
-  modelsListed: () => l10n.t("Models listed"),
-  modelAvailable: () => l10n.t("Model available"),
-  streamedRequest: () => l10n.t("Streamed request"),
-  finalEvent: () => l10n.t("Final event"),
-  usageReported: () => l10n.t("Usage reported"),
-  requestIdHeader: () => l10n.t("Request id header"),
-  callStreamed: () => l10n.t("Function call, streamed"),
-  callNotStreamed: () => l10n.t("Function call, not streamed"),
-  functionCalls: () => l10n.t("Function calls"),
-};
-
-function laterSteps(): string[] {
-  return [STEP.streamedRequest(), STEP.finalEvent(), STEP.usageReported(), STEP.requestIdHeader(), STEP.callStreamed(), STEP.callNotStreamed(), STEP.functionCalls()];
 }
 
 const PROBE_TOOL: FunctionToolDefinition = {
@@ -76,44 +57,35 @@ export async function checkConnection(client: RelayClient, model: string, option
     for (const name of names) steps.push({ name, status: "skipped", detail: l10n.t("Skipped: {0}", reason) });
   };
   const adjusted = client.baseUrlAdjustments.length > 0;
-  steps.push({
-    name: STEP.baseUrl(),
-    status: adjusted ? "warning" : "ok",
-    detail: adjusted ? l10n.t("Using {0}/v1; {1}.", client.root, client.baseUrlAdjustments.join("; ")) : l10n.t("Using {0}/v1.", client.root),
-  });
+  steps.push({ name: "Base URL", status: adjusted ? "warning" : "ok", detail: adjusted ? l10n.t("Using {0}; {1}.", `${client.root}/v1`, client.baseUrlAdjustments.join("; ")) : l10n.t("Using {0}.", `${client.root}/v1`) });
 
   const models = await client.listModels(options);
   if (models.ok) {
     const listed = models.models.some((entry) => entry.id === model);
-    steps.push({ name: STEP.modelsListed(), status: models.models.length > 0 ? "ok" : "failed", detail: l10n.t("{0} model(s) visible to this key.", models.models.length) });
-    const choices = models.models.slice(0, 10).map((entry) => entry.id).join(", ") || l10n.t("(none)");
+    steps.push({ name: "Models listed", status: models.models.length > 0 ? "ok" : "failed", detail: l10n.t("{0} model(s) visible to this key.", models.models.length) });
     steps.push({
-      name: STEP.modelAvailable(),
+      name: "Model available",
       status: listed ? "ok" : "failed",
-      detail: listed ? l10n.t('"{0}" is listed (a listed model may still lack a feature).', model) : l10n.t('"{0}" is not in the list for this key. Pick one of: {1}.', model, choices),
+      detail: listed
+        ? l10n.t('"{0}" is listed (a listed model may still lack a feature).', model)
+        : l10n.t('"{0}" is not in the list for this key. Pick one of: {1}.', model, models.models.slice(0, 10).map((entry) => entry.id).join(", ") || l10n.t("(none)")),
     });
   } else {
-    steps.push({ name: STEP.modelsListed(), status: "failed", detail: models.explanation });
+    steps.push({ name: "Models listed", status: "failed", detail: models.explanation });
     if (models.httpStatus === null || models.httpStatus >= 400) {
-      skipRest(
-        models.httpStatus
-          ? l10n.t("the model list request failed with HTTP {0}, so the requests below would fail the same way (and might be billed).", models.httpStatus)
-          : l10n.t("the model list request failed, so the requests below would fail the same way (and might be billed)."),
-        laterSteps(),
-      );
+      skipRest(`the model list request failed${models.httpStatus ? ` with HTTP ${models.httpStatus}` : ""}, so the requests below would fail the same way (and might be billed).`, LATER_STEPS);
       return report(null);
     }
   }
 
-  // The prompts below go to the model, not to people: they stay English.
   const result = await client.send(buildResponseRequest({ model, input: [userMessage("Reply with the single word OK.")], maxOutputTokens: 64, stream: true }), options);
   steps.push(textStep(result));
   if (isHttpFailure(result)) {
-    skipRest(l10n.t("the streamed request failed ({0}).", failureCode(result)), laterSteps().slice(1));
+    skipRest(l10n.t("the streamed request failed ({0}).", `${result.outcome.kind}${result.httpStatus ? ` ${result.httpStatus}` : ""}`), LATER_STEPS.slice(1));
     return report(result);
   }
   steps.push({
-    name: STEP.finalEvent(),
+    name: "Final event",
     status: result.snapshot.terminal !== null ? "ok" : "failed",
     detail: result.snapshot.terminal
       ? l10n.t("The stream ended with {0}.", result.snapshot.terminal)
@@ -121,7 +93,7 @@ export async function checkConnection(client: RelayClient, model: string, option
   });
   steps.push(usageStep(result));
   steps.push({
-    name: STEP.requestIdHeader(),
+    name: "Request id header",
     status: result.requestId !== null ? "ok" : "warning",
     detail: result.requestId
       ? result.requestIds.length > 1
@@ -133,40 +105,29 @@ export async function checkConnection(client: RelayClient, model: string, option
   const streamedCall = await client.send(probeRequest(model, true), options);
   if (isHttpFailure(streamedCall)) {
     // A 400 here usually means the model takes no tools; chat still works. Anything else is a relay problem.
-    steps.push({ name: STEP.callStreamed(), status: streamedCall.cause === "bad_request" ? "warning" : "failed", detail: describeFailure(streamedCall) });
-    skipRest(l10n.t("the function call request failed ({0}).", failureCode(streamedCall)), [STEP.callNotStreamed(), STEP.functionCalls()]);
+    steps.push({ name: "Function call, streamed", status: streamedCall.cause === "bad_request" ? "warning" : "failed", detail: describeFailure(streamedCall) });
+    skipRest(l10n.t("the function call request failed ({0}).", `${streamedCall.outcome.kind}${streamedCall.httpStatus ? ` ${streamedCall.httpStatus}` : ""}`), ["Function call, not streamed", "Function calls"]);
     return report(result);
   }
   const plainCall = await client.send(probeRequest(model, false), options);
   const streamedProblem = callProblem(streamedCall);
   const plainProblem = callProblem(plainCall);
-  steps.push(callStep(STEP.callStreamed(), streamedCall, streamedProblem));
-  steps.push(callStep(STEP.callNotStreamed(), plainCall, plainProblem));
+  steps.push(callStep("Function call, streamed", streamedCall, streamedProblem));
+  steps.push(callStep("Function call, not streamed", plainCall, plainProblem));
   const onlyPlainIntact = streamedProblem !== null && plainProblem === null;
   steps.push(
     streamedProblem === null && plainProblem === null
-      ? { name: STEP.functionCalls(), status: "ok", detail: l10n.t("Function calls arrive intact, streamed and not streamed.") }
+      ? { name: "Function calls", status: "ok", detail: l10n.t("Function calls arrive intact, streamed and not streamed.") }
       : onlyPlainIntact
-        ? {
-            name: STEP.functionCalls(),
-            status: "failed",
-            detail: l10n.t("Only non-streamed function calls arrive intact through this relay: turn streaming off for it (setting relayChat.stream: false) to use tools."),
-          }
+        ? { name: "Function calls", status: "failed", detail: l10n.t("Only non-streamed function calls arrive intact through this relay: turn streaming off for it (setting relayChat.stream: false) to use tools.") }
         : plainProblem !== null && streamedProblem === null
-          ? { name: STEP.functionCalls(), status: "warning", detail: l10n.t("Streamed function calls arrive intact, non-streamed ones do not: keep streaming on (relayChat.stream).") }
-          : {
-              name: STEP.functionCalls(),
-              status: "warning",
-              detail: l10n.t("No usable function call came back, streamed or not: this relay or model may not support tools. Chat works; tool calls will not."),
-            },
+          ? { name: "Function calls", status: "warning", detail: l10n.t("Streamed function calls arrive intact, non-streamed ones do not: keep streaming on (relayChat.stream).") }
+          : { name: "Function calls", status: "warning", detail: l10n.t("No usable function call came back, streamed or not: this relay or model may not support tools. Chat works; tool calls will not.") },
   );
   return report(result, onlyPlainIntact);
 }
 
-/** The outcome kind and HTTP status of a failed request, e.g. "http_error 401". */
-function failureCode(result: RequestResult): string {
-  return `${result.outcome.kind}${result.httpStatus ? ` ${result.httpStatus}` : ""}`;
-}
+const LATER_STEPS = ["Streamed request", "Final event", "Usage reported", "Request id header", "Function call, streamed", "Function call, not streamed", "Function calls"];
 
 function probeRequest(model: string, stream: boolean) {
   return buildResponseRequest({ model, input: [userMessage('Call the relay_chat_check function with the word "ok".')], tools: [PROBE_TOOL], toolChoice: "required", maxOutputTokens: 64, stream });
@@ -183,17 +144,15 @@ function describeFailure(result: RequestResult): string {
 function textStep(result: RequestResult) {
   const kind = result.outcome.kind;
   // `incomplete` is not a working relay: even a one-word answer did not finish.
-  if (kind === "completed") return { name: STEP.streamedRequest(), status: "ok" as const, detail: l10n.t("Completed with {0}.", JSON.stringify(outputTextOf(result.snapshot.output).slice(0, 60))) };
-  return { name: STEP.streamedRequest(), status: "failed" as const, detail: describeFailure(result) };
+  if (kind === "completed") return { name: "Streamed request", status: "ok" as const, detail: l10n.t("Completed with {0}.", JSON.stringify(outputTextOf(result.snapshot.output).slice(0, 60))) };
+  return { name: "Streamed request", status: "failed" as const, detail: describeFailure(result) };
 }
 
 function usageStep(result: RequestResult): CheckStep {
-  if (result.usage) {
-    return { name: STEP.usageReported(), status: "ok", detail: l10n.t("input {0}, output {1} tokens.", result.usage.input_tokens ?? "?", result.usage.output_tokens ?? "?") };
-  }
+  if (result.usage) return { name: "Usage reported", status: "ok", detail: l10n.t("input {0}, output {1} tokens.", result.usage.input_tokens ?? "?", result.usage.output_tokens ?? "?") };
   const zeros = result.snapshot.usage !== null;
   return {
-    name: STEP.usageReported(),
+    name: "Usage reported",
     status: "warning",
     detail: zeros
       ? l10n.t("The relay reported usage of zero for a non-empty answer (gateways that translate to Chat Completions do this): usage is shown as not reported; see the relay's console for costs.")

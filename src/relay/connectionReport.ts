@@ -33,7 +33,7 @@ export function connectionReportMarkdown(report: ConnectionReport, context: Repo
     "",
     `| ${localize("Step")} | ${localize("Result")} | ${localize("Details")} |`,
     "|---|---|---|",
-    ...report.steps.map((step) => `| ${cell(step.name)} | **${statusWords[step.status]}** | ${cell(step.detail)} |`),
+    ...report.steps.map((step) => `| ${cell(stepName(step.name, localize))} | **${statusWords[step.status]}** | ${cell(step.detail)} |`),
     "",
   ];
   if (report.suggestStreamingOff) lines.push(localize("Only non-streamed function calls arrive intact: set relayChat.stream to false for this relay."), "");
@@ -43,4 +43,32 @@ export function connectionReportMarkdown(report: ConnectionReport, context: Repo
 /** Table cells hold one line; a `|` would end the cell early. */
 function cell(text: string): string {
   return text.replace(/\s+/g, " ").replace(/\|/g, "\\|").trim();
+}
+
+/** A step's name in the reader's language; the names themselves stay English (they identify the steps). */
+function stepName(name: string, localize: Localize): string {
+  switch (name) {
+    case "Base URL":
+      return localize("Base URL");
+    case "Models listed":
+      return localize("Models listed");
+    case "Model available":
+      return localize("Model available");
+    case "Streamed request":
+      return localize("Streamed request");
+    case "Final event":
+      return localize("Final event");
+    case "Usage reported":
+      return localize("Usage reported");
+    case "Request id header":
+      return localize("Request id header");
+    case "Function call, streamed":
+      return localize("Function call, streamed");
+    case "Function call, not streamed":
+      return localize("Function call, not streamed");
+    case "Function calls":
+      return localize("Function calls");
+    default:
+      return name;
+  }
 }

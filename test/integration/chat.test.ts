@@ -8,21 +8,11 @@ import * as vscode from "vscode";
 import type { RelayChatApi } from "../../src/extension";
 import type { PanelState, TurnView } from "../../src/panel/protocol";
 
+import { lastTurn, settled, waitForState } from "./panelState";
+
 const extensionId = "relay-chat.relay-chat";
 const apiKey = process.env.RELAY_CHAT_API_KEY ?? "";
 
-async function waitForState(api: RelayChatApi, test: (state: PanelState) => boolean, what: string, timeoutMs = 20_000): Promise<PanelState> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const state = api.state();
-    if (test(state)) return state;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; state: ${JSON.stringify(state).slice(0, 1500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-const lastTurn = (state: PanelState): TurnView | undefined => state.turns[state.turns.length - 1];
-const settled = (state: PanelState) => !state.busy && lastTurn(state) !== undefined && lastTurn(state)!.outcome !== "in_progress";
 
 async function filesUnder(folder: string): Promise<string[]> {
   const entries = await fs.readdir(folder, { withFileTypes: true }).catch(() => []);

@@ -7,6 +7,8 @@ import * as vscode from "vscode";
 import type { RelayChatApi } from "../../src/extension";
 import type { PanelState, TurnView } from "../../src/panel/protocol";
 
+import { lastTurn, settled, waitForState } from "./panelState";
+
 const extensionId = "relay-chat.relay-chat";
 const toolExtensionId = "relay-chat-test.relay-chat-test-tools";
 const controlUrl = process.env.RELAY_CHAT_TEST_EMULATOR_CONTROL;
@@ -16,18 +18,6 @@ interface ToolExtensionApi {
   invocations: Array<{ tool: string; input: unknown; cancelled?: boolean }>;
 }
 
-async function waitForState(api: RelayChatApi, test: (state: PanelState) => boolean, what: string, timeoutMs = 20_000): Promise<PanelState> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const state = api.state();
-    if (test(state)) return state;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; state: ${JSON.stringify(state).slice(0, 1500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-const lastTurn = (state: PanelState): TurnView | undefined => state.turns[state.turns.length - 1];
-const settled = (state: PanelState) => !state.busy && lastTurn(state) !== undefined && lastTurn(state)!.outcome !== "in_progress";
 
 async function offeredToolNames(): Promise<string[]> {
   const received = (await (await fetch(`${controlUrl}/received`)).json()) as Array<{ method: string; body: { tools?: Array<{ name: string }> } }>;

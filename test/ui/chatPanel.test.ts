@@ -60,7 +60,7 @@ describe("Relay Chat in the workbench", function () {
   (chatSteps ? it : it.skip)("asks before a tool runs, and answers after Approve", async () => {
     // The emulator's "tools" model proposes a call to the first offered tool (read_file).
     await chat.getByRole("combobox", { name: "Model" }).selectOption("tools");
-    await workbench.viewAction("New Chat").click();
+    await workbench.newChat();
     const message = chat.getByRole("textbox", { name: "Message" });
     await message.fill("Please read a file");
     await message.press("Enter");
@@ -83,7 +83,7 @@ describe("Relay Chat in the workbench", function () {
   (chatSteps ? it : it.skip)("stops a long answer with Stop and says it was cancelled", async () => {
     // The "demo" model streams at a readable pace; "long" makes it write about 2,000 words.
     await chat.getByRole("combobox", { name: "Model" }).selectOption("demo");
-    await workbench.viewAction("New Chat").click();
+    await workbench.newChat();
     const message = chat.getByRole("textbox", { name: "Message" });
     await message.fill("Write something long");
     await message.press("Enter");
@@ -103,7 +103,7 @@ describe("Relay Chat in the workbench", function () {
     await workbench.runCommand("Relay Chat: Set API Key");
     await workbench.answerInput("sk-wrong-key-set-through-the-ui-0000");
     await chat.getByRole("combobox", { name: "Model" }).selectOption("echo");
-    await workbench.viewAction("New Chat").click();
+    await workbench.newChat();
     const message = chat.getByRole("textbox", { name: "Message" });
     await message.fill("Is the stored key used?");
     await message.press("Enter");
@@ -114,7 +114,7 @@ describe("Relay Chat in the workbench", function () {
     await workbench.screenshot("07-wrong-key");
 
     await workbench.runCommand("Relay Chat: Clear API Key");
-    await workbench.viewAction("New Chat").click();
+    await workbench.newChat();
     await message.fill("And now?");
     await message.press("Enter");
     await chat.getByText("You said: And now?").first().waitFor({ timeout: 60_000 });

@@ -15,9 +15,7 @@ const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT
 
   before(async () => {
     workbench = await Workbench.open();
-    await workbench.activityBarEntry("Relay Chat").click();
-    chat = workbench.webview();
-    await chat.getByRole("textbox", { name: "Message" }).waitFor({ timeout: 60_000 });
+    chat = await workbench.openRelayChat();
   });
 
   afterEach(async function () {
@@ -28,6 +26,15 @@ const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT
   });
 
   after(async () => {
+    // The choice is a user setting of the shared test profile: untick the tool again for the tests that follow.
+    if (workbench) {
+      await workbench.runCommand("Relay Chat: Choose Tools from Other Extensions");
+      const row = workbench.page.locator(".quick-input-list .monaco-list-row", { hasText: "get_weather" });
+      await row.waitFor({ timeout: 30_000 });
+      await row.locator(".monaco-checkbox, input[type=checkbox]").first().click();
+      await workbench.page.locator(".quick-input-widget input").press("Enter");
+      await workbench.page.locator(".quick-input-widget").waitFor({ state: "hidden" });
+    }
     await workbench?.close();
   });
 
@@ -42,7 +49,7 @@ const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT
   });
 
   it("asks on the approval card, and after Approve answers with the tool's result", async () => {
-    await workbench.viewAction("New Chat").click();
+    await workbench.newChat();
     await chat.getByRole("combobox", { name: "Model" }).selectOption("tools");
     const message = chat.getByRole("textbox", { name: "Message" });
     await message.fill("What is the weather in Paris?");

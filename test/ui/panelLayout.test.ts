@@ -31,9 +31,7 @@ describe("Relay Chat panel layout in the workbench", function () {
   before(async () => {
     workbench = await Workbench.open();
     await workbench.activityBarEntry("Relay Chat").waitFor({ timeout: 60_000 });
-    await workbench.activityBarEntry("Relay Chat").click();
-    chat = workbench.webview();
-    await chat.getByRole("textbox", { name: "Message" }).waitFor({ timeout: 60_000 });
+    chat = await workbench.openRelayChat();
   });
 
   afterEach(async function () {
@@ -57,7 +55,7 @@ describe("Relay Chat panel layout in the workbench", function () {
   }
 
   async function newChat(model: string): Promise<void> {
-    await workbench.viewAction("New Chat").click();
+    await workbench.newChat();
     await chat.locator(".composer-toolbar").getByRole("combobox", { name: "Model" }).selectOption(model);
   }
 
@@ -80,7 +78,6 @@ describe("Relay Chat panel layout in the workbench", function () {
         await send("Show me what you can do");
         const details = chat.getByRole("region", { name: "Turn details" }).last();
         await chat.locator(".turn-progress").last().waitFor({ state: "hidden", timeout: 60_000 });
-        // The receipt is there from the first byte ("in progress", with the request id); it says completed at the end.
         await details.filter({ hasText: "completed" }).waitFor({ timeout: 60_000 });
         assert.equal(await details.locator(".receipt-details").isVisible(), false, "collapsed at first");
         await details.getByRole("button", { name: "Show request details" }).click();
@@ -109,7 +106,7 @@ describe("Relay Chat panel layout in the workbench", function () {
       });
 
       it(`at ${width} px in ${theme}: shows an error once, in its turn, with the fix that fits`, async () => {
-        await workbench.viewAction("New Chat").click();
+        await workbench.newChat();
         await workbench.runCommand("Relay Chat: Select Model");
         await workbench.answerInput("no-such-model");
         await chat.locator(".composer-toolbar").getByRole("combobox", { name: "Model" }).locator("option", { hasText: "no-such-model" }).waitFor({ state: "attached", timeout: 30_000 });

@@ -63,9 +63,31 @@ export class Workbench {
     return this.page.locator(`.activitybar .action-label[aria-label^="${title}"]`);
   }
 
+  /** Opens the Relay Chat view from the activity bar and waits for its message box (named `messageLabel`). */
+  async openRelayChat(messageLabel = "Message"): Promise<FrameLocator> {
+    await this.activityBarEntry("Relay Chat").click();
+    const chat = this.webview();
+    await chat.getByRole("textbox", { name: messageLabel }).waitFor({ timeout: 60_000 });
+    return chat;
+  }
+
   /** An action in the side bar's title (the view's New Chat, History, ...), by the start of its label. */
   viewAction(label: string): Locator {
     return this.page.locator(`.part.sidebar .title-actions .action-label[aria-label^="${label}"]`);
+  }
+
+  /**
+   * Clicks the view's New Chat and waits until the extension has handled it: it gives the message box
+   * the focus last, so a message typed before that would be cleared by the new chat.
+   */
+  async newChat(labels: { newChat: string; message: string } = { newChat: "New Chat", message: "Message" }): Promise<void> {
+    const message = this.webview().getByRole("textbox", { name: labels.message });
+    await this.viewAction(labels.newChat).click();
+    const deadline = Date.now() + 30_000;
+    while (!(await message.evaluate((box) => document.hasFocus() && document.activeElement === box))) {
+      if (Date.now() > deadline) throw new Error("the message box did not get the focus after New Chat");
+      await this.page.waitForTimeout(50);
+    }
   }
 
   /** Drags the side bar's edge until the chat view is `width` px wide, as a person would. */

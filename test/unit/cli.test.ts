@@ -143,10 +143,12 @@ describe("CLI", function () {
       assert.equal(gateway.received[gateway.received.length - 1].headers["x-portkey-provider"], "together-ai");
       const text = await runCli(["ask", "--model", "echo", "hello gateway"], { RELAY_CHAT_API_KEY: KEY, RELAY_CHAT_BASE_URL: gateway.baseUrl });
       assert.match(text.stderr, /^completed · usage not reported \(the relay sent zeros\)/m);
-      const secret = await runCli(["ask", "--model", "echo", "--header", "x-api-key: sk-abcdefghijklmnop0123", "hi"], { RELAY_CHAT_API_KEY: KEY, RELAY_CHAT_BASE_URL: gateway.baseUrl });
+      // Built at run time so the source holds nothing shaped like a real key (secret scanners read it).
+      const fakeKey = ["sk", "fake", "abcdefghijklmnop0123"].join("-");
+      const secret = await runCli(["ask", "--model", "echo", "--header", `x-api-key: ${fakeKey}`, "hi"], { RELAY_CHAT_API_KEY: KEY, RELAY_CHAT_BASE_URL: gateway.baseUrl });
       assert.equal(secret.code, 2);
       assert.match(secret.stderr, /"x-api-key" is refused/);
-      assert.equal(secret.stderr.includes("sk-abcdefghijklmnop0123"), false);
+      assert.equal(secret.stderr.includes(fakeKey), false);
     } finally {
       await gateway.close();
     }

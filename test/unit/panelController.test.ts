@@ -47,6 +47,23 @@ describe("panel controller (Node, relay emulator)", function () {
     assert.deepEqual(view.mirror.problems, []);
   });
 
+  it("shows reasoning summaries as they stream, apart from the answer, and keeps them when the request ends", async () => {
+    harness = await startPanelHostHarness({ settings: { model: "reasoning" } });
+    const { controller, view } = harness;
+    controller.handle({ type: "ready" });
+    controller.handle({ type: "send", text: "think first" });
+    const state = await harness.waitFor(settled, "the answer");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Posted while the request ran: the turn, still in progress, with summary text and no answer text yet.
+    const liveTurns = view.ofType("patch").flatMap((patch) => patch.changes.flatMap((change) => (change.kind === "turn" && change.turn.outcome === "in_progress" ? [change.turn] : [])));
+    const live = liveTurns.filter((turn) => turn.reasoningSummaries.join("").includes("Considering"));
+    assert.ok(live.length > 0, `a live reasoning summary among ${liveTurns.length} in-progress turn patches`);
+    for (const turn of live) assert.equal(turn.answerText.includes("Considering"), false, "never answer text");
+    assert.deepEqual(lastTurn(state).reasoningSummaries, ['**Considering the request**\n\nThe user wrote "think first"; a short echo answers it.'], "once, from the saved output");
+    assert.match(lastTurn(state).answerText, /After thinking it over: think first/);
+    assert.deepEqual(view.mirror.state, controller.state());
+  });
+
   it("streams a long answer as deltas, posting about as much text as the answer itself", async () => {
     harness = await startPanelHostHarness({ settings: { model: "long", maxOutputTokens: 3000 } });
     const { controller, view } = harness;

@@ -40,6 +40,20 @@ function turn(id: string, parentId: string | null, overrides: Partial<Turn>): Tu
 const message = (text: string) => ({ type: "message", role: "assistant", content: [{ type: "output_text", text }] });
 
 describe("panel view model", () => {
+  it("notes in the receipt when the relay's final response left out streamed items, and hides a request still under way", () => {
+    const conversation: Conversation = createConversation("c1", "echo", 1);
+    conversation.turns.push(
+      turn("t1", null, {
+        outcome: { kind: "in_progress" },
+        requests: [request({ omittedStreamedItems: 2 }), request({ requestId: "req_2", outcome: { kind: "in_progress" } })],
+      }),
+    );
+    conversation.activeTurnId = "t1";
+    const [view] = turnViewsOf(conversation, { streamingTurnId: "t1", liveText: "" });
+    assert.deepEqual(view.receipts.map((receipt) => receipt.requestId), ["req_1"], "no receipt before a request ends");
+    assert.match(view.receipts[0].note ?? "", /left out 2 streamed item\(s\); Relay Chat kept them/);
+  });
+
   it("shows answer text, reasoning as a note, unknown kinds listed, and one receipt per request", () => {
     const conversation: Conversation = createConversation("c1", "echo", 1);
     conversation.turns.push(
@@ -137,6 +151,8 @@ describe("webview HTML", () => {
   it("has a strict CSP with a fresh nonce and no inline code", () => {
     const assets = { cspSource: "https://webview.test", scriptUri: "https://webview.test/webview.js", styleUri: "https://webview.test/panel.css", codiconsUri: "https://webview.test/codicon.css", codeBlockStyleUri: "https://webview.test/codeBlocks.css" };
     const first = webviewHtml(assets);
+    assert.match(webviewHtml({ ...assets, language: "zh-cn" }), /<html lang="zh-cn">/, "the page says its language");
+    assert.match(webviewHtml({ ...assets, language: '"><script>' }), /<html lang="en">/, "anything else is not written into the page");
     const second = webviewHtml(assets);
     const nonce = /nonce-([A-Za-z0-9+/=]+)/.exec(first)?.[1];
     assert.ok(nonce && nonce.length >= 20);

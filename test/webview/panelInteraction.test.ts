@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { ApprovalView } from "../../src/panel/protocol";
 import { conversationState, panelState, turn } from "./fixtures/panelStates";
-import { PanelHarness } from "./support/panelHarness";
+import { freshPanelPerTest } from "./support/panelTestHooks";
 import type { PanelPage } from "./support/panelHarness";
 
 const writeApproval: ApprovalView = {
@@ -15,26 +15,10 @@ const writeApproval: ApprovalView = {
 
 describe("Chat panel webview: interaction (Chromium)", function () {
   this.timeout(60_000);
-  let harness: PanelHarness;
+  const current = freshPanelPerTest();
   let panel: PanelPage;
-
-  before(async () => {
-    harness = await PanelHarness.start();
-  });
-
-  after(async () => {
-    await harness?.close();
-  });
-
-  beforeEach(async () => {
-    panel = await harness.open();
-  });
-
-  afterEach(async () => {
-    const violations = await panel.page.evaluate(() => window.__cspViolations);
-    await panel.page.close();
-    assert.deepEqual(panel.pageErrors, []);
-    assert.deepEqual(violations, []);
+  beforeEach(() => {
+    panel = current.panel();
   });
 
   it("shows a pending approval with risk, description and exact arguments, and posts each answer", async () => {

@@ -1,31 +1,15 @@
 import assert from "node:assert/strict";
 import type { PanelState } from "../../src/panel/protocol";
 import { conversationState, panelState, receipt, turn } from "./fixtures/panelStates";
-import { PanelHarness } from "./support/panelHarness";
+import { freshPanelPerTest } from "./support/panelTestHooks";
 import type { PanelPage } from "./support/panelHarness";
 
 describe("Chat panel webview: rendering (Chromium)", function () {
   this.timeout(60_000);
-  let harness: PanelHarness;
+  const current = freshPanelPerTest();
   let panel: PanelPage;
-
-  before(async () => {
-    harness = await PanelHarness.start();
-  });
-
-  after(async () => {
-    await harness?.close();
-  });
-
-  beforeEach(async () => {
-    panel = await harness.open();
-  });
-
-  afterEach(async () => {
-    const violations = await panel.page.evaluate(() => window.__cspViolations);
-    await panel.page.close();
-    assert.deepEqual(panel.pageErrors, []);
-    assert.deepEqual(violations, [], "no CSP violations");
+  beforeEach(() => {
+    panel = current.panel();
   });
 
   it("posts ready once on load and renders a conversation snapshot", async () => {
@@ -165,7 +149,7 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     assert.equal(await answerElement.evaluate((node) => (node as HTMLElement & { __marker?: boolean }).__marker), true, "the finished turn keeps the streamed DOM");
 
     // The same answer sent finished in one go, in a fresh page.
-    const oneShot = await harness.open();
+    const oneShot = await current.harness().open();
     try {
       await oneShot.sendState(panelState({ turns: [turn("s1", { answerText: answer })] }));
       assert.equal(streamedHtml, await oneShot.page.locator("article[data-turn-id=s1] .answer").innerHTML());

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import type { ApprovalView, ToolCallView } from "../../src/panel/protocol";
 import { conversationState, panelState, turn } from "./fixtures/panelStates";
-import { PanelHarness } from "./support/panelHarness";
+import { freshPanelPerTest } from "./support/panelTestHooks";
 import type { PanelPage } from "./support/panelHarness";
 
 const command = 'grep -rn "TODO" src | head\necho done';
@@ -40,24 +40,10 @@ function call(outcome: ToolCallView["outcome"], output: string, outcomeDetail: s
 
 describe("Chat panel webview: tool and approval cards (Chromium)", function () {
   this.timeout(60_000);
-  let harness: PanelHarness;
+  const current = freshPanelPerTest();
   let panel: PanelPage;
-
-  before(async () => {
-    harness = await PanelHarness.start();
-  });
-
-  after(async () => {
-    await harness?.close();
-  });
-
-  beforeEach(async () => {
-    panel = await harness.open();
-  });
-
-  afterEach(async () => {
-    await panel.page.close();
-    assert.deepEqual(panel.pageErrors, []);
+  beforeEach(() => {
+    panel = current.panel();
   });
 
   it("shows the command line as plain text and the working folder, with the raw JSON tucked away", async () => {
