@@ -7,7 +7,7 @@ import type { FrameLocator } from "playwright-core";
 import { Workbench } from "./workbench";
 
 const enabled = process.env.RELAY_CHAT_UI_LOCALE === "zh-cn";
-const labels = { newChat: "新聊天", message: "消息" };
+const labels = { newChat: "新建聊天", message: "消息" };
 
 (enabled ? describe : describe.skip)("the panel in Chinese (Simplified)", function () {
   this.timeout(120_000);
@@ -40,9 +40,9 @@ const labels = { newChat: "新聊天", message: "消息" };
     assert.match(await workbench.page.locator(".part.sidebar .title-label").innerText(), /聊天/, "the view's name from package.nls.zh-cn.json");
     await workbench.newChat(labels);
     await chat.locator(".composer-toolbar").getByRole("combobox", { name: "模型" }).selectOption("echo");
-    assert.equal(await chat.getByRole("textbox", { name: labels.message }).getAttribute("placeholder"), "随便问，输入 # 附加文件");
+    assert.equal(await chat.getByRole("textbox", { name: labels.message }).getAttribute("placeholder"), "输入任何问题，输入 # 附加文件");
     await send("你好");
-    const receipt = chat.getByRole("region", { name: "本轮详情" }).last();
+    const receipt = chat.getByRole("region", { name: "轮次详情" }).last();
     await receipt.filter({ hasText: "已完成" }).waitFor({ timeout: 60_000 });
     assert.equal(await receipt.getByRole("button", { name: "复制请求 ID" }).count(), 1);
     await workbench.panelScreenshot("zh-cn-1-answer");
@@ -59,7 +59,7 @@ const labels = { newChat: "新聊天", message: "消息" };
     const text = await state.innerText();
     assert.match(text, /HTTP 404/);
     assert.match(text, /请检查模型/, `the advice from the relay client, translated: ${text}`);
-    assert.ok(await state.getByRole("button", { name: "换一个模型" }).isVisible());
+    assert.ok(await state.getByRole("button", { name: "选择其他模型" }).isVisible());
     await workbench.panelScreenshot("zh-cn-2-error");
   });
 });
