@@ -12,7 +12,9 @@
 // Options: --vsix FILE (skip packaging), --extension-path DIR (package another folder; default the
 // repository), --timeout SECONDS (default 300), --grep TEXT, --model ID (default echo), --native-chat
 // (turn VS Code's own chat on, with anonymous access, for test/ui/nativeChat.test.ts), --locale zh-cn (VS
-// Code's display language, with the test language pack, for test/ui/chinese.test.ts).
+// Code's display language, with the test language pack, for test/ui/chinese.test.ts), --relay-in-user-settings
+// (configure the relay as a person does: its address and model in the User settings file, no RELAY_CHAT_*
+// variables and no key, for test/ui/userSettings.test.ts).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -35,6 +37,7 @@ const { values: options } = parseArgs({
     model: { type: "string", default: "echo" },
     "native-chat": { type: "boolean", default: false },
     locale: { type: "string" },
+    "relay-in-user-settings": { type: "boolean", default: false },
   },
 });
 
@@ -42,7 +45,11 @@ const started = Date.now();
 const elapsed = (since = started) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 const say = (message) => console.log(`[ui] ${message}`);
 // The native-chat run has its own folder, so running both leaves both sets of screenshots.
-const uiResultsDir = path.join(resultsDir, options["native-chat"] ? "ui-native-chat" : options.locale ? `ui-${options.locale}` : "ui");
+const userSettingsMode = options["relay-in-user-settings"];
+const uiResultsDir = path.join(
+  resultsDir,
+  options["native-chat"] ? "ui-native-chat" : options.locale ? `ui-${options.locale}` : userSettingsMode ? "ui-user-settings" : "ui",
+);
 
 function packageVsix() {
   const extensionPath = path.resolve(options["extension-path"]);
@@ -143,17 +150,28 @@ async function main() {
 
     const workspace = makeWorkspace();
     cleanups.push(async () => rmSync(workspace, { recursive: true, force: true }));
+    // As a person configures it: the relay in the User settings file, beside a legacy value that VS Code
+    // migrates on its first start (it rewrites "extensions.autoUpdate": false to "off"), and no variables.
+    const relayInUserSettings = { "relayChat.baseUrl": emulator.baseUrl, "relayChat.model": options.model, "extensions.autoUpdate": false };
+    if (userSettingsMode) {
+      for (const name of Object.keys(process.env)) if (name.startsWith("RELAY_CHAT_")) delete process.env[name];
+    }
     const server = await startCodeServer({
       workspaceFolder: workspace,
       userDataDir,
       extensionsDir,
-      env: {
-        RELAY_CHAT_BASE_URL: emulator.baseUrl,
-        RELAY_CHAT_API_KEY: emulator.key,
-        RELAY_CHAT_MODEL: options.model,
-      },
+      env: userSettingsMode
+        ? {}
+        : {
+            RELAY_CHAT_BASE_URL: emulator.baseUrl,
+            RELAY_CHAT_API_KEY: emulator.key,
+            RELAY_CHAT_MODEL: options.model,
+          },
       // VS Code's chat is off in the other UI tests; its built-in agent asks for a sign-in unless anonymous.
-      settings: options["native-chat"] ? { "chat.disableAIFeatures": false, "chat.allowAnonymousAccess": true } : {},
+      settings: {
+        ...(options["native-chat"] ? { "chat.disableAIFeatures": false, "chat.allowAnonymousAccess": true } : {}),
+        ...(userSettingsMode ? relayInUserSettings : {}),
+      },
       extraArgs: options.locale ? ["--locale", options.locale] : [],
     });
     cleanups.push(() => server.stop());
@@ -169,6 +187,8 @@ async function main() {
       RELAY_CHAT_UI_NATIVE_CHAT: options["native-chat"] ? "1" : "0",
       RELAY_CHAT_UI_LOCALE: options.locale ?? "",
       RELAY_CHAT_UI_RESULTS: uiResultsDir,
+      RELAY_CHAT_UI_USER_SETTINGS: userSettingsMode ? path.join(server.userDataDir, "User", "settings.json") : "",
+      RELAY_CHAT_UI_RELAY_KEY: userSettingsMode ? emulator.key : "",
     });
     cleanups.push(async () => {
       if (mocha.child.exitCode === null) mocha.child.kill("SIGTERM");

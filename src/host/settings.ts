@@ -18,7 +18,7 @@ export interface RelayChatSettings {
   strictSsl: boolean;
   /** Turned off at any level (user, workspace, folder): a workspace can add to the list, never take from it. */
   disabledTools: string[];
-  /** Secret-looking variables run_command may still pass (machine scope: never from a workspace). */
+  /** Secret-looking variables run_command may still pass (application scope: User settings only, never a workspace). */
   commandEnvironmentAllow: string[];
   maxToolResultChars: number;
   commandTimeoutMs: number;

@@ -1,0 +1,98 @@
+// The relay configured as a person configures it, in a remote-style window: code-server parses the User
+// settings file as a remote window does (without machine-scoped settings), so a relay address kept in a
+// machine-scoped setting was read at first and lost as soon as the User settings were parsed again. Here the
+// address and model are in the User settings file beside a value VS Code migrates on its first start, there
+// are no RELAY_CHAT_* variables and no key: the key is set through the command palette, a message is sent,
+// another User setting is edited, a message is sent again, and again after a reload.
+// Runs only under `runUiTests.mjs --relay-in-user-settings`. Screenshots: test-results/ui-user-settings/.
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import type { FrameLocator } from "playwright-core";
+import { Workbench, uiEnvironment } from "./workbench";
+
+const settingsFile = process.env.RELAY_CHAT_UI_USER_SETTINGS ?? "";
+const relayKey = process.env.RELAY_CHAT_UI_RELAY_KEY ?? "";
+const enabled = Boolean(settingsFile && relayKey);
+
+(enabled ? describe : describe.skip)("the relay set in the User settings file of a remote-style window", function () {
+  this.timeout(180_000);
+  const relayBaseUrl = uiEnvironment().relayBaseUrl;
+  let workbench: Workbench;
+  let chat: FrameLocator;
+
+  before(async () => {
+    workbench = await Workbench.open();
+    chat = await workbench.openRelayChat();
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === "failed" && workbench) {
+      const safeName = (this.currentTest.title || "failure").replace(/[^a-z0-9]+/gi, "-").toLowerCase();
+      await workbench.screenshot(`failed-${safeName}`).catch(() => undefined);
+    }
+  });
+
+  after(async () => {
+    await workbench?.close();
+  });
+
+  async function sendAndExpectCompleted(text: string): Promise<void> {
+    const message = chat.getByRole("textbox", { name: "Message" });
+    await message.fill(text);
+    await message.press("Enter");
+    await chat.getByText(`You said: ${text}`).first().waitFor({ timeout: 60_000 });
+    const receipt = chat.getByRole("region", { name: "Turn details" }).last();
+    await receipt.getByText(/completed/i).first().waitFor({ timeout: 60_000 });
+  }
+
+  async function panelText(): Promise<string> {
+    return chat.locator("body").innerText();
+  }
+
+  it("reads the relay address from the User settings file after VS Code migrated it", async () => {
+    // VS Code's first start rewrote the legacy value: the file has been parsed and written since.
+    const deadline = Date.now() + 30_000;
+    while (!fs.readFileSync(settingsFile, "utf8").includes('"off"') && Date.now() < deadline) await workbench.page.waitForTimeout(200);
+    assert.match(fs.readFileSync(settingsFile, "utf8"), /"extensions\.autoUpdate":\s*"off"/, "VS Code migrates the legacy value");
+    assert.doesNotMatch(await panelText(), /No relay address is set/);
+  });
+
+  it("sets the key through the command palette for the address in the User settings", async () => {
+    await workbench.runCommand("Relay Chat: Set API Key");
+    const prompt = workbench.page.locator(".quick-input-widget");
+    await prompt.getByText(/API key for/).first().waitFor({ timeout: 30_000 });
+    assert.match(await prompt.innerText(), new RegExp(`API key for ${relayBaseUrl.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`), "the key is asked for the relay in the User settings, not for a new address");
+    await workbench.answerInput(relayKey);
+    await workbench.page.locator(".quick-input-widget").waitFor({ state: "hidden" });
+    await workbench.newChat();
+    const text = await panelText();
+    assert.doesNotMatch(text, /No relay address is set/);
+    assert.doesNotMatch(text, /No API key is set/);
+    await sendAndExpectCompleted("first message to the relay in the User settings");
+    await workbench.panelScreenshot("user-settings-01-answer");
+  });
+
+  it("still talks to that relay after another User setting is edited", async () => {
+    // As a person changes a setting: through the workbench, which writes the User settings file and parses it again.
+    await workbench.runCommand("View: Toggle Status Bar Visibility");
+    await workbench.page.locator(".part.statusbar").waitFor({ state: "hidden", timeout: 30_000 });
+    const deadline = Date.now() + 30_000;
+    while (!/"workbench\.statusBar\.visible":\s*false/.test(fs.readFileSync(settingsFile, "utf8")) && Date.now() < deadline) {
+      await workbench.page.waitForTimeout(200);
+    }
+    assert.match(fs.readFileSync(settingsFile, "utf8"), /"workbench\.statusBar\.visible":\s*false/, "the edit is in the User settings file");
+    assert.equal(JSON.parse(fs.readFileSync(settingsFile, "utf8"))["relayChat.baseUrl"], relayBaseUrl);
+    await workbench.newChat();
+    assert.doesNotMatch(await panelText(), /No relay address is set|No API key is set/);
+    await sendAndExpectCompleted("second message after a settings edit");
+  });
+
+  it("still talks to that relay after a reload", async () => {
+    await workbench.reload();
+    chat = await workbench.openRelayChat();
+    await workbench.newChat();
+    assert.doesNotMatch(await panelText(), /No relay address is set|No API key is set/);
+    await sendAndExpectCompleted("third message after a reload");
+    await workbench.panelScreenshot("user-settings-02-after-reload");
+  });
+});

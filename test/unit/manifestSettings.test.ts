@@ -1,0 +1,42 @@
+// The settings that decide where the key goes, what travels with it, or which secrets a command may see are
+// read the same way in local and remote windows and never from a workspace. VS Code drops `machine`-scoped
+// values from the local User settings in a remote window (code-server, Remote-SSH, WSL, Dev Containers,
+// Codespaces), so a relay address set there was lost once the file was parsed again; `application` scope is
+// read from the User settings everywhere and ignored in workspace and folder settings.
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+interface SettingContribution {
+  scope?: string;
+}
+
+const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")) as {
+  contributes: { configuration: { properties: Record<string, SettingContribution> } };
+  capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
+};
+const settings = manifest.contributes.configuration.properties;
+
+const keyRouting = [
+  "relayChat.baseUrl",
+  "relayChat.proxy",
+  "relayChat.extraHeaders",
+  "relayChat.consoleUrl",
+  "relayChat.tools.commandEnvironment.allow",
+];
+
+describe("settings that decide where the key goes", () => {
+  for (const name of keyRouting) {
+    it(`${name} is application-scoped: User settings in local and remote windows, never a workspace`, () => {
+      assert.ok(settings[name], `${name} is contributed`);
+      assert.equal(settings[name].scope, "application");
+    });
+  }
+
+  it("no Relay Chat setting is machine-scoped (remote windows would ignore it in the User settings)", () => {
+    const machineScoped = Object.entries(settings)
+      .filter(([, setting]) => setting.scope === "machine")
+      .map(([name]) => name);
+    assert.deepEqual(machineScoped, []);
+  });
+});
