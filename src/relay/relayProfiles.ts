@@ -1,0 +1,138 @@
+import * as l10n from "@vscode/l10n";
+import { BaseUrlError, normalizeBaseUrl } from "./baseUrl";
+import { checkExtraHeaders } from "./extraHeaders";
+import { isObject } from "./outputItems";
+
+// The relays a person uses, as plain data: the `relayChat.relays` list, plus the single
+// `relayChat.baseUrl` (and RELAY_CHAT_BASE_URL) of earlier versions read as one more relay named after its
+// host. Several relays are data, not several clients: the host builds one client per profile on demand.
+// Where the list comes from (User settings only, never a workspace) is the host's business.
+
+export interface RelayProfile {
+  /** What the person calls it ("Cheap relay"); unique, and how turns, the ledger and prices name it. */
+  readonly name: string;
+  /** As typed; a client normalizes it. */
+  readonly baseUrl: string;
+  /** Non-secret headers for this relay only, checked like relayChat.extraHeaders. */
+  readonly extraHeaders: Readonly<Record<string, string>>;
+  readonly consoleUrl: string | null;
+  /** "relay": read the relay's published prices (new-api, OpenRouter, LiteLLM); "settings": relayChat.prices only. */
+  readonly priceSource: "relay" | "settings";
+  /** A relay kind hint (new-api, one-api, openrouter, litellm) for the balance and price readers. */
+  readonly kind: string | null;
+  /** Where it came from, so the panel can say why it cannot be renamed or removed there. */
+  readonly origin: "relays" | "baseUrl" | "environment";
+}
+
+export interface RelayProfileSources {
+  /** The `relayChat.relays` setting, unvalidated. */
+  relays: unknown;
+  /** `relayChat.baseUrl`. */
+  baseUrl: string;
+  /** `relayChat.extraHeaders` and `relayChat.consoleUrl`, which go with `relayChat.baseUrl`. */
+  extraHeaders: Readonly<Record<string, unknown>>;
+  consoleUrl: string;
+  /** RELAY_CHAT_BASE_URL, for the demo, shells and CI. */
+  environmentBaseUrl: string;
+}
+
+export interface ResolvedRelayProfiles {
+  profiles: RelayProfile[];
+  /** One sentence per entry that was skipped, naming it and what to fix. */
+  problems: string[];
+}
+
+const KNOWN_FIELDS = new Set(["name", "baseUrl", "extraHeaders", "consoleUrl", "priceSource", "kind"]);
+
+/** A relay's default name: its host, e.g. "relay.example.com" (with the port when it has one). */
+export function relayNameFromUrl(baseUrl: string): string {
+  try {
+    return new URL(normalizeBaseUrl(baseUrl).root).host;
+  } catch {
+    return baseUrl.trim();
+  }
+}
+
+export function resolveRelayProfiles(sources: RelayProfileSources): ResolvedRelayProfiles {
+  const profiles: RelayProfile[] = [];
+  const problems: string[] = [];
+  const names = new Set<string>();
+  const add = (profile: RelayProfile) => {
+    names.add(profile.name.toLowerCase());
+    profiles.push(profile);
+  };
+
+  if (sources.relays !== undefined && sources.relays !== null && !Array.isArray(sources.relays)) {
+    problems.push(l10n.t('relayChat.relays must be a list of relays like {"name": "Cheap relay", "baseUrl": "https://relay.example.com/v1"}.'));
+  }
+  const entries: unknown[] = Array.isArray(sources.relays) ? sources.relays : [];
+  entries.forEach((entry, index) => {
+    const where = l10n.t("relayChat.relays entry {0}", index + 1);
+    if (!isObject(entry)) return problems.push(l10n.t("{0} is not an object.", where));
+    const fields = entry;
+    const name = typeof fields.name === "string" ? fields.name.trim() : "";
+    if (!name) return problems.push(l10n.t('{0} needs a "name", for example "Cheap relay".', where));
+    if (names.has(name.toLowerCase())) return problems.push(l10n.t('{0}: the name "{1}" is used twice; names must differ.', where, name));
+    const baseUrl = typeof fields.baseUrl === "string" ? fields.baseUrl.trim() : "";
+    const urlProblem = baseUrlProblem(baseUrl);
+    if (urlProblem) return problems.push(l10n.t("{0} ({1}): {2}", where, name, urlProblem));
+    if (fields.extraHeaders !== undefined && !isObject(fields.extraHeaders)) return problems.push(l10n.t('{0} ({1}): "extraHeaders" must be an object of header names and text values.', where, name));
+    const headers = checkExtraHeaders(isObject(fields.extraHeaders) ? fields.extraHeaders : {});
+    if (!headers.ok) return problems.push(l10n.t("{0} ({1}): {2}", where, name, headers.problem));
+    if (fields.priceSource !== undefined && fields.priceSource !== "relay" && fields.priceSource !== "settings") {
+      return problems.push(l10n.t('{0} ({1}): "priceSource" is "relay" (the prices the relay publishes) or "settings" (relayChat.prices only).', where, name));
+    }
+    const unknown = Object.keys(fields).filter((field) => !KNOWN_FIELDS.has(field));
+    if (unknown.length > 0) return problems.push(l10n.t("{0} ({1}): unknown field {2}. A relay has name, baseUrl, extraHeaders, consoleUrl, priceSource and kind; the API key is never a setting.", where, name, unknown.join(", ")));
+    add({
+      name,
+      baseUrl,
+      extraHeaders: headers.headers,
+      consoleUrl: typeof fields.consoleUrl === "string" && fields.consoleUrl.trim() ? fields.consoleUrl.trim() : null,
+      priceSource: fields.priceSource === "settings" ? "settings" : "relay",
+      kind: typeof fields.kind === "string" && fields.kind.trim() ? fields.kind.trim() : null,
+      origin: "relays",
+    });
+  });
+
+  // The single address of earlier versions (and of the environment) is one more relay, unless the list
+  // already has a relay at that address.
+  const single = [
+    { baseUrl: sources.baseUrl.trim(), origin: "baseUrl" as const },
+    { baseUrl: sources.environmentBaseUrl.trim(), origin: "environment" as const },
+  ].find((candidate) => candidate.baseUrl && !baseUrlProblem(candidate.baseUrl));
+  if (single && !profiles.some((profile) => sameRoot(profile.baseUrl, single.baseUrl))) {
+    const headers = checkExtraHeaders(sources.extraHeaders);
+    let name = relayNameFromUrl(single.baseUrl);
+    for (let suffix = 2; names.has(name.toLowerCase()); suffix += 1) name = `${relayNameFromUrl(single.baseUrl)} (${suffix})`;
+    add({
+      name,
+      baseUrl: single.baseUrl,
+      // A bad relayChat.extraHeaders is reported by the client built for it, as before.
+      extraHeaders: headers.ok ? headers.headers : {},
+      consoleUrl: sources.consoleUrl.trim() || null,
+      priceSource: "relay",
+      kind: null,
+      origin: single.origin,
+    });
+  }
+  return { profiles, problems };
+}
+
+function baseUrlProblem(baseUrl: string): string | null {
+  try {
+    normalizeBaseUrl(baseUrl);
+    return null;
+  } catch (error) {
+    if (error instanceof BaseUrlError) return error.message;
+    throw error;
+  }
+}
+
+function sameRoot(a: string, b: string): boolean {
+  try {
+    return normalizeBaseUrl(a).root === normalizeBaseUrl(b).root;
+  } catch {
+    return false;
+  }
+}
