@@ -8,7 +8,7 @@ import { ledgerToCsv } from "./chat/ledgerCsv";
 import { RequestLedger } from "./chat/requestLedger";
 import { ApiKeyStore } from "./host/apiKeyStore";
 import { OutputLog } from "./host/outputLog";
-import { RelayConnection } from "./host/relayConnection";
+import { RelayConnection, workspaceRelayMemory } from "./host/relayConnection";
 import { affectsRelaySettings } from "./host/settings";
 import { ToolSetup, trustRestrictionNotice } from "./host/toolSetup";
 import { chooseExternalTools } from "./lm/externalToolPicker";
@@ -69,7 +69,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const log = new OutputLog();
   const keys = new ApiKeyStore(context.secrets, context.globalState);
-  const connection = new RelayConnection(keys, log);
+  const connection = new RelayConnection(keys, log, workspaceRelayMemory(context.workspaceState));
   // The key is read from SecretStorage in the background; the view and the commands wait for it.
   const connectionReady = connection.refresh().catch((error: unknown) => log.error(`Reading the relay settings and key failed: ${String(error)}`));
   phase("log");
@@ -115,7 +115,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     tools: chatTools,
     toolsNotice: trustRestrictionNotice,
     relayReady: connectionReady,
-    modelMemory: workspaceModelMemory(context.workspaceState),
+    modelMemory: workspaceModelMemory(context.workspaceState, () => connection.relayNames()[0] ?? null),
     editor: createEditorServices(workspaceFiles, codeBlocks),
     conversationUi: vscodeConversationUi,
     files: workspaceFiles,

@@ -79,13 +79,13 @@ async function hostPipeline(baseUrl: string): Promise<Pipeline & { view: Countin
   const tools = { registry: new ToolRegistry([]), availability: { trusted: true, disabledToolNames: new Set<string>() }, approve: async () => "deny" as const, maxResultChars: 1000 };
   let model = "";
   const controller = new ChatController({
-    relay: { current: () => client, settings: { baseUrl, model: "", stream: true, maxOutputTokens: null, toolRoundCap: 10, historyWarningTokens: 0 }, hasKey: true, missing: () => null, secret: "bench-key" },
+    relay: { current: () => client, relayNames: () => ["bench"], activeRelay: "bench", clientFor: async () => client, select: async () => undefined, settings: { baseUrl, model: "", stream: true, maxOutputTokens: null, toolRoundCap: 10, historyWarningTokens: 0 }, hasKey: true, missing: () => null, secret: "bench-key" },
     store: new HistoryStore(storage),
     ledger: new RequestLedger(storage),
     log: { info: () => undefined, error: () => undefined },
     // Built once, as the extension's ToolSetup does; each session gets the same registry.
     tools: () => tools,
-    modelMemory: { get: () => model, set: async (value) => void (model = value ?? "") },
+    modelMemory: { get: () => model, set: async (_relay, value) => void (model = value ?? "") },
     editor: {
       copyToClipboard: async () => undefined,
       confirmAndOpenLink: async () => undefined,

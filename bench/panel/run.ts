@@ -142,6 +142,8 @@ function streamingHost(conversation: Conversation) {
         model: "bench-model",
         models: [],
         modelsNote: null,
+        relay: null,
+        relayModels: [],
         conversations: [],
         busy: true,
         attachments: [],
@@ -194,7 +196,7 @@ async function measure(harness: PanelHarness, store: HistoryStore, folder: strin
   const storage = new FileStorage(folder);
   const posted: ToWebview[] = [];
   const controller = new ChatController({
-    relay: { current: () => null, settings: { baseUrl: "", model: "bench-model", stream: true, maxOutputTokens: null, toolRoundCap: 10, historyWarningTokens: 0 }, hasKey: false, missing: () => null, secret: null },
+    relay: { current: () => null, relayNames: () => [], activeRelay: null, clientFor: async () => null, select: async () => undefined, settings: { baseUrl: "", model: "bench-model", stream: true, maxOutputTokens: null, toolRoundCap: 10, historyWarningTokens: 0 }, hasKey: false, missing: () => null, secret: null },
     store,
     ledger: new RequestLedger(storage),
     log: { info: () => undefined, error: () => undefined },

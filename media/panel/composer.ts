@@ -1,4 +1,4 @@
-import type { AttachmentView, ContextMeterView, FileMatchView, ToHost } from "../../src/panel/protocol";
+import type { AttachmentView, ContextMeterView, FileMatchView, RelayModelsView, ToHost } from "../../src/panel/protocol";
 import { button, element } from "./dom";
 import { FilePicker, hashQueryAt } from "./filePicker";
 import { icon, iconButton } from "./icons";
@@ -14,6 +14,8 @@ export interface ComposerState {
   readonly model: string | null;
   readonly models: readonly string[];
   readonly modelsNote: string | null;
+  readonly relay: string | null;
+  readonly relayModels: readonly RelayModelsView[];
   readonly context: ContextMeterView | null;
 }
 
@@ -34,7 +36,7 @@ export class Composer {
   private readonly modelPicker: ModelPicker;
   private readonly meter = element("span", { className: "context-meter", attributes: { role: "meter", "aria-valuemin": "0" } });
   private chipsSignature = "";
-  private state: ComposerState = { busy: false, canSend: false, attachments: [], selectionOffer: null, model: null, models: [], modelsNote: null, context: null };
+  private state: ComposerState = { busy: false, canSend: false, attachments: [], selectionOffer: null, model: null, models: [], modelsNote: null, relay: null, relayModels: [], context: null };
   /** Set while the box holds an earlier message being edited: sending then resends that turn. */
   private editingTurnId: string | null = null;
 
@@ -86,7 +88,7 @@ export class Composer {
   update(state: ComposerState): void {
     this.state = state;
     this.updateButtons();
-    this.modelPicker.update(state.model, state.models, state.modelsNote);
+    this.modelPicker.update({ model: state.model, models: state.models, note: state.modelsNote, relay: state.relay, relayModels: state.relayModels });
     this.updateMeter();
     const signature = JSON.stringify([state.attachments, state.selectionOffer]);
     if (signature === this.chipsSignature) return;

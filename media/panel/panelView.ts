@@ -159,6 +159,8 @@ export class PanelView {
       model: state.model,
       models: state.models,
       modelsNote: state.modelsNote,
+      relay: state.relay,
+      relayModels: state.relayModels,
       context: state.context,
     });
   }

@@ -2,16 +2,38 @@ import * as vscode from "vscode";
 import { RelayClient, RelayConfigurationError } from "../relay/client";
 import type { ApiKeyStore, FoundKey, KeySource, WaitingEnvironmentKey } from "./apiKeyStore";
 import type { OutputLog } from "./outputLog";
+import type { RelayProfile } from "../relay/relayProfiles";
 import type { RelayChatSettings } from "./settings";
 import { relayOrigin as relayOriginOf } from "./apiKeyStore";
 import { readSettings } from "./settings";
 
+/** Which relay the panel sends to, remembered per workspace (beside the model picked for it). */
+export interface RelayChoiceMemory {
+  get(): string | undefined;
+  set(name: string | undefined): Thenable<void>;
+}
+
+const RELAY_KEY = "relayChat.relay";
+
+export function workspaceRelayMemory(state: vscode.Memento): RelayChoiceMemory {
+  return {
+    get: () => state.get<string>(RELAY_KEY) || undefined,
+    set: (name) => state.update(RELAY_KEY, name),
+  };
+}
+
 /**
- * The current settings, key and relay client. Rebuilt when settings or secrets change (in this window
- * or another), so a key is only ever sent to the origin it was stored for.
+ * The current settings, the relays, the active relay's key and client. Rebuilt when settings or secrets
+ * change (in this window or another), so a key is only ever sent to the origin it was stored for. The
+ * other relays get clients on demand (clientFor), for their model lists and VS Code's chat.
  */
 export class RelayConnection implements vscode.Disposable {
   private client: RelayClient | null = null;
+  private activeProfile: RelayProfile | null = null;
+  /** Clients of the other relays, built on demand; dropped on every refresh. */
+  private readonly others = new Map<string, Promise<RelayClient | null>>();
+  /** The other relays' keys, so they are redacted too. */
+  private readonly otherKeys = new Set<string>();
   private key: string | null = null;
   private keySource: KeySource = "none";
   private problem: string | null = null;
@@ -25,38 +47,59 @@ export class RelayConnection implements vscode.Disposable {
   constructor(
     private readonly keys: ApiKeyStore,
     private readonly log: OutputLog,
+    private readonly choice: RelayChoiceMemory = { get: () => undefined, set: async () => undefined },
   ) {}
+
+  /** Every relay, in the order of the settings. */
+  get relays(): readonly RelayProfile[] {
+    return this.settings.relays;
+  }
+
+  /** The relay the panel sends to: the one picked, else the first; null when none is set. */
+  get active(): RelayProfile | null {
+    return this.activeProfile;
+  }
+
+  get activeRelay(): string | null {
+    return this.activeProfile?.name ?? null;
+  }
+
+  relayNames(): string[] {
+    return this.settings.relays.map((relay) => relay.name);
+  }
+
+  /** Makes `name` the relay the panel sends to (remembered per workspace) and rebuilds its client. */
+  async select(name: string): Promise<void> {
+    if (!this.settings.relays.some((relay) => relay.name === name)) return;
+    await this.choice.set(name);
+    await this.refresh();
+  }
 
   /** Reads settings and the key again and replaces the client. */
   async refresh(): Promise<void> {
     this.settings = readSettings();
-    const found: FoundKey = this.settings.baseUrl ? await this.keys.get(this.settings.baseUrl) : { key: null, source: "none" };
+    const picked = this.choice.get();
+    this.activeProfile = this.settings.relays.find((relay) => relay.name === picked) ?? this.settings.relays[0] ?? null;
+    const active = this.activeProfile;
+    const found: FoundKey = active ? await this.keys.get(active.baseUrl) : { key: null, source: "none" };
     this.key = found.key;
     this.keySource = found.source;
     this.waitingEnvironmentKey = found.waitingEnvironmentKey ?? null;
     this.log.setSecrets(this.secrets());
     const previous = this.client;
+    const previousOthers = [...this.others.values()];
+    this.others.clear();
     this.client = null;
     this.problem = null;
-    if (this.settings.baseUrl && this.key) {
+    if (active && this.key) {
       try {
-        this.client = new RelayClient({
-          baseUrl: this.settings.baseUrl,
-          apiKey: this.key,
-          requestIdHeaders: this.settings.requestIdHeaders,
-          idleTimeoutMs: this.settings.idleTimeoutMs,
-          nonStreamTimeoutMs: this.settings.nonStreamTimeoutMs,
-          maxStreamBytes: this.settings.maxStreamBytes,
-          extraHeaders: this.settings.extraHeaders,
-          proxyUrl: this.settings.proxyUrl || null,
-          strictSsl: this.settings.strictSsl,
-          userAgent: `relay-chat-vscode/${vscode.version}`,
-        });
+        this.client = this.buildClient(active, this.key);
       } catch (error) {
         this.problem = error instanceof RelayConfigurationError ? error.message : String(error);
       }
     }
     void previous?.close();
+    for (const other of previousOthers) void other.then((client) => client?.close());
     this.changed.fire();
     if (this.waitingEnvironmentKey) this.askAboutEnvironmentKey(this.waitingEnvironmentKey);
   }
@@ -89,26 +132,69 @@ export class RelayConnection implements vscode.Disposable {
         : vscode.l10n.t("The key in RELAY_CHAT_API_KEY was confirmed for {0}. Use it for {1} instead? It is then sent to {1} only.", waiting.boundTo, waiting.origin);
     void vscode.window.showWarningMessage(message, send, setKey).then(async (choice) => {
       if (choice === setKey) await vscode.commands.executeCommand("relayChat.setApiKey");
-      if (choice !== send || relayOriginOf(this.settings.baseUrl) !== waiting.origin) return;
-      await this.keys.bindEnvironmentKey(this.settings.baseUrl);
+      const active = this.activeProfile;
+      if (choice !== send || !active || relayOriginOf(active.baseUrl) !== waiting.origin) return;
+      await this.keys.bindEnvironmentKey(active.baseUrl);
       await this.refresh();
     });
   }
 
-  /** Every key that must never be shown, logged or passed to a tool: the one in use and the environment's. */
+  /** Every key that must never be shown, logged or passed to a tool: the ones in use and the environment's. */
   secrets(): string[] {
-    return [this.key, this.keys.environmentKey()].filter((secret): secret is string => Boolean(secret));
+    return [this.key, ...this.otherKeys, this.keys.environmentKey()].filter((secret): secret is string => Boolean(secret));
   }
 
   current(): RelayClient | null {
     return this.client;
   }
 
+  /**
+   * The client of relay `name`: the active one's, or one built for another relay with its own stored key
+   * (the environment's key only where it is bound, never after asking); null without a key or with a
+   * setting problem.
+   */
+  clientFor(name: string): Promise<RelayClient | null> {
+    if (this.activeProfile?.name === name) return Promise.resolve(this.client);
+    const profile = this.settings.relays.find((relay) => relay.name === name);
+    if (!profile) return Promise.resolve(null);
+    let built = this.others.get(name);
+    if (!built) {
+      built = this.keys.get(profile.baseUrl).then((found) => {
+        if (!found.key) return null;
+        this.otherKeys.add(found.key);
+        this.log.setSecrets(this.secrets());
+        try {
+          return this.buildClient(profile, found.key);
+        } catch (error) {
+          this.log.error(`Relay "${profile.name}": ${error instanceof Error ? error.message : String(error)}`);
+          return null;
+        }
+      });
+      this.others.set(name, built);
+    }
+    return built;
+  }
+
+  private buildClient(profile: RelayProfile, key: string): RelayClient {
+    return new RelayClient({
+      baseUrl: profile.baseUrl,
+      apiKey: key,
+      requestIdHeaders: this.settings.requestIdHeaders,
+      idleTimeoutMs: this.settings.idleTimeoutMs,
+      nonStreamTimeoutMs: this.settings.nonStreamTimeoutMs,
+      maxStreamBytes: this.settings.maxStreamBytes,
+      extraHeaders: profile.extraHeaders,
+      proxyUrl: this.settings.proxyUrl || null,
+      strictSsl: this.settings.strictSsl,
+      userAgent: `relay-chat-vscode/${vscode.version}`,
+    });
+  }
+
   /** Why there is no client, in words the user can act on; null when there is one. */
   missing(): string | null {
     if (this.client) return null;
     if (this.problem) return this.problem;
-    if (!this.settings.baseUrl) return vscode.l10n.t("No relay address is set. Set relayChat.baseUrl in the settings.");
+    if (!this.activeProfile) return vscode.l10n.t("No relay address is set. Set relayChat.baseUrl in the settings.");
     const waiting = this.waitingEnvironmentKey;
     if (waiting?.boundByEnvironment) {
       return vscode.l10n.t("The key in RELAY_CHAT_API_KEY belongs to {0} (RELAY_CHAT_BASE_URL), so it is not sent to {1}. Run \"Relay Chat: Set API Key\" for {1}.", waiting.boundTo ?? "", waiting.origin);
@@ -134,6 +220,7 @@ export class RelayConnection implements vscode.Disposable {
 
   dispose(): void {
     void this.client?.close();
+    for (const other of this.others.values()) void other.then((client) => client?.close());
     this.changed.dispose();
   }
 }

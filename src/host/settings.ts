@@ -1,9 +1,16 @@
 import * as vscode from "vscode";
+import { resolveRelayProfiles } from "../relay/relayProfiles";
+import type { RelayProfile } from "../relay/relayProfiles";
 import { DEFAULT_REQUEST_ID_HEADERS } from "../relay/requestId";
 
 /** The `relayChat.*` settings, read in one place. The key is never among them. */
 export interface RelayChatSettings {
+  /** relayChat.baseUrl (else RELAY_CHAT_BASE_URL): the single relay of earlier versions, one of `relays`. */
   baseUrl: string;
+  /** Every relay: relayChat.relays, then the single base URL named after its host. */
+  relays: RelayProfile[];
+  /** Why entries of relayChat.relays were skipped, one sentence each. */
+  relayProblems: string[];
   model: string;
   stream: boolean;
   maxOutputTokens: number | null;
@@ -32,8 +39,18 @@ export function readSettings(): RelayChatSettings {
   // Environment variables override for the demo and for CI, where settings.json is throwaway.
   const baseUrl = config.get<string>("baseUrl", "").trim() || process.env.RELAY_CHAT_BASE_URL?.trim() || "";
   const maxOutputTokens = config.get<number | null>("maxOutputTokens", null);
+  const extraHeaders = config.get<Record<string, unknown>>("extraHeaders", {});
+  const relays = resolveRelayProfiles({
+    relays: config.get<unknown>("relays", []),
+    baseUrl: config.get<string>("baseUrl", ""),
+    extraHeaders,
+    consoleUrl: config.get<string>("consoleUrl", ""),
+    environmentBaseUrl: process.env.RELAY_CHAT_BASE_URL ?? "",
+  });
   return {
     baseUrl,
+    relays: relays.profiles,
+    relayProblems: relays.problems,
     model: config.get<string>("model", "").trim() || process.env.RELAY_CHAT_MODEL?.trim() || "",
     stream: config.get<boolean>("stream", true),
     maxOutputTokens: typeof maxOutputTokens === "number" && maxOutputTokens > 0 ? maxOutputTokens : null,
@@ -41,7 +58,7 @@ export function readSettings(): RelayChatSettings {
     idleTimeoutMs: Math.max(1, config.get<number>("idleTimeoutSeconds", 120)) * 1000,
     nonStreamTimeoutMs: Math.max(1, config.get<number>("nonStreamTimeoutSeconds", 600)) * 1000,
     maxStreamBytes: Math.max(1, config.get<number>("maxStreamMegabytes", 64)) * 1024 * 1024,
-    extraHeaders: config.get<Record<string, unknown>>("extraHeaders", {}),
+    extraHeaders,
     proxyUrl: config.get<string>("proxy", "").trim() || http.get<string>("proxy", "").trim(),
     strictSsl: http.get<boolean>("proxyStrictSSL", true),
     disabledTools: disabledEverywhere(config),

@@ -81,7 +81,7 @@ export class ChatController implements PanelSource {
       this.sync.changed();
       if (what === "approvals" && this.view && !this.view.visible) this.view.reveal();
     });
-    this.modelChoice = new ModelChoice(options.modelMemory, () => options.relay.settings.model, options.log);
+    this.modelChoice = new ModelChoice(options.modelMemory, options.relay, () => options.relay.settings.model, options.log);
     this.runner = new SessionRunner({
       ...options,
       prompts: this.prompts,
@@ -211,14 +211,15 @@ export class ChatController implements PanelSource {
     this.view?.post({ type: "focusInput" });
   }
 
-  async setModel(model: string): Promise<void> {
-    await this.modelChoice.pick(model);
+  /** `model` for the next request, on `relay` (default: the active relay), which becomes the active one. */
+  async setModel(model: string, relay?: string): Promise<void> {
+    await this.modelChoice.pick(model, relay);
     this.runner.applySettings();
     this.sync.changed();
   }
 
   async refreshModels(): Promise<void> {
-    await this.modelChoice.refresh(this.options.relay.current());
+    await this.modelChoice.refresh();
     this.sync.changed();
   }
 
@@ -282,6 +283,8 @@ export class ChatController implements PanelSource {
       model: this.model(),
       models: this.modelChoice.models,
       modelsNote: this.modelChoice.note,
+      relay: this.options.relay.activeRelay,
+      relayModels: this.modelChoice.relays,
       conversations: this.conversationCommands.summaries,
       conversation: this.conversation,
       busy: this.busy,

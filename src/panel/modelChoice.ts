@@ -1,52 +1,83 @@
 import * as l10n from "@vscode/l10n";
-import type { RelayClient } from "../relay/client";
-import type { ModelMemory, PanelLog } from "./panelServices";
+import type { ModelMemory, PanelLog, RelayAccess } from "./panelServices";
 
-// Which model the next request uses, and the models the relay lists. A model picked in the panel is
-// remembered per workspace and wins over the relayChat.model setting; the first listed model is the
-// fallback when neither is set.
+// Which relay and model the next request uses, and the models each relay lists. A model picked in the
+// panel is remembered per relay (per workspace) and wins over the relayChat.model setting; the first model
+// the relay lists is the fallback when neither is set. Picking a model of another relay makes that relay
+// the one the panel sends to.
+
+/** What one relay lists, for the grouped picker. */
+export interface RelayModels {
+  relay: string;
+  /** Sorted; empty until loaded, or when the relay has no key or did not answer. */
+  models: string[];
+  /** The model remembered for this relay when its list (loaded) no longer has it. */
+  unlisted: string | null;
+  /** Why the list is empty or may mislead, in a sentence; null when fine. */
+  note: string | null;
+}
 
 export class ModelChoice {
-  private listed: string[] = [];
-  private listNote: string | null = null;
+  private lists = new Map<string, RelayModels>();
 
   constructor(
     private readonly memory: ModelMemory,
+    private readonly relay: RelayAccess,
     private readonly setting: () => string,
     private readonly log: PanelLog,
   ) {}
 
+  /** The model for the next request on the active relay. */
   current(): string {
-    return this.memory.get() || this.setting() || this.listed[0] || "";
+    const active = this.relay.activeRelay;
+    if (active === null) return this.setting();
+    return this.memory.get(active) || this.setting() || this.lists.get(active)?.models[0] || "";
   }
 
-  /** The models the relay listed for the key, sorted; empty until loaded. */
+  /** The models the active relay listed for its key, sorted; empty until loaded. */
   get models(): string[] {
-    return this.listed;
+    const active = this.relay.activeRelay;
+    return (active !== null && this.lists.get(active)?.models) || [];
   }
 
   get note(): string | null {
-    return this.listNote;
+    const active = this.relay.activeRelay;
+    return active === null ? null : (this.lists.get(active)?.note ?? null);
   }
 
-  async pick(model: string): Promise<void> {
-    await this.memory.set(model.trim() || undefined);
+  /** Every relay's list, in the order of the settings (the active relay's included). */
+  get relays(): RelayModels[] {
+    return this.relay.relayNames().map((relay) => {
+      const listed = this.lists.get(relay) ?? { relay, models: [], unlisted: null, note: null };
+      const remembered = this.memory.get(relay);
+      const unlisted = remembered && listed.models.length > 0 && !listed.models.includes(remembered) ? remembered : null;
+      return { ...listed, unlisted };
+    });
   }
 
-  /** Loads the list from the relay (one GET /v1/models); without a client the list is empty. */
-  async refresh(client: RelayClient | null): Promise<void> {
-    if (!client) {
-      this.listed = [];
-      this.listNote = null;
-      return;
-    }
+  /** `model` for the next request, on `relay` (default: the active relay), which becomes the active one. */
+  async pick(model: string, relay: string | null = this.relay.activeRelay): Promise<void> {
+    if (relay === null) return;
+    await this.memory.set(relay, model.trim() || undefined);
+    if (relay !== this.relay.activeRelay) await this.relay.select(relay);
+  }
+
+  /** Loads every relay's list (one GET /v1/models each, never billed); a relay without a key lists nothing. */
+  async refresh(): Promise<void> {
+    const names = this.relay.relayNames();
+    const loaded = await Promise.all(names.map((relay) => this.load(relay)));
+    this.lists = new Map(loaded.map((entry) => [entry.relay, entry]));
+  }
+
+  private async load(relay: string): Promise<RelayModels> {
+    const client = await this.relay.clientFor(relay);
+    if (!client) return { relay, models: [], unlisted: null, note: null };
     const result = await client.listModels();
     if (result.ok) {
-      this.listed = result.models.map((model) => model.id).sort();
-      this.listNote = l10n.t("A listed model may still lack a feature (tools, streaming).");
-    } else {
-      this.listNote = l10n.t("The model list could not be loaded: {0}", result.explanation);
-      this.log.error(`GET /v1/models failed (request ${result.requestId ?? "-"}): ${result.explanation}`);
+      return { relay, models: result.models.map((model) => model.id).sort(), unlisted: null, note: l10n.t("A listed model may still lack a feature (tools, streaming).") };
     }
+    this.log.error(`GET /v1/models on ${relay} failed (request ${result.requestId ?? "-"}): ${result.explanation}`);
+    // The list from before stays: a relay that is briefly down does not empty the picker.
+    return { relay, models: this.lists.get(relay)?.models ?? [], unlisted: null, note: l10n.t("The model list could not be loaded: {0}", result.explanation) };
   }
 }

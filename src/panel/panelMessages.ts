@@ -18,7 +18,7 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
     case "newChat":
       return controller.newChat();
     case "selectModel":
-      return controller.setModel(message.model);
+      return controller.setModel(message.model, message.relay);
     case "refreshModels":
       return controller.refreshModels();
     case "approval":

@@ -4,7 +4,7 @@ import { activePath, findTurn } from "../chat/conversation";
 import type { ConversationSummary } from "../chat/conversationSummary";
 import type { SendEstimate } from "../chat/spendGuard";
 import { splitMessage } from "./messageAttachments";
-import type { AttachmentView, ContextMeterView, ConversationListEntry, PanelFields, ReceiptView, SetupView, TotalsView, TurnView } from "./protocol";
+import type { AttachmentView, ContextMeterView, ConversationListEntry, PanelFields, ReceiptView, RelayModelsView, SetupView, TotalsView, TurnView } from "./protocol";
 import { receiptOf, turnViewOf } from "./turnView";
 
 // What the panel shows, computed from what the host knows: the conversation, the settings, the model
@@ -18,6 +18,8 @@ export interface PanelInputs {
   model: string;
   models: string[];
   modelsNote: string | null;
+  relay: string | null;
+  relayModels: RelayModelsView[];
   conversations: ConversationSummary[];
   conversation: Conversation | null;
   busy: boolean;
@@ -48,6 +50,8 @@ export class PanelPresenter {
       model: inputs.model || null,
       models: this.models(inputs.models),
       modelsNote: inputs.modelsNote,
+      relay: inputs.relay,
+      relayModels: inputs.relayModels.map(({ relay, models, unlisted }) => ({ relay, models, unlisted })),
       conversations: this.conversationList(inputs.conversations),
       // A new chat is saved with its first turn; until then it has no entry of its own.
       conversationId: conversation !== null && conversation.turns.length > 0 ? conversation.id : null,

@@ -17,9 +17,18 @@ export interface PanelSettings {
   historyWarningTokens: number;
 }
 
-/** The current relay client and why there is none. */
+/** The relays, the active relay's client and why there is none. */
 export interface RelayAccess {
+  /** The active relay's client: where the panel sends. */
   current(): RelayClient | null;
+  /** Every relay's name, in the order of the settings. */
+  relayNames(): string[];
+  /** The relay the panel sends to; null when none is set. */
+  readonly activeRelay: string | null;
+  /** A client for any relay (for its model list); null without its key. */
+  clientFor(name: string): Promise<RelayClient | null>;
+  /** Makes `name` the relay the panel sends to. */
+  select(name: string): Promise<void>;
   readonly settings: PanelSettings;
   readonly hasKey: boolean;
   /** Why there is no client, in words the user can act on; null when there is one. */
@@ -55,10 +64,10 @@ export interface EditorServices {
   showInformation(message: string): void;
 }
 
-/** The model the user picked in the panel, remembered per workspace. */
+/** The model the user picked in the panel for each relay, remembered per workspace: an id typed for one relay never follows to another. */
 export interface ModelMemory {
-  get(): string | undefined;
-  set(model: string | undefined): Promise<void>;
+  get(relay: string): string | undefined;
+  set(relay: string, model: string | undefined): Promise<void>;
 }
 
 /** Panel settings that only the panel reads. */

@@ -188,14 +188,27 @@ export interface FileMatchView {
   path: string;
 }
 
+/** What one relay lists, for the model picker's groups ("Cheap relay › gpt-4o-mini"). */
+export interface RelayModelsView {
+  relay: string;
+  models: string[];
+  /** The model remembered for this relay when the relay no longer lists it; null otherwise. */
+  unlisted: string | null;
+}
+
 /** Everything the panel shows except the turns and the pending approvals, which change on their own. */
 export interface PanelFields {
   /** The conversation's title; never blank (the first message names a new conversation at once). */
   title: string;
   setup: SetupView;
   model: string | null;
+  /** The active relay's models. */
   models: string[];
   modelsNote: string | null;
+  /** The relay the next request goes to; null when none is set. */
+  relay: string | null;
+  /** Every relay's models, in the order of the settings; with one relay the picker shows no groups. */
+  relayModels: RelayModelsView[];
   conversations: ConversationListEntry[];
   conversationId: string | null;
   busy: boolean;
@@ -249,7 +262,8 @@ export type ToHost =
   | { type: "send"; text: string }
   | { type: "stop" }
   | { type: "newChat" }
-  | { type: "selectModel"; model: string }
+  /** A model, on `relay` when given (which then becomes the relay the panel sends to). */
+  | { type: "selectModel"; model: string; relay?: string }
   | { type: "refreshModels" }
   | { type: "approval"; callId: string; answer: "approve" | "deny" | "allow_session" }
   | { type: "retry"; turnId: string }
@@ -298,7 +312,7 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   send: (message) => isString(message.text),
   stop: () => true,
   newChat: () => true,
-  selectModel: (message) => isString(message.model),
+  selectModel: (message) => isString(message.model) && (message.relay === undefined || isString(message.relay)),
   refreshModels: () => true,
   approval: (message) => isString(message.callId) && (message.answer === "approve" || message.answer === "deny" || message.answer === "allow_session"),
   retry: (message) => isString(message.turnId),

@@ -128,12 +128,24 @@ export const vscodeConversationUi: ConversationUi = {
   },
 };
 
+/** Earlier versions kept one model for the one relay. */
 const MODEL_KEY = "relayChat.model";
+const MODEL_BY_RELAY_KEY = "relayChat.modelByRelay";
 
-/** The model picked in the panel, per workspace. */
-export function workspaceModelMemory(state: vscode.Memento): ModelMemory {
+/**
+ * The model picked in the panel for each relay, per workspace. The one model earlier versions kept is used for
+ * the first relay until a model is picked for it.
+ */
+export function workspaceModelMemory(state: vscode.Memento, firstRelay: () => string | null): ModelMemory {
+  const byRelay = () => state.get<Record<string, string>>(MODEL_BY_RELAY_KEY) ?? {};
   return {
-    get: () => state.get<string>(MODEL_KEY) || undefined,
-    set: (model) => Promise.resolve(state.update(MODEL_KEY, model)),
+    get: (relay) => {
+      const remembered = byRelay();
+      if (Object.prototype.hasOwnProperty.call(remembered, relay)) return remembered[relay] || undefined;
+      return relay === firstRelay() ? state.get<string>(MODEL_KEY) || undefined : undefined;
+    },
+    set: async (relay, model) => {
+      await state.update(MODEL_BY_RELAY_KEY, { ...byRelay(), [relay]: model ?? "" });
+    },
   };
 }

@@ -13,8 +13,8 @@ export interface RelayProfile {
   readonly name: string;
   /** As typed; a client normalizes it. */
   readonly baseUrl: string;
-  /** Non-secret headers for this relay only, checked like relayChat.extraHeaders. */
-  readonly extraHeaders: Readonly<Record<string, string>>;
+  /** Non-secret headers for this relay only; the client built for it refuses secret-looking ones with a message. */
+  readonly extraHeaders: Readonly<Record<string, unknown>>;
   readonly consoleUrl: string | null;
   /** "relay": read the relay's published prices (new-api, OpenRouter, LiteLLM); "settings": relayChat.prices only. */
   readonly priceSource: "relay" | "settings";
@@ -102,14 +102,13 @@ export function resolveRelayProfiles(sources: RelayProfileSources): ResolvedRela
     { baseUrl: sources.environmentBaseUrl.trim(), origin: "environment" as const },
   ].find((candidate) => candidate.baseUrl && !baseUrlProblem(candidate.baseUrl));
   if (single && !profiles.some((profile) => sameRoot(profile.baseUrl, single.baseUrl))) {
-    const headers = checkExtraHeaders(sources.extraHeaders);
     let name = relayNameFromUrl(single.baseUrl);
     for (let suffix = 2; names.has(name.toLowerCase()); suffix += 1) name = `${relayNameFromUrl(single.baseUrl)} (${suffix})`;
     add({
       name,
       baseUrl: single.baseUrl,
-      // A bad relayChat.extraHeaders is reported by the client built for it, as before.
-      extraHeaders: headers.ok ? headers.headers : {},
+      // Checked by the client built for it, which says what is wrong, as for relayChat.extraHeaders before.
+      extraHeaders: sources.extraHeaders,
       consoleUrl: sources.consoleUrl.trim() || null,
       priceSource: "relay",
       kind: null,

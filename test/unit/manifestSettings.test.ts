@@ -18,6 +18,7 @@ const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "pa
 const settings = manifest.contributes.configuration.properties;
 
 const keyRouting = [
+  "relayChat.relays",
   "relayChat.baseUrl",
   "relayChat.proxy",
   "relayChat.extraHeaders",

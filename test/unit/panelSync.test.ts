@@ -31,6 +31,8 @@ class PlainSource implements PanelSource {
     model: "m",
     models: ["m"],
     modelsNote: null,
+    relay: "relay.example",
+    relayModels: [{ relay: "relay.example", models: ["m"], unlisted: null }],
     conversations: [],
     conversationId: null,
     busy: false,
