@@ -8,6 +8,7 @@ import { ledgerToCsv } from "./chat/ledgerCsv";
 import { RequestLedger } from "./chat/requestLedger";
 import { ApiKeyStore } from "./host/apiKeyStore";
 import { OutputLog } from "./host/outputLog";
+import { addRelay, pickRelay, removeRelay, renameRelay } from "./host/relayCommands";
 import { RelayConnection, workspaceRelayMemory } from "./host/relayConnection";
 import { affectsRelaySettings } from "./host/settings";
 import { ToolSetup, trustRestrictionNotice } from "./host/toolSetup";
@@ -107,6 +108,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   const workspaceFiles = new WorkspaceFiles({ folders: fileFolders, excludePatterns });
   const codeBlocks = new CodeBlockActions({ workspaceFolders: fileFolders, notify: (message) => void vscode.window.showWarningMessage(message) });
   let webviewStrings: Record<string, string> | null = null;
+  const activeConsoleUrl = () => connection.active?.consoleUrl ?? "";
   const controller = new ChatController({
     relay: connection,
     store,
@@ -116,10 +118,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     toolsNotice: trustRestrictionNotice,
     relayReady: connectionReady,
     modelMemory: workspaceModelMemory(context.workspaceState, () => connection.relayNames()[0] ?? null),
-    editor: createEditorServices(workspaceFiles, codeBlocks),
+    editor: createEditorServices(workspaceFiles, codeBlocks, activeConsoleUrl),
     conversationUi: vscodeConversationUi,
     files: workspaceFiles,
-    preferences: panelPreferences,
+    preferences: () => panelPreferences(activeConsoleUrl),
     locale: () => vscode.env.language,
     strings: () => (webviewStrings ??= Object.fromEntries(WEBVIEW_STRINGS.map((english) => [english, vscode.l10n.t(english)]))),
     onRendered: (sinceLoadMs) => {
@@ -155,6 +157,29 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     await connection.refresh();
     controller.onConnectionChanged();
   };
+
+  /** The check-up of one relay (the active relay with the panel's model; another with its remembered or first listed model). */
+  const checkRelay = async (name: string) => {
+    const client = await connection.clientFor(name);
+    if (!client) {
+      void vscode.window.showWarningMessage(
+        connection.activeRelay === name ? (connection.missing() ?? "") : vscode.l10n.t('No API key is set for "{0}". Run "Relay Chat: Set API Key".', name),
+      );
+      return;
+    }
+    const model = connection.activeRelay === name ? controller.model() : (await controller.modelFor(name));
+    const report = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("Checking the relay: a model list and three small requests, which the relay may bill…") },
+      () => checkConnection(client, model || "unknown-model"),
+    );
+    const markdown = connectionReportMarkdown(report, { relay: `${name} (${client.root}/v1)`, model: model || vscode.l10n.t("(none selected)"), keySource: connection.activeRelay === name ? connection.source : "secret-storage", checkedAt: new Date() }, vscode.l10n.t);
+    // A file in the extension's storage, shown as a rendered preview: readable, and never an unsaved buffer.
+    await storage.writeAtomically(CONNECTION_REPORT_NAME, redactSecrets(markdown, connection.secrets()));
+    await vscode.commands.executeCommand("markdown.showPreview", vscode.Uri.file(path.join(storageFolder, CONNECTION_REPORT_NAME)));
+    log.info(`connection check of ${name}: ${report.ok ? "ok" : "failed"} (request ${report.result?.requestId ?? "-"})`);
+    await languageModels.findings.recordFromCheck(client.root, model, report.steps);
+  };
+  const relayCommands = { connection, keys, refresh: refreshConnection, checkRelay };
 
   // A command can be what activates the extension: it runs once the settings and key were read.
   const command = (id: string, handler: () => unknown) =>
@@ -200,17 +225,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       if (picked) await controller.setModel(picked);
     }),
     command("relayChat.setApiKey", async () => {
-      let baseUrl = connection.settings.baseUrl;
-      if (!baseUrl) {
+      let relay = await pickRelay(connection, vscode.l10n.t("Which relay is the key for?"));
+      if (!relay) {
+        if (connection.relays.length > 0) return;
         const entered = await vscode.window.showInputBox({
           prompt: vscode.l10n.t("The relay's base URL (the key is stored for this address only)"),
           placeHolder: "https://relay.example.com/v1",
           ignoreFocusOut: true,
         });
         if (!entered) return;
-        baseUrl = entered.trim();
-        await vscode.workspace.getConfiguration("relayChat").update("baseUrl", baseUrl, vscode.ConfigurationTarget.Global);
+        await vscode.workspace.getConfiguration("relayChat").update("baseUrl", entered.trim(), vscode.ConfigurationTarget.Global);
+        await refreshConnection();
+        relay = connection.relays[0];
+        if (!relay) return;
       }
+      const baseUrl = relay.baseUrl;
       const key = await vscode.window.showInputBox({
         prompt: vscode.l10n.t("API key for {0}. It is kept in the system keychain (SecretStorage), never in settings.", baseUrl),
         password: true,
@@ -222,36 +251,30 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       void vscode.window.showInformationMessage(vscode.l10n.t("API key saved for {0}.", baseUrl));
     }),
     command("relayChat.clearApiKey", async () => {
-      if (!connection.settings.baseUrl) return;
-      await keys.clear(connection.settings.baseUrl);
+      const relay = await pickRelay(connection, vscode.l10n.t("Which relay's key do you want to remove?"));
+      if (!relay) return;
+      await keys.clear(relay.baseUrl);
       await refreshConnection();
-      void vscode.window.showInformationMessage(vscode.l10n.t("API key removed for {0}.", connection.settings.baseUrl));
+      void vscode.window.showInformationMessage(vscode.l10n.t("API key removed for {0}.", relay.baseUrl));
     }),
+    command("relayChat.addRelay", () => addRelay(relayCommands)),
+    command("relayChat.renameRelay", () => renameRelay(relayCommands)),
+    command("relayChat.removeRelay", () => removeRelay(relayCommands)),
     command("relayChat.openSettings", () => vscode.commands.executeCommand("workbench.action.openSettings", "relayChat")),
     command("relayChat.checkConnection", async () => {
-      const client = connection.current();
-      if (!client) {
+      const relay = await pickRelay(connection, vscode.l10n.t("Which relay do you want to check?"));
+      if (!relay) {
         void vscode.window.showWarningMessage(connection.missing() ?? "");
         return;
       }
-      const model = controller.model();
-      const report = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("Checking the relay: a model list and three small requests, which the relay may bill…") },
-        () => checkConnection(client, model || "unknown-model"),
-      );
-      const markdown = connectionReportMarkdown(report, { relay: `${client.root}/v1`, model: model || vscode.l10n.t("(none selected)"), keySource: connection.source, checkedAt: new Date() }, vscode.l10n.t);
-      // A file in the extension's storage, shown as a rendered preview: readable, and never an unsaved buffer.
-      await storage.writeAtomically(CONNECTION_REPORT_NAME, redactSecrets(markdown, [connection.secret]));
-      await vscode.commands.executeCommand("markdown.showPreview", vscode.Uri.file(path.join(storageFolder, CONNECTION_REPORT_NAME)));
-      log.info(`connection check: ${report.ok ? "ok" : "failed"} (request ${report.result?.requestId ?? "-"})`);
-      await languageModels.findings.recordFromCheck(client.root, model, report.steps);
+      await checkRelay(relay.name);
     }),
     command("relayChat.chooseExternalTools", () => chooseExternalTools()),
     command("relayChat.exportConversation", () => controller.exportConversation()),
     command("relayChat.exportRequestLog", async () => {
       const target = await vscode.window.showSaveDialog({ filters: { CSV: ["csv"] }, defaultUri: vscode.Uri.file("relay-chat-requests.csv") });
       if (!target) return;
-      const csv = redactSecrets(ledgerToCsv(await ledger.rows()), [connection.secret]);
+      const csv = redactSecrets(ledgerToCsv(await ledger.rows()), connection.secrets());
       await vscode.workspace.fs.writeFile(target, Buffer.from(csv, "utf8"));
       void vscode.window.showInformationMessage(vscode.l10n.t("Request log exported to {0}.", target.fsPath));
     }),

@@ -77,10 +77,12 @@ export class RelayConnection implements vscode.Disposable {
 
   /** Reads settings and the key again and replaces the client. */
   async refresh(): Promise<void> {
-    this.settings = readSettings();
+    const read = readSettings();
     const picked = this.choice.get();
-    this.activeProfile = this.settings.relays.find((relay) => relay.name === picked) ?? this.settings.relays[0] ?? null;
-    const active = this.activeProfile;
+    const active = read.relays.find((relay) => relay.name === picked) ?? read.relays[0] ?? null;
+    this.activeProfile = active;
+    // Everything downstream (the panel's setup card, the CLI-like checks) means the active relay's address.
+    this.settings = { ...read, baseUrl: active?.baseUrl ?? "" };
     const found: FoundKey = active ? await this.keys.get(active.baseUrl) : { key: null, source: "none" };
     this.key = found.key;
     this.keySource = found.source;

@@ -5,7 +5,10 @@ import { DEFAULT_REQUEST_ID_HEADERS } from "../relay/requestId";
 
 /** The `relayChat.*` settings, read in one place. The key is never among them. */
 export interface RelayChatSettings {
-  /** relayChat.baseUrl (else RELAY_CHAT_BASE_URL): the single relay of earlier versions, one of `relays`. */
+  /**
+   * As read: relayChat.baseUrl (else RELAY_CHAT_BASE_URL), the single relay of earlier versions, one of
+   * `relays`. RelayConnection.settings holds the active relay's address here.
+   */
   baseUrl: string;
   /** Every relay: relayChat.relays, then the single base URL named after its host. */
   relays: RelayProfile[];

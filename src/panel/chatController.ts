@@ -113,6 +113,11 @@ export class ChatController implements PanelSource {
     return this.modelChoice.current();
   }
 
+  /** The model a request to another relay would use (its remembered model, else its first listed). */
+  modelFor(relay: string): Promise<string> {
+    return this.modelChoice.modelFor(relay);
+  }
+
   /** The models the relay listed (after `refreshModels`). */
   get listedModels(): string[] {
     return this.modelChoice.models;

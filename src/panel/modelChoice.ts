@@ -34,6 +34,14 @@ export class ModelChoice {
     return this.memory.get(active) || this.setting() || this.lists.get(active)?.models[0] || "";
   }
 
+  /** The model a request to `relay` would use: the one remembered for it, else the setting, else its first listed. */
+  async modelFor(relay: string): Promise<string> {
+    const chosen = this.memory.get(relay) || this.setting();
+    if (chosen) return chosen;
+    if (!this.lists.has(relay)) this.lists.set(relay, await this.load(relay));
+    return this.lists.get(relay)?.models[0] ?? "";
+  }
+
   /** The models the active relay listed for its key, sorted; empty until loaded. */
   get models(): string[] {
     const active = this.relay.activeRelay;

@@ -16,18 +16,26 @@ const FIX_COMMANDS: Record<Exclude<FixAction, "openConsole">, string> = {
   checkConnection: "relayChat.checkConnection",
 };
 
-/** The settings only the panel reads. */
-export function panelPreferences(): PanelPreferences {
+/** The settings only the panel reads; the console is the active relay's (its profile, or relayChat.consoleUrl). */
+export function panelPreferences(consoleUrl: () => string): PanelPreferences {
   const config = vscode.workspace.getConfiguration("relayChat");
   const windows = config.get<Record<string, unknown>>("contextWindows", {});
   const contextWindows: Record<string, number> = {};
   for (const [model, tokens] of Object.entries(windows ?? {})) if (typeof tokens === "number" && tokens > 0) contextWindows[model] = tokens;
-  return { contextWindows, consoleUrl: config.get<string>("consoleUrl", "").trim() };
+  return { contextWindows, consoleUrl: consoleUrl().trim() };
 }
 
-export function createEditorServices(files: WorkspaceFiles | null, codeBlocks: CodeBlockActions): EditorServices {
+export function createEditorServices(files: WorkspaceFiles | null, codeBlocks: CodeBlockActions, consoleUrl: () => string): EditorServices {
   return {
     ...editorServices,
+    async runFix(action) {
+      if (action !== "openConsole") {
+        await vscode.commands.executeCommand(FIX_COMMANDS[action]);
+        return;
+      }
+      const address = consoleUrl().trim();
+      if (/^https?:\/\//i.test(address)) await vscode.env.openExternal(vscode.Uri.parse(address, true));
+    },
     pickAttachment: () => pickAttachment(files),
     openCode: (code, language) => codeBlocks.openInEditor(code, language),
     applyCode: (code, fileHint) => codeBlocks.applyToFile(code, fileHint),
@@ -57,7 +65,7 @@ async function pickAttachment(files: WorkspaceFiles | null): Promise<NewAttachme
   return picked ? picked.attach() : null;
 }
 
-const editorServices: Omit<EditorServices, "pickAttachment" | "openCode" | "applyCode"> = {
+const editorServices: Omit<EditorServices, "pickAttachment" | "openCode" | "applyCode" | "runFix"> = {
   async copyToClipboard(text) {
     await vscode.env.clipboard.writeText(text);
   },
@@ -71,14 +79,6 @@ const editorServices: Omit<EditorServices, "pickAttachment" | "openCode" | "appl
     const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
     if (!editor) return false;
     return editor.edit((builder) => builder.replace(editor.selection, code));
-  },
-  async runFix(action) {
-    if (action !== "openConsole") {
-      await vscode.commands.executeCommand(FIX_COMMANDS[action]);
-      return;
-    }
-    const consoleUrl = panelPreferences().consoleUrl;
-    if (/^https?:\/\//i.test(consoleUrl)) await vscode.env.openExternal(vscode.Uri.parse(consoleUrl, true));
   },
   activeSelection(): NewAttachment | null {
     const editor = vscode.window.activeTextEditor;

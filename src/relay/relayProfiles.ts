@@ -53,6 +53,13 @@ export function relayNameFromUrl(baseUrl: string): string {
   }
 }
 
+/** `base`, or `base (2)`, `base (3)`… whichever no relay has yet (`taken` holds lower-cased names). */
+export function uniqueRelayName(base: string, taken: ReadonlySet<string>): string {
+  let name = base;
+  for (let suffix = 2; taken.has(name.toLowerCase()); suffix += 1) name = `${base} (${suffix})`;
+  return name;
+}
+
 export function resolveRelayProfiles(sources: RelayProfileSources): ResolvedRelayProfiles {
   const profiles: RelayProfile[] = [];
   const problems: string[] = [];
@@ -102,10 +109,8 @@ export function resolveRelayProfiles(sources: RelayProfileSources): ResolvedRela
     { baseUrl: sources.environmentBaseUrl.trim(), origin: "environment" as const },
   ].find((candidate) => candidate.baseUrl && !baseUrlProblem(candidate.baseUrl));
   if (single && !profiles.some((profile) => sameRoot(profile.baseUrl, single.baseUrl))) {
-    let name = relayNameFromUrl(single.baseUrl);
-    for (let suffix = 2; names.has(name.toLowerCase()); suffix += 1) name = `${relayNameFromUrl(single.baseUrl)} (${suffix})`;
     add({
-      name,
+      name: uniqueRelayName(relayNameFromUrl(single.baseUrl), names),
       baseUrl: single.baseUrl,
       // Checked by the client built for it, which says what is wrong, as for relayChat.extraHeaders before.
       extraHeaders: sources.extraHeaders,
