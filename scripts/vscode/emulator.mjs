@@ -6,8 +6,8 @@ import { repoRoot } from "./paths.mjs";
  * Starts the emulator on a free loopback port; resolves to { baseUrl, key, controlUrl, stop() }.
  * controlUrl (test/emulator/controlServer.ts) lets in-host tests queue faults and read what the relay received.
  */
-export function startEmulator({ timeoutMs = 20_000 } = {}) {
-  const child = spawn(process.execPath, ["--require", "tsx/cjs", "test/emulator/main.ts", "--control"], {
+export function startEmulator({ timeoutMs = 20_000, profile } = {}) {
+  const child = spawn(process.execPath, ["--require", "tsx/cjs", "test/emulator/main.ts", "--control", ...(profile ? ["--profile", profile] : [])], {
     cwd: repoRoot,
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -147,6 +147,9 @@ async function main() {
     const emulator = await startEmulator();
     cleanups.push(() => emulator.stop());
     say(`relay emulator at ${emulator.baseUrl} (${elapsed(step)})`);
+    // A second relay of another kind, which test/ui/relays.test.ts adds through the UI.
+    const secondRelay = await startEmulator({ profile: "new-api" });
+    cleanups.push(() => secondRelay.stop());
 
     const workspace = makeWorkspace();
     cleanups.push(async () => rmSync(workspace, { recursive: true, force: true }));
@@ -184,6 +187,9 @@ async function main() {
       RELAY_CHAT_UI_FOLDER: workspace,
       RELAY_CHAT_UI_RELAY_URL: emulator.baseUrl,
       RELAY_CHAT_UI_EMULATOR_CONTROL: emulator.controlUrl,
+      RELAY_CHAT_UI_SECOND_RELAY_URL: secondRelay.baseUrl,
+      RELAY_CHAT_UI_SECOND_RELAY_KEY: secondRelay.key,
+      RELAY_CHAT_UI_SECOND_RELAY_CONTROL: secondRelay.controlUrl,
       RELAY_CHAT_UI_NATIVE_CHAT: options["native-chat"] ? "1" : "0",
       RELAY_CHAT_UI_LOCALE: options.locale ?? "",
       RELAY_CHAT_UI_RESULTS: uiResultsDir,
