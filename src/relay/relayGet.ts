@@ -47,7 +47,7 @@ export async function relayGetJson(connection: RelayConnection, path: string, op
     text = await readLimited(response);
   } catch (error) {
     if (options.signal?.aborted) return { ok: false, status: null, problem: l10n.t("cancelled") };
-    if (timeout.aborted) return { ok: false, status: null, problem: l10n.t("no answer within {0} s", Math.round(timeoutMs / 1000)) };
+    if (timeout.aborted) return { ok: false, status: null, problem: l10n.t("no answer within {0} ms", timeoutMs) };
     return { ok: false, status: null, problem: redact(classifyNetworkError(error).message) };
   }
   // Redacted before parsing, so nothing read from the answer can carry the key on (LiteLLM's /key/info
