@@ -1,6 +1,7 @@
 import type { BilledCost } from "../relay/billedCost";
 import type { ModelPrice } from "../relay/modelPrice";
 import type { Usage } from "../relay/types";
+import type { LedgerRow } from "./requestLedger";
 
 // What a request cost, in money: the relay's billed figure where it reports one, and an estimate from
 // the model's price and the reported usage. Either may be unknown (null), never 0 for want of a price:
@@ -59,6 +60,11 @@ export interface CostTotal {
   estimated: boolean;
   /** Requests whose cost is unknown (or in another currency): the sum is then a lower bound. */
   requestsWithoutCost: number;
+}
+
+/** A ledger row's cost; rows written before costs were recorded are unknown. */
+export function costOfLedgerRow(row: Pick<LedgerRow, "estimatedCost" | "billedCost" | "costCurrency">): RequestCost {
+  return { estimated: row.estimatedCost ?? null, billed: row.billedCost ?? null, currency: row.costCurrency ?? null };
 }
 
 /** The total of a conversation's (or any list of) request costs, in the currency of the first known one. */

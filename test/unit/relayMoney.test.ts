@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { requestCost } from "../../src/chat/cost";
+import { costOfLedgerRow, costTotal, requestCost } from "../../src/chat/cost";
+import { ledgerToCsv } from "../../src/chat/ledgerCsv";
+import { ledgerRowFor } from "../../src/chat/requestLedger";
 import { readBalance } from "../../src/relay/balance";
 import { RelayClient } from "../../src/relay/client";
 import { readPrices } from "../../src/relay/pricing";
@@ -338,4 +340,25 @@ describe("relay money: billed cost", () => {
       });
     });
   }
+
+  it("the ledger row records the relay, the estimate and the billed cost, and its CSV has the columns", async () => {
+    await withRelay({ profile: "openrouter" }, LIMITED_KEY, async (emulator, client) => {
+      const prices = await readPrices(client, { kind: "openrouter" });
+      assert.ok(prices.ok);
+      const result = await spend(client, true);
+      const context = { entryId: "e1", conversationId: "c1", turnId: "t1", purpose: "send" as const, model: "echo", relay: "Emulated OpenRouter" };
+      const row = ledgerRowFor(result, { ...context, price: prices.prices.get("echo") ?? null });
+      const charged = emulator.usageLog[0].cost / CREDITS_PER_USD;
+      assert.equal(row.relay, "Emulated OpenRouter");
+      assert.equal(row.costCurrency, "USD");
+      close(row.billedCost ?? null, charged);
+      close(row.estimatedCost ?? null, charged);
+      const unpriced = ledgerRowFor(result, context);
+      assert.deepEqual([unpriced.estimatedCost, unpriced.billedCost !== null], [null, true], "no price: the estimate is unknown, the billed cost still recorded");
+      assert.match(ledgerToCsv([row]).split("\r\n")[0], /,relay,estimatedCost,billedCost,costCurrency$/);
+      const total = costTotal([row, unpriced].map(costOfLedgerRow));
+      assert.deepEqual([total.currency, total.estimated, total.requestsWithoutCost], ["USD", false, 0]);
+      close(total.amount, 2 * charged);
+    });
+  });
 });
