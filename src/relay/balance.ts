@@ -1,8 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import type { Balance, BalanceReader } from "./balanceReaders";
 import { billingSubscription, liteLlmKeyInfo, newApiTokenUsage, openRouterKey } from "./balanceReaders";
-import type { QuotaUnit } from "./quotaUnit";
-import { quotaUnitFromStatus } from "./quotaUnit";
+import { lazyQuotaUnit } from "./quotaUnit";
 import type { RelayKind } from "./relayKind";
 import { relayKindFromRoot } from "./relayKind";
 import type { SideRequester } from "./sideAnswer";
@@ -31,9 +30,8 @@ export function balanceReadersFor(kind: RelayKind | null): readonly BalanceReade
 }
 
 export async function readBalance(requester: SideRequester & { root: string }, options: { kind?: RelayKind | null; signal?: AbortSignal } = {}): Promise<BalanceResult> {
-  let unit: Promise<QuotaUnit | null> | null = null;
-  // Asked at most once, and only by a reader that needs it; the status page is public, so no key.
-  const quotaUnit = () => (unit ??= requester.getJson("/api/status", { signal: options.signal, withKey: false }).then(quotaUnitFromStatus));
+  // Asked at most once, and only by a reader that needs it.
+  const quotaUnit = lazyQuotaUnit(requester, options.signal);
   const problems: string[] = [];
   for (const reader of balanceReadersFor(options.kind ?? relayKindFromRoot(requester.root))) {
     const reading = await reader.read(requester, quotaUnit, options.signal);

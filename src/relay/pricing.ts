@@ -2,8 +2,7 @@ import * as l10n from "@vscode/l10n";
 import type { PriceTable } from "./modelPrice";
 import type { PriceReader } from "./pricingReaders";
 import { liteLlmModelInfo, newApiPricing, openRouterModels } from "./pricingReaders";
-import type { QuotaUnit } from "./quotaUnit";
-import { quotaUnitFromStatus } from "./quotaUnit";
+import { lazyQuotaUnit } from "./quotaUnit";
 import type { RelayKind } from "./relayKind";
 import { relayKindFromRoot } from "./relayKind";
 import type { SideRequester } from "./sideAnswer";
@@ -26,8 +25,7 @@ const ALL_READERS: readonly PriceReader[] = [newApiPricing, openRouterModels, li
 
 export async function readPrices(requester: SideRequester & { root: string }, options: { kind?: RelayKind | null; signal?: AbortSignal } = {}): Promise<PriceTableResult> {
   const kind = options.kind ?? relayKindFromRoot(requester.root);
-  let unit: Promise<QuotaUnit | null> | null = null;
-  const quotaUnit = () => (unit ??= requester.getJson("/api/status", { signal: options.signal, withKey: false }).then(quotaUnitFromStatus));
+  const quotaUnit = lazyQuotaUnit(requester, options.signal);
   const problems: string[] = [];
   for (const reader of kind ? READERS_BY_KIND[kind] : ALL_READERS) {
     const reading = await reader.read(requester, quotaUnit, options.signal);

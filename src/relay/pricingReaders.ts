@@ -79,20 +79,26 @@ export function pricesFromOpenRouterModels(models: readonly unknown[]): Map<stri
   const prices = new Map<string, ModelPrice>();
   for (const model of models) {
     if (!isObject(model) || typeof model.id !== "string" || !isObject(model.pricing)) continue;
-    const input = perTokenText(model.pricing.prompt);
-    const output = perTokenText(model.pricing.completion);
-    if (input === null || output === null) continue;
-    const cached = perTokenText(model.pricing.input_cache_read);
-    const contextWindow = finiteNumber(model.context_length);
-    prices.set(model.id, {
-      inputPerMillion: input * MILLION,
-      cachedInputPerMillion: cached === null ? null : cached * MILLION,
-      outputPerMillion: output * MILLION,
-      currency: "USD",
-      ...(contextWindow !== null && contextWindow > 0 ? { contextWindow } : {}),
-    });
+    const price = perTokenPrice({ input: model.pricing.prompt, output: model.pricing.completion, cachedInput: model.pricing.input_cache_read, contextWindow: model.context_length });
+    if (price) prices.set(model.id, price);
   }
   return prices;
+}
+
+/** A price list's US dollars per token as a price per million; null without an input and an output price. */
+function perTokenPrice(fields: { input: unknown; output: unknown; cachedInput: unknown; contextWindow: unknown }): ModelPrice | null {
+  const input = perTokenText(fields.input);
+  const output = perTokenText(fields.output);
+  if (input === null || output === null) return null;
+  const cached = perTokenText(fields.cachedInput);
+  const contextWindow = finiteNumber(fields.contextWindow);
+  return {
+    inputPerMillion: input * MILLION,
+    cachedInputPerMillion: cached === null ? null : cached * MILLION,
+    outputPerMillion: output * MILLION,
+    currency: "USD",
+    ...(contextWindow !== null && contextWindow > 0 ? { contextWindow } : {}),
+  };
 }
 
 /** "0.000001" (or a number) per token; negative ("-1", variable pricing) and unreadable values are unknown. */
@@ -111,18 +117,8 @@ export const liteLlmModelInfo: PriceReader = {
     for (const entry of answer.json.data) {
       if (!isObject(entry) || typeof entry.model_name !== "string" || !isObject(entry.model_info)) continue;
       const info = entry.model_info;
-      const input = perTokenText(info.input_cost_per_token);
-      const output = perTokenText(info.output_cost_per_token);
-      if (input === null || output === null) continue;
-      const cached = perTokenText(info.cache_read_input_token_cost);
-      const contextWindow = finiteNumber(info.max_input_tokens);
-      prices.set(entry.model_name, {
-        inputPerMillion: input * MILLION,
-        cachedInputPerMillion: cached === null ? null : cached * MILLION,
-        outputPerMillion: output * MILLION,
-        currency: "USD",
-        ...(contextWindow !== null && contextWindow > 0 ? { contextWindow } : {}),
-      });
+      const price = perTokenPrice({ input: info.input_cost_per_token, output: info.output_cost_per_token, cachedInput: info.cache_read_input_token_cost, contextWindow: info.max_input_tokens });
+      if (price) prices.set(entry.model_name, price);
     }
     return { ok: true, prices };
   },

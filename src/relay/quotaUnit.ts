@@ -1,5 +1,6 @@
 import { isObject } from "./outputItems";
 import type { RelayGetResult } from "./relayGet";
+import type { SideRequester } from "./sideAnswer";
 
 // new-api and one-api count money in "quota": by default 500 000 quota make one US dollar
 // (`quota_per_unit`). What their billing endpoints report depends on the site's display setting, read
@@ -40,4 +41,10 @@ export function quotaToMoney(quota: number, unit: QuotaUnit): number {
 
 function positive(value: unknown): number | null {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : null;
+}
+
+/** A function that asks `GET /api/status` the first time it is called (public: without the key), then answers the same. */
+export function lazyQuotaUnit(requester: SideRequester, signal: AbortSignal | undefined): () => Promise<QuotaUnit | null> {
+  let unit: Promise<QuotaUnit | null> | null = null;
+  return () => (unit ??= requester.getJson("/api/status", { signal, withKey: false }).then(quotaUnitFromStatus));
 }
