@@ -12,6 +12,9 @@ import type { SideRequester } from "./sideAnswer";
 
 export type { Balance } from "./balanceReaders";
 
+/** A balance is asked for at most this often per relay (after each turn, on click). */
+export const BALANCE_REFRESH_MS = 60_000;
+
 export type BalanceResult = { ok: true; balance: Balance } | { ok: false; reason: string };
 
 const READERS_BY_KIND: Record<RelayKind, readonly BalanceReader[]> = {

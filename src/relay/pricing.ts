@@ -11,6 +11,9 @@ import type { SideRequester } from "./sideAnswer";
 // priced model wins). Fetched once per relay and cached by the caller (timedCache.ts), never on the send
 // path: a request's cost is computed from what is cached, or stays unknown.
 
+/** How long a relay's price list is kept before it is asked for again. */
+export const PRICE_LIST_FRESH_MS = 60 * 60_000;
+
 export type PriceTableResult = { ok: true; prices: PriceTable; source: string } | { ok: false; reason: string };
 
 const READERS_BY_KIND: Record<RelayKind, readonly PriceReader[]> = {

@@ -320,6 +320,7 @@ describe("relay money: billed cost", () => {
     it(`openrouter: usage.cost of the final event or body (${mode})`, async () => {
       await withRelay({ profile: "openrouter" }, LIMITED_KEY, async (emulator, client) => {
         const result = await spend(client, stream);
+        assert.deepEqual(emulator.received.map((request) => `${request.method} ${request.path}`), ["POST /v1/responses"], "the send path asks for no price or balance");
         assert.equal(result.billedCost?.source, "usage.cost");
         close(result.billedCost?.amount ?? null, emulator.usageLog[0].cost / CREDITS_PER_USD);
         assert.equal(result.billedCost?.currency, "USD");
