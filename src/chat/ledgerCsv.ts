@@ -23,6 +23,10 @@ const COLUMNS: ReadonlyArray<Exclude<keyof LedgerRow, "entryId">> = [
   "firstByteMs",
   "totalMs",
   "bytesReceived",
+  "relay",
+  "estimatedCost",
+  "billedCost",
+  "costCurrency",
 ];
 
 export function ledgerToCsv(rows: readonly LedgerRow[]): string {

@@ -1,4 +1,6 @@
+import type { ModelPrice } from "../relay/modelPrice";
 import type { RequestResult, ResponseHeadersInfo } from "../relay/types";
+import { requestCost } from "./cost";
 import type { RequestPurpose } from "./conversation";
 import type { DocumentStorage } from "./documentStorage";
 
@@ -37,6 +39,12 @@ export interface LedgerRow {
   firstByteMs: number | null;
   totalMs: number;
   bytesReceived: number;
+  /** The relay profile that answered; absent in rows written before relay profiles. */
+  relay?: string | null;
+  /** Cost from the model's price and the usage, and what the relay said it billed (src/chat/cost.ts); null: unknown, never 0. */
+  estimatedCost?: number | null;
+  billedCost?: number | null;
+  costCurrency?: string | null;
 }
 
 export interface LedgerTotals {
@@ -64,6 +72,9 @@ export interface LedgerContext {
   model: string;
   streamed: boolean;
   startedAt: number;
+  /** The relay profile's name, and the model's price there (for the estimate), where known. */
+  relay?: string;
+  price?: ModelPrice | null;
 }
 
 /** The row written when the relay has answered with headers and the body is still to come. */
@@ -88,12 +99,14 @@ export function pendingLedgerRow(headers: ResponseHeadersInfo, context: LedgerCo
     firstByteMs: null,
     totalMs: 0,
     bytesReceived: 0,
+    relay: context.relay ?? null,
   };
 }
 
 export function ledgerRowFor(result: RequestResult, context: Omit<LedgerContext, "streamed" | "startedAt">): LedgerRow {
   // Only usage the relay really reported: zeros for a non-empty answer are unknown, not free.
   const usage = result.usage;
+  const cost = requestCost(result, context.price ?? null);
   return {
     entryId: context.entryId,
     time: new Date(result.timing.startedAt).toISOString(),
@@ -114,6 +127,10 @@ export function ledgerRowFor(result: RequestResult, context: Omit<LedgerContext,
     firstByteMs: result.timing.firstByteMs === null ? null : Math.round(result.timing.firstByteMs),
     totalMs: Math.round(result.timing.totalMs),
     bytesReceived: result.bytesReceived,
+    relay: context.relay ?? null,
+    estimatedCost: cost.estimated,
+    billedCost: cost.billed,
+    costCurrency: cost.currency,
   };
 }
 

@@ -1,5 +1,8 @@
+import { requestCost } from "../chat/cost";
+import type { RequestCost } from "../chat/cost";
 import { functionCallsOf, outputTextOf } from "../relay/accumulate";
 import type { RelayClient } from "../relay/client";
+import type { ModelPrice } from "../relay/modelPrice";
 import { buildResponseRequest, userMessage } from "../relay/requestBuilder";
 import type { RelayEvent, RequestResult } from "../relay/types";
 import { receiptLine } from "./receipt";
@@ -10,6 +13,8 @@ export interface AskOptions {
   stream: boolean;
   maxOutputTokens: number | null;
   json: boolean;
+  /** The model's price for the cost estimate, asked for beside the request; absent or null: unknown. */
+  price?: Promise<ModelPrice | null>;
 }
 
 export interface CliOutput {
@@ -32,20 +37,21 @@ export async function runAsk(client: RelayClient, options: AskOptions, output: C
     }
   };
   const result = await client.send(request, { signal, onEvents });
+  const cost = requestCost(result, (await options.price) ?? null);
   if (options.json) {
-    output.stdout(`${JSON.stringify(askJson(result))}\n`);
+    output.stdout(`${JSON.stringify(askJson(result, cost))}\n`);
   } else {
     if (!printedText) output.stdout(outputTextOf(result.snapshot.output));
     output.stdout("\n");
     if (result.outcome.kind !== "completed" && outputTextOf(result.snapshot.output) !== "") output.stderr("(partial answer: the text above is what arrived before it stopped)\n");
     for (const call of functionCallsOf(result.snapshot.output)) output.stderr(`function call proposed: ${call.name}(${call.arguments}) call_id ${call.call_id}\n`);
     if (result.explanation) output.stderr(`${result.explanation}\n`);
-    output.stderr(`${receiptLine(result)}\n`);
+    output.stderr(`${receiptLine(result, cost)}\n`);
   }
   return result.outcome.kind === "completed" ? 0 : 1;
 }
 
-export function askJson(result: RequestResult): Record<string, unknown> {
+export function askJson(result: RequestResult, cost: RequestCost): Record<string, unknown> {
   const outcome = result.outcome;
   const reason =
     outcome.kind === "incomplete" ? outcome.reason : outcome.kind === "failed" || outcome.kind === "error_event" || outcome.kind === "http_error" || outcome.kind === "network_error" ? outcome.code : null;
@@ -62,6 +68,7 @@ export function askJson(result: RequestResult): Record<string, unknown> {
     outputTypes: result.snapshot.output.map((item) => item.type),
     // Null when the relay reported none, or only zeros for a non-empty answer: unknown, never 0.
     usage: result.usage,
+    cost,
     ...(result.usage === null && result.snapshot.usage !== null ? { reportedUsage: result.snapshot.usage } : {}),
     omittedStreamedItems: result.snapshot.omittedStreamedItems,
     requestId: result.requestId,

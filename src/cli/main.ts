@@ -2,18 +2,33 @@ import { parseArgs } from "node:util";
 import { RelayClient, RelayConfigurationError } from "../relay/client";
 import { checkBillingNote, checkConnection } from "../relay/connectionCheck";
 import { connectionReportLines } from "../relay/connectionReport";
+import type { PriceSettingEntry } from "../relay/priceSetting";
+import { RELAY_KINDS, isRelayKind } from "../relay/relayKind";
 import { runAsk } from "./askCommand";
 import type { CliOutput } from "./askCommand";
+import { runBalance } from "./balanceCommand";
+import { cliPriceOf, readPricesFile } from "./cliPrices";
 
 const USAGE = `Usage:
-  relay-chat ask --base-url URL --model ID [--no-stream] [--max-output-tokens N] [--json] PROMPT
+  relay-chat ask --base-url URL --model ID [--no-stream] [--max-output-tokens N] [--prices FILE] [--json] PROMPT
   relay-chat models --base-url URL [--json]
   relay-chat check --base-url URL --model ID
+  relay-chat balance --base-url URL [--json]
 
 Options for every command:
   --header "NAME: VALUE"     an extra, non-secret request header (repeatable), e.g. "x-portkey-provider: openai"
   --idle-timeout SECONDS     give up on a stream when nothing arrives for this long (default 120)
   --non-stream-timeout SECONDS  the whole-answer limit of a non-streamed request (default 600)
+  --kind KIND                the kind of relay (${RELAY_KINDS.join(", ")}): which balance and price
+                             endpoints to ask first; without it they are tried in turn
+
+"ask" reports the request's cost: billed where the relay says what it charged (OpenRouter, LiteLLM),
+estimated from the relay's published prices (new-api, OpenRouter, LiteLLM) or from --prices FILE, a JSON
+list like [{"model": "gpt-4o-mini", "input": 0.15, "cachedInput": 0.075, "output": 0.6, "currency": "USD"}]
+in money per million tokens (the relayChat.prices setting's shape); unknown stays null, never 0.
+"balance" reads the key's balance where the relay shows it with the same key (new-api and one-api
+billing endpoints, new-api /api/usage/token, OpenRouter /api/v1/key, LiteLLM /key/info); it is never
+billed. --json prints {"remaining", "used", "unit", "unlimited", "source"}; exit 0 when a balance was read.
 
 The API key is read from the RELAY_CHAT_API_KEY environment variable only (never a flag, so it stays out
 of shell history). The base URL may also come from RELAY_CHAT_BASE_URL. Proxies: HTTPS_PROXY, HTTP_PROXY, NO_PROXY.
@@ -44,6 +59,8 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
         "non-stream-timeout": { type: "string" },
         header: { type: "string", multiple: true },
         json: { type: "boolean", default: false },
+        kind: { type: "string" },
+        prices: { type: "string" },
       },
     });
   } catch (error) {
@@ -56,6 +73,18 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
   const maxOutputTokens = values["max-output-tokens"] ? Number(values["max-output-tokens"]) : null;
   if ((idleSeconds !== null && !(idleSeconds > 0)) || (nonStreamSeconds !== null && !(nonStreamSeconds > 0)) || (maxOutputTokens !== null && !(Number.isInteger(maxOutputTokens) && maxOutputTokens > 0))) {
     output.stderr("--idle-timeout, --non-stream-timeout and --max-output-tokens take positive numbers.\n");
+    return 2;
+  }
+  const kind = values.kind ?? null;
+  if (kind !== null && !isRelayKind(kind)) {
+    output.stderr(`--kind takes one of ${RELAY_KINDS.join(", ")}, got ${JSON.stringify(kind)}.\n`);
+    return 2;
+  }
+  let priceEntries: PriceSettingEntry[] = [];
+  try {
+    if (values.prices) priceEntries = await readPricesFile(values.prices);
+  } catch (error) {
+    output.stderr(`${(error as Error).message}\n`);
     return 2;
   }
   const extraHeaders: Record<string, string> = {};
@@ -94,7 +123,9 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
           output.stderr(`ask needs --model and a prompt.\n\n${USAGE}\n`);
           return 2;
         }
-        return await runAsk(client, { model: values.model, prompt, stream: !values["no-stream"], maxOutputTokens, json: values.json === true }, output, abort.signal);
+        // Asked beside the request, not before it: the answer is never kept waiting for a price list.
+        const price = cliPriceOf(client, values.model, priceEntries, kind, abort.signal);
+        return await runAsk(client, { model: values.model, prompt, stream: !values["no-stream"], maxOutputTokens, json: values.json === true, price }, output, abort.signal);
       }
       case "models": {
         const result = await client.listModels({ signal: abort.signal });
@@ -113,6 +144,8 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
         for (const line of connectionReportLines(report)) output.stdout(`${line}\n`);
         return report.ok ? 0 : 1;
       }
+      case "balance":
+        return await runBalance(client, { json: values.json === true, kind }, output, abort.signal);
       default:
         output.stderr(`Unknown command "${command}".\n\n${USAGE}\n`);
         return 2;

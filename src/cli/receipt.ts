@@ -1,8 +1,9 @@
+import type { RequestCost } from "../chat/cost";
 import { englishText, outcomeLabel } from "../chat/outcomeLabel";
 import type { RequestResult } from "../relay/types";
 
-/** One line a person can read after a request: outcome, usage, time and the request id to look up. */
-export function receiptLine(result: RequestResult): string {
+/** One line a person can read after a request: outcome, usage, cost, time and the request id to look up. */
+export function receiptLine(result: RequestResult, cost?: RequestCost): string {
   const usage = result.usage;
   const parts = [outcomeLabel(result.outcome, englishText)];
   if (usage) {
@@ -12,6 +13,10 @@ export function receiptLine(result: RequestResult): string {
   } else {
     // Zeros for a non-empty answer are not a reported figure: the relay still billed the request.
     parts.push(result.snapshot.usage ? "usage not reported (the relay sent zeros)" : "usage not reported");
+  }
+  if (cost?.currency) {
+    if (cost.billed !== null) parts.push(`billed ${cost.billed} ${cost.currency}${cost.estimated === null ? "" : ` (estimated ${cost.estimated})`}`);
+    else if (cost.estimated !== null) parts.push(`estimated ${cost.estimated} ${cost.currency}`);
   }
   parts.push(`${(result.timing.totalMs / 1000).toFixed(2)} s`);
   parts.push(`request id ${result.requestIds.length > 0 ? result.requestIds.join(", ") : "(none)"}`);

@@ -7,6 +7,8 @@ import { Exchange } from "./exchange";
 import { checkExtraHeaders } from "./extraHeaders";
 import { isObject } from "./outputItems";
 import { createDispatcher } from "./proxy";
+import { relayGetJson } from "./relayGet";
+import type { RelayGetOptions, RelayGetResult } from "./relayGet";
 import { DEFAULT_REQUEST_ID_HEADERS, requestIdFromMessage } from "./requestId";
 import { SseEventDecoder } from "./sseDecoder";
 import type { ModelInfo, ModelListResult, RelayEvent, RequestResult, ResponseHeadersInfo, ResponseRequest, ResponseSnapshot, StreamProgress, StreamUpdate } from "./types";
@@ -227,6 +229,14 @@ export class RelayClient {
       requestId,
       httpStatus: response.statusCode,
     };
+  }
+
+  /**
+   * GETs one of the relay's side endpoints (balance, prices, status; `path` from the root, e.g.
+   * "/api/status"): never billed, time-limited, through the same proxy and extra headers.
+   */
+  async getJson(path: string, options: RelayGetOptions = {}): Promise<RelayGetResult> {
+    return relayGetJson({ root: this.root, apiKey: this.apiKey, extraHeaders: this.extraHeaders, dispatcher: this.dispatcher, userAgent: this.userAgent }, path, options);
   }
 
   /** Releases pooled connections; call when the client is replaced. */

@@ -3,6 +3,7 @@ import type { Dispatcher } from "undici";
 import { accumulateEvents, emptySnapshot, snapshotFromResponseBody } from "./accumulate";
 import { classifyHttpError, classifyLocalOutcome, classifyNetworkError, classifyServiceError } from "./errorClassifier";
 import type { ClassifiedError } from "./errorClassifier";
+import { RESPONSE_COST_HEADER, billedCostOf } from "./billedCost";
 import { isObject } from "./outputItems";
 import { redactSecrets } from "./redact";
 import { requestIdFromMessage, requestIdsFromHeaders } from "./requestId";
@@ -32,6 +33,7 @@ export class Exchange {
   private readonly startedAt = Date.now();
   private readonly startedClock = performance.now();
   private firstByteMs: number | null = null;
+  private responseCostHeader: string | string[] | undefined;
 
   constructor(private readonly settings: ExchangeSettings) {}
 
@@ -51,6 +53,7 @@ export class Exchange {
     this.firstByteMs = performance.now() - this.startedClock;
     this.httpStatus = response.statusCode;
     this.requestIds = requestIdsFromHeaders(response.headers, this.settings.requestIdHeaders);
+    this.responseCostHeader = response.headers[RESPONSE_COST_HEADER];
     return { httpStatus: response.statusCode, requestId: this.requestId, requestIds: [...this.requestIds] };
   }
 
@@ -153,6 +156,7 @@ export class Exchange {
       explanation: explained ? explained.explanation : null,
       snapshot: this.snapshot,
       usage: countedUsage(this.snapshot.usage, this.snapshot.output),
+      billedCost: billedCostOf(this.snapshot.usage, this.responseCostHeader),
       httpStatus: this.httpStatus,
       requestId: requestIds[0] ?? null,
       requestIds,

@@ -1,3 +1,5 @@
+import type { BilledCost } from "./billedCost";
+
 // Wire shapes of the relay's Responses interface, as a client sees them.
 // Items the service returns are kept as opaque JSON objects so that unknown kinds and fields survive
 // a round trip byte-for-byte; only the fields the client acts on are typed.
@@ -153,6 +155,8 @@ export interface RequestResult {
    * non-empty answer (gateways that never ask their upstream). `snapshot.usage` keeps what the relay sent.
    */
   usage: Usage | null;
+  /** What the relay says it charged (OpenRouter's `usage.cost`, LiteLLM's cost header), or null when it did not say. */
+  billedCost: BilledCost | null;
   httpStatus: number | null;
   /** The request id that matches the relay's usage log: a relay-specific header before a generic one. */
   requestId: string | null;

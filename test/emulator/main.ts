@@ -1,5 +1,5 @@
 // Runs the relay emulator as a process for the demo and the benchmarks:
-//   node --require tsx/cjs test/emulator/main.ts [--port N] [--key K] [--delta-interval-ms MS] [--profile openai|minimal|new-api|translated] [--control]
+//   node --require tsx/cjs test/emulator/main.ts [--port N] [--key K] [--delta-interval-ms MS] [--profile openai|minimal|new-api|translated|openrouter|litellm] [--control]
 // Prints one JSON line {"baseUrl", "key", "profile"} (plus "controlUrl" with --control, see
 // controlServer.ts) and serves until SIGINT/SIGTERM.
 import { startControlServer } from "./controlServer";

@@ -13,10 +13,14 @@ import { translatedEvents } from "./translatedStream";
 //   `/v1/models` with `success` and `supported_endpoint_types`, keep-alive comments.
 // - translated: a gateway that turns Responses into Chat Completions and back, shaped like the Portkey 2.x
 //   captures in test/fixtures/reference/gateway (see translatedStream.ts).
+// - openrouter: a priced model list (`pricing`, `context_length`), `GET /v1/key`, and the billed
+//   `usage.cost` in the final event and the body (money endpoints: moneyEndpoints.ts, responseCost.ts).
+// - litellm: a LiteLLM proxy: `GET /key/info`, `GET /v1/model/info`, `x-litellm-response-cost` on
+//   non-streamed answers and `usage.cost` in a stream's final event.
 
-export type EmulatorProfile = "openai" | "minimal" | "new-api" | "translated";
+export type EmulatorProfile = "openai" | "minimal" | "new-api" | "translated" | "openrouter" | "litellm";
 
-export const EMULATOR_PROFILES: readonly EmulatorProfile[] = ["openai", "minimal", "new-api", "translated"];
+export const EMULATOR_PROFILES: readonly EmulatorProfile[] = ["openai", "minimal", "new-api", "translated", "openrouter", "litellm"];
 
 export function isEmulatorProfile(value: unknown): value is EmulatorProfile {
   return typeof value === "string" && (EMULATOR_PROFILES as readonly string[]).includes(value);
@@ -29,6 +33,8 @@ export function requestIdHeaderOf(profile: EmulatorProfile, configured: string |
       return "x-oneapi-request-id";
     case "translated":
     case "minimal":
+    case "openrouter":
+    case "litellm":
       return configured ?? "x-request-id";
     case "openai":
       return configured ?? "x-service-request-id";

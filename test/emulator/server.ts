@@ -17,11 +17,14 @@ import { applyEventFault, garbleStreamedCalls, isCannedAnswerFault, isEventFault
 import { newId } from "./ids";
 import { plannedOutputTokens } from "./outputPlan";
 import type { EmulatorProfile } from "./profiles";
-import { errorBodyOf, framingOf, modelListOf, profileEvents, requestIdHeaderOf, strictInputProblem } from "./profiles";
+import { errorBodyOf, framingOf, profileEvents, requestIdHeaderOf, strictInputProblem } from "./profiles";
 import type { QueuedReplay, ReplayOptions } from "./replay";
 import { writeReplay } from "./replay";
 import type { ResponseContext, WireEvent } from "./responseEvents";
 import { generateResponse } from "./responseEvents";
+import type { MoneyView, QuotaDisplayType } from "./moneyEndpoints";
+import { answerMoneyRequest, modelListFor } from "./moneyEndpoints";
+import { CREDITS_PER_USD, withBilledCost } from "./responseCost";
 import { SCRIPTED_DELTA_INTERVAL_MS, SCRIPTED_MODEL_IDS, planOutput } from "./scriptedModels";
 import type { StreamPacing } from "./sseWriter";
 import { SSE_CONTENT_TYPE, writeSseEvents } from "./sseWriter";
@@ -55,6 +58,8 @@ export interface EmulatorOptions {
   port?: number;
   /** Pause before every streamed delta, so a person can watch an answer arrive. Default none. */
   deltaIntervalMs?: number;
+  /** How the new-api profile's billing endpoints show money (its `quota_display_type`). Default "USD". */
+  quotaDisplayType?: QuotaDisplayType;
 }
 
 export interface ReceivedRequest {
@@ -155,6 +160,7 @@ class RelayEmulatorServer implements RelayEmulator {
   private readonly now: () => number;
   private readonly port: number;
   private responsesPosts = 0;
+  private readonly quotaDisplayType: QuotaDisplayType;
 
   constructor(options: EmulatorOptions) {
     this.keys = options.keys ?? [{ key: newId("sk-emulator", 24), name: "default", enabled: true, expiresAt: null, quota: null, models: null }];
@@ -169,6 +175,7 @@ class RelayEmulatorServer implements RelayEmulator {
     this.pricePerOutputToken = options.pricePerOutputToken ?? 2;
     this.now = options.now ?? Date.now;
     this.port = options.port ?? 0;
+    this.quotaDisplayType = options.quotaDisplayType ?? "USD";
     this.server = createServer({ noDelay: true, keepAliveTimeout: 5_000 }, (request, response) => {
       this.handle(request, response).catch((error: unknown) => {
         if (!response.headersSent) {
@@ -235,6 +242,7 @@ class RelayEmulatorServer implements RelayEmulator {
       this.responsesPosts += 1;
       return this.createResponse(request, response, requestId, rawBody, parsed);
     }
+    if (answerMoneyRequest(this.moneyView(), method, path, request, response)) return;
     const known = path === "/v1/models" || path === "/v1/responses";
     this.sendError(
       response,
@@ -262,7 +270,7 @@ class RelayEmulatorServer implements RelayEmulator {
       this.modelListFailure = null;
       return sendJson(response, 200, { success: false, message });
     }
-    sendJson(response, 200, modelListOf(this.profile, this.models.filter((model) => isModelAllowed(access.key, model))));
+    sendJson(response, 200, modelListFor(this.moneyView(), this.models.filter((model) => isModelAllowed(access.key, model))));
   }
 
   private async createResponse(
@@ -340,6 +348,10 @@ class RelayEmulatorServer implements RelayEmulator {
     if (fault?.kind === "garble_streamed_calls") events = garbleStreamedCalls(events);
     events = profileEvents(this.profile, events);
     this.charge({ requestId, key, model: requestBody.model, inputTokens, outputTokens, status });
+    const billed = withBilledCost(this.profile, { events, body: nonStreamAnswer.body, streamed: requestBody.stream === true }, this.cost(inputTokens, outputTokens) / CREDITS_PER_USD);
+    events = billed.events;
+    nonStreamAnswer = { ...nonStreamAnswer, body: billed.body };
+    for (const [name, value] of Object.entries(billed.headers)) response.setHeader(name, value);
 
     const transport: TransportPlan = {
       disconnectAfterBytes: fault?.kind === "disconnect" ? fault.afterBytes : undefined,
@@ -359,6 +371,19 @@ class RelayEmulatorServer implements RelayEmulator {
     response.writeHead(nonStreamAnswer.status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
     if (fault?.kind === "stall" && fault.afterBytes === undefined) return writer.stall();
     if ((await writer.write(text)) === "written") writer.end();
+  }
+
+  private moneyView(): MoneyView {
+    return {
+      profile: this.profile,
+      keys: this.keys,
+      models: this.models,
+      spentBy: (keyName) => this.usageLog.filter((record) => record.keyName === keyName).reduce((sum, record) => sum + record.cost, 0),
+      pricePerInputToken: this.pricePerInputToken,
+      pricePerOutputToken: this.pricePerOutputToken,
+      quotaDisplayType: this.quotaDisplayType,
+      now: this.now,
+    };
   }
 
   private cost(inputTokens: number, outputTokens: number): number {

@@ -90,8 +90,8 @@ describe("chat request ledger", () => {
     const csv = ledgerToCsv([row]);
     assert.equal(
       csv,
-      "time,conversationId,turnId,purpose,model,streamed,outcome,httpStatus,requestId,requestIds,responseId,inputTokens,cachedTokens,outputTokens,reasoningTokens,firstByteMs,totalMs,bytesReceived\r\n" +
-        '2024-01-01T00:00:00.000Z,conv_1,turn_1,send,"odd,""model""\nname",true,completed,200,req_1,,,10,0,5,,12,34,567\r\n',
+      "time,conversationId,turnId,purpose,model,streamed,outcome,httpStatus,requestId,requestIds,responseId,inputTokens,cachedTokens,outputTokens,reasoningTokens,firstByteMs,totalMs,bytesReceived,relay,estimatedCost,billedCost,costCurrency\r\n" +
+        '2024-01-01T00:00:00.000Z,conv_1,turn_1,send,"odd,""model""\nname",true,completed,200,req_1,,,10,0,5,,12,34,567,,,,\r\n',
     );
   });
 

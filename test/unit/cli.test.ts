@@ -1,39 +1,11 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import path from "node:path";
 import { startRelayEmulator } from "../emulator/server";
 import type { RelayEmulator } from "../emulator/server";
+import { runCli } from "../support/cliProcess";
 
 // The CLI as a user runs it: a separate process, the key only in the environment.
 
-const cliEntry = path.resolve(__dirname, "../../src/cli/main.ts");
 const KEY = "sk-cli-test-key-0123456789abcdef";
-
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  firstStdoutAt: number | null;
-  endedAt: number;
-}
-
-function runCli(args: string[], environment: Record<string, string | undefined>): Promise<CliRun> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--require", "tsx/cjs", cliEntry, ...args], {
-      env: { PATH: process.env.PATH, ...environment },
-      cwd: path.resolve(__dirname, "../.."),
-    });
-    let stdout = "";
-    let stderr = "";
-    let firstStdoutAt: number | null = null;
-    child.stdout.on("data", (chunk: Buffer) => {
-      firstStdoutAt ??= Date.now();
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("close", (code) => resolve({ code, stdout, stderr, firstStdoutAt, endedAt: Date.now() }));
-  });
-}
 
 describe("CLI", function () {
   this.timeout(60_000);
@@ -53,14 +25,14 @@ describe("CLI", function () {
     const parsed = JSON.parse(lines[0]) as Record<string, unknown>;
     assert.deepEqual(
       Object.keys(parsed).sort(),
-      ["functionCalls", "httpStatus", "message", "omittedStreamedItems", "outcome", "outputTypes", "partial", "reason", "requestId", "requestIds", "responseId", "status", "text", "usage"].sort(),
+      ["cost", "functionCalls", "httpStatus", "message", "omittedStreamedItems", "outcome", "outputTypes", "partial", "reason", "requestId", "requestIds", "responseId", "status", "text", "usage"].sort(),
     );
     assert.equal(parsed.partial, false);
     assert.equal(parsed.outcome, "completed");
     assert.equal(parsed.status, "completed");
     assert.match(parsed.text as string, /hello cli/);
     assert.deepEqual(parsed.outputTypes, ["message"]);
-    assert.equal(parsed.requestId, emulator.received[emulator.received.length - 1].requestId);
+    assert.equal(parsed.requestId, emulator.received.filter((request) => request.method === "POST").at(-1)?.requestId);
     assert.equal(parsed.httpStatus, 200);
   });
 

@@ -27,6 +27,8 @@ const EXPECTATIONS: Record<EmulatorProfile, ProfileExpectation> = {
   minimal: { streamedIncomplete: "incomplete", streamedUsage: true, streamedCallOmitted: 0 },
   "new-api": { streamedIncomplete: "incomplete", streamedUsage: true, streamedCallOmitted: 0 },
   translated: { streamedIncomplete: "completed", streamedUsage: false, streamedCallOmitted: 1 },
+  openrouter: { streamedIncomplete: "incomplete", streamedUsage: true, streamedCallOmitted: 0 },
+  litellm: { streamedIncomplete: "incomplete", streamedUsage: true, streamedCallOmitted: 0 },
 };
 
 const WEATHER_TOOL: FunctionToolDefinition = { type: "function", name: "get_weather", description: "Weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] }, strict: false };

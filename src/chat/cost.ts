@@ -1,0 +1,88 @@
+import type { BilledCost } from "../relay/billedCost";
+import type { ModelPrice } from "../relay/modelPrice";
+import type { Usage } from "../relay/types";
+import type { LedgerRow } from "./requestLedger";
+
+// What a request cost, in money: the relay's billed figure where it reports one, and an estimate from
+// the model's price and the reported usage. Either may be unknown (null), never 0 for want of a price:
+// a request whose usage or price is unknown still cost something.
+
+export interface RequestCost {
+  /** From the model's price and the usage; null when either is unknown. */
+  estimated: number | null;
+  /** What the relay says it charged; null when it did not say. */
+  billed: number | null;
+  /** The currency of both figures; null when neither is known. */
+  currency: string | null;
+}
+
+export const UNKNOWN_COST: RequestCost = Object.freeze({ estimated: null, billed: null, currency: null });
+
+/**
+ * Usage x price. Input tokens include the cached ones (the Responses usage counts them in
+ * `input_tokens`), which cost the cached price where the model has one; reasoning tokens are part of
+ * the output tokens.
+ */
+export function estimatedCost(usage: Usage | null, price: ModelPrice | null): number | null {
+  if (!usage || !price) return null;
+  const input = usage.input_tokens;
+  const output = usage.output_tokens;
+  if (!isCount(input) || !isCount(output)) return null;
+  const cachedReported = usage.input_tokens_details?.cached_tokens;
+  const cached = isCount(cachedReported) ? Math.min(cachedReported, input) : 0;
+  const cachedPrice = price.cachedInputPerMillion ?? price.inputPerMillion;
+  return ((input - cached) * price.inputPerMillion + cached * cachedPrice + output * price.outputPerMillion) / 1_000_000;
+}
+
+/**
+ * The cost of one request. When the billed figure and the price are in different currencies the
+ * estimate is left out: the billed one is preferred anyway, and the two could not be added up.
+ */
+export function requestCost(result: { usage: Usage | null; billedCost: BilledCost | null }, price: ModelPrice | null): RequestCost {
+  const billed = result.billedCost;
+  const estimated = estimatedCost(result.usage, price);
+  if (billed) return { estimated: price?.currency === billed.currency ? estimated : null, billed: billed.amount, currency: billed.currency };
+  return estimated === null || !price ? UNKNOWN_COST : { estimated, billed: null, currency: price.currency };
+}
+
+/** The figure to show: billed when the relay said, else the estimate. */
+export function preferredCost(cost: RequestCost): { amount: number; currency: string; estimated: boolean } | null {
+  if (cost.currency === null) return null;
+  if (cost.billed !== null) return { amount: cost.billed, currency: cost.currency, estimated: false };
+  return cost.estimated !== null ? { amount: cost.estimated, currency: cost.currency, estimated: true } : null;
+}
+
+export interface CostTotal {
+  /** The sum of the preferred figures in `currency`; null when no request has a known cost. */
+  amount: number | null;
+  currency: string | null;
+  /** At least one part of the sum is an estimate. */
+  estimated: boolean;
+  /** Requests whose cost is unknown (or in another currency): the sum is then a lower bound. */
+  requestsWithoutCost: number;
+}
+
+/** A ledger row's cost; rows written before costs were recorded are unknown. */
+export function costOfLedgerRow(row: Pick<LedgerRow, "estimatedCost" | "billedCost" | "costCurrency">): RequestCost {
+  return { estimated: row.estimatedCost ?? null, billed: row.billedCost ?? null, currency: row.costCurrency ?? null };
+}
+
+/** The total of a conversation's (or any list of) request costs, in the currency of the first known one. */
+export function costTotal(costs: readonly RequestCost[]): CostTotal {
+  const total: CostTotal = { amount: null, currency: null, estimated: false, requestsWithoutCost: 0 };
+  for (const cost of costs) {
+    const preferred = preferredCost(cost);
+    if (!preferred || (total.currency !== null && preferred.currency !== total.currency)) {
+      total.requestsWithoutCost += 1;
+      continue;
+    }
+    total.currency = preferred.currency;
+    total.amount = (total.amount ?? 0) + preferred.amount;
+    total.estimated ||= preferred.estimated;
+  }
+  return total;
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0;
+}

@@ -1,0 +1,32 @@
+import { isObject } from "./outputItems";
+import type { Usage } from "./types";
+
+// What the relay says it charged for one request, where it says so: OpenRouter puts `usage.cost` (in
+// credits, which are US dollars) into the final event and the whole body; LiteLLM proxies send the
+// `x-litellm-response-cost` header (US dollars) on non-streamed answers, and `usage.cost` in a stream's
+// final usage (its headers leave before the answer is priced). A billed cost is a fact from the relay;
+// an estimate from prices is computed elsewhere (src/chat/cost.ts) and only stands in when this is null.
+
+export const RESPONSE_COST_HEADER = "x-litellm-response-cost";
+
+export interface BilledCost {
+  amount: number;
+  /** ISO 4217 code; every relay that reports a billed cost today bills in US dollars. */
+  currency: string;
+  /** Where the figure came from, for the receipt's tooltip and the ledger. */
+  source: "usage.cost" | typeof RESPONSE_COST_HEADER;
+}
+
+/**
+ * The billed cost of a request from its final usage and its response-cost header, or null. The usage
+ * figure wins: it belongs to the answer itself. A header of 0 is not believed (LiteLLM reports 0 for
+ * models it has no price for, litellm#13790), nor is anything negative or not a number.
+ */
+export function billedCostOf(usage: Usage | null, responseCostHeader: string | string[] | undefined): BilledCost | null {
+  const fromUsage = isObject(usage) ? usage.cost : undefined;
+  if (typeof fromUsage === "number" && Number.isFinite(fromUsage) && fromUsage >= 0) return { amount: fromUsage, currency: "USD", source: "usage.cost" };
+  const header = Array.isArray(responseCostHeader) ? responseCostHeader[0] : responseCostHeader;
+  const fromHeader = header !== undefined && header.trim() !== "" ? Number(header) : Number.NaN;
+  if (Number.isFinite(fromHeader) && fromHeader > 0) return { amount: fromHeader, currency: "USD", source: RESPONSE_COST_HEADER };
+  return null;
+}

@@ -1,0 +1,31 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+
+const cliEntry = path.resolve(__dirname, "../../src/cli/main.ts");
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  firstStdoutAt: number | null;
+  endedAt: number;
+}
+
+/** Runs the CLI as a user does: a separate process, with only PATH and the given variables in its environment. */
+export function runCli(args: string[], environment: Record<string, string | undefined>): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--require", "tsx/cjs", cliEntry, ...args], {
+      env: { PATH: process.env.PATH, ...environment },
+      cwd: path.resolve(__dirname, "../.."),
+    });
+    let stdout = "";
+    let stderr = "";
+    let firstStdoutAt: number | null = null;
+    child.stdout.on("data", (chunk: Buffer) => {
+      firstStdoutAt ??= Date.now();
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("close", (code) => resolve({ code, stdout, stderr, firstStdoutAt, endedAt: Date.now() }));
+  });
+}
