@@ -10,6 +10,7 @@ import { ApiKeyStore } from "./host/apiKeyStore";
 import { OutputLog } from "./host/outputLog";
 import { addRelay, pickRelay, removeRelay, renameRelay } from "./host/relayCommands";
 import { RelayConnection, workspaceRelayMemory } from "./host/relayConnection";
+import { RelayMoney } from "./host/relayMoney";
 import { affectsRelaySettings } from "./host/settings";
 import { ToolSetup, trustRestrictionNotice } from "./host/toolSetup";
 import { chooseExternalTools } from "./lm/externalToolPicker";
@@ -71,6 +72,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   const log = new OutputLog();
   const keys = new ApiKeyStore(context.secrets, context.globalState);
   const connection = new RelayConnection(keys, log, workspaceRelayMemory(context.workspaceState));
+  // Prices and the balance: read in the background, shown on receipts and in the status bar.
+  const money = new RelayMoney(connection, log, "relayChat.refreshBalance");
   // The key is read from SecretStorage in the background; the view and the commands wait for it.
   const connectionReady = connection.refresh().catch((error: unknown) => log.error(`Reading the relay settings and key failed: ${String(error)}`));
   phase("log");
@@ -124,6 +127,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     preferences: () => panelPreferences(activeConsoleUrl),
     locale: () => vscode.env.language,
     strings: () => (webviewStrings ??= Object.fromEntries(WEBVIEW_STRINGS.map((english) => [english, vscode.l10n.t(english)]))),
+    onRequestEnd: () => void money.refreshBalance(),
     onRendered: (sinceLoadMs) => {
       if (timings.firstRenderMs !== null) return;
       timings.firstRenderMs = sinceActivation();
@@ -191,6 +195,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   context.subscriptions.push(
     log,
     connection,
+    money,
     provider,
     codeBlocks,
     ...languageModels.disposables,
@@ -258,6 +263,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       void vscode.window.showInformationMessage(vscode.l10n.t("API key removed for {0}.", relay.baseUrl));
     }),
     command("relayChat.addRelay", () => addRelay(relayCommands)),
+    command("relayChat.refreshBalance", () => money.refreshBalance(true)),
     command("relayChat.renameRelay", () => renameRelay(relayCommands)),
     command("relayChat.removeRelay", () => removeRelay(relayCommands)),
     command("relayChat.openSettings", () => vscode.commands.executeCommand("workbench.action.openSettings", "relayChat")),

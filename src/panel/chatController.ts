@@ -54,6 +54,8 @@ export interface ChatControllerOptions {
   relayReady?: Promise<void>;
   /** The first snapshot is on screen (for the activation timing). */
   onRendered?: (sinceLoadMs: number) => void;
+  /** A request of a turn ended (the relay's balance may have changed). */
+  onRequestEnd?: () => void;
   timers?: PanelSyncTimers;
   /** Why the model gets fewer tools here (an untrusted workspace); shown when there is no other notice. */
   toolsNotice?: () => string | null;
@@ -89,7 +91,10 @@ export class ChatController implements PanelSource {
       settings: () => this.chatSettings(),
       redact: (text) => this.redact(text),
       onStorageProblem: (message) => this.setNotice(message),
-      onRequestEnd: (record) => this.conversationCommands.addRequest(record),
+      onRequestEnd: (record) => {
+        this.conversationCommands.addRequest(record);
+        options.onRequestEnd?.();
+      },
     });
     this.conversationCommands = new ConversationCommands(options.store, options.ledger, options.conversationUi, (text) => this.redact(text));
     this.editorActions = new EditorActions({
