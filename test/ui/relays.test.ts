@@ -51,12 +51,13 @@ async function responsesPostsTo(controlUrl: string): Promise<number> {
     await workbench.page.locator(".tabs-container .tab", { hasText: "connection-check" }).first().waitFor({ timeout: 90_000 });
     await workbench.screenshot("relays-01-check-up");
     // The report is a webview of its own: closed, so the chat is the only webview again.
-    await workbench.runCommand("View: Close All Editors");
-    await workbench.page.locator(".tabs-container .tab", { hasText: "connection-check" }).first().waitFor({ state: "detached" });
+    const reportTab = workbench.page.locator(".tabs-container .tab", { hasText: "connection-check" }).first();
+    await reportTab.hover();
+    await reportTab.locator(".tab-actions .action-label").first().click();
+    await reportTab.waitFor({ state: "detached" });
   });
 
   it("groups the models by relay and sends to the relay whose model was picked", async () => {
-    chat = await workbench.openRelayChat();
     const picker = chat.locator(".composer-toolbar").getByRole("combobox", { name: "Model" });
     await picker.locator(`optgroup[label="${NAME}"] option`).first().waitFor({ state: "attached", timeout: 30_000 });
     const groups = await picker.locator("optgroup").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("label")));
