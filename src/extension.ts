@@ -10,6 +10,7 @@ import { ApiKeyStore } from "./host/apiKeyStore";
 import { OutputLog } from "./host/outputLog";
 import { RelayConnection } from "./host/relayConnection";
 import { affectsRelaySettings } from "./host/settings";
+import { showSessionApprovals } from "./host/sessionApprovalsPicker";
 import { ToolSetup, trustRestrictionNotice } from "./host/toolSetup";
 import { chooseExternalTools } from "./lm/externalToolPicker";
 import { ExternalTools } from "./lm/externalTools";
@@ -24,6 +25,7 @@ import type { PanelState, ToHost } from "./panel/protocol";
 import { checkConnection } from "./relay/connectionCheck";
 import { connectionReportMarkdown } from "./relay/connectionReport";
 import { redactSecrets } from "./relay/redact";
+import { SessionAllowances } from "./tools/approvalPolicy";
 import { createBuiltinTools } from "./tools/builtin/builtinTools";
 
 // The composition root: builds the relay connection, history, ledger, tools and panel, and registers
@@ -83,6 +85,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   // The tools (their argument validators compiled, the diff documents registered) are built for the
   // first chat session, not during activation, which stays within its budget.
   let toolSetup: ToolSetup | null = null;
+  // "Allow for this session" answers, shared by every conversation of this window (Session Approvals lists them).
+  const sessionAllowances = new SessionAllowances();
   const chatTools = (askUser: Parameters<ToolSetup["chatTools"]>[0]) => {
     if (toolSetup === null) {
       const builtinTools = createBuiltinTools({
@@ -94,7 +98,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
         secrets: () => connection.secrets(),
       });
       context.subscriptions.push(builtinTools);
-      toolSetup = new ToolSetup(builtinTools.tools, () => connection.settings, { secrets: () => connection.secrets(), workspaceFolders: fileFolders });
+      toolSetup = new ToolSetup(builtinTools.tools, () => connection.settings, { secrets: () => connection.secrets(), workspaceFolders: fileFolders }, sessionAllowances);
     }
     // Other extensions' and MCP servers' tools the user chose, beside the built-in ones, behind the same approval card.
     return externalTools.extend(toolSetup.chatTools(askUser));
@@ -183,6 +187,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     vscode.window.onDidChangeTextEditorSelection(() => offerSelection()),
     vscode.window.onDidChangeActiveTextEditor(() => offerSelection()),
     keys.onDidChange(() => void refreshConnection()),
+    // A tool turned off loses its session allowance, so turning it back on asks first.
+    connection.onDidChange(() => {
+      for (const name of connection.settings.disabledTools) sessionAllowances.revoke(name);
+    }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => controller.onConnectionChanged()),
 
     command("relayChat.focusChat", () => provider.reveal()),
@@ -247,6 +255,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       await languageModels.findings.recordFromCheck(client.root, model, report.steps);
     }),
     command("relayChat.chooseExternalTools", () => chooseExternalTools()),
+    command("relayChat.sessionApprovals", () => showSessionApprovals(sessionAllowances)),
     command("relayChat.exportConversation", () => controller.exportConversation()),
     command("relayChat.exportRequestLog", async () => {
       const target = await vscode.window.showSaveDialog({ filters: { CSV: ["csv"] }, defaultUri: vscode.Uri.file("relay-chat-requests.csv") });

@@ -42,7 +42,7 @@ describe("lm: the external-tool rules of the tools core", () => {
   it("offers 'allow for this session' on the card only for an opted-in external tool, and records it", async () => {
     const requests: ApprovalRequest[] = [];
     const allowances = new SessionAllowances();
-    const gate = createApprovalGate({ ...trusted, sessionAllowances: allowances }, async (request) => {
+    const gate = createApprovalGate(() => ({ ...trusted, sessionAllowances: allowances }), async (request) => {
       requests.push(request);
       return "allow_session";
     });
