@@ -18,6 +18,7 @@ import { registerRelayLanguageModels } from "./lm/languageModelSetup";
 import { ChatController } from "./panel/chatController";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./panel/chatViewProvider";
 import { CodeBlockActions } from "./panel/codeBlockActions";
+import { FileReferenceResolver } from "./panel/fileReferences";
 import { createEditorServices, panelPreferences, vscodeConversationUi, workspaceModelMemory } from "./panel/vscodePanelServices";
 import { WorkspaceFiles } from "./panel/workspaceFiles";
 import { WEBVIEW_STRINGS } from "./panel/webviewStrings";
@@ -123,6 +124,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     editor: createEditorServices(workspaceFiles, codeBlocks),
     conversationUi: vscodeConversationUi,
     files: workspaceFiles,
+    fileReferences: new FileReferenceResolver(fileFolders, workspaceFiles),
     preferences: panelPreferences,
     locale: () => vscode.env.language,
     strings: () => (webviewStrings ??= Object.fromEntries(WEBVIEW_STRINGS.map((english) => [english, vscode.l10n.t(english)]))),

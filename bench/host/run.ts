@@ -89,6 +89,7 @@ async function hostPipeline(baseUrl: string): Promise<Pipeline & { view: Countin
     editor: {
       copyToClipboard: async () => undefined,
       confirmAndOpenLink: async () => undefined,
+      openFile: async () => undefined,
       insertCode: async () => false,
       openCode: async () => undefined,
       applyCode: async () => undefined,
