@@ -124,6 +124,23 @@ describe("tools and the key through the real extension", function () {
     }
   });
 
+  it("opens a file an answer names at its line, and nothing outside the workspace", async () => {
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    api.handle({ type: "openFileReference", path: "README.md", line: 2 });
+    await waitFor(() => vscode.window.activeTextEditor?.document.uri.fsPath === path.join(root, "README.md"), 10_000, "README.md in an editor");
+    assert.equal(vscode.window.activeTextEditor!.selection.active.line, 1, "at line 2");
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    const outside = path.join(path.dirname(root), `outside-${Date.now()}.txt`);
+    await fs.writeFile(outside, "not in the workspace\n");
+    try {
+      api.handle({ type: "openFileReference", path: `../${path.basename(outside)}`, line: null });
+      await waitForState(api, (state) => (state.notice ?? "").includes(path.basename(outside)), "the refusal");
+      assert.equal(vscode.window.activeTextEditor, undefined, "nothing was opened");
+    } finally {
+      await fs.rm(outside, { force: true });
+    }
+  });
+
   it("does not send the RELAY_CHAT_API_KEY key to another origin, not even the same server by another name", async () => {
     const otherOrigin = relayUrl.replace("http://127.0.0.1:", "http://localhost:");
     await vscode.workspace.getConfiguration("relayChat").update("baseUrl", otherOrigin, vscode.ConfigurationTarget.Global);
