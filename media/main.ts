@@ -3,6 +3,8 @@
 import type { PanelState, ToWebview } from "../src/panel/protocol";
 import { isToWebview } from "../src/panel/protocol";
 import { configureCodeBlocks } from "./render/codeBlocks";
+import { configureFileReferences } from "./render/fileReferences";
+import type { FileReferenceLinker } from "./render/fileReferences";
 import { HostChannel } from "./panel/hostChannel";
 import { Localizer } from "./panel/localizer";
 import { PanelStore } from "./panel/panelStore";
@@ -16,6 +18,7 @@ class PanelApp {
   private stringsSignature = "";
   private renderedOnce = false;
   private draft: string;
+  private fileReferences: FileReferenceLinker | null = null;
 
   constructor(private readonly mount: HTMLElement) {
     this.draft = this.host.savedState().draft;
@@ -23,6 +26,7 @@ class PanelApp {
 
   start(): void {
     configureCodeBlocks({ post: (message) => this.host.post(message), text: (english) => this.localizer.text(english) });
+    this.fileReferences = configureFileReferences((message) => this.host.post(message));
     window.addEventListener("message", (event: MessageEvent<unknown>) => this.receive(event.data));
     document.addEventListener("keydown", (event) => this.view?.handleDocumentKeydown(event));
     this.host.post({ type: "ready" });
@@ -66,6 +70,9 @@ class PanelApp {
         return;
       case "fileMatches":
         this.view?.showFileMatches(message.query, message.files);
+        return;
+      case "fileReferences":
+        this.fileReferences?.checked(message.checked, message.files);
         return;
       default:
         unreachable(message);

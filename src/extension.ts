@@ -12,6 +12,7 @@ import { addRelay, pickRelay, removeRelay, renameRelay } from "./host/relayComma
 import { RelayConnection, workspaceRelayMemory } from "./host/relayConnection";
 import { RelayMoney } from "./host/relayMoney";
 import { affectsRelaySettings } from "./host/settings";
+import { showSessionApprovals } from "./host/sessionApprovalsPicker";
 import { ToolSetup, trustRestrictionNotice } from "./host/toolSetup";
 import { chooseExternalTools } from "./lm/externalToolPicker";
 import { ExternalTools } from "./lm/externalTools";
@@ -19,6 +20,7 @@ import { registerRelayLanguageModels } from "./lm/languageModelSetup";
 import { ChatController } from "./panel/chatController";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./panel/chatViewProvider";
 import { CodeBlockActions } from "./panel/codeBlockActions";
+import { FileReferenceResolver } from "./panel/fileReferences";
 import { createEditorServices, panelPreferences, vscodeConversationUi, workspaceModelMemory } from "./panel/vscodePanelServices";
 import { WorkspaceFiles } from "./panel/workspaceFiles";
 import { WEBVIEW_STRINGS } from "./panel/webviewStrings";
@@ -26,6 +28,7 @@ import type { PanelState, ToHost } from "./panel/protocol";
 import { checkConnection } from "./relay/connectionCheck";
 import { connectionReportMarkdown } from "./relay/connectionReport";
 import { redactSecrets } from "./relay/redact";
+import { SessionAllowances } from "./tools/approvalPolicy";
 import { createBuiltinTools } from "./tools/builtin/builtinTools";
 
 // The composition root: builds the relay connection, history, ledger, tools and panel, and registers
@@ -87,6 +90,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   // The tools (their argument validators compiled, the diff documents registered) are built for the
   // first chat session, not during activation, which stays within its budget.
   let toolSetup: ToolSetup | null = null;
+  // "Allow for this session" answers, shared by every conversation of this window (Session Approvals lists them).
+  const sessionAllowances = new SessionAllowances();
   const chatTools = (askUser: Parameters<ToolSetup["chatTools"]>[0]) => {
     if (toolSetup === null) {
       const builtinTools = createBuiltinTools({
@@ -98,7 +103,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
         secrets: () => connection.secrets(),
       });
       context.subscriptions.push(builtinTools);
-      toolSetup = new ToolSetup(builtinTools.tools, () => connection.settings, { secrets: () => connection.secrets(), workspaceFolders: fileFolders });
+      toolSetup = new ToolSetup(builtinTools.tools, () => connection.settings, { secrets: () => connection.secrets(), workspaceFolders: fileFolders }, sessionAllowances);
     }
     // Other extensions' and MCP servers' tools the user chose, beside the built-in ones, behind the same approval card.
     return externalTools.extend(toolSetup.chatTools(askUser));
@@ -124,6 +129,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     editor: createEditorServices(workspaceFiles, codeBlocks, activeConsoleUrl),
     conversationUi: vscodeConversationUi,
     files: workspaceFiles,
+    fileReferences: new FileReferenceResolver(fileFolders, workspaceFiles),
     preferences: () => panelPreferences(activeConsoleUrl),
     locale: () => vscode.env.language,
     strings: () => (webviewStrings ??= Object.fromEntries(WEBVIEW_STRINGS.map((english) => [english, vscode.l10n.t(english)]))),
@@ -213,6 +219,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     vscode.window.onDidChangeTextEditorSelection(() => offerSelection()),
     vscode.window.onDidChangeActiveTextEditor(() => offerSelection()),
     keys.onDidChange(() => void refreshConnection()),
+    // A tool turned off loses its session allowance, so turning it back on asks first.
+    connection.onDidChange(() => {
+      for (const name of connection.settings.disabledTools) sessionAllowances.revoke(name);
+    }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => controller.onConnectionChanged()),
 
     command("relayChat.focusChat", () => provider.reveal()),
@@ -276,6 +286,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       await checkRelay(relay.name);
     }),
     command("relayChat.chooseExternalTools", () => chooseExternalTools()),
+    command("relayChat.sessionApprovals", () => showSessionApprovals(sessionAllowances)),
     command("relayChat.exportConversation", () => controller.exportConversation()),
     command("relayChat.exportRequestLog", async () => {
       const target = await vscode.window.showSaveDialog({ filters: { CSV: ["csv"] }, defaultUri: vscode.Uri.file("relay-chat-requests.csv") });

@@ -76,7 +76,7 @@ async function hostPipeline(baseUrl: string): Promise<Pipeline & { view: Countin
   const storage = new FileStorage(folder);
   const client = new RelayClient({ baseUrl, apiKey: "bench-key" });
   const view = new CountingView();
-  const tools = { registry: new ToolRegistry([]), availability: { trusted: true, disabledToolNames: new Set<string>() }, approve: async () => "deny" as const, maxResultChars: 1000 };
+  const tools = { registry: new ToolRegistry([]), availability: () => ({ trusted: true, disabledToolNames: new Set<string>() }), approve: async () => "deny" as const, maxResultChars: 1000 };
   let model = "";
   const controller = new ChatController({
     relay: { current: () => client, relayNames: () => ["bench"], activeRelay: "bench", clientFor: async () => client, select: async () => undefined, settings: { baseUrl, model: "", stream: true, maxOutputTokens: null, toolRoundCap: 10, historyWarningTokens: 0 }, hasKey: true, missing: () => null, secret: "bench-key" },
@@ -89,6 +89,7 @@ async function hostPipeline(baseUrl: string): Promise<Pipeline & { view: Countin
     editor: {
       copyToClipboard: async () => undefined,
       confirmAndOpenLink: async () => undefined,
+      openFile: async () => undefined,
       insertCode: async () => false,
       openCode: async () => undefined,
       applyCode: async () => undefined,

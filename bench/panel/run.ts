@@ -200,7 +200,7 @@ async function measure(harness: PanelHarness, store: HistoryStore, folder: strin
     store,
     ledger: new RequestLedger(storage),
     log: { info: () => undefined, error: () => undefined },
-    tools: () => ({ registry: tools, availability: { trusted: true, disabledToolNames: new Set<string>() }, approve: async () => "deny" as const, maxResultChars: 1000 }),
+    tools: () => ({ registry: tools, availability: () => ({ trusted: true, disabledToolNames: new Set<string>() }), approve: async () => "deny" as const, maxResultChars: 1000 }),
     modelMemory: { get: () => "bench-model", set: async () => undefined },
     editor: new RecordingEditor(),
     conversationUi: new ScriptedConversationUi(),

@@ -1,4 +1,5 @@
 import { enhanceCodeBlocks } from "../render/codeBlocks";
+import { linkFileReferences } from "../render/fileReferences";
 import { StreamingMarkdownView } from "../render/incrementalMarkdown";
 import { renderMarkdownToSafeHtml } from "../render/markdownRenderer";
 import { element } from "./dom";
@@ -81,7 +82,9 @@ export class AnswerView {
       enhanceCodeBlocks(container.childNodes);
     }
     this.finishedText = text;
-    if (this.container !== null) makeLinksFocusable(this.container);
+    if (this.container === null) return;
+    makeLinksFocusable(this.container);
+    linkFileReferences(this.container);
   }
 
   private freshContainer(): HTMLElement {

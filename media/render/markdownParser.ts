@@ -13,6 +13,9 @@ export function getMarkdownParser(): MarkdownIt {
 
 function createMarkdownParser(): MarkdownIt {
   const markdown = new MarkdownIt({ html: false, linkify: true, typographer: false });
+  // Only what the model wrote as an address with its scheme becomes a link: fuzzy matching would turn file
+  // names into web sites (`.md`, `.py`, `.rs` and `.sh` are top-level domains, so README.md -> http://readme.md/).
+  markdown.linkify.set({ fuzzyLink: false, fuzzyEmail: false, fuzzyIP: false });
   const { escapeHtml, unescapeAll } = markdown.utils;
   // Links the policy refuses stay literal text instead of becoming dead anchors.
   markdown.validateLink = isAllowedLinkTarget;

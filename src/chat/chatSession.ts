@@ -284,7 +284,7 @@ export class ChatSession {
       listener: this.listener,
       model: this.settings.model,
       stream: this.settings.stream,
-      tools: this.tools?.registry.requestTools(this.tools.availability),
+      tools: this.tools?.registry.requestTools(this.tools.availability()),
       clock: this.clock,
       ids: this.ids,
       redact: this.redact,
@@ -321,6 +321,6 @@ let noToolsAvailable: ChatTools | null = null;
 
 /** A session without tools still answers every proposed call, with "there is no tool named ...". */
 function noTools(): ChatTools {
-  noToolsAvailable ??= { registry: new ToolRegistry([]), availability: { trusted: false, disabledToolNames: new Set() }, approve: async () => "deny", maxResultChars: 4000 };
+  noToolsAvailable ??= { registry: new ToolRegistry([]), availability: () => ({ trusted: false, disabledToolNames: new Set() }), approve: async () => "deny", maxResultChars: 4000 };
   return noToolsAvailable;
 }

@@ -13,7 +13,8 @@ import type { SendEstimate } from "./spendGuard";
 
 export interface ChatTools {
   registry: ToolRegistry;
-  availability: ToolAvailability;
+  /** Read for every request and again before each call runs, so changed settings apply to an open conversation. */
+  availability: () => ToolAvailability;
   /** Decides about one validated call; the panel asks the user here (see tools/approvalGate). */
   approve: (call: ReadyCall) => Promise<ApprovalAnswer>;
   /** Longer tool output is cut with a visible marker before it is sent. */
@@ -43,9 +44,14 @@ export async function answerFunctionCalls(
     // The service expects one output per call_id; a repeated id is answered once.
     if (answered.has(proposal.call_id)) continue;
     answered.add(proposal.call_id);
-    const prepared = prepareCall(proposal, tools.registry, tools.availability);
+    const prepared = prepareCall(proposal, tools.registry, tools.availability());
     onToolCall({ phase: "proposed", call: prepared });
-    const { output, outcome } = await runToolCall(prepared, tools.approve, { signal, maxResultChars: tools.maxResultChars, redact: tools.redact });
+    const { output, outcome } = await runToolCall(prepared, tools.approve, {
+      signal,
+      maxResultChars: tools.maxResultChars,
+      redact: tools.redact,
+      stillOffered: (tool) => tools.registry.offer(tool, tools.availability()),
+    });
     const record: ToolCallRecord = { callId: proposal.call_id, name: proposal.name, arguments: proposal.arguments, status: prepared.status, output, outcome };
     records.push(record);
     onToolCall({ phase: "finished", record });

@@ -1,7 +1,6 @@
 import * as vscode from "vscode";
 import type { ChatTools } from "../chat/toolRound";
-import type { ApprovalAnswer } from "../tools/approvalPolicy";
-import { SessionAllowances } from "../tools/approvalPolicy";
+import type { ApprovalAnswer, SessionAllowances, ToolAvailability } from "../tools/approvalPolicy";
 import type { ApprovalRequest } from "../tools/approvalGate";
 import { createApprovalGate } from "../tools/approvalGate";
 import type { Tool } from "../tools/toolContract";
@@ -19,29 +18,30 @@ export interface ToolSetupSources {
 /**
  * Builds the tools a chat session offers: the registry, what workspace trust and the settings allow,
  * the approval gate that asks through the panel, and the redaction every result passes through.
+ * What trust and the settings allow is read again for every request and before every call runs, so a
+ * change applies to open conversations at once.
  * "Allow for this session" lasts as long as the window: the allowances are shared by every conversation
- * until the extension is deactivated.
+ * until the extension is deactivated, or until the user revokes them (Session Approvals) or turns the tool off.
  */
 export class ToolSetup {
-  private readonly allowances = new SessionAllowances();
   private readonly registry: ToolRegistry;
 
   constructor(
     tools: Tool[],
     private readonly settings: () => RelayChatSettings,
     private readonly sources: ToolSetupSources,
+    private readonly allowances: SessionAllowances,
   ) {
     this.registry = new ToolRegistry(tools);
   }
 
   chatTools(askUser: (request: ApprovalRequest) => Promise<ApprovalAnswer>): ChatTools {
-    const settings = this.settings();
-    const availability = { trusted: vscode.workspace.isTrusted, disabledToolNames: new Set(settings.disabledTools) };
+    const availability = (): ToolAvailability => ({ trusted: vscode.workspace.isTrusted, disabledToolNames: new Set(this.settings().disabledTools) });
     return {
       registry: this.registry,
       availability,
-      approve: createApprovalGate({ ...availability, sessionAllowances: this.allowances }, askUser, () => this.sources.workspaceFolders()),
-      maxResultChars: settings.maxToolResultChars,
+      approve: createApprovalGate(() => ({ ...availability(), sessionAllowances: this.allowances }), askUser, () => this.sources.workspaceFolders()),
+      maxResultChars: this.settings().maxToolResultChars,
       redact: (text) => redactToolOutput(text, this.sources.secrets()),
     };
   }

@@ -12,7 +12,7 @@ import type { RequestResult, ResponseRequest } from "../relay/types";
 import { chatMessagesFrom } from "./lmMessageParts";
 import type { RelayModelCatalog } from "./relayModelCatalog";
 import { relayRequestError } from "./requestFailure";
-import { functionToolsFrom, parseCallArguments, responsesInputFrom, skippedPartsOf } from "./responsesInput";
+import { functionToolsFrom, parseCallArguments, responsesInputFrom, skippedPartsOf, toolNamesToSend } from "./responsesInput";
 import { relayToolNames } from "./toolNames";
 
 // The relay's models in VS Code's own chat (and for any extension through vscode.lm). Each call of
@@ -66,7 +66,9 @@ export class RelayChatModelProvider implements vscode.LanguageModelChatProvider,
     const skipped = skippedPartsOf(chat);
     if (skipped.length > 0) log.info(`VS Code chat request for ${model.id}: left out parts the relay cannot take: ${skipped.join(", ")}`);
     const offered = options.tools ?? [];
-    const names = relayToolNames(offered.map((tool) => tool.name));
+    // One table for the tools offered and the calls in the history: a call to a tool no longer offered is
+    // sent under a valid name too, the same one it had while the tool was offered.
+    const names = relayToolNames(toolNamesToSend(chat, offered));
     const relayName = (name: string) => names.relayNameOf.get(name) ?? name;
     const request: ResponseRequest = buildResponseRequest({
       model: model.id,

@@ -57,6 +57,18 @@ export function responsesInputFrom(messages: readonly ChatMessage[], relayName: 
   return items;
 }
 
+/**
+ * Every tool name a request carries, each once: the offered tools' first (so they keep the spelling they were
+ * offered under), then those of calls in the history, which may name a tool that is no longer offered.
+ */
+export function toolNamesToSend(messages: readonly ChatMessage[], offered: readonly OfferedTool[]): string[] {
+  const names = offered.map((tool) => tool.name);
+  for (const message of messages) {
+    for (const part of message.parts) if (part.kind === "tool_call") names.push(part.name);
+  }
+  return [...new Set(names)];
+}
+
 /** The kinds of parts that were left out, for the log line ("2 × image/png"). */
 export function skippedPartsOf(messages: readonly ChatMessage[]): string[] {
   const counts = new Map<string, number>();

@@ -24,6 +24,7 @@ import { PromptBroker } from "./promptBroker";
 import type { ApprovalView, PanelFields, PanelState, ReceiptView, ToHost, TurnView } from "./protocol";
 import { dispatchPanelMessage } from "./panelMessages";
 import { SessionRunner } from "./sessionRunner";
+import type { FileReferenceResolver } from "./fileReferences";
 import type { WorkspaceFiles } from "./workspaceFiles";
 
 // Carries out what the user asks for in the panel. The parts with their own reason to change live
@@ -50,6 +51,8 @@ export interface ChatControllerOptions {
   preferences?: () => PanelPreferences;
   /** The workspace's files for `#`; none where no folder is open on disk. */
   files?: WorkspaceFiles | null;
+  /** Which file names in answers are workspace files (they open in the editor); none where no folder is open on disk. */
+  fileReferences?: FileReferenceResolver | null;
   /** Settles once the relay settings and key were read; the first snapshot waits for it. */
   relayReady?: Promise<void>;
   /** The first snapshot is on screen (for the activation timing). */
@@ -106,6 +109,8 @@ export class ChatController implements PanelSource {
       attachmentsChanged: () => this.sync.changed(),
       files: options.files ?? null,
       postFileMatches: (query, files) => this.view?.post({ type: "fileMatches", query, files }),
+      fileReferences: options.fileReferences ?? null,
+      postFileReferences: (checked, files) => this.view?.post({ type: "fileReferences", checked, files }),
     });
   }
 

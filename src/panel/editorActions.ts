@@ -6,7 +6,11 @@ import { AttachmentList } from "./messageAttachments";
 import type { NewAttachment } from "./messageAttachments";
 import type { EditorServices, RelayAccess } from "./panelServices";
 import type { FileMatchView, FixAction } from "./protocol";
+import type { FileReferenceResolver } from "./fileReferences";
 import type { WorkspaceFiles } from "./workspaceFiles";
+
+/** An answer with more file names than this gets links for the first ones only. */
+const MAX_FILE_REFERENCES_PER_QUESTION = 200;
 
 // What the panel asks of the editor around a conversation: copying, links from answers, code into an
 // editor, "Copy as curl", and the context attached to the next message. The editor does the work
@@ -25,6 +29,10 @@ export interface EditorActionsContext {
   files: WorkspaceFiles | null;
   /** Answers the webview's `#` query. */
   postFileMatches(query: string, files: FileMatchView[]): void;
+  /** Tells which file names and paths of answers are workspace files; null where no folder is open on disk. */
+  fileReferences: FileReferenceResolver | null;
+  /** Answers the webview's `findFileReferences`. */
+  postFileReferences(checked: string[], files: string[]): void;
 }
 
 export class EditorActions {
@@ -59,6 +67,19 @@ export class EditorActions {
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") return this.context.notify(l10n.t("Only http and https links open from the chat."));
     await this.context.editor.confirmAndOpenLink(url.toString());
+  }
+
+  async findFileReferences(paths: readonly string[]): Promise<void> {
+    const checked = [...new Set(paths)].slice(0, MAX_FILE_REFERENCES_PER_QUESTION);
+    const files = this.context.fileReferences === null ? [] : await this.context.fileReferences.existing(checked);
+    this.context.postFileReferences(checked, files);
+  }
+
+  /** A file an answer mentions: checked again here (the webview's word is not trusted), then opened. */
+  async openFileReference(shownPath: string, line: number | null): Promise<void> {
+    const file = this.context.fileReferences === null ? null : await this.context.fileReferences.resolve(shownPath);
+    if (file === null) return this.context.notify(l10n.t('"{0}" is not a file of this workspace, so it was not opened.', shownPath));
+    await this.context.editor.openFile(file, line);
   }
 
   async insertCode(code: string): Promise<void> {

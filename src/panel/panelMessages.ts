@@ -51,6 +51,10 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
       return editor.copyCurl(message.turnId, message.receiptIndex);
     case "openLink":
       return editor.openLink(message.href);
+    case "findFileReferences":
+      return editor.findFileReferences(message.paths);
+    case "openFileReference":
+      return editor.openFileReference(message.path, message.line);
     case "insertCode":
       return editor.insertCode(message.code);
     case "openCode":

@@ -49,6 +49,8 @@ export interface EditorServices {
   copyToClipboard(text: string): Promise<void>;
   /** Asks the user, then opens an http(s) address outside the editor. */
   confirmAndOpenLink(url: string): Promise<void>;
+  /** Opens a workspace file (an absolute path the panel checked) in an editor, at `line` (1-based) when given. */
+  openFile(absolutePath: string, line: number | null): Promise<void>;
   /** False when there is no editor to insert into. */
   insertCode(code: string): Promise<boolean>;
   openCode(code: string, language: string): Promise<void>;

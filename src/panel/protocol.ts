@@ -253,7 +253,9 @@ export type ToWebview =
   /** The view's History action. */
   | { type: "showHistory" }
   /** Files for the `#` picker, best match first, for the query the webview asked about. */
-  | { type: "fileMatches"; query: string; files: FileMatchView[] };
+  | { type: "fileMatches"; query: string; files: FileMatchView[] }
+  /** The answer to `findFileReferences`: of the `checked` paths, `files` are workspace files (and become links). */
+  | { type: "fileReferences"; checked: string[]; files: string[] };
 
 export type ToHost =
   | { type: "ready" }
@@ -275,6 +277,10 @@ export type ToHost =
   /** "Copy as curl" for one receipt: the request at `receiptIndex` of the turn. */
   | { type: "copyCurl"; turnId: string; receiptIndex: number }
   | { type: "openLink"; href: string }
+  /** File names and paths a finished answer mentions: which are files of the workspace? (Only the host can tell.) */
+  | { type: "findFileReferences"; paths: string[] }
+  /** A file an answer mentions, to open in the editor (at `line`, 1-based, when the answer gave one). */
+  | { type: "openFileReference"; path: string; line: number | null }
   | { type: "insertCode"; code: string }
   | { type: "openCode"; code: string; language: string }
   /** Review `code` as the new content of a file the user picks (`file` is the block's hint, may be empty). */
@@ -302,6 +308,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 const isString = (value: unknown): value is string => typeof value === "string";
 const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
 const isIndex = (value: unknown): value is number => isNumber(value) && Number.isInteger(value) && value >= 0;
+const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every(isString);
 
 const FIX_ACTIONS: readonly string[] = ["setApiKey", "openSettings", "selectModel", "checkConnection", "openConsole"];
 
@@ -323,6 +330,8 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   copyText: (message) => isString(message.text),
   copyCurl: (message) => isString(message.turnId) && isIndex(message.receiptIndex),
   openLink: (message) => isString(message.href),
+  findFileReferences: (message) => isStringList(message.paths),
+  openFileReference: (message) => isString(message.path) && (message.line === null || (isIndex(message.line) && message.line > 0)),
   insertCode: (message) => isString(message.code),
   openCode: (message) => isString(message.code) && isString(message.language),
   applyCode: (message) => isString(message.code) && isString(message.language) && isString(message.file),
@@ -368,7 +377,7 @@ function isPanelChange(value: unknown): value is PanelChange {
     case "turn":
       return isTurnView(value.turn);
     case "turnOrder":
-      return Array.isArray(value.turnIds) && value.turnIds.every(isString);
+      return isStringList(value.turnIds);
     case "receipt":
       return isString(value.turnId) && isIndex(value.index) && isRecord(value.receipt);
     case "approvals":
@@ -400,6 +409,8 @@ export function isToWebview(value: unknown): value is ToWebview {
       return true;
     case "fileMatches":
       return isString(value.query) && Array.isArray(value.files) && value.files.every((file) => isRecord(file) && isString(file.path));
+    case "fileReferences":
+      return isStringList(value.checked) && isStringList(value.files);
     default:
       return false;
   }

@@ -75,6 +75,14 @@ const editorServices: Omit<EditorServices, "pickAttachment" | "openCode" | "appl
     const choice = await vscode.window.showInformationMessage(vscode.l10n.t("Open this link from the model's answer?"), { modal: true, detail: uri.toString(true) }, open);
     if (choice === open) await vscode.env.openExternal(uri);
   },
+  async openFile(absolutePath, line) {
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(absolutePath));
+    const position = line === null ? undefined : new vscode.Position(Math.min(line, document.lineCount) - 1, 0);
+    await vscode.window.showTextDocument(document, {
+      preview: true,
+      ...(position === undefined ? {} : { selection: new vscode.Range(position, position) }),
+    });
+  },
   async insertCode(code) {
     const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
     if (!editor) return false;

@@ -52,6 +52,12 @@ export class WorkspaceFiles {
     return fuzzysort.go(trimmed, files, { keys: ["name", "path"], limit, threshold: 0.2 }).map((result) => ({ path: result.obj.path }));
   }
 
+  /** The listed paths that are `pathEnd` or end with "/" + `pathEnd` (a file named in an answer by its name alone). */
+  async endingWith(pathEnd: string): Promise<string[]> {
+    if (pathEnd === "") return [];
+    return (await this.files()).filter((file) => file.path === pathEnd || file.path.endsWith(`/${pathEnd}`)).map((file) => file.path);
+  }
+
   /** The file as an attachment; only files the index lists can be read. */
   async attachment(shownPath: string): Promise<FileAttachmentResult> {
     const file = (await this.files()).find((candidate) => candidate.path === shownPath);

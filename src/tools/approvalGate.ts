@@ -68,19 +68,23 @@ export type AskUser = (request: ApprovalRequest) => Promise<ApprovalAnswer>;
  * and records "allow for this session" only where the policy permits it. An "allow_session" answer for a tool
  * that cannot be allowed counts as a single approval. A call with hidden characters in its arguments is always
  * asked about, even for a tool allowed for the session: what it does may not be what the text seems to say.
+ * `state` is read at every decision, so a tool turned off (or trust withdrawn) while a card is open is not
+ * remembered as allowed when the answer comes.
  */
 export function createApprovalGate(
-  state: ApprovalPolicyState,
+  state: () => ApprovalPolicyState,
   askUser: AskUser,
   workspaceFolders: () => readonly string[] = () => [],
 ): (call: ReadyCall) => Promise<ApprovalAnswer> {
   return async (call) => {
     const hidden = findHiddenCharacters(call.args);
-    if (hidden.length === 0 && decideApproval(call, state) === "auto-approve") return "approve";
-    const request = await describeApprovalRequest(call, state, workspaceFolders());
+    if (hidden.length === 0 && decideApproval(call, state()) === "auto-approve") return "approve";
+    const request = await describeApprovalRequest(call, state(), workspaceFolders());
     const answer = await askUser(request);
     if (answer !== "allow_session") return answer;
-    if (request.canAllowForSession && state.sessionAllowances.allow(call.tool)) return "allow_session";
+    const now = state();
+    const stillAllowable = offersSessionAllowance(call.tool, now) && !now.disabledToolNames.has(call.tool.name);
+    if (request.canAllowForSession && stillAllowable && now.sessionAllowances.allow(call.tool)) return "allow_session";
     return "approve";
   };
 }

@@ -5,7 +5,10 @@ import type { Tool } from "./toolContract";
 export type ApprovalAnswer = "approve" | "deny" | "allow_session";
 export type ApprovalDecision = "ask" | "auto-approve";
 
-/** Which tools the user let run without asking, by name, for this session only (never persisted). */
+/**
+ * Which tools the user let run without asking, by name, for this session only (never persisted). The user sees
+ * and revokes them with "Session Approvals..."; turning a tool off in the settings revokes it too.
+ */
 export class SessionAllowances {
   private readonly allowedToolNames = new Set<string>();
 
@@ -48,13 +51,13 @@ export interface ApprovalPolicyState extends ToolAvailability {
   readonly sessionAllowances: SessionAllowances;
 }
 
-export type SessionAllowanceSubject = Pick<Tool, "risk" | "sessionAllowanceOptIn">;
+type SessionAllowanceSubject = Pick<Tool, "risk" | "sessionAllowanceOptIn">;
 
 /**
  * Read tools may be allowed for the session. An external tool may be too, but only when the user opted in
  * for that tool: Relay Chat cannot tell whether it reads or changes anything.
  */
-export function canBeAllowedForSession(tool: SessionAllowanceSubject): boolean {
+function canBeAllowedForSession(tool: SessionAllowanceSubject): boolean {
   return tool.risk === "read" || (tool.risk === "external" && tool.sessionAllowanceOptIn === true);
 }
 

@@ -4,7 +4,8 @@ import type { FunctionCallOutputItem } from "../relay/types";
 import type { ApprovalAnswer } from "./approvalPolicy";
 import { truncateOutput } from "./outputTruncation";
 import type { PreparedCall, ReadyCall } from "./preparedCall";
-import type { ToolRunResult } from "./toolContract";
+import type { Tool, ToolRunResult } from "./toolContract";
+import type { ToolOffer } from "./toolRegistry";
 
 export interface RunToolCallOptions {
   readonly signal: AbortSignal;
@@ -15,6 +16,11 @@ export interface RunToolCallOptions {
    * history or the panel (see toolOutputRedaction). Without it, results are passed on unchanged.
    */
   readonly redact?: (text: string) => string;
+  /**
+   * Whether the tool is still offered once the user answered: the settings may have turned it off while the
+   * question was open, and then the call must not run. Without it, an approved call runs.
+   */
+  readonly stillOffered?: (tool: Tool) => ToolOffer;
 }
 
 /**
@@ -61,6 +67,8 @@ export async function runToolCall(
       "denied",
     );
   }
+  const offer = options.stillOffered?.(prepared.tool);
+  if (offer !== undefined && !offer.offered) return reply(`Error: ${offer.problem}`, "unavailable");
 
   let result: string | ToolRunResult | typeof aborted;
   try {

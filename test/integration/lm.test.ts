@@ -195,6 +195,17 @@ async function waitForRow(api: RelayChatApi, requestId: string): Promise<LedgerR
     assert.equal(output.call_id, calls[0].callId);
     assert.equal(output.output, "sunny, 21 degrees");
     assert.ok(input.indexOf(call) < input.indexOf(output), "the output follows its call");
+
+    // The tool is no longer offered: its call in the history still goes out under the name it was offered under.
+    const withoutTool = await sendAndRead(model, [
+      question,
+      vscode.LanguageModelChatMessage.Assistant([calls[0]]),
+      vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(calls[0].callId, [new vscode.LanguageModelTextPart("sunny, 21 degrees")])]),
+    ]);
+    assert.equal(withoutTool.error, null, withoutTool.error?.message);
+    const later = (await lastResponsesRequest()).body;
+    assert.equal(later.tools, undefined);
+    assert.equal(later.input?.find((item) => item.type === "function_call")?.name, offeredName);
   });
 
   it("turns an incomplete answer into an error naming the cause and the request id", async () => {

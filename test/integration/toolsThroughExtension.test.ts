@@ -110,6 +110,63 @@ describe("tools and the key through the real extension", function () {
     }
   });
 
+  it("applies tool settings to the open conversation at once; Session Approvals revokes an allowance, and so does turning the tool off", async () => {
+    const relay = () => vscode.workspace.getConfiguration("relayChat");
+    // The emulator's "tools" model calls the first tool offered: read_file, or list_directory once read_file is off.
+    const askedFor = async (text: string, answer: "allow_session" | "deny"): Promise<string> => {
+      const before = api.state().turns.length;
+      api.handle({ type: "send", text });
+      const asking = await waitForState(api, (state) => state.approvals.length === 1, `the approval card for "${text}"`);
+      const approval = asking.approvals[0]!;
+      api.handle({ type: "approval", callId: approval.callId, answer });
+      await waitForState(api, (state) => settled(state) && state.turns.length === before + 1, `the answer to "${text}"`);
+      return approval.toolName;
+    };
+    try {
+      await newChatWith(api, "tools");
+      assert.equal(await askedFor("read the readme", "allow_session"), "read_file");
+      api.handle({ type: "send", text: "once more" });
+      const allowed = await waitForState(api, (state) => settled(state) && state.turns.length === 2, "the second answer, without a card");
+      assert.equal(lastTurn(allowed)!.toolCalls[0]?.outcome, "ran");
+
+      // Session Approvals lists read_file first; accepting it revokes the allowance.
+      const picking = vscode.commands.executeCommand("relayChat.sessionApprovals");
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
+      await picking;
+      assert.equal(await askedFor("and again", "allow_session"), "read_file", "asked again after the revocation");
+
+      await relay().update("tools.disabled", ["read_file"], vscode.ConfigurationTarget.Global);
+      await waitFor(() => readSettings().disabledTools.includes("read_file"), 10_000, "the setting");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(await askedFor("read it now", "deny"), "list_directory", "read_file is no longer offered in the open conversation");
+
+      await relay().update("tools.disabled", undefined, vscode.ConfigurationTarget.Global);
+      await waitFor(() => readSettings().disabledTools.length === 0, 10_000, "the setting to go");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(await askedFor("read it again", "deny"), "read_file", "turned on again, it asks: turning it off revoked the allowance");
+    } finally {
+      await relay().update("tools.disabled", undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it("opens a file an answer names at its line, and nothing outside the workspace", async () => {
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    api.handle({ type: "openFileReference", path: "README.md", line: 2 });
+    await waitFor(() => vscode.window.activeTextEditor?.document.uri.fsPath === path.join(root, "README.md"), 10_000, "README.md in an editor");
+    assert.equal(vscode.window.activeTextEditor!.selection.active.line, 1, "at line 2");
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    const outside = path.join(path.dirname(root), `outside-${Date.now()}.txt`);
+    await fs.writeFile(outside, "not in the workspace\n");
+    try {
+      api.handle({ type: "openFileReference", path: `../${path.basename(outside)}`, line: null });
+      await waitForState(api, (state) => (state.notice ?? "").includes(path.basename(outside)), "the refusal");
+      assert.equal(vscode.window.activeTextEditor, undefined, "nothing was opened");
+    } finally {
+      await fs.rm(outside, { force: true });
+    }
+  });
+
   it("does not send the RELAY_CHAT_API_KEY key to another origin, not even the same server by another name", async () => {
     const otherOrigin = relayUrl.replace("http://127.0.0.1:", "http://localhost:");
     await vscode.workspace.getConfiguration("relayChat").update("baseUrl", otherOrigin, vscode.ConfigurationTarget.Global);

@@ -18,6 +18,7 @@ import { RelayClient } from "../../src/relay/client";
 import type { JsonObject } from "../../src/relay/types";
 import type { ApprovalRequest } from "../../src/tools/approvalGate";
 import type { ApprovalAnswer } from "../../src/tools/approvalPolicy";
+import { SessionAllowances } from "../../src/tools/approvalPolicy";
 import type { BuiltinTools } from "../../src/tools/builtin/builtinTools";
 import { createBuiltinTools } from "../../src/tools/builtin/builtinTools";
 import type { RelayEmulator } from "../emulator/server";
@@ -84,7 +85,7 @@ describe("untrusted workspace", function () {
       const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
       builtin = createBuiltinTools({ workspaceFolders: () => [root], excludePatterns: () => [], commandTimeoutMs: () => 10_000, maxOutputChars: () => 10_000 });
       // The extension's own composition: the real trust state, the real settings.
-      const setup = new ToolSetup(builtin.tools, readSettings, { secrets: () => [emulator.defaultKey], workspaceFolders: () => [root] });
+      const setup = new ToolSetup(builtin.tools, readSettings, { secrets: () => [emulator.defaultKey], workspaceFolders: () => [root] }, new SessionAllowances());
       asked = [];
       const storage = new FileStorage(scratch);
       session = new ChatSession({

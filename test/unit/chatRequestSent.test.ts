@@ -33,7 +33,7 @@ describe("requestSentFor: the request sent for a receipt", () => {
     finished(await session.send("think about it"));
     finished(await session.send("and again"));
     // The tools change: earlier requests must still show the tools they were offered.
-    tools.availability = { ...tools.availability, disabledToolNames: new Set(["get_time"]) };
+    tools.availability = () => ({ trusted: true, disabledToolNames: new Set(["get_time"]) });
     session.settings = { ...session.settings, model: "echo", maxOutputTokens: 16 };
     const incomplete = finished(await session.send(LONG_MESSAGE));
     session.settings = { ...session.settings, maxOutputTokens: null };

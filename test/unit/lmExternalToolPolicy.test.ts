@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import type { ApprovalRequest } from "../../src/tools/approvalGate";
 import { createApprovalGate } from "../../src/tools/approvalGate";
-import { SessionAllowances, canBeAllowedForSession, decideApproval } from "../../src/tools/approvalPolicy";
+import { SessionAllowances, decideApproval } from "../../src/tools/approvalPolicy";
 import { prepareCall } from "../../src/tools/preparedCall";
 import type { ReadyCall } from "../../src/tools/preparedCall";
 import type { Tool } from "../../src/tools/toolContract";
@@ -27,7 +27,6 @@ describe("lm: the external-tool rules of the tools core", () => {
   it("always asks about an external tool, even one the session allowances name, unless the user opted in", () => {
     const allowances = new SessionAllowances();
     const plain = externalTool("plain");
-    assert.equal(canBeAllowedForSession(plain), false);
     assert.equal(allowances.allow(plain), false, "cannot be allowed for the session without the opt-in");
     assert.equal(decideApproval({ tool: plain }, { ...trusted, sessionAllowances: allowances }), "ask");
 
@@ -36,13 +35,13 @@ describe("lm: the external-tool rules of the tools core", () => {
     assert.equal(decideApproval({ tool: optedIn }, { ...trusted, sessionAllowances: allowances }), "auto-approve");
     assert.equal(decideApproval({ tool: optedIn }, { ...trusted, trusted: false, sessionAllowances: allowances }), "ask", "untrusted always asks");
     // The opt-in means nothing for the other risks: a write tool still always asks.
-    assert.equal(canBeAllowedForSession({ risk: "write", sessionAllowanceOptIn: true }), false);
+    assert.equal(allowances.allow({ name: "writer", risk: "write", sessionAllowanceOptIn: true }), false);
   });
 
   it("offers 'allow for this session' on the card only for an opted-in external tool, and records it", async () => {
     const requests: ApprovalRequest[] = [];
     const allowances = new SessionAllowances();
-    const gate = createApprovalGate({ ...trusted, sessionAllowances: allowances }, async (request) => {
+    const gate = createApprovalGate(() => ({ ...trusted, sessionAllowances: allowances }), async (request) => {
       requests.push(request);
       return "allow_session";
     });

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { modelOverridesFrom, limitsFor, DEFAULT_MAX_INPUT_TOKENS, DEFAULT_MAX_OUTPUT_TOKENS } from "../../src/lm/modelLimits";
 import type { ChatMessage } from "../../src/lm/responsesInput";
-import { functionToolsFrom, parseCallArguments, responsesInputFrom, skippedPartsOf } from "../../src/lm/responsesInput";
+import { functionToolsFrom, parseCallArguments, responsesInputFrom, skippedPartsOf, toolNamesToSend } from "../../src/lm/responsesInput";
 import { isValidRelayToolName, relayToolNames } from "../../src/lm/toolNames";
 import { ToolSupportFindings } from "../../src/lm/toolSupportFindings";
 import { buildResponseRequest } from "../../src/relay/requestBuilder";
@@ -64,6 +64,24 @@ describe("lm: VS Code's messages as Responses input", () => {
     assert.deepEqual(request.tools?.map((tool) => [tool.type, tool.name]), [["function", "weather_lookup"], ["function", "no_schema"]]);
     const verdict = validateResponseRequest(request, { requireMessageType: true });
     assert.equal(verdict.valid, true, verdict.valid ? "" : verdict.errors);
+  });
+
+  it("sends a history call to a tool no longer offered under the same valid name it had while offered", () => {
+    const tool = { name: "github.get issue", description: "Reads an issue" };
+    const history: ChatMessage[] = [
+      { role: "user", parts: [{ kind: "text", text: "issue 7?" }] },
+      { role: "assistant", parts: [{ kind: "tool_call", callId: "call_7", name: "github.get issue", input: { number: 7 } }] },
+      { role: "user", parts: [{ kind: "tool_result", callId: "call_7", text: "open" }] },
+    ];
+    const sentName = (offered: { name: string; description: string }[]) => {
+      const table = relayToolNames(toolNamesToSend(history, offered));
+      const relayName = (name: string) => table.relayNameOf.get(name) ?? name;
+      const call = responsesInputFrom(history, relayName).find((item) => item.type === "function_call");
+      return call && "name" in call ? call.name : null;
+    };
+    assert.equal(sentName([tool]), "github_get_issue");
+    assert.equal(sentName([]), "github_get_issue", "not the raw name, which a relay refuses");
+    assert.deepEqual(toolNamesToSend(history, [tool, { name: "other", description: "" }]), ["github.get issue", "other"]);
   });
 
   it("reads a completed call's arguments as an object, and refuses anything else with the reason", () => {

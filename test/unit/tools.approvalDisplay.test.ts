@@ -102,7 +102,7 @@ describe("tools: what an approval shows", () => {
     const state = { trusted: true, disabledToolNames: new Set<string>(), sessionAllowances: new SessionAllowances() };
     const asked: ApprovalRequest[] = [];
     const answers: ApprovalAnswer[] = ["allow_session", "allow_session", "approve"];
-    const approve = createApprovalGate(state, async (request) => (asked.push(request), answers.shift() ?? "deny"), () => [workspace]);
+    const approve = createApprovalGate(() => state, async (request) => (asked.push(request), answers.shift() ?? "deny"), () => [workspace]);
 
     assert.equal(await approve(call(readFile, { path: "src/a.ts" })), "allow_session");
     assert.equal(await approve(call(readFile, { path: "src/a.ts" })), "approve", "allowed: not asked again");

@@ -105,7 +105,7 @@ describe("tools: createApprovalGate", () => {
   it("after allow_session, later calls of that read tool are approved without asking", async () => {
     const state = policy(true);
     const user = scriptedUser(["allow_session"]);
-    const approve = createApprovalGate(state, user.ask);
+    const approve = createApprovalGate(() => state, user.ask);
     const reader = tool("reader", "read");
     assert.equal(await approve(readyCall(reader)), "allow_session");
     assert.equal(await approve(readyCall(reader)), "approve");
@@ -118,7 +118,7 @@ describe("tools: createApprovalGate", () => {
     for (const risk of ["write", "execute"] as const) {
       const state = policy(true);
       const user = scriptedUser(["allow_session", "deny"]);
-      const approve = createApprovalGate(state, user.ask);
+      const approve = createApprovalGate(() => state, user.ask);
       const subject = tool(`${risk}_tool`, risk);
       assert.equal(await approve(readyCall(subject)), "approve");
       assert.equal(await approve(readyCall(subject)), "deny");
@@ -132,15 +132,38 @@ describe("tools: createApprovalGate", () => {
     const reader = tool("reader", "read");
     allowances.allow(reader);
     const user = scriptedUser(["allow_session", "approve"]);
-    const approve = createApprovalGate(policy(false, allowances), user.ask);
+    const approve = createApprovalGate(() => policy(false, allowances), user.ask);
     assert.equal(await approve(readyCall(reader)), "approve");
     assert.equal(await approve(readyCall(reader)), "approve");
     assert.equal(user.asked.length, 2);
     assert.equal(user.asked[0]?.canAllowForSession, false);
   });
 
+  it("reads the state at every decision: an allowance answered after the tool was turned off is not remembered", async () => {
+    const allowances = new SessionAllowances();
+    let disabled: string[] = [];
+    const reader = tool("reader", "read");
+    const user = scriptedUser(["allow_session", "allow_session", "approve"]);
+    const approve = createApprovalGate(() => policy(true, allowances, disabled), async (request) => {
+      // The settings change while the card is open.
+      disabled = ["reader"];
+      return user.ask(request);
+    });
+    assert.equal(await approve(readyCall(reader)), "approve", "counted once, not for the session");
+    assert.equal(allowances.has("reader"), false);
+    disabled = [];
+    assert.equal(await approve(readyCall(reader)), "approve");
+    assert.equal(user.asked.length, 2, "asked again: nothing was remembered");
+    // Allowed while on, then turned off: the gate asks instead of approving by itself.
+    const later = createApprovalGate(() => policy(true, allowances, disabled), user.ask);
+    allowances.allow(reader);
+    disabled = ["reader"];
+    assert.equal(await later(readyCall(reader)), "approve");
+    assert.equal(user.asked.length, 3);
+  });
+
   it("passes a denial through", async () => {
     const user = scriptedUser(["deny"]);
-    assert.equal(await createApprovalGate(policy(true), user.ask)(readyCall(tool("reader", "read"))), "deny");
+    assert.equal(await createApprovalGate(() => policy(true), user.ask)(readyCall(tool("reader", "read"))), "deny");
   });
 });

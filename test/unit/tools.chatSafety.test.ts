@@ -59,7 +59,7 @@ posixOnly("tools in a chat turn", function () {
     ]);
     return {
       registry,
-      availability: { trusted: true, disabledToolNames: new Set() },
+      availability: () => ({ trusted: true, disabledToolNames: new Set() }),
       approve: async () => answer,
       maxResultChars: 20_000,
       redact: (text) => redactToolOutput(text, [key]),

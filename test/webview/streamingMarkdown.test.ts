@@ -149,8 +149,19 @@ describe("StreamingMarkdownView in Chromium", function () {
     );
     assert.equal(
       html,
-      '<p><a data-href="https://example.com/a" title="T">docs</a> <a data-href="http://www.example.org">www.example.org</a> ' +
+      '<p><a data-href="https://example.com/a" title="T">docs</a> www.example.org ' +
         '<a class="image-placeholder" data-href="https://example.com/l.png">[image: logo]</a> [rel](./x.ts)</p>\n',
+    );
+  });
+
+  it("links only addresses written with their scheme: file names and bare e-mail addresses stay text", async () => {
+    const html = await harness.page.evaluate(() =>
+      window.relayRenderHarness.renderOneShot("See README.md, setup.py, main.rs, build.sh and `src/app.ts:12`; mail me@example.com or https://example.com/docs."),
+    );
+    assert.equal(
+      html,
+      '<p>See README.md, setup.py, main.rs, build.sh and <code>src/app.ts:12</code>; mail me@example.com or ' +
+        '<a data-href="https://example.com/docs">https://example.com/docs</a>.</p>\n',
     );
   });
 

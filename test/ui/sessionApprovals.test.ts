@@ -1,0 +1,61 @@
+// "Session Approvals..." in the chat view's `...` menu, as a person uses it (issue 19): a read tool allowed for
+// the session runs without asking, the menu lists it, picking it revokes it, and the next call asks again.
+// Screenshots: test-results/ui/session-approvals-*.png.
+import * as assert from "node:assert/strict";
+import type { FrameLocator } from "playwright-core";
+import { Workbench } from "./workbench";
+
+const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT_UI_NATIVE_CHAT !== "1";
+
+(enabled ? describe : describe.skip)("Session Approvals in the chat view's menu", function () {
+  this.timeout(180_000);
+  let workbench: Workbench;
+  let chat: FrameLocator;
+
+  before(async () => {
+    workbench = await Workbench.open();
+    chat = await workbench.openRelayChat();
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === "failed" && workbench) await workbench.screenshot("failed-session-approvals").catch(() => undefined);
+  });
+
+  after(async () => {
+    await workbench?.close();
+  });
+
+  async function send(text: string): Promise<void> {
+    const message = chat.getByRole("textbox", { name: "Message" });
+    await message.fill(text);
+    await message.press("Enter");
+  }
+
+  it("lists a tool allowed for this session and revokes it, so its next call asks again", async () => {
+    await workbench.newChat();
+    await chat.getByRole("combobox", { name: "Model" }).selectOption("tools");
+    await send("Read the readme");
+    const allow = chat.getByRole("button", { name: "Allow for this session" });
+    await allow.waitFor({ timeout: 60_000 });
+    await allow.click();
+    await chat.getByText(/Tool result:/).first().waitFor({ timeout: 60_000 });
+    await send("Read it once more");
+    await chat.getByText(/Tool result:/).nth(1).waitFor({ timeout: 60_000 });
+    assert.equal(await chat.getByRole("button", { name: "Approve", exact: true }).count(), 0, "allowed for the session: no card");
+
+    await workbench.page.locator('.part.sidebar .title-actions .action-label[aria-label^="Views and More Actions"], .part.sidebar .title-actions .action-label[aria-label^="More Actions"]').first().click();
+    await workbench.page.getByRole("menuitem", { name: "Session Approvals..." }).click();
+    const row = workbench.page.locator(".quick-input-list .monaco-list-row", { hasText: "read_file" });
+    await row.waitFor({ timeout: 30_000 });
+    assert.equal(await workbench.page.locator(".quick-input-list .monaco-list-row", { hasText: "Revoke All" }).count(), 1);
+    await workbench.screenshot("session-approvals-01-quick-pick");
+    await row.click();
+    await workbench.page.locator(".quick-input-widget").waitFor({ state: "hidden" });
+
+    await send("And once again");
+    const approve = chat.getByRole("button", { name: "Approve", exact: true });
+    await approve.waitFor({ timeout: 60_000 });
+    await workbench.screenshot("session-approvals-02-asked-again");
+    await chat.getByRole("button", { name: "Deny", exact: true }).click();
+  });
+});
