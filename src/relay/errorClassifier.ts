@@ -197,7 +197,7 @@ export function classifyLocalOutcome(outcome: RequestOutcome): ClassifiedError |
           message: l10n.t("timed out"),
           explanation: l10n.t(
             "The relay did not answer within {0} s (the limit for non-streamed requests, setting relayChat.nonStreamTimeoutSeconds), so the request was stopped. Check the relay's usage log before sending again.",
-            seconds(outcome.idleMs),
+            seconds(outcome.limitMs),
           ),
         };
       }
@@ -205,7 +205,7 @@ export function classifyLocalOutcome(outcome: RequestOutcome): ClassifiedError |
         cause: "network",
         code: null,
         message: l10n.t("timed out"),
-        explanation: l10n.t("Nothing arrived for {0} s, so the request was stopped. Check the relay's usage log before sending again.", seconds(outcome.idleMs)),
+        explanation: l10n.t("Nothing arrived for {0} s, so the request was stopped. Check the relay's usage log before sending again.", seconds(outcome.limitMs)),
       };
     case "cancelled":
       return { cause: null, code: null, message: l10n.t("cancelled"), explanation: l10n.t("Stopped by you. The relay may still bill what it produced.") };

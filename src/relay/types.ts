@@ -91,8 +91,10 @@ export interface ResponseSnapshot {
   readonly error: ServiceError | null;
   /** Set once a terminal event (completed / incomplete / failed / error) has been seen. */
   readonly terminal: TerminalKind | null;
-  /** Events whose type the client does not know, and frames that are not JSON objects: counted, never kept, never fatal. */
+  /** Events whose type the client does not know: counted, never kept, never fatal. */
   readonly unknownEventCount: number;
+  /** Events whose data could not be read (not JSON, or not an object): the answer may be missing what they held. */
+  readonly unreadableEventCount: number;
   /** Streamed items that the final response's `output` left out; they are kept in `output` all the same. */
   readonly omittedStreamedItems: number;
 }
@@ -123,8 +125,8 @@ export type RequestOutcome =
    * outgrew its size limit, or Relay Chat itself stopped (the editor closed or crashed) during the request.
    */
   | { kind: "interrupted"; bytes: number; events: number; reason?: "size_limit" | "client_stopped" }
-  /** `idleMs` is the limit that ran out: the idle limit of a stream, or the whole-answer limit of a non-streamed request. */
-  | { kind: "timed_out"; idleMs: number; nonStreamed?: true }
+  /** `limitMs` is the limit that ran out: the idle limit of a stream, or the whole-answer limit of a non-streamed request. */
+  | { kind: "timed_out"; limitMs: number; nonStreamed?: true }
   | { kind: "cancelled" }
   | { kind: "http_error"; status: number; code: string | null; message: string; body: string }
   | { kind: "network_error"; code: string | null; message: string };
@@ -147,6 +149,8 @@ export interface RequestResult {
   cause: ErrorCause | null;
   /** A sentence for the user naming the likely cause and what to do. Never contains the key. */
   explanation: string | null;
+  /** For an HTTP error: how long the relay asked to wait before sending again (its Retry-After), or null. Never acted on by itself. */
+  retryAfterSeconds: number | null;
   snapshot: ResponseSnapshot;
   /**
    * Usage a receipt may show and a total may add: null when the relay reported none, or only zeros for a

@@ -65,11 +65,11 @@ describe("relay client: request ids, limits and extra headers", () => {
     assert.equal(patient.outcome.kind, "completed", "2.5 s before a non-streamed answer is fine under a 0.3 s idle limit");
     emulator.queueFault({ kind: "drip", intervalMs: 2500 });
     const impatient = await clientFor({ idleTimeoutMs: 20_000, nonStreamTimeoutMs: 300 }).send(echo(false));
-    assert.deepEqual(impatient.outcome, { kind: "timed_out", idleMs: 300, nonStreamed: true });
+    assert.deepEqual(impatient.outcome, { kind: "timed_out", limitMs: 300, nonStreamed: true });
     assert.match(impatient.explanation ?? "", /did not answer within 0.3 s .*relayChat\.nonStreamTimeoutSeconds/);
     emulator.queueFault({ kind: "drip", intervalMs: 2500 });
     const stalledStream = await clientFor({ idleTimeoutMs: 300, nonStreamTimeoutMs: 20_000 }).send(echo(true));
-    assert.deepEqual(stalledStream.outcome, { kind: "timed_out", idleMs: 300 });
+    assert.deepEqual(stalledStream.outcome, { kind: "timed_out", limitMs: 300 });
     assert.equal(DEFAULT_NON_STREAM_TIMEOUT_MS, 600_000);
     assert.equal(DEFAULT_MAX_STREAM_BYTES, 64 * 1024 * 1024);
   });

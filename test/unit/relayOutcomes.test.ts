@@ -122,7 +122,7 @@ describe("relay client: outcomes over HTTP", () => {
     const stalling = new RelayClient({ baseUrl: emulator.baseUrl, apiKey: SECRET_KEY, idleTimeoutMs: 300 });
     const result = await sendOnce({ kind: "stall" }, { client: stalling });
     await stalling.close();
-    assert.deepEqual(result.outcome, { kind: "timed_out", idleMs: 300 });
+    assert.deepEqual(result.outcome, { kind: "timed_out", limitMs: 300 });
     assert.ok(outputTextOf(result.snapshot.output).length > 0, "text before the stall is kept");
   });
 
