@@ -53,7 +53,7 @@ describe("CLI", function () {
     const parsed = JSON.parse(lines[0]) as Record<string, unknown>;
     assert.deepEqual(
       Object.keys(parsed).sort(),
-      ["functionCalls", "httpStatus", "message", "omittedStreamedItems", "outcome", "outputTypes", "partial", "reason", "requestId", "requestIds", "responseId", "status", "text", "usage"].sort(),
+      ["functionCalls", "httpStatus", "message", "omittedStreamedItems", "outcome", "outputTypes", "partial", "reason", "refusal", "requestId", "requestIds", "responseId", "retryAfterSeconds", "status", "text", "unreadableEvents", "usage"].sort(),
     );
     assert.equal(parsed.partial, false);
     assert.equal(parsed.outcome, "completed");
@@ -73,6 +73,27 @@ describe("CLI", function () {
     const parsed = JSON.parse(incomplete.stdout) as Record<string, unknown>;
     assert.deepEqual([parsed.outcome, parsed.status, parsed.reason], ["incomplete", "incomplete", "max_output_tokens"]);
     assert.ok((parsed.text as string).length > 0, "the partial text");
+  });
+
+  it("ask --json and the receipt show a refusal, events that could not be read, and the Retry-After of a 429", async () => {
+    const frame = (event: Record<string, unknown>) => `event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`;
+    const refusal = [
+      frame({ type: "response.refusal.delta", item_id: "msg_1", output_index: 0, content_index: 0, delta: "I can't help with that." }),
+      'data: {"type":"response.output_text.delta","delta":"lost\n\n',
+      frame({ type: "response.completed", response: { id: "resp_r", status: "completed", output: [{ id: "msg_1", type: "message", role: "assistant", content: [{ type: "refusal", refusal: "I can't help with that." }] }] } }),
+    ].join("");
+    emulator.queueReplay(refusal);
+    const json = JSON.parse((await runCli(["ask", "--model", "echo", "--json", "refuse"], environment())).stdout) as Record<string, unknown>;
+    assert.deepEqual([json.outcome, json.text, json.refusal, json.unreadableEvents, json.retryAfterSeconds], ["completed", "", "I can't help with that.", 1, null]);
+    emulator.queueReplay(refusal);
+    const text = await runCli(["ask", "--model", "echo", "refuse"], environment());
+    assert.match(text.stdout, /^refused: I can't help with that\.$/m);
+    assert.match(text.stderr, /1 event could not be read: the answer may be missing text/);
+    emulator.queueFault({ kind: "status", status: 429, retryAfterSeconds: 20 });
+    const limited = await runCli(["ask", "--model", "echo", "--json", "busy"], environment());
+    const limitedJson = JSON.parse(limited.stdout) as Record<string, unknown>;
+    assert.deepEqual([limitedJson.outcome, limitedJson.httpStatus, limitedJson.retryAfterSeconds], ["http_error", 429, 20]);
+    assert.match(limitedJson.message as string, /wait 20 s before sending again/);
   });
 
   it("ask streams the answer to stdout as it arrives and writes a receipt to stderr", async () => {
