@@ -71,6 +71,14 @@ export function renderTurnState(turn: TurnView, localizer: Localizer, post: (act
   return { root, actions };
 }
 
+/** A refusal is the model's answer, not a failure of the request: said as such, in the model's words. */
+export function renderRefusal(refusal: string, localizer: Localizer): HTMLElement {
+  return element("div", { className: "turn-state turn-refusal", attributes: { role: "note" } }, [
+    element("div", { className: "turn-state-heading" }, [icon("circle-slash"), element("span", { text: localizer.text("The model declined to answer") })]),
+    element("p", { className: "turn-explanation turn-refusal-text", text: refusal }),
+  ]);
+}
+
 /** The heading already names the outcome: an explanation that starts with it goes on after it. */
 function withoutLabel(explanation: string, label: string): string {
   return explanation.startsWith(`${label}: `) ? explanation.slice(label.length + 2) : explanation;
