@@ -44,7 +44,9 @@ function outcomeSentence(result: RequestResult): string {
     case "failed":
       return vscode.l10n.t("the response failed ({0}).", cause);
     case "timed_out":
-      return vscode.l10n.t("nothing arrived for {0} s.", Math.round(outcome.limitMs / 1000));
+      return outcome.nonStreamed
+        ? vscode.l10n.t("no answer came within {0} s.", Math.round(outcome.limitMs / 1000))
+        : vscode.l10n.t("nothing arrived for {0} s.", Math.round(outcome.limitMs / 1000));
     case "http_error":
       return vscode.l10n.t("HTTP {0}, {1}.", outcome.status, cause);
     case "network_error":

@@ -54,6 +54,8 @@ export interface ResponseRequest {
   /** `reasoning.encrypted_content` where reasoning is used: under `store: false` it is the only way to resend reasoning. */
   include?: string[];
   max_output_tokens?: number;
+  /** How much a reasoning model may think; models without reasoning reject it (the connection check sets it). */
+  reasoning?: { effort: string };
   stream?: boolean;
   /** Always false: history is carried by the client, never stored by the service. */
   store: false;
