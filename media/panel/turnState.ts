@@ -47,7 +47,7 @@ export function renderTurnState(turn: TurnView, localizer: Localizer, post: (act
   const tone = toneOf(turn.outcome);
   const root = element("div", { className: `turn-state tone-${tone}` }, [
     element("div", { className: "turn-state-heading" }, [icon(toneIcons[tone]), element("span", { className: "turn-outcome", text: turn.outcomeLabel })]),
-    turn.explanation === null ? null : element("p", { className: "turn-explanation", text: withoutLabel(turn.explanation, turn.outcomeLabel) }),
+    turn.explanation === null ? null : element("p", { className: "turn-explanation", text: turn.explanation }),
   ]);
   const fixes = turn.fixes.filter((fix) => Object.prototype.hasOwnProperty.call(fixLabels, fix));
   if (fixes.length > 0) {
@@ -77,9 +77,4 @@ export function renderRefusal(refusal: string, localizer: Localizer): HTMLElemen
     element("div", { className: "turn-state-heading" }, [icon("circle-slash"), element("span", { text: localizer.text("The model declined to answer") })]),
     element("p", { className: "turn-explanation turn-refusal-text", text: refusal }),
   ]);
-}
-
-/** The heading already names the outcome: an explanation that starts with it goes on after it. */
-function withoutLabel(explanation: string, label: string): string {
-  return explanation.startsWith(`${label}: `) ? explanation.slice(label.length + 2) : explanation;
 }

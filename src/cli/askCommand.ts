@@ -47,7 +47,7 @@ export async function runAsk(client: RelayClient, options: AskOptions, output: C
   return result.outcome.kind === "completed" ? 0 : 1;
 }
 
-export function askJson(result: RequestResult): Record<string, unknown> {
+function askJson(result: RequestResult): Record<string, unknown> {
   const outcome = result.outcome;
   const reason =
     outcome.kind === "incomplete" ? outcome.reason : outcome.kind === "failed" || outcome.kind === "error_event" || outcome.kind === "http_error" || outcome.kind === "network_error" ? outcome.code : null;

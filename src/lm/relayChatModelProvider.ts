@@ -25,7 +25,7 @@ import { relayToolNames } from "./toolNames";
 export const RELAY_CHAT_VENDOR = "relay-chat";
 
 /** The ledger's conversation for VS Code's chat: its requests belong to no panel conversation. */
-export const VSCODE_CHAT_CONVERSATION_ID = "vscode-chat";
+const VSCODE_CHAT_CONVERSATION_ID = "vscode-chat";
 
 export interface RelayChatModelProviderOptions {
   connection: RelayConnection;

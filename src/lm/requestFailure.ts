@@ -6,7 +6,7 @@ import type { ErrorCause, RequestResult } from "../relay/types";
 // likely cause with what to check, and the request id to find the request in the relay's usage log.
 
 /** Thrown by the provider for every outcome but `completed` and a cancel by the user. */
-export class RelayRequestError extends Error {
+class RelayRequestError extends Error {
   override readonly name = "RelayRequestError";
   constructor(
     message: string,
@@ -63,7 +63,7 @@ function outcomeSentence(result: RequestResult): string {
 }
 
 /** The spec's likely causes, as the user reads them. */
-export function causeLabel(cause: ErrorCause): string {
+function causeLabel(cause: ErrorCause): string {
   switch (cause) {
     case "address":
       return vscode.l10n.t("cause: the relay address");

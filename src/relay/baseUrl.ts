@@ -2,7 +2,7 @@ import * as l10n from "@vscode/l10n";
 // The base URL a user types comes in many forms: with or without a trailing slash, with `/v1`,
 // sometimes with the whole endpoint pasted. All of them map to one root so `/v1` is never doubled.
 
-export class BaseUrlError extends Error {
+class BaseUrlError extends Error {
   override readonly name = "BaseUrlError";
 }
 

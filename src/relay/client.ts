@@ -55,10 +55,10 @@ export class RelayConfigurationError extends Error {
   }
 }
 
-export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
-export const DEFAULT_NON_STREAM_TIMEOUT_MS = 600_000;
-export const DEFAULT_MAX_STREAM_BYTES = 64 * 1024 * 1024;
-export const DEFAULT_ERROR_GRACE_MS = 3_000;
+const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+const DEFAULT_NON_STREAM_TIMEOUT_MS = 600_000;
+const DEFAULT_MAX_STREAM_BYTES = 64 * 1024 * 1024;
+const DEFAULT_ERROR_GRACE_MS = 3_000;
 const MAX_ERROR_BODY_BYTES = 256 * 1024;
 
 /**

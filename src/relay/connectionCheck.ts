@@ -40,7 +40,7 @@ export function checkBillingNote(): string {
 }
 
 /** Room for a one-word answer after a reasoning model's thinking at its lowest effort. */
-export const CHECK_OUTPUT_BUDGET = 1024;
+const CHECK_OUTPUT_BUDGET = 1024;
 
 /** Reasoning efforts from the lowest up: `none` is the Open Responses spec's, `minimal` and `low` are what other models take as lowest. */
 const EFFORTS_LOWEST_FIRST = ["none", "minimal", "low", "medium"];

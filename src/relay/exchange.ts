@@ -244,7 +244,7 @@ function outcomeOfWholeBody(snapshot: ResponseSnapshot): RequestOutcome {
 }
 
 /** `Retry-After` as seconds to wait: delta-seconds or an HTTP date; null when absent or unreadable. */
-export function retryAfterSecondsOf(header: string | string[] | undefined, now: number): number | null {
+function retryAfterSecondsOf(header: string | string[] | undefined, now: number): number | null {
   const value = (Array.isArray(header) ? header[0] : header)?.trim();
   if (!value) return null;
   if (/^\d+$/.test(value)) return Number(value);

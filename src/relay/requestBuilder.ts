@@ -1,7 +1,7 @@
 import type { FunctionToolDefinition, InputItem, ResponseRequest } from "./types";
 
 /** The Responses schema rejects smaller budgets; a smaller setting is raised to this. */
-export const MIN_MAX_OUTPUT_TOKENS = 16;
+const MIN_MAX_OUTPUT_TOKENS = 16;
 
 export interface RequestParameters {
   model: string;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { RelayClient } from "../../src/relay/client";
-import { CHECK_OUTPUT_BUDGET, checkConnection } from "../../src/relay/connectionCheck";
+import { checkConnection } from "../../src/relay/connectionCheck";
 import type { ConnectionReport } from "../../src/relay/connectionCheck";
 import { connectionReportLines, connectionReportMarkdown } from "../../src/relay/connectionReport";
 import { buildResponseRequest, userMessage } from "../../src/relay/requestBuilder";
@@ -12,6 +12,9 @@ import type { RelayEmulator } from "../emulator/server";
 // Issue 19 §3: a check-up that cannot fail falsely. Its own requests must be able to finish on any model,
 // on every kind of relay; a reasoning model's answer cut by the check's own budget is a warning about the
 // budget, never a failed relay; a report never offers Continue.
+
+/** The check's own output budget (src/relay/connectionCheck.ts). */
+const CHECK_OUTPUT_BUDGET = 1024;
 
 function reportText(report: ConnectionReport): string {
   return [...connectionReportLines(report), connectionReportMarkdown(report, { relay: "r", model: "m", keySource: "k", checkedAt: new Date(0) }, englishText)].join("\n");

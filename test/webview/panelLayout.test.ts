@@ -30,7 +30,7 @@ function busyConversation(): PanelState {
         answerText: "",
         outcome: "http_error",
         outcomeLabel: "HTTP 403 (insufficient_user_quota)",
-        explanation: "HTTP 403 (insufficient_user_quota): 用户额度不足 Check the account balance and the key's remaining quota in the relay's console: both must cover the request.",
+        explanation: "用户额度不足 Check the account balance and the key's remaining quota in the relay's console: both must cover the request.",
         fixes: ["openConsole"],
         actions: ["retry"],
         receipts: [receipt({ requestId: "req_9b2c7e1f0a4d4e2a8f11c0ffee", outcome: "http_error", outcomeLabel: "HTTP 403 (insufficient_user_quota)", usage: null, httpStatus: 403 })],
