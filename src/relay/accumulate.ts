@@ -131,23 +131,20 @@ export function snapshotFromResponseBody(body: JsonObject): ResponseSnapshot {
 
 /** The answer text: `output_text` parts of `message` items, in order. Reasoning and unknown kinds are skipped. */
 export function outputTextOf(output: readonly OutputItem[]): string {
-  let text = "";
-  for (const item of output) {
-    if (item.type !== "message" || !Array.isArray(item.content)) continue;
-    for (const part of item.content) {
-      if (isObject(part) && part.type === "output_text" && typeof part.text === "string") text += part.text;
-    }
-  }
-  return text;
+  return messagePartsText(output, "output_text", "text");
 }
 
 /** What the model refused, in its own words: `refusal` parts of `message` items, in order; "" when it refused nothing. */
 export function refusalTextOf(output: readonly OutputItem[]): string {
+  return messagePartsText(output, "refusal", "refusal");
+}
+
+function messagePartsText(output: readonly OutputItem[], partType: string, field: "text" | "refusal"): string {
   let text = "";
   for (const item of output) {
     if (item.type !== "message" || !Array.isArray(item.content)) continue;
     for (const part of item.content) {
-      if (isObject(part) && part.type === "refusal" && typeof part.refusal === "string") text += part.refusal;
+      if (isObject(part) && part.type === partType && typeof part[field] === "string") text += part[field];
     }
   }
   return text;

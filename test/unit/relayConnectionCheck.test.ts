@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
-import { RelayClient } from "../../src/relay/client";
 import { checkConnection } from "../../src/relay/connectionCheck";
 import type { ConnectionReport } from "../../src/relay/connectionCheck";
 import { connectionReportLines, connectionReportMarkdown } from "../../src/relay/connectionReport";
 import { buildResponseRequest, userMessage } from "../../src/relay/requestBuilder";
 import { englishText } from "../../src/chat/outcomeLabel";
 import { EMULATOR_PROFILES } from "../emulator/profiles";
-import { startRelayEmulator } from "../emulator/server";
 import type { RelayEmulator } from "../emulator/server";
+import { emulatorWithClient } from "../support/emulatorClient";
 
 // Issue 19 §3: a check-up that cannot fail falsely. Its own requests must be able to finish on any model,
 // on every kind of relay; a reasoning model's answer cut by the check's own budget is a warning about the
@@ -29,20 +28,11 @@ function sentEfforts(emulator: RelayEmulator, from: number): Array<string | null
 
 for (const profile of EMULATOR_PROFILES) {
   describe(`connection check against the ${profile} profile`, () => {
-    let emulator: RelayEmulator;
-    let client: RelayClient;
-    before(async () => {
-      emulator = await startRelayEmulator({ profile });
-      client = new RelayClient({ baseUrl: emulator.baseUrl, apiKey: emulator.defaultKey, idleTimeoutMs: 5000 });
-    });
-    after(async () => {
-      await client.close();
-      await emulator.close();
-    });
+    const relay = emulatorWithClient({ profile });
 
     for (const model of ["echo", "demo", "reasoning", "thinker"]) {
       it(`passes with the ${model} model, with no step failed and no advice to Continue`, async () => {
-        const report = await checkConnection(client, model);
+        const report = await checkConnection(relay.client(), model);
         const text = reportText(report);
         assert.equal(report.ok, true, text);
         assert.deepEqual(report.steps.filter((step) => step.status === "failed"), [], text);
@@ -54,19 +44,12 @@ for (const profile of EMULATOR_PROFILES) {
 }
 
 describe("connection check: reasoning effort and the check's own budget", () => {
-  let emulator: RelayEmulator;
-  let client: RelayClient;
-  before(async () => {
-    emulator = await startRelayEmulator();
-    client = new RelayClient({ baseUrl: emulator.baseUrl, apiKey: emulator.defaultKey, idleTimeoutMs: 5000 });
-  });
-  after(async () => {
-    await client.close();
-    await emulator.close();
-  });
+  const relay = emulatorWithClient();
+  const emulator = () => relay.emulator();
+  const client = () => relay.client();
 
   it("the reasoning model spends more than the old 64-token budget on reasoning alone (the failure this fixes)", async () => {
-    const result = await client.send(buildResponseRequest({ model: "thinker", input: [userMessage("Reply with the single word OK.")], maxOutputTokens: 64, stream: true }));
+    const result = await client().send(buildResponseRequest({ model: "thinker", input: [userMessage("Reply with the single word OK.")], maxOutputTokens: 64, stream: true }));
     assert.deepEqual(result.outcome, { kind: "incomplete", reason: "max_output_tokens" });
   });
 
@@ -80,19 +63,19 @@ describe("connection check: reasoning effort and the check's own budget", () => 
       ["echo", ["none", null, null, null]],
     ];
     for (const [model, efforts] of cases) {
-      const from = emulator.received.length;
-      const report = await checkConnection(client, model);
+      const from = emulator().received.length;
+      const report = await checkConnection(client(), model);
       assert.equal(report.ok, true, reportText(report));
-      assert.deepEqual(sentEfforts(emulator, from), efforts, model);
+      assert.deepEqual(sentEfforts(emulator(), from), efforts, model);
     }
   });
 
   it("an answer cut by the check's own budget ended properly: a warning naming the budget, not FAILED, and the relay is usable", async () => {
     const cut = { id: "resp_cut", object: "response", status: "incomplete", incomplete_details: { reason: "max_output_tokens" }, model: "thinker", output: [], usage: { input_tokens: 5, output_tokens: CHECK_OUTPUT_BUDGET, output_tokens_details: { reasoning_tokens: CHECK_OUTPUT_BUDGET } } };
-    emulator.queueJsonBody(cut);
-    emulator.queueJsonBody(cut);
-    emulator.queueJsonBody(cut);
-    const report = await checkConnection(client, "reasoning");
+    emulator().queueJsonBody(cut);
+    emulator().queueJsonBody(cut);
+    emulator().queueJsonBody(cut);
+    const report = await checkConnection(client(), "reasoning");
     const text = reportText(report);
     assert.equal(report.ok, true, text);
     const streamed = report.steps.find((step) => step.name === "Streamed request");
@@ -106,10 +89,10 @@ describe("connection check: reasoning effort and the check's own budget", () => 
   });
 
   it("a 400 that is not about reasoning is still a finding, and is not sent again", async () => {
-    const from = emulator.received.length;
-    emulator.queueFault({ kind: "status", status: 400, message: "The request was invalid." });
-    const report = await checkConnection(client, "reasoning");
+    const from = emulator().received.length;
+    emulator().queueFault({ kind: "status", status: 400, message: "The request was invalid." });
+    const report = await checkConnection(client(), "reasoning");
     assert.equal(report.ok, false);
-    assert.equal(emulator.received.slice(from).filter((request) => request.method === "POST").length, 1);
+    assert.equal(emulator().received.slice(from).filter((request) => request.method === "POST").length, 1);
   });
 });

@@ -5,8 +5,8 @@ import { functionCallsOf, outputTextOf, refusalTextOf } from "../../src/relay/ac
 import { RelayClient } from "../../src/relay/client";
 import { buildResponseRequest, userMessage } from "../../src/relay/requestBuilder";
 import type { JsonObject, RequestResult } from "../../src/relay/types";
-import { startRelayEmulator } from "../emulator/server";
-import type { RelayEmulator, ReplayOptions } from "../emulator/server";
+import type { ReplayOptions } from "../emulator/server";
+import { emulatorWithClient } from "../support/emulatorClient";
 
 // Issue 19 §1: streams read without loss or invention. Each case is a stream a relay really can send,
 // served over loopback HTTP (the emulator's replay, or a small server where the timing matters) and read
@@ -37,20 +37,11 @@ const streamedAnswer: JsonObject[] = [
 ];
 
 describe("relay client: nothing lost, nothing invented (issue 19)", () => {
-  let emulator: RelayEmulator;
-  let client: RelayClient;
-  before(async () => {
-    emulator = await startRelayEmulator();
-    client = new RelayClient({ baseUrl: emulator.baseUrl, apiKey: emulator.defaultKey, idleTimeoutMs: 5000 });
-  });
-  after(async () => {
-    await client.close();
-    await emulator.close();
-  });
+  const relay = emulatorWithClient();
 
   async function replay(body: string, options: ReplayOptions = {}): Promise<RequestResult> {
-    emulator.queueReplay(body, { chunkSizes: "random", seed: 7, ...options });
-    return client.send(request);
+    relay.emulator().queueReplay(body, { chunkSizes: "random", seed: 7, ...options });
+    return relay.client().send(request);
   }
 
   it("a final output whose items carry new ids settles the streamed items instead of adding them again", async () => {
@@ -148,6 +139,8 @@ describe("relay client: nothing lost, nothing invented (issue 19)", () => {
   });
 
   it("a 429 with Retry-After says how long to wait, and nothing is retried", async () => {
+    const emulator = relay.emulator();
+    const client = relay.client();
     const before = emulator.postCount();
     emulator.queueFault({ kind: "status", status: 429, retryAfterSeconds: 30 });
     const result = await client.send(request);
