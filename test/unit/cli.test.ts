@@ -208,10 +208,12 @@ describe("CLI", function () {
     assert.match(filtered.stdout, /The relay check failed/);
   });
 
-  it("check exits 0 for a reasoning model that spends more than a short budget on reasoning", async () => {
-    const run = await runCli(["check", "--model", "thinker"], environment());
-    assert.equal(run.code, 0, run.stdout);
-    assert.match(run.stdout, /^ok +Streamed request: Completed/m);
+  it("check exits 0 on the demo relay's model and for a reasoning model that spends more than a short budget on reasoning", async () => {
+    for (const model of ["demo", "thinker"]) {
+      const run = await runCli(["check", "--model", model], environment());
+      assert.equal(run.code, 0, run.stdout);
+      assert.match(run.stdout, /^ok +Streamed request: Completed/m);
+    }
   });
 
   it("check: after an HTTP failure the later steps are skipped, with the reason, and nothing more is sent", async () => {
