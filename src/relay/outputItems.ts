@@ -77,8 +77,8 @@ export function settledItem(streamed: OutputItem, received: OutputItem): OutputI
 /**
  * Merges the final response's `output` with the streamed items. A final item is matched to the streamed
  * item it settles: by id first; then, for a final item whose id was never streamed (relays that give the
- * final output new ids), by kind and position, by call_id, then by the same content, then the next one of
- * its kind. Matched items keep the final fields (per `settledItem`); streamed items nothing matched are
+ * final output new ids), an item of its kind with the same call_id, the same content, the same position,
+ * or else the next one of its kind. Matched items keep the final fields (per `settledItem`); streamed items nothing matched are
  * kept after them, and counted. One item is never kept twice.
  */
 export function mergeFinalOutput(streamed: readonly OutputItem[], final: readonly OutputItem[]): { output: OutputItem[]; omitted: number } {
@@ -98,9 +98,9 @@ export function mergeFinalOutput(streamed: readonly OutputItem[], final: readonl
   const open = (candidate: OutputItem, index: number, kind: string) => !usedStreamed.has(index) && candidate.type === kind && (typeof candidate.id !== "string" || !finalIds.has(candidate.id));
   const unmatched = final.map((_, finalIndex) => finalIndex).filter((finalIndex) => !matchOf.has(finalIndex));
   const passes: Array<(item: OutputItem, finalIndex: number, candidate: OutputItem, index: number) => boolean> = [
-    (_item, finalIndex, _candidate, index) => index === finalIndex,
     (item, _finalIndex, candidate) => typeof item.call_id === "string" && candidate.call_id === item.call_id,
     (item, _finalIndex, candidate) => carriedTextLength(item) > 0 && carriedText(candidate) === carriedText(item),
+    (_item, finalIndex, _candidate, index) => index === finalIndex,
     () => true,
   ];
   for (const fits of passes) {
