@@ -72,7 +72,6 @@ class EffortChoice {
   }
 }
 
-
 const PROBE_TOOL: FunctionToolDefinition = {
   type: "function",
   name: "relay_chat_check",
