@@ -60,6 +60,7 @@ const DEFAULT_NON_STREAM_TIMEOUT_MS = 600_000;
 const DEFAULT_MAX_STREAM_BYTES = 64 * 1024 * 1024;
 const DEFAULT_ERROR_GRACE_MS = 3_000;
 const MAX_ERROR_BODY_BYTES = 256 * 1024;
+const FINAL_STATUS_EVENTS = new Set(["response.completed", "response.incomplete", "response.failed"]);
 
 /**
  * Talks to one relay with one key. Every call is exactly one HTTP request: nothing is retried, because a
@@ -171,7 +172,7 @@ export class RelayClient {
             yield { type: "events", events, snapshot: exchange.snapshot, progress: exchange.progress };
             // After a final status the answer is settled. An `error` event may still be followed by
             // `response.failed`, which is waited for a short while, then the read ends with the error.
-            if (exchange.snapshot.terminal && exchange.snapshot.terminal !== "error_event") break;
+            if (exchange.snapshot.terminal && (exchange.snapshot.terminal !== "error_event" || events.some((event) => FINAL_STATUS_EVENTS.has(event.type)))) break;
             if (exchange.snapshot.terminal === "error_event") errorGrace ??= setTimeout(() => response.body.destroy(), this.errorGraceMs);
           }
           if (exchange.bytesReceived > this.maxStreamBytes) {

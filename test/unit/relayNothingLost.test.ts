@@ -159,12 +159,15 @@ describe("relay client: an error event followed by keep-alive comments (issue 19
   let server: http.Server;
   let baseUrl: string;
   const timers = new Set<NodeJS.Timeout>();
+  let thenFailed = false;
   before(async () => {
-    // The relay sends an `error` event, then only `: PING` comments, and never closes the stream.
+    // The relay sends an `error` event (and, when asked, `response.failed`), then only `: PING` comments,
+    // and never closes the stream.
     server = http.createServer((incoming, response) => {
       incoming.resume();
       response.writeHead(200, { "content-type": "text/event-stream" });
-      response.write(sse([...streamedAnswer.slice(0, 4), { type: "error", error: { code: "server_error", message: "upstream died" } }]));
+      const failed = thenFailed ? [{ type: "response.failed", response: { id: "resp_1", status: "failed", output: [], error: { code: "server_error", message: "upstream died" } } }] : [];
+      response.write(sse([...streamedAnswer.slice(0, 4), { type: "error", error: { code: "server_error", message: "upstream died" } }, ...failed]));
       const ping = setInterval(() => response.write(": PING\n\n"), 50);
       timers.add(ping);
       response.on("close", () => {
@@ -190,6 +193,19 @@ describe("relay client: an error event followed by keep-alive comments (issue 19
       assert.deepEqual(result.outcome, { kind: "error_event", code: "server_error", message: "upstream died" });
       assert.equal(result.cause, "server");
       assert.equal(outputTextOf(result.snapshot.output), "Hello", "the partial text is kept");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("ends at once when response.failed follows the error event", async () => {
+    thenFailed = true;
+    const client = new RelayClient({ baseUrl, apiKey: "sk-test-key-0123456789", idleTimeoutMs: 5000, errorGraceMs: 4000 });
+    try {
+      const started = Date.now();
+      const result = await client.send(request);
+      assert.ok(Date.now() - started < 2000, `ended after ${Date.now() - started} ms, before the grace period`);
+      assert.deepEqual(result.outcome, { kind: "error_event", code: "server_error", message: "upstream died" });
     } finally {
       await client.close();
     }
