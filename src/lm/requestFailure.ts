@@ -48,7 +48,7 @@ function outcomeSentence(result: RequestResult): string {
         ? vscode.l10n.t("no answer came within {0} s.", Math.round(outcome.limitMs / 1000))
         : vscode.l10n.t("nothing arrived for {0} s.", Math.round(outcome.limitMs / 1000));
     case "http_error":
-      return vscode.l10n.t("HTTP {0}, {1}.", outcome.status, cause);
+      return outcome.code ? vscode.l10n.t("HTTP {0} ({1}), {2}.", outcome.status, outcome.code, cause) : vscode.l10n.t("HTTP {0}, {1}.", outcome.status, cause);
     case "network_error":
       return vscode.l10n.t("the relay could not be reached ({0}).", cause);
     case "cancelled":
