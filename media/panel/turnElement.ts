@@ -5,7 +5,7 @@ import { icon, iconButton } from "./icons";
 import type { Localizer } from "./localizer";
 import { renderToolCallCard } from "./toolCallCard";
 import { renderTurnReceipt } from "./turnReceipt";
-import { renderTurnState, toneOf } from "./turnState";
+import { renderRefusal, renderTurnState, toneOf } from "./turnState";
 
 export interface TurnPlace {
   /** Another turn is running: nothing here can be resent. */
@@ -80,7 +80,7 @@ export class TurnElement {
     else if (context.deferAnswer && (!this.answer.hasContent || this.answer.isDeferred)) this.answer.defer(turn.answerText);
     else this.answer.showFinished(turn.answerText);
     this.progress.hidden = isFinished(turn);
-    const footerSignature = JSON.stringify([isFinished(turn), turn.outcome, turn.outcomeLabel, turn.explanation, turn.fixes, turn.actions, turn.receipts, turn.otherItemKinds]);
+    const footerSignature = JSON.stringify([isFinished(turn), turn.refusal, turn.outcome, turn.outcomeLabel, turn.explanation, turn.fixes, turn.actions, turn.receipts, turn.otherItemKinds]);
     if (footerSignature !== this.footerSignature) {
       this.footerSignature = footerSignature;
       this.footerSlot.replaceChildren(...this.renderFooter(turn, context.localizer));
@@ -175,6 +175,7 @@ export class TurnElement {
     this.retryActions = null;
     if (!isFinished(turn)) return turn.receipts.length > 0 ? [this.receipt(turn, localizer)] : [];
     const parts: HTMLElement[] = [];
+    if (turn.refusal !== null) parts.push(renderRefusal(turn.refusal, localizer));
     if (toneOf(turn.outcome) !== "none") {
       const state = renderTurnState(turn, localizer, (action) => {
         if (action === "retry" || action === "continue") this.handlers.post({ type: action, turnId: this.turnId });

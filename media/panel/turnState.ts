@@ -47,7 +47,7 @@ export function renderTurnState(turn: TurnView, localizer: Localizer, post: (act
   const tone = toneOf(turn.outcome);
   const root = element("div", { className: `turn-state tone-${tone}` }, [
     element("div", { className: "turn-state-heading" }, [icon(toneIcons[tone]), element("span", { className: "turn-outcome", text: turn.outcomeLabel })]),
-    turn.explanation === null ? null : element("p", { className: "turn-explanation", text: withoutLabel(turn.explanation, turn.outcomeLabel) }),
+    turn.explanation === null ? null : element("p", { className: "turn-explanation", text: turn.explanation }),
   ]);
   const fixes = turn.fixes.filter((fix) => Object.prototype.hasOwnProperty.call(fixLabels, fix));
   if (fixes.length > 0) {
@@ -71,7 +71,10 @@ export function renderTurnState(turn: TurnView, localizer: Localizer, post: (act
   return { root, actions };
 }
 
-/** The heading already names the outcome: an explanation that starts with it goes on after it. */
-function withoutLabel(explanation: string, label: string): string {
-  return explanation.startsWith(`${label}: `) ? explanation.slice(label.length + 2) : explanation;
+/** A refusal is the model's answer, not a failure of the request: said as such, in the model's words. */
+export function renderRefusal(refusal: string, localizer: Localizer): HTMLElement {
+  return element("div", { className: "turn-state turn-refusal", attributes: { role: "note" } }, [
+    element("div", { className: "turn-state-heading" }, [icon("circle-slash"), element("span", { text: localizer.text("The model declined to answer") })]),
+    element("p", { className: "turn-explanation turn-refusal-text", text: refusal }),
+  ]);
 }

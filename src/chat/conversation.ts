@@ -70,6 +70,8 @@ export interface RequestRecord {
   extraHeaders?: Record<string, string>;
   /** Streamed items the relay's final response left out (kept in `output`); absent when none. */
   omittedStreamedItems?: number;
+  /** Events the relay sent that could not be read (not JSON), when there were any: the answer may be missing text. */
+  unreadableEvents?: number;
   /** How much of the answer had arrived when it was last saved; for a request cut short by a crash. */
   received?: { bytes: number; events: number };
 }

@@ -137,6 +137,7 @@ function settleRecord(record: RequestRecord, result: RequestResult): void {
   record.totalMs = Math.round(result.timing.totalMs);
   record.output = [...result.snapshot.output];
   if (result.snapshot.omittedStreamedItems > 0) record.omittedStreamedItems = result.snapshot.omittedStreamedItems;
+  if (result.snapshot.unreadableEventCount > 0) record.unreadableEvents = result.snapshot.unreadableEventCount;
   if (Object.keys(result.extraHeaders).length > 0) record.extraHeaders = { ...result.extraHeaders };
   delete record.received;
 }

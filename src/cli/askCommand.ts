@@ -1,6 +1,6 @@
 import { requestCost } from "../chat/cost";
 import type { RequestCost } from "../chat/cost";
-import { functionCallsOf, outputTextOf } from "../relay/accumulate";
+import { functionCallsOf, outputTextOf, refusalTextOf } from "../relay/accumulate";
 import type { RelayClient } from "../relay/client";
 import type { ModelPrice } from "../relay/modelPrice";
 import { buildResponseRequest, userMessage } from "../relay/requestBuilder";
@@ -43,6 +43,8 @@ export async function runAsk(client: RelayClient, options: AskOptions, output: C
   } else {
     if (!printedText) output.stdout(outputTextOf(result.snapshot.output));
     output.stdout("\n");
+    const refusal = refusalTextOf(result.snapshot.output);
+    if (refusal) output.stdout(`refused: ${refusal}\n`);
     if (result.outcome.kind !== "completed" && outputTextOf(result.snapshot.output) !== "") output.stderr("(partial answer: the text above is what arrived before it stopped)\n");
     for (const call of functionCallsOf(result.snapshot.output)) output.stderr(`function call proposed: ${call.name}(${call.arguments}) call_id ${call.call_id}\n`);
     if (result.explanation) output.stderr(`${result.explanation}\n`);
@@ -51,7 +53,7 @@ export async function runAsk(client: RelayClient, options: AskOptions, output: C
   return result.outcome.kind === "completed" ? 0 : 1;
 }
 
-export function askJson(result: RequestResult, cost: RequestCost): Record<string, unknown> {
+function askJson(result: RequestResult, cost: RequestCost): Record<string, unknown> {
   const outcome = result.outcome;
   const reason =
     outcome.kind === "incomplete" ? outcome.reason : outcome.kind === "failed" || outcome.kind === "error_event" || outcome.kind === "http_error" || outcome.kind === "network_error" ? outcome.code : null;
@@ -64,6 +66,8 @@ export function askJson(result: RequestResult, cost: RequestCost): Record<string
     text,
     /** True when `text` is what arrived of an answer that did not complete. */
     partial: outcome.kind !== "completed" && text !== "",
+    /** What the model refused, in its words; null when it refused nothing. */
+    refusal: refusalTextOf(result.snapshot.output) || null,
     functionCalls: functionCallsOf(result.snapshot.output),
     outputTypes: result.snapshot.output.map((item) => item.type),
     // Null when the relay reported none, or only zeros for a non-empty answer: unknown, never 0.
@@ -71,6 +75,10 @@ export function askJson(result: RequestResult, cost: RequestCost): Record<string
     cost,
     ...(result.usage === null && result.snapshot.usage !== null ? { reportedUsage: result.snapshot.usage } : {}),
     omittedStreamedItems: result.snapshot.omittedStreamedItems,
+    /** Events that could not be read: the answer may be missing what they held. */
+    unreadableEvents: result.snapshot.unreadableEventCount,
+    /** Seconds the relay asked to wait before sending again (Retry-After); null when it did not say. */
+    retryAfterSeconds: result.retryAfterSeconds,
     requestId: result.requestId,
     requestIds: result.requestIds,
     responseId: result.snapshot.responseId,

@@ -22,5 +22,7 @@ export function receiptLine(result: RequestResult, cost?: RequestCost): string {
   parts.push(`request id ${result.requestIds.length > 0 ? result.requestIds.join(", ") : "(none)"}`);
   const omitted = result.snapshot.omittedStreamedItems;
   if (omitted > 0) parts.push(`the relay's final response left out ${omitted} streamed item${omitted === 1 ? "" : "s"} (kept)`);
+  const unreadable = result.snapshot.unreadableEventCount;
+  if (unreadable > 0) parts.push(`${unreadable} event${unreadable === 1 ? "" : "s"} could not be read: the answer may be missing text`);
   return parts.join(" · ");
 }

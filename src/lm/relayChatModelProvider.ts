@@ -5,7 +5,7 @@ import type { LedgerContext, RequestLedger } from "../chat/requestLedger";
 import { ledgerRowFor, pendingLedgerRow } from "../chat/requestLedger";
 import type { OutputLog } from "../host/outputLog";
 import type { RelayConnection } from "../host/relayConnection";
-import { functionCallsOf, outputTextOf } from "../relay/accumulate";
+import { functionCallsOf, outputTextOf, refusalTextOf } from "../relay/accumulate";
 import { redactSecrets } from "../relay/redact";
 import { buildResponseRequest } from "../relay/requestBuilder";
 import type { RequestResult, ResponseRequest } from "../relay/types";
@@ -25,7 +25,7 @@ import { relayToolNames } from "./toolNames";
 export const RELAY_CHAT_VENDOR = "relay-chat";
 
 /** The ledger's conversation for VS Code's chat: its requests belong to no panel conversation. */
-export const VSCODE_CHAT_CONVERSATION_ID = "vscode-chat";
+const VSCODE_CHAT_CONVERSATION_ID = "vscode-chat";
 
 export interface RelayChatModelProviderOptions {
   connection: RelayConnection;
@@ -123,6 +123,9 @@ export class RelayChatModelProvider implements vscode.LanguageModelChatProvider,
 
     if (result.outcome.kind === "cancelled") throw new vscode.CancellationError();
     if (result.outcome.kind !== "completed") throw relayRequestError(result, redact);
+    // VS Code's chat has no refusal part: the refusal is said as text, marked as one, in the model's words.
+    const refusal = refusalTextOf(result.snapshot.output);
+    if (refusal) progress.report(new vscode.LanguageModelTextPart(`${finalText || reported ? "\n\n" : ""}${vscode.l10n.t("The model declined to answer: {0}", refusal)}`));
     // Calls are handed over only from a completed response: a cut-off call has cut-off arguments.
     for (const call of functionCallsOf(result.snapshot.output)) {
       const parsed = parseCallArguments(call.arguments);

@@ -6,7 +6,7 @@ import type { ErrorCause, RequestResult } from "../relay/types";
 // likely cause with what to check, and the request id to find the request in the relay's usage log.
 
 /** Thrown by the provider for every outcome but `completed` and a cancel by the user. */
-export class RelayRequestError extends Error {
+class RelayRequestError extends Error {
   override readonly name = "RelayRequestError";
   constructor(
     message: string,
@@ -44,9 +44,11 @@ function outcomeSentence(result: RequestResult): string {
     case "failed":
       return vscode.l10n.t("the response failed ({0}).", cause);
     case "timed_out":
-      return vscode.l10n.t("nothing arrived for {0} s.", Math.round(outcome.idleMs / 1000));
+      return outcome.nonStreamed
+        ? vscode.l10n.t("no answer came within {0} s.", Math.round(outcome.limitMs / 1000))
+        : vscode.l10n.t("nothing arrived for {0} s.", Math.round(outcome.limitMs / 1000));
     case "http_error":
-      return vscode.l10n.t("HTTP {0}, {1}.", outcome.status, cause);
+      return outcome.code ? vscode.l10n.t("HTTP {0} ({1}), {2}.", outcome.status, outcome.code, cause) : vscode.l10n.t("HTTP {0}, {1}.", outcome.status, cause);
     case "network_error":
       return vscode.l10n.t("the relay could not be reached ({0}).", cause);
     case "cancelled":
@@ -61,7 +63,7 @@ function outcomeSentence(result: RequestResult): string {
 }
 
 /** The spec's likely causes, as the user reads them. */
-export function causeLabel(cause: ErrorCause): string {
+function causeLabel(cause: ErrorCause): string {
   switch (cause) {
     case "address":
       return vscode.l10n.t("cause: the relay address");

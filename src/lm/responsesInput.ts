@@ -3,6 +3,7 @@ import * as l10n from "@vscode/l10n";
 // `input` a relay understands. VS Code keeps the conversation, so every request carries it whole, as the
 // relay spec asks of any client. The `vscode` classes are read by the adapter (lmMessageParts.ts); what
 // arrives here is plain data, so these rules are tested on plain Node.
+import { isObject } from "../relay/outputItems";
 import type { FunctionToolDefinition, InputItem, JsonObject } from "../relay/types";
 
 export type ChatPart =
@@ -84,12 +85,8 @@ export function functionToolsFrom(tools: readonly OfferedTool[], relayName: (nam
     type: "function",
     name: relayName(tool.name),
     description: tool.description,
-    parameters: isSchemaObject(tool.inputSchema) ? (tool.inputSchema as JsonObject) : EMPTY_OBJECT_SCHEMA,
+    parameters: isObject(tool.inputSchema) && Object.keys(tool.inputSchema).length > 0 ? tool.inputSchema : EMPTY_OBJECT_SCHEMA,
   }));
-}
-
-function isSchemaObject(value: unknown): boolean {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length > 0;
 }
 
 /**

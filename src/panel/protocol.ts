@@ -79,6 +79,8 @@ export interface TurnView {
   attachments: AttachmentLabel[];
   /** Markdown of the answer so far (completed text, or the partial text of an unfinished turn). */
   answerText: string;
+  /** What the model declined to answer, in its own words (`refusal` parts); null when it refused nothing. */
+  refusal: string | null;
   /** True while this turn's request is in flight; deltas then append to `answerText`. */
   streaming: boolean;
   outcome: OutcomeKind;

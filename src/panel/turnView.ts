@@ -1,4 +1,5 @@
 import * as l10n from "@vscode/l10n";
+import { refusalTextOf } from "../relay/accumulate";
 import { isObject } from "../relay/outputItems";
 import type { OutputItem } from "../relay/types";
 import { answerTextOf } from "../chat/answerText";
@@ -43,6 +44,7 @@ export function turnViewOf(conversation: Conversation, turn: Turn, options: Turn
     userText: message.text,
     attachments: message.attachments,
     answerText: streaming && options.liveText !== null ? options.liveText : answerTextOf(turn),
+    refusal: refusalTextOf(outputs) || null,
     streaming,
     outcome: turn.outcome.kind as OutcomeKind,
     outcomeLabel: outcomeLabel(turn.outcome),
@@ -101,10 +103,16 @@ export function receiptOf(request: RequestRecord): ReceiptView {
     requestId: request.requestId,
     httpStatus: request.httpStatus,
     model: request.model,
-    note: request.omittedStreamedItems
-      ? l10n.t("The relay's final response left out {0} streamed item(s); Relay Chat kept them from the stream.", request.omittedStreamedItems)
-      : null,
+    note: receiptNote(request),
   };
+}
+
+function receiptNote(request: RequestRecord): string | null {
+  const notes = [
+    request.omittedStreamedItems ? l10n.t("The relay's final response left out {0} streamed item(s); Relay Chat kept them from the stream.", request.omittedStreamedItems) : null,
+    request.unreadableEvents ? l10n.t("{0} event(s) from the relay could not be read: the answer may be missing text.", request.unreadableEvents) : null,
+  ].filter((note): note is string => note !== null);
+  return notes.length > 0 ? notes.join(" ") : null;
 }
 
 function toolCallViewOf(call: ToolCallRecord): ToolCallView {

@@ -130,6 +130,7 @@ export const WEBVIEW_STRINGS: readonly string[] = [
   "Show request details",
   "Stop",
   "stopped while running",
+  "The model declined to answer",
   "The model reasoned before answering. Its reasoning is not shown; it is counted in the reasoning tokens.",
   "This conversation: {0}, {1} input tokens ({2} cached), {3} output tokens",
   "tokens unknown",

@@ -1,7 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import type { DeltaItemKind } from "./outputItems";
 import { arrayField, createdItem, findItemIndex, isObject, mergeFinalOutput, placementOf, settledItem, stringField } from "./outputItems";
-import { CHAT_COMPLETIONS_CHUNK_TYPE } from "./sseDecoder";
+import { CHAT_COMPLETIONS_CHUNK_TYPE, UNPARSABLE_FRAME_TYPE } from "./sseDecoder";
 import type { FunctionCallProposal, JsonObject, JsonValue, OutputItem, RelayEvent, ResponseSnapshot, ServiceError, Usage } from "./types";
 
 // A pure reducer from service events to a snapshot of the response. Updates share structure with the
@@ -20,6 +20,7 @@ export const emptySnapshot: ResponseSnapshot = Object.freeze({
   error: null,
   terminal: null,
   unknownEventCount: 0,
+  unreadableEventCount: 0,
   omittedStreamedItems: 0,
 });
 
@@ -34,17 +35,17 @@ export function accumulate(snapshot: ResponseSnapshot, event: RelayEvent): Respo
     case "response.output_text.delta":
       return appendOutputText(snapshot, event) ?? updatePart(snapshot, event, OUTPUT_TEXT, (part) => ({ ...part, text: stringField(part, "text") + stringField(event, "delta") }));
     case "response.output_text.done":
-      return updatePart(snapshot, event, OUTPUT_TEXT, (part) => ({ ...part, text: stringField(event, "text") }));
+      return updatePart(snapshot, event, OUTPUT_TEXT, (part) => settledField(part, event, "text"));
     case "response.refusal.delta":
       return updatePart(snapshot, event, REFUSAL, (part) => ({ ...part, refusal: stringField(part, "refusal") + stringField(event, "delta") }));
     case "response.refusal.done":
-      return updatePart(snapshot, event, REFUSAL, (part) => ({ ...part, refusal: stringField(event, "refusal") }));
+      return updatePart(snapshot, event, REFUSAL, (part) => settledField(part, event, "refusal"));
     case "response.output_text.annotation.added":
       return updatePart(snapshot, event, OUTPUT_TEXT, (part) => ({ ...part, annotations: [...arrayField(part, "annotations"), event.annotation ?? null] }));
     case "response.function_call_arguments.delta":
       return updateItem(snapshot, event, "function_call", (item) => ({ ...item, arguments: stringField(item, "arguments") + stringField(event, "delta") }));
     case "response.function_call_arguments.done":
-      return updateItem(snapshot, event, "function_call", (item) => ({ ...item, arguments: stringField(event, "arguments") }));
+      return updateItem(snapshot, event, "function_call", (item) => settledField(item, event, "arguments"));
     case "response.output_item.added":
     case "response.output_item.done":
       return isObject(event.item) && typeof event.item.type === "string" ? placeItem(snapshot, event, event.item as OutputItem) : snapshot;
@@ -57,11 +58,11 @@ export function accumulate(snapshot: ResponseSnapshot, event: RelayEvent): Respo
     case "response.reasoning_summary_text.delta":
       return updatePart(snapshot, event, SUMMARY_TEXT, (part) => ({ ...part, text: stringField(part, "text") + stringField(event, "delta") }));
     case "response.reasoning_summary_text.done":
-      return updatePart(snapshot, event, SUMMARY_TEXT, (part) => ({ ...part, text: stringField(event, "text") }));
+      return updatePart(snapshot, event, SUMMARY_TEXT, (part) => settledField(part, event, "text"));
     case "response.reasoning_text.delta":
       return updatePart(snapshot, event, REASONING_TEXT, (part) => ({ ...part, text: stringField(part, "text") + stringField(event, "delta") }));
     case "response.reasoning_text.done":
-      return updatePart(snapshot, event, REASONING_TEXT, (part) => ({ ...part, text: stringField(event, "text") }));
+      return updatePart(snapshot, event, REASONING_TEXT, (part) => settledField(part, event, "text"));
     case "response.created":
     case "response.queued":
     case "response.in_progress":
@@ -71,9 +72,11 @@ export function accumulate(snapshot: ResponseSnapshot, event: RelayEvent): Respo
     case "response.incomplete":
       return applyResponseObject(snapshot, event.response, "incomplete");
     case "response.failed":
-      return applyResponseObject(snapshot, event.response, "failed");
+      return withTopLevelError(applyResponseObject(snapshot, event.response, "failed"), event);
     case "error":
       return { ...snapshot, error: snapshot.error ?? errorFromEvent(event), terminal: snapshot.terminal ?? "error_event" };
+    case UNPARSABLE_FRAME_TYPE:
+      return { ...snapshot, unreadableEventCount: snapshot.unreadableEventCount + 1 };
     case CHAT_COMPLETIONS_CHUNK_TYPE:
       return { ...snapshot, error: snapshot.error ?? { code: CHAT_COMPLETIONS_FORMAT_CODE, message: chatCompletionsMessage() }, terminal: snapshot.terminal ?? "failed" };
     default:
@@ -128,11 +131,20 @@ export function snapshotFromResponseBody(body: JsonObject): ResponseSnapshot {
 
 /** The answer text: `output_text` parts of `message` items, in order. Reasoning and unknown kinds are skipped. */
 export function outputTextOf(output: readonly OutputItem[]): string {
+  return messagePartsText(output, "output_text", "text");
+}
+
+/** What the model refused, in its own words: `refusal` parts of `message` items, in order; "" when it refused nothing. */
+export function refusalTextOf(output: readonly OutputItem[]): string {
+  return messagePartsText(output, "refusal", "refusal");
+}
+
+function messagePartsText(output: readonly OutputItem[], partType: string, field: "text" | "refusal"): string {
   let text = "";
   for (const item of output) {
     if (item.type !== "message" || !Array.isArray(item.content)) continue;
     for (const part of item.content) {
-      if (isObject(part) && part.type === "output_text" && typeof part.text === "string") text += part.text;
+      if (isObject(part) && part.type === partType && typeof part[field] === "string") text += part[field];
     }
   }
   return text;
@@ -163,6 +175,21 @@ function applyResponseObject(snapshot: ResponseSnapshot, response: JsonValue | u
   if (isObject(incomplete) && typeof incomplete.reason === "string") next.incompleteReason = incomplete.reason;
   if (isObject(response.error) && !snapshot.error) next.error = serviceErrorFrom(response.error);
   return next;
+}
+
+/** Some relays put the error of `response.failed` beside the response instead of inside it. */
+function withTopLevelError(snapshot: ResponseSnapshot, event: RelayEvent): ResponseSnapshot {
+  if (snapshot.error || event.error === undefined || event.error === null) return snapshot;
+  return { ...snapshot, error: errorFromEvent(event) };
+}
+
+/**
+ * A `.done` event settles the text its deltas built; one that leaves the field out (some relays send
+ * only the ids) says nothing new, so the streamed text stays.
+ */
+function settledField<T extends JsonObject>(target: T, event: RelayEvent, field: "text" | "refusal" | "arguments"): T {
+  const settled = event[field];
+  return typeof settled === "string" ? { ...target, [field]: settled } : target;
 }
 
 function errorFromEvent(event: RelayEvent): ServiceError {
@@ -214,6 +241,7 @@ function withOutput(snapshot: ResponseSnapshot, output: readonly OutputItem[]): 
     error: snapshot.error,
     terminal: snapshot.terminal,
     unknownEventCount: snapshot.unknownEventCount,
+    unreadableEventCount: snapshot.unreadableEventCount,
     omittedStreamedItems: snapshot.omittedStreamedItems,
   };
 }

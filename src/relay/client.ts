@@ -22,6 +22,11 @@ export interface RelayClientOptions {
   idleTimeoutMs?: number;
   /** How long a non-streamed request may take in all: the relay sends nothing until the whole answer is ready. */
   nonStreamTimeoutMs?: number;
+  /**
+   * How long to keep reading after an `error` event for the `response.failed` that may follow it. Keep-alive
+   * comments keep the idle limit from running out, so without this a relay that only pings on would never end.
+   */
+  errorGraceMs?: number;
   /** A stream (or whole body) larger than this is stopped and classified, with the text so far kept. */
   maxStreamBytes?: number;
   /** Non-secret headers sent on every request (gateways route by them); checked by `checkExtraHeaders`. */
@@ -52,10 +57,12 @@ export class RelayConfigurationError extends Error {
   }
 }
 
-export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
-export const DEFAULT_NON_STREAM_TIMEOUT_MS = 600_000;
-export const DEFAULT_MAX_STREAM_BYTES = 64 * 1024 * 1024;
+const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+const DEFAULT_NON_STREAM_TIMEOUT_MS = 600_000;
+const DEFAULT_MAX_STREAM_BYTES = 64 * 1024 * 1024;
+const DEFAULT_ERROR_GRACE_MS = 3_000;
 const MAX_ERROR_BODY_BYTES = 256 * 1024;
+const FINAL_STATUS_EVENTS = new Set(["response.completed", "response.incomplete", "response.failed"]);
 
 /**
  * Talks to one relay with one key. Every call is exactly one HTTP request: nothing is retried, because a
@@ -71,6 +78,7 @@ export class RelayClient {
   private readonly idleTimeoutMs: number;
   private readonly nonStreamTimeoutMs: number;
   private readonly maxStreamBytes: number;
+  private readonly errorGraceMs: number;
   private readonly dispatcher: Dispatcher;
   private readonly userAgent: string;
 
@@ -94,6 +102,7 @@ export class RelayClient {
     this.idleTimeoutMs = positiveOr(options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
     this.nonStreamTimeoutMs = positiveOr(options.nonStreamTimeoutMs, DEFAULT_NON_STREAM_TIMEOUT_MS);
     this.maxStreamBytes = positiveOr(options.maxStreamBytes, DEFAULT_MAX_STREAM_BYTES);
+    this.errorGraceMs = positiveOr(options.errorGraceMs, DEFAULT_ERROR_GRACE_MS);
     this.dispatcher = options.dispatcher ?? createDispatcher({ proxyUrl: options.proxyUrl, strictSsl: options.strictSsl });
     this.userAgent = options.userAgent ?? "relay-chat";
   }
@@ -130,46 +139,57 @@ export class RelayClient {
       }
       yield { type: "headers", headers: exchange.receivedHeaders(response) };
       const contentType = headerText(response.headers["content-type"]);
-      if (response.statusCode < 200 || response.statusCode >= 300 || !/text\/event-stream/i.test(contentType)) {
-        const success = response.statusCode >= 200 && response.statusCode < 300;
-        const body = await exchange.readBody(response, success ? this.maxStreamBytes : MAX_ERROR_BODY_BYTES).catch((error: unknown) => error as Error);
+      const success = response.statusCode >= 200 && response.statusCode < 300;
+      const chunks = response.body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+      // Some relays label their event stream text/plain (or nothing): a success body is read as a stream
+      // when it begins like one, whatever its label says.
+      const opening = success && !/text\/event-stream/i.test(contentType) ? await readOpening(chunks).catch((error: unknown) => error as Error) : [];
+      if (opening instanceof Error) {
+        yield { type: "end", result: exchange.finishThrown(opening, abort.signal.aborted) };
+        return;
+      }
+      const body = withOpening(opening, chunks);
+      if (!success || (!/text\/event-stream/i.test(contentType) && !looksLikeEventStream(opening))) {
+        const whole = await exchange.readBody(body, success ? this.maxStreamBytes : MAX_ERROR_BODY_BYTES).catch((error: unknown) => error as Error);
         response.body.destroy();
-        if (body instanceof Error || abort.signal.aborted) {
-          yield { type: "end", result: exchange.finishThrown(body, abort.signal.aborted) };
+        if (whole instanceof Error || abort.signal.aborted) {
+          yield { type: "end", result: exchange.finishThrown(whole, abort.signal.aborted) };
           return;
         }
-        if (success && body.overflowed) {
+        if (success && whole.overflowed) {
           yield { type: "end", result: exchange.finishOversizedBody() };
           return;
         }
-        yield { type: "end", result: exchange.finishWholeBody(response.statusCode, body.text, contentType) };
+        yield { type: "end", result: exchange.finishWholeBody(response.statusCode, whole.text, contentType) };
         return;
       }
       const decoder = new SseEventDecoder();
       let thrown: unknown = null;
       let sizeLimitHit = false;
+      let errorGrace: NodeJS.Timeout | null = null;
       try {
-        for await (const chunk of response.body) {
-          const events = decoder.push(exchange.countBytes(chunk as Buffer));
+        for await (const chunk of body) {
+          const events = exchange.acceptEvents(decoder.push(exchange.countBytes(chunk)));
           if (events.length > 0) {
-            exchange.applyEvents(events);
             yield { type: "events", events, snapshot: exchange.snapshot, progress: exchange.progress };
-            // After a final status the answer is settled; an `error` event may still be followed by
-            // `response.failed`, so only the response.* terminals end the read early.
-            if (exchange.snapshot.terminal && exchange.snapshot.terminal !== "error_event") break;
+            // After a final status the answer is settled. An `error` event may still be followed by
+            // `response.failed`, which is waited for a short while, then the read ends with the error.
+            if (exchange.snapshot.terminal && (exchange.snapshot.terminal !== "error_event" || events.some((event) => FINAL_STATUS_EVENTS.has(event.type)))) break;
+            if (exchange.snapshot.terminal === "error_event") errorGrace ??= setTimeout(() => response.body.destroy(), this.errorGraceMs);
           }
           if (exchange.bytesReceived > this.maxStreamBytes) {
             sizeLimitHit = true;
             break;
           }
         }
-        const rest = sizeLimitHit ? [] : decoder.end();
+        const rest = sizeLimitHit ? [] : exchange.acceptEvents(decoder.end());
         if (rest.length > 0) {
-          exchange.applyEvents(rest);
           yield { type: "events", events: rest, snapshot: exchange.snapshot, progress: exchange.progress };
         }
       } catch (error) {
         thrown = error;
+      } finally {
+        if (errorGrace) clearTimeout(errorGrace);
       }
       response.body.destroy();
       yield { type: "end", result: exchange.finishStream(thrown, abort.signal.aborted, sizeLimitHit) };
@@ -204,7 +224,7 @@ export class RelayClient {
         bodyTimeout: this.idleTimeoutMs,
       });
       exchange.receivedHeaders(response);
-      body = (await exchange.readBody(response, this.maxStreamBytes)).text;
+      body = (await exchange.readBody(response.body, this.maxStreamBytes)).text;
       response.body.destroy();
     } catch (error) {
       const result = exchange.finishThrown(error, options.signal?.aborted === true);
@@ -265,6 +285,32 @@ function parseModelList(body: string): { ok: true; models: ModelInfo[] } | { ok:
   } catch {
     return { ok: false };
   }
+}
+
+/** Reads the first chunks of a body until it is clear whether it begins like an event stream. */
+async function readOpening(chunks: AsyncIterator<Buffer>): Promise<Buffer[]> {
+  const opening: Buffer[] = [];
+  let length = 0;
+  while (length < 64) {
+    const next = await chunks.next();
+    if (next.done) break;
+    opening.push(next.value);
+    length += next.value.length;
+    const text = Buffer.concat(opening).toString("utf8").replace(/^\uFEFF/, "").trimStart();
+    if (text.length >= 6 || text.includes("\n")) break;
+  }
+  return opening;
+}
+
+/** An SSE body opens with a field (`data:`, `event:`, `id:`, `retry:`) or a comment line. */
+function looksLikeEventStream(opening: readonly Buffer[]): boolean {
+  const text = Buffer.concat(opening).toString("utf8").replace(/^\uFEFF/, "").trimStart();
+  return /^(?:(?:data|event|id|retry)[ \t]*:|:)/.test(text);
+}
+
+async function* withOpening(opening: readonly Buffer[], rest: AsyncIterator<Buffer>): AsyncGenerator<Buffer, void, undefined> {
+  yield* opening;
+  for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
 }
 
 function headerText(value: string | string[] | undefined): string {

@@ -3,13 +3,16 @@ import { functionCallsOf, outputTextOf } from "./accumulate";
 import type { RelayClient } from "./client";
 import { isObject } from "./outputItems";
 import { buildResponseRequest, userMessage } from "./requestBuilder";
-import type { FunctionToolDefinition, RequestResult } from "./types";
+import type { FunctionToolDefinition, RequestResult, ResponseRequest } from "./types";
 
 // The relay check-up shared by the CLI's `check` and the extension's "Check Relay Connection". Each step
 // says what it saw and, when it fails, what to do; it never calls something fine that is not. It sends a
 // model list request and three small, possibly billed requests: a streamed answer, and one function call
 // streamed and one not, because some relays deliver function calls intact only when not streamed. After
 // an HTTP failure the later steps are skipped (with the reason): they would fail the same way and cost.
+// The check's own requests must be able to finish on any model: they leave room for reasoning and ask for
+// the lowest reasoning effort the model takes (see EffortChoice); an answer still cut by the check's budget
+// shows the relay works, so it is a warning about the budget, never a failure of the relay.
 
 export type CheckStatus = "ok" | "warning" | "failed" | "skipped";
 
@@ -33,7 +36,40 @@ export interface ConnectionReport {
 
 /** Said before the check starts (translated when asked for, after the extension loaded its bundle). */
 export function checkBillingNote(): string {
-  return l10n.t("This check sends a model list request and three small requests to the relay (a short streamed answer, and one function call streamed and one not). The relay may bill each of them.");
+  return l10n.t("This check sends a model list request and three small requests to the relay (a short streamed answer, and one function call streamed and one not). The relay may bill each of them. A request the model rejects for its reasoning effort is sent again with one it takes, or none.");
+}
+
+/** Room for a one-word answer after a reasoning model's thinking at its lowest effort. */
+const CHECK_OUTPUT_BUDGET = 1024;
+
+/** Reasoning efforts from the lowest up: `none` is the Open Responses spec's, `minimal` and `low` are what other models take as lowest. */
+const EFFORTS_LOWEST_FIRST = ["none", "minimal", "low", "medium"];
+
+/**
+ * The reasoning effort the check asks for. There is no way to ask a relay whether a model reasons, so the
+ * check asks for the lowest effort and reads the answer: a 400 that names the effort value moves to the
+ * lowest one the relay's message lists as supported (or the next one up); a 400 about the reasoning
+ * parameter itself means the model takes none, and the request goes again without it. Such a 400 is a
+ * rejected request, never a finding about the relay, and the choice holds for the check's later requests.
+ */
+class EffortChoice {
+  effort: string | null = EFFORTS_LOWEST_FIRST[0];
+
+  /** True when `result` is a rejection of the effort sent and another choice is worth one more request. */
+  retreatAfter(result: RequestResult): boolean {
+    const sent = this.effort;
+    if (sent === null || result.outcome.kind !== "http_error" || result.outcome.status !== 400) return false;
+    const said = `${result.outcome.message} ${result.outcome.body}`;
+    if (!/reasoning/i.test(said)) return false;
+    const quoted = new Set([...said.matchAll(/['"`]([a-z]+)['"`]/gi)].map((match) => match[1].toLowerCase()));
+    const higher = EFFORTS_LOWEST_FIRST.slice(EFFORTS_LOWEST_FIRST.indexOf(sent) + 1);
+    if (!quoted.has(sent)) {
+      this.effort = null;
+      return true;
+    }
+    this.effort = higher.find((effort) => quoted.has(effort)) ?? higher[0] ?? null;
+    return true;
+  }
 }
 
 const PROBE_TOOL: FunctionToolDefinition = {
@@ -78,7 +114,16 @@ export async function checkConnection(client: RelayClient, model: string, option
     }
   }
 
-  const result = await client.send(buildResponseRequest({ model, input: [userMessage("Reply with the single word OK.")], maxOutputTokens: 64, stream: true }), options);
+  const effort = new EffortChoice();
+  const send = async (request: (reasoningEffort: string | null) => ResponseRequest): Promise<RequestResult> => {
+    for (;;) {
+      const sent = await client.send(request(effort.effort), options);
+      if (!effort.retreatAfter(sent)) return sent;
+    }
+  };
+  const result = await send((reasoningEffort) =>
+    buildResponseRequest({ model, input: [userMessage("Reply with the single word OK.")], maxOutputTokens: CHECK_OUTPUT_BUDGET, reasoningEffort, stream: true }),
+  );
   steps.push(textStep(result));
   if (isHttpFailure(result)) {
     skipRest(l10n.t("the streamed request failed ({0}).", `${result.outcome.kind}${result.httpStatus ? ` ${result.httpStatus}` : ""}`), LATER_STEPS.slice(1));
@@ -102,23 +147,26 @@ export async function checkConnection(client: RelayClient, model: string, option
       : l10n.t("No request-id header was found; add the relay's header name to the request-id header setting to match requests with the usage log."),
   });
 
-  const streamedCall = await client.send(probeRequest(model, true), options);
+  const streamedCall = await send((reasoningEffort) => probeRequest(model, true, reasoningEffort));
   if (isHttpFailure(streamedCall)) {
     // A 400 here usually means the model takes no tools; chat still works. Anything else is a relay problem.
     steps.push({ name: "Function call, streamed", status: streamedCall.cause === "bad_request" ? "warning" : "failed", detail: describeFailure(streamedCall) });
     skipRest(l10n.t("the function call request failed ({0}).", `${streamedCall.outcome.kind}${streamedCall.httpStatus ? ` ${streamedCall.httpStatus}` : ""}`), ["Function call, not streamed", "Function calls"]);
     return report(result);
   }
-  const plainCall = await client.send(probeRequest(model, false), options);
+  const plainCall = await send((reasoningEffort) => probeRequest(model, false, reasoningEffort));
   const streamedProblem = callProblem(streamedCall);
   const plainProblem = callProblem(plainCall);
   steps.push(callStep("Function call, streamed", streamedCall, streamedProblem));
   steps.push(callStep("Function call, not streamed", plainCall, plainProblem));
-  const onlyPlainIntact = streamedProblem !== null && plainProblem === null;
+  // A call cut by the check's own budget says nothing about how the relay delivers calls.
+  const onlyPlainIntact = streamedProblem !== null && !cutByBudget(streamedCall) && plainProblem === null;
   steps.push(
     streamedProblem === null && plainProblem === null
       ? { name: "Function calls", status: "ok", detail: l10n.t("Function calls arrive intact, streamed and not streamed.") }
-      : onlyPlainIntact
+      : cutByBudget(streamedCall) || cutByBudget(plainCall)
+        ? { name: "Function calls", status: "warning", detail: l10n.t("Not fully checked: the model used up the check's output budget before finishing a call.") }
+        : onlyPlainIntact
         ? { name: "Function calls", status: "failed", detail: l10n.t("Only non-streamed function calls arrive intact through this relay: turn streaming off for it (setting relayChat.stream: false) to use tools.") }
         : plainProblem !== null && streamedProblem === null
           ? { name: "Function calls", status: "warning", detail: l10n.t("Streamed function calls arrive intact, non-streamed ones do not: keep streaming on (relayChat.stream).") }
@@ -129,8 +177,29 @@ export async function checkConnection(client: RelayClient, model: string, option
 
 const LATER_STEPS = ["Streamed request", "Final event", "Usage reported", "Request id header", "Function call, streamed", "Function call, not streamed", "Function calls"];
 
-function probeRequest(model: string, stream: boolean) {
-  return buildResponseRequest({ model, input: [userMessage('Call the relay_chat_check function with the word "ok".')], tools: [PROBE_TOOL], toolChoice: "required", maxOutputTokens: 64, stream });
+function probeRequest(model: string, stream: boolean, reasoningEffort: string | null): ResponseRequest {
+  return buildResponseRequest({
+    model,
+    input: [userMessage('Call the relay_chat_check function with the word "ok".')],
+    tools: [PROBE_TOOL],
+    toolChoice: "required",
+    maxOutputTokens: CHECK_OUTPUT_BUDGET,
+    reasoningEffort,
+    stream,
+  });
+}
+
+/** The answer ended properly, as `incomplete`, because it reached the check's own output budget. */
+function cutByBudget(result: RequestResult): boolean {
+  return result.outcome.kind === "incomplete" && result.outcome.reason === "max_output_tokens";
+}
+
+/** Said instead of the usual explanation, which offers Continue: a report has nothing to continue. */
+function budgetNote(result: RequestResult): string {
+  const reasoning = result.usage?.output_tokens_details?.reasoning_tokens;
+  return reasoning
+    ? l10n.t("The stream ended properly (incomplete: max_output_tokens), but the check's budget of {0} output tokens was too small for this model: it spent {1} on reasoning. The relay works; chat uses the output budget from the settings.", CHECK_OUTPUT_BUDGET, reasoning)
+    : l10n.t("The stream ended properly (incomplete: max_output_tokens), but the check's budget of {0} output tokens was too small for this model. The relay works; chat uses the output budget from the settings.", CHECK_OUTPUT_BUDGET);
 }
 
 function isHttpFailure(result: RequestResult): boolean {
@@ -143,8 +212,9 @@ function describeFailure(result: RequestResult): string {
 
 function textStep(result: RequestResult) {
   const kind = result.outcome.kind;
-  // `incomplete` is not a working relay: even a one-word answer did not finish.
+  // Cut at the check's own budget, the answer still ended properly; any other end is not a working relay.
   if (kind === "completed") return { name: "Streamed request", status: "ok" as const, detail: l10n.t("Completed with {0}.", JSON.stringify(outputTextOf(result.snapshot.output).slice(0, 60))) };
+  if (cutByBudget(result)) return { name: "Streamed request", status: "warning" as const, detail: budgetNote(result) };
   return { name: "Streamed request", status: "failed" as const, detail: describeFailure(result) };
 }
 
@@ -162,6 +232,7 @@ function usageStep(result: RequestResult): CheckStep {
 
 /** Why the probe's function call is not usable, or null when it arrived intact. */
 function callProblem(result: RequestResult): string | null {
+  if (cutByBudget(result)) return budgetNote(result);
   if (result.outcome.kind !== "completed") return describeFailure(result);
   const call = functionCallsOf(result.snapshot.output).find((candidate) => candidate.name === PROBE_TOOL.name);
   if (!call) return l10n.t("No call to the requested function came back.");

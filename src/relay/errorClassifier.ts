@@ -1,9 +1,11 @@
 import * as l10n from "@vscode/l10n";
+import { CHAT_COMPLETIONS_FORMAT_CODE } from "./accumulate";
 import type { ErrorCause, RequestOutcome } from "./types";
 
 // Maps what came back (status, error code/type, body shape, socket error) to the spec's likely causes:
 // address, key, model permission, quota/balance, plus rate limit, server and network. The explanation
-// is what the user reads; it says what to check, not just what happened. The wording goes through
+// is what the user reads; it says what to check, not just what happened, and never repeats the outcome's
+// label (status and code), which every reader shows beside it. The wording goes through
 // @vscode/l10n: in VS Code it is in the display language, in the CLI and tests it stays English. The
 // relay's own message and codes are quoted as they came.
 
@@ -24,7 +26,7 @@ const CODE_CAUSES: ReadonlyArray<[RegExp, ErrorCause]> = [
   [/^(invalid_request|invalid_request_error|context_length_exceeded|invalid_value|decimal_below_min_value|invalid_type|missing_required_parameter)$/i, "bad_request"],
 ];
 
-export function adviceFor(cause: ErrorCause): string {
+function adviceFor(cause: ErrorCause): string {
   switch (cause) {
     case "address":
       return l10n.t("Check the base URL: it should point at the relay's API (for example https://relay.example.com/v1), not its web console.");
@@ -73,7 +75,7 @@ interface ParsedErrorBody {
 }
 
 /** Reads the nested `{error:{code,type,message}}` envelope, the flat `{code,message}` one, or `{detail}`. */
-export function parseErrorBody(bodyText: string): ParsedErrorBody | null {
+function parseErrorBody(bodyText: string): ParsedErrorBody | null {
   let body: unknown;
   try {
     body = JSON.parse(bodyText);
@@ -111,13 +113,13 @@ export function classifyHttpError(status: number, bodyText: string, contentType:
   const code = parsed.code ?? parsed.type;
   const cause = causeFromCode(parsed.code) ?? causeFromCode(parsed.type) ?? causeFromStatus(status);
   const message = parsed.message ?? `HTTP ${status}`;
-  const codeText = code ? ` (${code})` : "";
-  return { cause, code, message, explanation: `HTTP ${status}${codeText}: ${message} ${adviceFor(cause)}` };
+  // The status and code are the outcome's label, shown beside the explanation: it says the rest.
+  return { cause, code, message, explanation: `${message} ${adviceFor(cause)}` };
 }
 
 /** Errors reported inside a 200 stream or body (`error` event, `response.failed`). */
 export function classifyServiceError(code: string | null, message: string): ClassifiedError {
-  if (code === "chat_completions_format") {
+  if (code === CHAT_COMPLETIONS_FORMAT_CODE) {
     return { cause: "model_permission", code, message, explanation: `${message} ${l10n.t("Pick another model, or ask the relay's operator to serve this one through the Responses API. Nothing was retried.")}` };
   }
   const cause = causeFromCode(code) ?? "server";
@@ -141,7 +143,7 @@ const NETWORK_CODES: Record<string, { cause: ErrorCause; what: () => string }> =
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: { cause: "network", what: () => l10n.t("The relay's TLS certificate could not be verified.") },
 };
 
-export function errorCodeOf(error: unknown): string | null {
+function errorCodeOf(error: unknown): string | null {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current && typeof current === "object"; depth += 1) {
     const code = (current as { code?: unknown }).code;
@@ -197,7 +199,7 @@ export function classifyLocalOutcome(outcome: RequestOutcome): ClassifiedError |
           message: l10n.t("timed out"),
           explanation: l10n.t(
             "The relay did not answer within {0} s (the limit for non-streamed requests, setting relayChat.nonStreamTimeoutSeconds), so the request was stopped. Check the relay's usage log before sending again.",
-            seconds(outcome.idleMs),
+            seconds(outcome.limitMs),
           ),
         };
       }
@@ -205,7 +207,7 @@ export function classifyLocalOutcome(outcome: RequestOutcome): ClassifiedError |
         cause: "network",
         code: null,
         message: l10n.t("timed out"),
-        explanation: l10n.t("Nothing arrived for {0} s, so the request was stopped. Check the relay's usage log before sending again.", seconds(outcome.idleMs)),
+        explanation: l10n.t("Nothing arrived for {0} s, so the request was stopped. Check the relay's usage log before sending again.", seconds(outcome.limitMs)),
       };
     case "cancelled":
       return { cause: null, code: null, message: l10n.t("cancelled"), explanation: l10n.t("Stopped by you. The relay may still bill what it produced.") };

@@ -34,6 +34,9 @@ export class Exchange {
   private readonly startedClock = performance.now();
   private firstByteMs: number | null = null;
   private responseCostHeader: string | string[] | undefined;
+  private retryAfterSeconds: number | null = null;
+  /** What each sequence number carried, to recognise an event the relay sent twice. */
+  private readonly seenSequenceNumbers = new Map<number, string>();
 
   constructor(private readonly settings: ExchangeSettings) {}
 
@@ -54,6 +57,7 @@ export class Exchange {
     this.httpStatus = response.statusCode;
     this.requestIds = requestIdsFromHeaders(response.headers, this.settings.requestIdHeaders);
     this.responseCostHeader = response.headers[RESPONSE_COST_HEADER];
+    this.retryAfterSeconds = retryAfterSecondsOf(response.headers["retry-after"], Date.now());
     return { httpStatus: response.statusCode, requestId: this.requestId, requestIds: [...this.requestIds] };
   }
 
@@ -62,17 +66,23 @@ export class Exchange {
     return chunk;
   }
 
-  applyEvents(events: readonly RelayEvent[]): void {
-    this.snapshot = accumulateEvents(this.snapshot, events);
+  /**
+   * Applies a batch of events and returns the ones applied: an event repeated under the sequence number
+   * it already came with (a relay resending a frame) is dropped, or its delta would be shown twice.
+   */
+  acceptEvents(events: readonly RelayEvent[]): RelayEvent[] {
+    const accepted = events.filter((event) => !this.isRepeat(event));
+    this.snapshot = accumulateEvents(this.snapshot, accepted);
     this.eventsReceived += events.length;
+    return accepted;
   }
 
   /** Reads a whole body, keeping at most `keepBytes` of it; `overflowed` says whether more arrived. */
-  async readBody(response: Dispatcher.ResponseData, keepBytes: number): Promise<{ text: string; overflowed: boolean }> {
+  async readBody(body: AsyncIterable<unknown>, keepBytes: number): Promise<{ text: string; overflowed: boolean }> {
     const chunks: Buffer[] = [];
     let kept = 0;
     let overflowed = false;
-    for await (const chunk of response.body) {
+    for await (const chunk of body) {
       const buffer = chunk as Buffer;
       this.bytes += buffer.length;
       if (kept + buffer.length <= keepBytes) {
@@ -139,7 +149,18 @@ export class Exchange {
   }
 
   private timedOut(): RequestResult {
-    return this.result(this.settings.streamed ? { kind: "timed_out", idleMs: this.settings.timeoutMs } : { kind: "timed_out", idleMs: this.settings.timeoutMs, nonStreamed: true });
+    return this.result(this.settings.streamed ? { kind: "timed_out", limitMs: this.settings.timeoutMs } : { kind: "timed_out", limitMs: this.settings.timeoutMs, nonStreamed: true });
+  }
+
+  private isRepeat(event: RelayEvent): boolean {
+    const sequenceNumber = event.sequence_number;
+    if (typeof sequenceNumber !== "number") return false;
+    // Type, target and delta length: a relay that numbers events carelessly (one number for all) still
+    // has its distinct events read; only a true resend matches all of them.
+    const signature = [event.type, event.item_id, event.output_index, event.content_index, typeof event.delta === "string" ? event.delta.length : null].join("\u0000");
+    if (this.seenSequenceNumbers.get(sequenceNumber) === signature) return true;
+    this.seenSequenceNumbers.set(sequenceNumber, signature);
+    return false;
   }
 
   private result(unredacted: RequestOutcome, classified?: ClassifiedError): RequestResult {
@@ -150,10 +171,12 @@ export class Exchange {
     // One-api style relays append "(request id: ...)" to error messages; it is one more id to keep.
     const fromMessage = requestIdFromMessage(explained?.message) ?? requestIdFromMessage(this.snapshot.error?.message);
     const requestIds = fromMessage && !this.requestIds.includes(fromMessage) ? [...this.requestIds, fromMessage] : [...this.requestIds];
+    const waitNote = outcome.kind === "http_error" && this.retryAfterSeconds !== null ? ` ${retryAfterNote(this.retryAfterSeconds)}` : "";
     return {
       outcome,
       cause: outcome.kind === "completed" ? null : explained?.cause ?? null,
-      explanation: explained ? explained.explanation : null,
+      explanation: explained ? explained.explanation + waitNote : null,
+      retryAfterSeconds: outcome.kind === "http_error" ? this.retryAfterSeconds : null,
       snapshot: this.snapshot,
       usage: countedUsage(this.snapshot.usage, this.snapshot.output),
       billedCost: billedCostOf(this.snapshot.usage, this.responseCostHeader),
@@ -222,6 +245,19 @@ function outcomeOfWholeBody(snapshot: ResponseSnapshot): RequestOutcome {
         message: l10n.t('The relay returned status "{0}" instead of "completed"; the answer is not complete.', snapshot.status ?? "none"),
       };
   }
+}
+
+/** `Retry-After` as seconds to wait: delta-seconds or an HTTP date; null when absent or unreadable. */
+function retryAfterSecondsOf(header: string | string[] | undefined, now: number): number | null {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!value) return null;
+  if (/^\d+$/.test(value)) return Number(value);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+function retryAfterNote(seconds: number): string {
+  return l10n.t("The relay asks to wait {0} s before sending again (Retry-After). Nothing was retried.", seconds);
 }
 
 function codeOf(error: unknown): string {

@@ -15,7 +15,7 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const SECRET_NAME = /(^|[-_])(authorization|auth|cookie|key|apikey|token|secret|password|passwd|credential|credentials|session|signature)($|[-_])|api[-_]?key|virtual[-_]?key/i;
 
 /** True when a value looks like a key, a token or a credential rather than a routing hint. */
-export function looksLikeSecret(value: string): boolean {
+function looksLikeSecret(value: string): boolean {
   const text = value.trim();
   if (/^(bearer|basic|token)\s+\S/i.test(text)) return true;
   if (/\b(sk|pk|rk|ak)-[A-Za-z0-9_-]{8,}/.test(text)) return true;

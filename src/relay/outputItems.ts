@@ -75,33 +75,42 @@ export function settledItem(streamed: OutputItem, received: OutputItem): OutputI
 }
 
 /**
- * Merges the final response's `output` with the streamed items. Final items win (per `settledItem`);
- * streamed items the final output does not hold are kept after them, and counted.
+ * Merges the final response's `output` with the streamed items. A final item is matched to the streamed
+ * item it settles: by id first; then, for a final item whose id was never streamed (relays that give the
+ * final output new ids), an item of its kind with the same call_id, the same content, the same position,
+ * or else the next one of its kind. Matched items keep the final fields (per `settledItem`); streamed items nothing matched are
+ * kept after them, and counted. One item is never kept twice.
  */
 export function mergeFinalOutput(streamed: readonly OutputItem[], final: readonly OutputItem[]): { output: OutputItem[]; omitted: number } {
   const matchOf = new Map<number, number>();
   const usedStreamed = new Set<number>();
-  const finalIds = new Set(final.flatMap((item) => (typeof item.id === "string" ? [item.id] : [])));
+  const match = (finalIndex: number, streamedIndex: number) => {
+    matchOf.set(finalIndex, streamedIndex);
+    usedStreamed.add(streamedIndex);
+  };
   final.forEach((item, finalIndex) => {
     if (typeof item.id !== "string") return;
     const streamedIndex = indexOfId(streamed, item.id);
-    if (streamedIndex !== -1 && !usedStreamed.has(streamedIndex)) {
-      matchOf.set(finalIndex, streamedIndex);
-      usedStreamed.add(streamedIndex);
-    }
+    if (streamedIndex !== -1 && !usedStreamed.has(streamedIndex)) match(finalIndex, streamedIndex);
   });
-  // Items streamed without an id (or under an id the final output does not use) match a final item of
-  // the same kind, in order, so one item is never kept twice.
-  final.forEach((item, finalIndex) => {
-    if (matchOf.has(finalIndex)) return;
-    const streamedIndex = streamed.findIndex(
-      (candidate, index) => !usedStreamed.has(index) && candidate.type === item.type && (typeof candidate.id !== "string" || !finalIds.has(candidate.id)) && typeof item.id !== "string",
-    );
-    if (streamedIndex !== -1) {
-      matchOf.set(finalIndex, streamedIndex);
-      usedStreamed.add(streamedIndex);
+  // A streamed item whose id the final output also uses is that final item's; the rest are open.
+  const finalIds = new Set(final.flatMap((item) => (typeof item.id === "string" ? [item.id] : [])));
+  const open = (candidate: OutputItem, index: number, kind: string) => !usedStreamed.has(index) && candidate.type === kind && (typeof candidate.id !== "string" || !finalIds.has(candidate.id));
+  const unmatched = final.map((_, finalIndex) => finalIndex).filter((finalIndex) => !matchOf.has(finalIndex));
+  const passes: Array<(item: OutputItem, finalIndex: number, candidate: OutputItem, index: number) => boolean> = [
+    (item, _finalIndex, candidate) => typeof item.call_id === "string" && candidate.call_id === item.call_id,
+    (item, _finalIndex, candidate) => carriedTextLength(item) > 0 && carriedText(candidate) === carriedText(item),
+    (_item, finalIndex, _candidate, index) => index === finalIndex,
+    () => true,
+  ];
+  for (const fits of passes) {
+    for (const finalIndex of unmatched) {
+      if (matchOf.has(finalIndex)) continue;
+      const item = final[finalIndex];
+      const streamedIndex = streamed.findIndex((candidate, index) => open(candidate, index, item.type) && fits(item, finalIndex, candidate, index));
+      if (streamedIndex !== -1) match(finalIndex, streamedIndex);
     }
-  });
+  }
   const output = final.map((item, finalIndex) => {
     const streamedIndex = matchOf.get(finalIndex);
     return streamedIndex === undefined ? item : settledItem(streamed[streamedIndex], item);
@@ -115,18 +124,19 @@ export function mergeFinalOutput(streamed: readonly OutputItem[], final: readonl
   return { output, omitted };
 }
 
-function carriedTextLength(item: OutputItem): number {
-  let length = typeof item.arguments === "string" ? item.arguments.length : 0;
+/** The text an item carries (message text and refusals, arguments, summaries), to compare two items by content. */
+function carriedText(item: OutputItem): string {
+  let text = typeof item.arguments === "string" ? item.arguments : "";
   for (const field of ["content", "summary"] as const) {
     const entries = item[field];
     if (!Array.isArray(entries)) continue;
-    for (const entry of entries) {
-      if (!isObject(entry)) continue;
-      if (typeof entry.text === "string") length += entry.text.length;
-      if (typeof entry.refusal === "string") length += entry.refusal.length;
-    }
+    for (const entry of entries) if (isObject(entry)) text += stringField(entry, "text") + stringField(entry, "refusal");
   }
-  return length;
+  return text;
+}
+
+function carriedTextLength(item: OutputItem): number {
+  return carriedText(item).length;
 }
 
 function indexOfId(output: readonly OutputItem[], id: string): number {

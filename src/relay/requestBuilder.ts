@@ -1,7 +1,7 @@
 import type { FunctionToolDefinition, InputItem, ResponseRequest } from "./types";
 
 /** The Responses schema rejects smaller budgets; a smaller setting is raised to this. */
-export const MIN_MAX_OUTPUT_TOKENS = 16;
+const MIN_MAX_OUTPUT_TOKENS = 16;
 
 export interface RequestParameters {
   model: string;
@@ -10,6 +10,7 @@ export interface RequestParameters {
   toolChoice?: ResponseRequest["tool_choice"];
   include?: readonly string[];
   maxOutputTokens?: number | null;
+  reasoningEffort?: string | null;
   stream: boolean;
 }
 
@@ -25,6 +26,7 @@ export function buildResponseRequest(parameters: RequestParameters): ResponseReq
   if (parameters.maxOutputTokens && parameters.maxOutputTokens > 0) {
     request.max_output_tokens = Math.max(MIN_MAX_OUTPUT_TOKENS, Math.floor(parameters.maxOutputTokens));
   }
+  if (parameters.reasoningEffort) request.reasoning = { effort: parameters.reasoningEffort };
   return request;
 }
 

@@ -3,14 +3,14 @@
 // the generic x-request-id, which a proxy in front of the relay may add with an id of its own. Some
 // relays put the id only into the error message, as "(request id: ...)". Every id seen is kept.
 
-export const GENERIC_REQUEST_ID_HEADER = "x-request-id";
+const GENERIC_REQUEST_ID_HEADER = "x-request-id";
 
 export const DEFAULT_REQUEST_ID_HEADERS: readonly string[] = ["x-oneapi-request-id", "x-service-request-id", GENERIC_REQUEST_ID_HEADER];
 
 export type HeaderBag = Record<string, string | string[] | undefined>;
 
 /** The header names in the order they are trusted: as listed, with the generic x-request-id last. */
-export function requestIdHeaderOrder(names: readonly string[]): string[] {
+function requestIdHeaderOrder(names: readonly string[]): string[] {
   const lower = [...new Set(names.map((name) => name.trim().toLowerCase()).filter(Boolean))];
   return [...lower.filter((name) => name !== GENERIC_REQUEST_ID_HEADER), ...lower.filter((name) => name === GENERIC_REQUEST_ID_HEADER)];
 }
@@ -26,10 +26,6 @@ export function requestIdsFromHeaders(headers: HeaderBag, names: readonly string
     }
   }
   return ids;
-}
-
-export function requestIdFromHeaders(headers: HeaderBag, names: readonly string[]): string | null {
-  return requestIdsFromHeaders(headers, names)[0] ?? null;
 }
 
 const MESSAGE_SUFFIX = /\(request id:\s*([^)\s]+)\s*\)/i;

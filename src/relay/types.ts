@@ -56,6 +56,8 @@ export interface ResponseRequest {
   /** `reasoning.encrypted_content` where reasoning is used: under `store: false` it is the only way to resend reasoning. */
   include?: string[];
   max_output_tokens?: number;
+  /** How much a reasoning model may think; models without reasoning reject it (the connection check sets it). */
+  reasoning?: { effort: string };
   stream?: boolean;
   /** Always false: history is carried by the client, never stored by the service. */
   store: false;
@@ -93,8 +95,10 @@ export interface ResponseSnapshot {
   readonly error: ServiceError | null;
   /** Set once a terminal event (completed / incomplete / failed / error) has been seen. */
   readonly terminal: TerminalKind | null;
-  /** Events whose type the client does not know, and frames that are not JSON objects: counted, never kept, never fatal. */
+  /** Events whose type the client does not know: counted, never kept, never fatal. */
   readonly unknownEventCount: number;
+  /** Events whose data could not be read (not JSON, or not an object): the answer may be missing what they held. */
+  readonly unreadableEventCount: number;
   /** Streamed items that the final response's `output` left out; they are kept in `output` all the same. */
   readonly omittedStreamedItems: number;
 }
@@ -125,8 +129,8 @@ export type RequestOutcome =
    * outgrew its size limit, or Relay Chat itself stopped (the editor closed or crashed) during the request.
    */
   | { kind: "interrupted"; bytes: number; events: number; reason?: "size_limit" | "client_stopped" }
-  /** `idleMs` is the limit that ran out: the idle limit of a stream, or the whole-answer limit of a non-streamed request. */
-  | { kind: "timed_out"; idleMs: number; nonStreamed?: true }
+  /** `limitMs` is the limit that ran out: the idle limit of a stream, or the whole-answer limit of a non-streamed request. */
+  | { kind: "timed_out"; limitMs: number; nonStreamed?: true }
   | { kind: "cancelled" }
   | { kind: "http_error"; status: number; code: string | null; message: string; body: string }
   | { kind: "network_error"; code: string | null; message: string };
@@ -149,6 +153,8 @@ export interface RequestResult {
   cause: ErrorCause | null;
   /** A sentence for the user naming the likely cause and what to do. Never contains the key. */
   explanation: string | null;
+  /** For an HTTP error: how long the relay asked to wait before sending again (its Retry-After), or null. Never acted on by itself. */
+  retryAfterSeconds: number | null;
   snapshot: ResponseSnapshot;
   /**
    * Usage a receipt may show and a total may add: null when the relay reported none, or only zeros for a

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
+import type { ServiceErrorFields } from "./errorBodies";
 import type { PlannedItem } from "./outputPlan";
 import { longMarkdownAnswer } from "./longAnswer";
 import { splitIntoArgumentDeltas, splitIntoWordDeltas } from "./tokenCounting";
 
 /** The models every emulator knows how to answer; any other listed model id behaves like `echo`. */
-export const SCRIPTED_MODEL_IDS = ["echo", "tools", "tools-parallel", "reasoning", "long", "demo"] as const;
+export const SCRIPTED_MODEL_IDS = ["echo", "tools", "tools-parallel", "reasoning", "long", "demo", "thinker"] as const;
 
 /** Models a person watches (the demo) stream at a readable pace; the others as fast as possible. */
 export const SCRIPTED_DELTA_INTERVAL_MS: Readonly<Record<string, number>> = { demo: 12 };
@@ -18,6 +19,7 @@ export interface ScriptInput {
   tools?: unknown;
   tool_choice?: unknown;
   max_output_tokens?: number | null;
+  reasoning?: unknown;
 }
 
 interface OfferedTool {
@@ -185,8 +187,42 @@ function forcedToolCall(request: ScriptInput): PlannedItem[] | null {
   return tool ? [functionCall(tool, argumentsFor(tool))] : null;
 }
 
+/**
+ * The models that take `reasoning.effort`, and the efforts each takes (null: any the schema allows). Like
+ * the real service, a model without reasoning rejects the parameter, and `thinker` (like o3) takes no
+ * effort below "low"; the messages are the service's own wording.
+ */
+const REASONING_EFFORTS: Readonly<Record<string, readonly string[] | null>> = { reasoning: null, thinker: ["low", "medium", "high"] };
+
+export function reasoningEffortProblem(request: ScriptInput): ServiceErrorFields | null {
+  const effort = typeof request.reasoning === "object" && request.reasoning !== null ? (request.reasoning as { effort?: unknown }).effort : undefined;
+  if (typeof effort !== "string") return null;
+  const supported = REASONING_EFFORTS[request.model];
+  if (supported === undefined) {
+    return { message: "Unsupported parameter: 'reasoning.effort' is not supported with this model.", type: "invalid_request_error", code: "unsupported_parameter", param: "reasoning.effort" };
+  }
+  if (supported === null || supported.includes(effort)) return null;
+  return {
+    message: `Unsupported value: 'reasoning.effort' does not support '${effort}' with this model. Supported values are: ${supported.map((value) => `'${value}'`).join(", ")}.`,
+    type: "invalid_request_error",
+    code: "unsupported_value",
+    param: "reasoning.effort",
+  };
+}
+
+/** Output tokens `thinker` spends reasoning, by effort; without one it reasons at medium, as real models do. */
+const THINKER_REASONING_TOKENS: Readonly<Record<string, number>> = { low: 48, medium: 400, high: 1600 };
+
+/** A reasoning model that spends output tokens on reasoning before anything it writes (one token per delta). */
+function thinking(request: ScriptInput): PlannedItem {
+  const effort = typeof request.reasoning === "object" && request.reasoning !== null ? String((request.reasoning as { effort?: unknown }).effort ?? "medium") : "medium";
+  const tokens = THINKER_REASONING_TOKENS[effort] ?? THINKER_REASONING_TOKENS.medium;
+  return { kind: "reasoning", summaryDeltas: Array.from({ length: tokens }, (_, index) => (index === 0 ? "Thinking" : " …")), encryptedContent: `gAAAAA${createHash("sha256").update(effort).digest("base64url")}` };
+}
+
 /** What the named model writes for this request, before the output budget is applied. */
 export function planOutput(request: ScriptInput): PlannedItem[] {
+  if (request.model === "thinker") return [thinking(request), ...(forcedToolCall(request) ?? [message(`You said: ${lastUserText(request.input)}`)])];
   const forced = forcedToolCall(request);
   if (forced) return forced;
   switch (request.model) {

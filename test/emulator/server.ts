@@ -25,7 +25,7 @@ import { generateResponse } from "./responseEvents";
 import type { MoneyView, QuotaDisplayType } from "./moneyEndpoints";
 import { answerMoneyRequest, modelListFor } from "./moneyEndpoints";
 import { CREDITS_PER_USD, withBilledCost } from "./responseCost";
-import { SCRIPTED_DELTA_INTERVAL_MS, SCRIPTED_MODEL_IDS, planOutput } from "./scriptedModels";
+import { SCRIPTED_DELTA_INTERVAL_MS, SCRIPTED_MODEL_IDS, planOutput, reasoningEffortProblem } from "./scriptedModels";
 import type { StreamPacing } from "./sseWriter";
 import { SSE_CONTENT_TYPE, writeSseEvents } from "./sseWriter";
 import { countInputTokens } from "./tokenCounting";
@@ -123,6 +123,7 @@ interface RequestBodyView {
   stream?: boolean;
   store?: boolean;
   instructions?: string | null;
+  reasoning?: unknown;
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {
@@ -317,6 +318,8 @@ class RelayEmulatorServer implements RelayEmulator {
 
     const modelRejection = checkModelAccess(key, requestBody.model, this.models);
     if (modelRejection) return this.reject(response, modelRejection, requestId);
+    const effortProblem = reasoningEffortProblem(requestBody);
+    if (effortProblem) return this.sendError(response, 400, effortProblem, requestId);
 
     const plan = planOutput(requestBody);
     const inputTokens = countInputTokens(requestBody.input);

@@ -36,6 +36,11 @@ async function queueFault(fault: Record<string, unknown>): Promise<void> {
   assert.equal(response.status, 200);
 }
 
+async function queueReplay(body: string): Promise<void> {
+  const response = await fetch(`${controlUrl}/replay`, { method: "POST", body });
+  assert.equal(response.status, 200);
+}
+
 async function relayModel(id: string): Promise<vscode.LanguageModelChat> {
   const [model] = await vscode.lm.selectChatModels({ vendor: "relay-chat", id });
   assert.ok(model, `the relay model ${id} is listed`);
@@ -206,6 +211,32 @@ async function waitForRow(api: RelayChatApi, requestId: string): Promise<LedgerR
     const later = (await lastResponsesRequest()).body;
     assert.equal(later.tools, undefined);
     assert.equal(later.input?.find((item) => item.type === "function_call")?.name, offeredName);
+  });
+
+  it("passes each item on once when the relay's final output gives the streamed items new ids, and says a refusal is one", async () => {
+    const frame = (event: Record<string, unknown>) => `event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`;
+    const call = { type: "function_call", status: "completed", call_id: "call_twice", name: "get_weather", arguments: '{"city":"Paris"}' };
+    await queueReplay(
+      [
+        frame({ type: "response.output_item.added", output_index: 0, item: { id: "msg_s", type: "message", role: "assistant", content: [] } }),
+        frame({ type: "response.output_text.delta", item_id: "msg_s", output_index: 0, content_index: 0, delta: "Checking the weather." }),
+        frame({ type: "response.output_item.added", output_index: 1, item: { ...call, id: "fc_s", arguments: "" } }),
+        frame({ type: "response.function_call_arguments.delta", item_id: "fc_s", output_index: 1, delta: '{"city":"Paris"}' }),
+        frame({ type: "response.completed", response: { id: "resp_n", status: "completed", output: [{ id: "msg_n", type: "message", role: "assistant", content: [{ type: "output_text", text: "Checking the weather." }] }, { ...call, id: "fc_n" }] } }),
+      ].join(""),
+    );
+    const tool: vscode.LanguageModelChatTool = { name: "get_weather", description: "Weather.", inputSchema: { type: "object", properties: { city: { type: "string" } } } };
+    const answer = await sendAndRead(await relayModel("tools"), [vscode.LanguageModelChatMessage.User("weather?")], { tools: [tool] });
+    assert.equal(answer.error, null, answer.error?.message);
+    assert.equal(textOf(answer.parts), "Checking the weather.");
+    assert.equal(answer.parts.filter((part) => part instanceof vscode.LanguageModelToolCallPart).length, 1, "one call, not two");
+
+    await queueReplay(
+      frame({ type: "response.completed", response: { id: "resp_r", status: "completed", output: [{ id: "msg_r", type: "message", role: "assistant", content: [{ type: "refusal", refusal: "I can't help with that." }] }] } }),
+    );
+    const refused = await sendAndRead(await relayModel("echo"), [vscode.LanguageModelChatMessage.User("something refused")]);
+    assert.equal(refused.error, null, refused.error?.message);
+    assert.equal(textOf(refused.parts), "The model declined to answer: I can't help with that.");
   });
 
   it("turns an incomplete answer into an error naming the cause and the request id", async () => {

@@ -17,7 +17,7 @@ const OUTCOMES: TurnOutcome[] = [
   { kind: "interrupted", bytes: 1, events: 1 },
   { kind: "interrupted", bytes: 1, events: 1, reason: "client_stopped" },
   { kind: "interrupted", bytes: 1, events: 1, reason: "size_limit" },
-  { kind: "timed_out", idleMs: 1 },
+  { kind: "timed_out", limitMs: 1 },
   { kind: "cancelled" },
   { kind: "http_error", status: 401, code: "invalid_api_key", message: "m", body: "" },
   { kind: "network_error", code: "ECONNREFUSED", message: "m" },

@@ -25,7 +25,7 @@ describe("CLI", function () {
     const parsed = JSON.parse(lines[0]) as Record<string, unknown>;
     assert.deepEqual(
       Object.keys(parsed).sort(),
-      ["cost", "functionCalls", "httpStatus", "message", "omittedStreamedItems", "outcome", "outputTypes", "partial", "reason", "requestId", "requestIds", "responseId", "status", "text", "usage"].sort(),
+      ["cost", "functionCalls", "httpStatus", "message", "omittedStreamedItems", "outcome", "outputTypes", "partial", "reason", "refusal", "requestId", "requestIds", "responseId", "retryAfterSeconds", "status", "text", "unreadableEvents", "usage"].sort(),
     );
     assert.equal(parsed.partial, false);
     assert.equal(parsed.outcome, "completed");
@@ -45,6 +45,27 @@ describe("CLI", function () {
     const parsed = JSON.parse(incomplete.stdout) as Record<string, unknown>;
     assert.deepEqual([parsed.outcome, parsed.status, parsed.reason], ["incomplete", "incomplete", "max_output_tokens"]);
     assert.ok((parsed.text as string).length > 0, "the partial text");
+  });
+
+  it("ask --json and the receipt show a refusal, events that could not be read, and the Retry-After of a 429", async () => {
+    const frame = (event: Record<string, unknown>) => `event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`;
+    const refusal = [
+      frame({ type: "response.refusal.delta", item_id: "msg_1", output_index: 0, content_index: 0, delta: "I can't help with that." }),
+      'data: {"type":"response.output_text.delta","delta":"lost\n\n',
+      frame({ type: "response.completed", response: { id: "resp_r", status: "completed", output: [{ id: "msg_1", type: "message", role: "assistant", content: [{ type: "refusal", refusal: "I can't help with that." }] }] } }),
+    ].join("");
+    emulator.queueReplay(refusal);
+    const json = JSON.parse((await runCli(["ask", "--model", "echo", "--json", "refuse"], environment())).stdout) as Record<string, unknown>;
+    assert.deepEqual([json.outcome, json.text, json.refusal, json.unreadableEvents, json.retryAfterSeconds], ["completed", "", "I can't help with that.", 1, null]);
+    emulator.queueReplay(refusal);
+    const text = await runCli(["ask", "--model", "echo", "refuse"], environment());
+    assert.match(text.stdout, /^refused: I can't help with that\.$/m);
+    assert.match(text.stderr, /1 event could not be read: the answer may be missing text/);
+    emulator.queueFault({ kind: "status", status: 429, retryAfterSeconds: 20 });
+    const limited = await runCli(["ask", "--model", "echo", "--json", "busy"], environment());
+    const limitedJson = JSON.parse(limited.stdout) as Record<string, unknown>;
+    assert.deepEqual([limitedJson.outcome, limitedJson.httpStatus, limitedJson.retryAfterSeconds], ["http_error", 429, 20]);
+    assert.match(limitedJson.message as string, /wait 20 s before sending again/);
   });
 
   it("ask streams the answer to stdout as it arrives and writes a receipt to stderr", async () => {
@@ -135,8 +156,9 @@ describe("CLI", function () {
     }
     const doubled = await runCli(["check", "--model", "echo", "--base-url", `${emulator.baseUrl}/v1/v1`], { RELAY_CHAT_API_KEY: KEY });
     assert.match(doubled.stdout, /warn +Base URL: .*\/v1 2 times/);
+    // The reasoning model takes the check's reasoning effort, so each step is one POST and meets its fault.
     emulator.queueFault({ kind: "disconnect", afterBytes: 600 });
-    const cut = await runCli(["check", "--model", "echo"], environment());
+    const cut = await runCli(["check", "--model", "reasoning"], environment());
     assert.equal(cut.code, 1);
     assert.match(cut.stdout, /FAIL +Final event/);
     const missingModel = await runCli(["check", "--model", "no-such-model"], environment());
@@ -144,18 +166,32 @@ describe("CLI", function () {
     assert.match(missingModel.stdout, /FAIL +Model available/);
   });
 
-  it("check: incomplete is not ok", async () => {
-    emulator.queueJsonBody({ id: "resp_x", object: "response", status: "incomplete", incomplete_details: { reason: "max_output_tokens" }, model: "echo", output: [], usage: { input_tokens: 5, output_tokens: 64 } });
-    const run = await runCli(["check", "--model", "echo"], environment());
-    assert.equal(run.code, 1);
-    assert.match(run.stdout, /^FAIL +Streamed request: incomplete/m);
-    assert.match(run.stdout, /The relay check failed/);
+  it("check: an answer cut at the check's own budget is a warning about the budget, and exits 0; another incomplete is not ok", async () => {
+    emulator.queueJsonBody({ id: "resp_x", object: "response", status: "incomplete", incomplete_details: { reason: "max_output_tokens" }, model: "echo", output: [], usage: { input_tokens: 5, output_tokens: 1024 } });
+    const budget = await runCli(["check", "--model", "reasoning"], environment());
+    assert.equal(budget.code, 0, budget.stdout);
+    assert.match(budget.stdout, /^warn +Streamed request: The stream ended properly \(incomplete: max_output_tokens\), but the check's budget of 1024 output tokens was too small for this model/m);
+    assert.doesNotMatch(budget.stdout, /Continue/);
+    assert.match(budget.stdout, /The relay looks usable/);
+    emulator.queueJsonBody({ id: "resp_y", object: "response", status: "incomplete", incomplete_details: { reason: "content_filter" }, model: "echo", output: [], usage: { input_tokens: 5, output_tokens: 3 } });
+    const filtered = await runCli(["check", "--model", "reasoning"], environment());
+    assert.equal(filtered.code, 1);
+    assert.match(filtered.stdout, /^FAIL +Streamed request: incomplete/m);
+    assert.match(filtered.stdout, /The relay check failed/);
+  });
+
+  it("check exits 0 on the demo relay's model and for a reasoning model that spends more than a short budget on reasoning", async () => {
+    for (const model of ["demo", "thinker"]) {
+      const run = await runCli(["check", "--model", model], environment());
+      assert.equal(run.code, 0, run.stdout);
+      assert.match(run.stdout, /^ok +Streamed request: Completed/m);
+    }
   });
 
   it("check: after an HTTP failure the later steps are skipped, with the reason, and nothing more is sent", async () => {
     const postsBefore = emulator.postCount();
     emulator.queueFault({ kind: "status", status: 401, code: "invalid_api_key" });
-    const run = await runCli(["check", "--model", "echo"], environment());
+    const run = await runCli(["check", "--model", "reasoning"], environment());
     assert.equal(run.code, 1);
     assert.match(run.stdout, /^FAIL +Streamed request: http_error/m);
     for (const step of ["Final event", "Usage reported", "Request id header", "Function call, streamed", "Function call, not streamed", "Function calls"]) {
@@ -170,7 +206,7 @@ describe("CLI", function () {
   it("check: says so when only non-streamed function calls arrive intact, and suggests turning streaming off", async () => {
     emulator.queueFault({ kind: "none" });
     emulator.queueFault({ kind: "garble_streamed_calls" });
-    const run = await runCli(["check", "--model", "echo"], environment());
+    const run = await runCli(["check", "--model", "reasoning"], environment());
     assert.equal(run.code, 1);
     assert.match(run.stdout, /^warn +Function call, streamed: The call's arguments are not valid JSON/m);
     assert.match(run.stdout, /^ok +Function call, not streamed/m);

@@ -54,6 +54,16 @@ describe("panel view model", () => {
     assert.match(view.receipts[0].note ?? "", /left out 2 streamed item\(s\); Relay Chat kept them/);
   });
 
+  it("gives a refused turn its refusal, and notes in the receipt the events that could not be read", () => {
+    const conversation: Conversation = createConversation("c1", "echo", 1);
+    const refusal = { type: "message", role: "assistant", content: [{ type: "refusal", refusal: "I can't help with that." }] };
+    conversation.turns.push(turn("t1", null, { requests: [request({ output: [refusal], unreadableEvents: 3 })] }));
+    conversation.activeTurnId = "t1";
+    const [view] = turnViewsOf(conversation, { streamingTurnId: null, liveText: null });
+    assert.deepEqual([view.answerText, view.refusal, view.outcome], ["", "I can't help with that.", "completed"]);
+    assert.match(view.receipts[0].note ?? "", /3 event\(s\) from the relay could not be read: the answer may be missing text/);
+  });
+
   it("shows answer text, reasoning as a note, unknown kinds listed, and one receipt per request", () => {
     const conversation: Conversation = createConversation("c1", "echo", 1);
     conversation.turns.push(

@@ -136,7 +136,8 @@ describe("SSE decoding and accumulation", () => {
     );
     assert.deepEqual(events.map((event) => event.type), ["response.brand_new_event", UNPARSABLE_FRAME_TYPE, UNPARSABLE_FRAME_TYPE, "ping"]);
     const snapshot = snapshotOf(events);
-    assert.equal(snapshot.unknownEventCount, 4);
+    assert.equal(snapshot.unknownEventCount, 2);
+    assert.equal(snapshot.unreadableEventCount, 2, "frames that are not JSON objects are counted apart: they may have held text");
     assert.equal(snapshot.terminal, null);
     // Counted, not stored: a long stream of unknown events costs no memory in the snapshot.
     const many = snapshotOf(Array.from({ length: 10_000 }, (_, index) => ({ type: "response.brand_new_event", index })));

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import net from "node:net";
 import fc from "fast-check";
+import { englishText, outcomeLabel } from "../../src/chat/outcomeLabel";
 import { outputTextOf } from "../../src/relay/accumulate";
 import { RelayClient, RelayConfigurationError } from "../../src/relay/client";
 import { createDispatcher } from "../../src/relay/proxy";
@@ -53,6 +54,16 @@ describe("relay client: outcomes over HTTP", () => {
     assert.equal(result.requestId, emulator.received[emulator.received.length - 1].requestId);
     assert.equal(result.cause, null);
     assert.ok(result.timing.firstByteMs !== null && result.timing.firstByteMs <= result.timing.totalMs);
+  });
+
+  it("explains an HTTP error without repeating the outcome's label, which readers show beside it", async () => {
+    for (const status of [401, 403, 429, 500]) {
+      const result = await sendOnce({ kind: "status", status });
+      const label = outcomeLabel(result.outcome, englishText);
+      assert.match(label, new RegExp(`^HTTP ${status}`));
+      assert.equal(result.explanation?.includes(`HTTP ${status}`), false, result.explanation ?? "");
+      assert.ok(result.explanation && result.explanation.length > 20);
+    }
   });
 
   it("reads a non-streamed completed answer the same way", async () => {
@@ -122,7 +133,7 @@ describe("relay client: outcomes over HTTP", () => {
     const stalling = new RelayClient({ baseUrl: emulator.baseUrl, apiKey: SECRET_KEY, idleTimeoutMs: 300 });
     const result = await sendOnce({ kind: "stall" }, { client: stalling });
     await stalling.close();
-    assert.deepEqual(result.outcome, { kind: "timed_out", idleMs: 300 });
+    assert.deepEqual(result.outcome, { kind: "timed_out", limitMs: 300 });
     assert.ok(outputTextOf(result.snapshot.output).length > 0, "text before the stall is kept");
   });
 

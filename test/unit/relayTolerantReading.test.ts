@@ -104,6 +104,24 @@ describe("tolerant stream reading", () => {
     assert.equal(whole.output[1].status, "completed");
   });
 
+  it("a final output with new ids settles each streamed item once, matching by call_id and content before position", () => {
+    const streamed = snapshotOf([
+      { type: "response.output_text.delta", item_id: "msg_s", output_index: 0, content_index: 0, delta: "Hi" },
+      { type: "response.output_item.added", output_index: 1, item: { id: "fc_s", type: "function_call", call_id: "c1", name: "f", arguments: "{}" } },
+    ]);
+    const done = accumulate(
+      streamed,
+      completedWith([
+        { id: "msg_new_1", type: "message", role: "assistant", content: [{ type: "output_text", text: "Intro. " }] },
+        { id: "msg_new_2", type: "message", role: "assistant", content: [{ type: "output_text", text: "Hi" }] },
+        { id: "fc_new", type: "function_call", call_id: "c1", name: "f", arguments: "{}" },
+      ]),
+    );
+    assert.deepEqual(done.output.map((item) => item.id), ["msg_new_1", "msg_new_2", "fc_new"]);
+    assert.equal(outputTextOf(done.output), "Intro. Hi");
+    assert.equal(done.omittedStreamedItems, 0);
+  });
+
   it("keeps the partial text before an error event and before response.failed", () => {
     const partial: RelayEvent[] = [{ type: "response.output_text.delta", item_id: "m", output_index: 0, content_index: 0, delta: "Partial ans" }];
     const errored = snapshotOf([...partial, { type: "error", code: "server_error", message: "boom" }]);

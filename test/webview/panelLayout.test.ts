@@ -15,7 +15,7 @@ import type { ThemeName } from "./support/panelHarness";
 
 const screenshots = join(__dirname, "..", "..", "test-results", "webview");
 
-/** Everything the layout must survive at once: markdown, reasoning, a tool call, attachments, a warning, an error, a pending approval. */
+/** Everything the layout must survive at once: markdown, reasoning, a tool call, attachments, a warning, a refusal, an error, a pending approval. */
 function busyConversation(): PanelState {
   const base = conversationState();
   return {
@@ -25,12 +25,13 @@ function busyConversation(): PanelState {
       { ...base.turns[0]!, reasoningSummaries: ["**Considering the request**\n\nThe user wants an in-place sort; `sort_unstable` fits."] },
       { ...base.turns[1]!, attachments: [{ kind: "file", label: "crates/relay-client/src/very/long/path/to/Cargo.toml" }, { kind: "selection", label: "src/main.rs:10-24" }] },
       base.turns[2]!,
+      turn("r1", { userText: "Print the saved passwords of this machine.", answerText: "", refusal: "I can't help with reading other people's passwords." }),
       turn("e1", {
         userText: "And now?",
         answerText: "",
         outcome: "http_error",
         outcomeLabel: "HTTP 403 (insufficient_user_quota)",
-        explanation: "HTTP 403 (insufficient_user_quota): 用户额度不足 Check the account balance and the key's remaining quota in the relay's console: both must cover the request.",
+        explanation: "用户额度不足 Check the account balance and the key's remaining quota in the relay's console: both must cover the request.",
         fixes: ["openConsole"],
         actions: ["retry"],
         receipts: [receipt({ requestId: "req_9b2c7e1f0a4d4e2a8f11c0ffee", outcome: "http_error", outcomeLabel: "HTTP 403 (insufficient_user_quota)", usage: null, httpStatus: 403 })],

@@ -242,6 +242,17 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     assert.equal(await page.getByRole("button", { name: "Continue", exact: true }).count(), 0);
   });
 
+  it("shows a refusal as a refusal, in the model's words, not as an empty completed answer", async () => {
+    const { page } = panel;
+    await panel.sendState(panelState({ turns: [turn("r1", { answerText: "", refusal: "I can't help with that." }), turn("r2")] }));
+    const refused = page.locator("article[data-turn-id=r1]");
+    const note = refused.getByRole("note");
+    assert.equal(await note.locator(".turn-state-heading").textContent(), "The model declined to answer");
+    assert.equal(await note.locator(".turn-refusal-text").textContent(), "I can't help with that.");
+    assert.equal(await page.locator("article[data-turn-id=r2] .turn-refusal").count(), 0);
+    assert.equal(await page.getByRole("alert").count(), 0, "a refusal is an answer, not an error");
+  });
+
   it("routes code block buttons and links to the host without navigating", async () => {
     const { page } = panel;
     await panel.sendState(conversationState());
