@@ -58,8 +58,9 @@ export class RelayChatModelProvider implements vscode.LanguageModelChatProvider,
     token: vscode.CancellationToken,
   ): Promise<void> {
     const { connection, log } = this.options;
-    const client = connection.current();
-    if (!client) throw new Error(vscode.l10n.t("Relay Chat: {0}", connection.missing() ?? vscode.l10n.t("no relay is configured.")));
+    const served = this.options.catalog.refOf(model.id);
+    const client = served === null ? null : await connection.clientFor(served.relay);
+    if (!client || !served) throw new Error(vscode.l10n.t("Relay Chat: {0}", connection.missing() ?? vscode.l10n.t("no relay is configured.")));
     if (token.isCancellationRequested) throw new vscode.CancellationError();
 
     const chat = chatMessagesFrom(messages);
@@ -71,7 +72,7 @@ export class RelayChatModelProvider implements vscode.LanguageModelChatProvider,
     const names = relayToolNames(toolNamesToSend(chat, offered));
     const relayName = (name: string) => names.relayNameOf.get(name) ?? name;
     const request: ResponseRequest = buildResponseRequest({
-      model: model.id,
+      model: served.model,
       input: responsesInputFrom(chat, relayName),
       tools: functionToolsFrom(offered, relayName),
       maxOutputTokens: connection.settings.maxOutputTokens,
@@ -84,7 +85,7 @@ export class RelayChatModelProvider implements vscode.LanguageModelChatProvider,
     const onCancel = token.onCancellationRequested(() => abort.abort());
     let reported = "";
     let result: RequestResult | null = null;
-    const ledgerContext = { entryId: `lm_${randomUUID()}`, conversationId: VSCODE_CHAT_CONVERSATION_ID, turnId: `lm_${randomUUID()}`, purpose: "vscode_chat" as const, model: model.id };
+    const ledgerContext = { entryId: `lm_${randomUUID()}`, conversationId: VSCODE_CHAT_CONVERSATION_ID, turnId: `lm_${randomUUID()}`, purpose: "vscode_chat" as const, model: served.model, relay: served.relay };
     let pendingRow: Promise<void> = Promise.resolve();
     const startedAt = Date.now();
     try {

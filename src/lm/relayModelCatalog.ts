@@ -1,19 +1,30 @@
 import * as vscode from "vscode";
 import type { OutputLog } from "../host/outputLog";
 import type { RelayConnection } from "../host/relayConnection";
+import type { RelayClient } from "../relay/client";
 import type { ModelInfo } from "../relay/types";
 import { limitsFor, modelOverridesFrom } from "./modelLimits";
 import type { ToolSupportFindings } from "./toolSupportFindings";
 
-// The relay's models as VS Code's chat sees them. The list comes from GET /v1/models for the current
-// relay and key, only when VS Code asks for it (never at activation), and is kept for a few minutes so
-// that opening the model picker does not query the relay each time. A new base URL or key empties it.
+// The relays' models as VS Code's chat sees them. Each list comes from GET /v1/models for one relay and its
+// key, only when VS Code asks for it (never at activation), and is kept for a few minutes so that opening
+// the model picker does not query the relays each time. A new base URL or key empties it. With several
+// relays each model names its relay (its detail, and an id of "relay/model"); with one, the id is the
+// model id as before.
 
 const LIST_KEPT_MS = 5 * 60_000;
 
+/** Where a model VS Code's chat picked is served: the relay's name and the model id it lists. */
+export interface RelayModelRef {
+  relay: string;
+  model: string;
+}
+
 export class RelayModelCatalog {
-  private cached: { fingerprint: string; models: ModelInfo[]; at: number } | null = null;
-  private inFlight: { fingerprint: string; listing: Promise<ModelInfo[]> } | null = null;
+  private readonly cached = new Map<string, { fingerprint: string; models: ModelInfo[]; at: number }>();
+  private readonly inFlight = new Map<string, { fingerprint: string; listing: Promise<ModelInfo[]> }>();
+  /** The ids last handed to VS Code, to find the relay of a model it asks with. */
+  private readonly refs = new Map<string, RelayModelRef>();
 
   constructor(
     private readonly connection: RelayConnection,
@@ -21,75 +32,100 @@ export class RelayModelCatalog {
     private readonly log: OutputLog,
   ) {}
 
-  /** Which relay and key the list belongs to; it changes exactly when the list must be fetched again. */
+  /** Which relays and keys the lists belong to; it changes exactly when a list must be fetched again. */
   fingerprint(): string {
-    return `${this.connection.current()?.root ?? ""}\n${this.connection.secret ?? ""}`;
+    return `${this.connection.relays.map((relay) => relay.baseUrl).join("\n")}\n${this.connection.secrets().join("\n")}`;
   }
 
   forget(): void {
-    this.cached = null;
+    this.cached.clear();
+  }
+
+  /** The relay and model behind an id VS Code's chat uses; an unknown id is taken as a model of the active relay. */
+  refOf(id: string): RelayModelRef | null {
+    const known = this.refs.get(id);
+    if (known) return known;
+    const active = this.connection.activeRelay;
+    return active === null ? null : { relay: active, model: id };
   }
 
   async information(silent: boolean, token: vscode.CancellationToken): Promise<vscode.LanguageModelChatInformation[]> {
-    const client = this.connection.current();
-    if (!client) {
+    const relays = this.connection.relayNames();
+    const clients = await Promise.all(relays.map(async (relay) => ({ relay, client: await this.connection.clientFor(relay) })));
+    const reachable = clients.filter((entry): entry is { relay: string; client: RelayClient } => entry.client !== null);
+    if (reachable.length === 0) {
       // Without a relay or key there is nothing to list; asked out loud (not silently), say what to set.
       if (!silent) this.explainMissingConnection();
       return [];
     }
-    const models = await this.models(token);
+    const several = relays.length > 1;
     const overrides = modelOverridesFrom(vscode.workspace.getConfiguration("relayChat").get("languageModels"));
-    const host = new URL(client.root).host;
-    return models.map((model) => {
-      const limits = limitsFor(model.id, overrides, this.findings.knownWithoutTools(client.root, model.id));
-      const limitsSource = limits.source === "setting" ? vscode.l10n.t("from relayChat.languageModels") : vscode.l10n.t("defaults; set relayChat.languageModels for this model");
-      return {
-        id: model.id,
-        name: model.id,
-        family: model.id,
-        version: "relay",
-        detail: host,
-        tooltip: vscode.l10n.t(
-          "{0} through the relay at {1}. Up to {2} input and {3} output tokens ({4}). Every request is in Relay Chat's request log.",
-          model.id,
-          host,
-          limits.maxInputTokens,
-          limits.maxOutputTokens,
-          limitsSource,
-        ),
-        maxInputTokens: limits.maxInputTokens,
-        maxOutputTokens: limits.maxOutputTokens,
-        capabilities: { toolCalling: limits.toolCalling, imageInput: false },
-      };
-    });
+    const lists = await Promise.all(reachable.map(async ({ relay, client }) => ({ relay, client, models: await this.modelsOf(relay, client, token, reachable.length === 1) })));
+    this.refs.clear();
+    return lists.flatMap(({ relay, client, models }) =>
+      models.map((model) => {
+        const id = several ? `${relay}/${model.id}` : model.id;
+        this.refs.set(id, { relay, model: model.id });
+        const limits = limitsFor(model.id, overrides, this.findings.knownWithoutTools(client.root, model.id));
+        const limitsSource = limits.source === "setting" ? vscode.l10n.t("from relayChat.languageModels") : vscode.l10n.t("defaults; set relayChat.languageModels for this model");
+        return {
+          id,
+          name: model.id,
+          family: model.id,
+          version: "relay",
+          detail: several ? relay : new URL(client.root).host,
+          tooltip: vscode.l10n.t(
+            "{0} through the relay at {1}. Up to {2} input and {3} output tokens ({4}). Every request is in Relay Chat's request log.",
+            model.id,
+            several ? `${relay} (${new URL(client.root).host})` : new URL(client.root).host,
+            limits.maxInputTokens,
+            limits.maxOutputTokens,
+            limitsSource,
+          ),
+          maxInputTokens: limits.maxInputTokens,
+          maxOutputTokens: limits.maxOutputTokens,
+          capabilities: { toolCalling: limits.toolCalling, imageInput: false },
+        };
+      }),
+    );
   }
 
-  private async models(token: vscode.CancellationToken): Promise<ModelInfo[]> {
-    const fingerprint = this.fingerprint();
-    if (this.cached?.fingerprint === fingerprint && Date.now() - this.cached.at < LIST_KEPT_MS) return this.cached.models;
-    if (this.inFlight?.fingerprint !== fingerprint) this.inFlight = { fingerprint, listing: this.fetch(fingerprint) };
-    const listing = this.inFlight.listing;
+  /**
+   * One relay's list, cached. With one relay a failed list is VS Code's error to show; with several, a
+   * relay that does not answer is left out (and logged) so the others' models still show.
+   */
+  private async modelsOf(relay: string, client: RelayClient, token: vscode.CancellationToken, only: boolean): Promise<ModelInfo[]> {
+    const fingerprint = `${client.root}\n${this.fingerprint()}`;
+    const cached = this.cached.get(relay);
+    if (cached?.fingerprint === fingerprint && Date.now() - cached.at < LIST_KEPT_MS) return cached.models;
+    let flight = this.inFlight.get(relay);
+    if (flight?.fingerprint !== fingerprint) {
+      flight = { fingerprint, listing: this.fetch(relay, client, fingerprint) };
+      this.inFlight.set(relay, flight);
+    }
+    const listing = flight.listing;
     try {
       return await untilCancelled(listing, token);
+    } catch (error) {
+      if (only || error instanceof vscode.CancellationError) throw error;
+      return [];
     } finally {
-      if (this.inFlight?.listing === listing) this.inFlight = null;
+      if (this.inFlight.get(relay)?.listing === listing) this.inFlight.delete(relay);
     }
   }
 
-  private async fetch(fingerprint: string): Promise<ModelInfo[]> {
-    const client = this.connection.current();
-    if (!client) return [];
+  private async fetch(relay: string, client: RelayClient, fingerprint: string): Promise<ModelInfo[]> {
     const result = await client.listModels();
     if (!result.ok) {
-      this.log.error(`GET /v1/models for VS Code's chat failed (request ${result.requestId ?? "-"}): ${result.explanation}`);
+      this.log.error(`GET /v1/models of ${relay} for VS Code's chat failed (request ${result.requestId ?? "-"}): ${result.explanation}`);
       // VS Code shows this message beside the vendor in its model management view.
       throw new Error(
         vscode.l10n.t("Relay Chat could not list the relay's models: {0} (request id: {1})", result.explanation, result.requestId ?? vscode.l10n.t("none")),
       );
     }
-    this.log.info(`GET /v1/models for VS Code's chat: ${result.models.length} model(s) (request ${result.requestId ?? "-"})`);
+    this.log.info(`GET /v1/models of ${relay} for VS Code's chat: ${result.models.length} model(s) (request ${result.requestId ?? "-"})`);
     // A list fetched for a relay or key that has since changed is not kept.
-    if (this.fingerprint() === fingerprint) this.cached = { fingerprint, models: result.models, at: Date.now() };
+    if (`${client.root}\n${this.fingerprint()}` === fingerprint) this.cached.set(relay, { fingerprint, models: result.models, at: Date.now() });
     return result.models;
   }
 
