@@ -53,8 +53,9 @@ export class ModelPicker {
 
   update(state: ModelPickerState): void {
     const { model, note, relay } = state;
-    this.root.title = [note === null ? this.localizer.text("Model") : `${this.localizer.text("Model")}: ${note}`, relay === null ? "" : this.localizer.format("Relay: {0}", relay)].filter(Boolean).join("\n");
     const grouped = state.relayModels.length > 1;
+    const modelTitle = note === null ? this.localizer.text("Model") : `${this.localizer.text("Model")}: ${note}`;
+    this.root.title = grouped && relay !== null ? `${modelTitle}\n${this.localizer.format("Relay: {0}", relay)}` : modelTitle;
     const signature = JSON.stringify([model, relay, grouped ? state.relayModels : state.models, grouped ? null : state.relayModels[0]?.unlisted ?? null]);
     if (signature === this.signature) return;
     this.signature = signature;
