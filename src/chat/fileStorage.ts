@@ -1,10 +1,15 @@
 import { randomBytes } from "node:crypto";
-import { promises as fs } from "node:fs";
+import { watch as watchFolder, promises as fs } from "node:fs";
 import path from "node:path";
-import type { DocumentStorage } from "./documentStorage";
+import type { DocumentStorage, StorageWatch } from "./documentStorage";
 import { assertDocumentName } from "./documentStorage";
 
 const TEMPORARY_MARKER = ".tmp-";
+/**
+ * A temporary file older than this is debris of a write that failed or was killed; a younger one may be
+ * another window's write in progress, so it is left alone.
+ */
+const LEFTOVER_AGE_MS = 60_000;
 
 /**
  * DocumentStorage on a folder (the extension passes `context.storageUri`, or global storage when no
@@ -27,20 +32,33 @@ export class FileStorage implements DocumentStorage {
     const target = this.pathOf(name);
     await fs.mkdir(path.dirname(target), { recursive: true });
     const temporary = `${target}${TEMPORARY_MARKER}${process.pid}-${randomBytes(4).toString("hex")}`;
-    const handle = await fs.open(temporary, "w", 0o600);
     try {
-      await handle.writeFile(text, "utf8");
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
+      const handle = await fs.open(temporary, "w", 0o600);
+      try {
+        await handle.writeFile(text, "utf8");
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
       await fs.rename(temporary, target);
     } catch (error) {
-      await fs.rm(temporary, { force: true });
+      // A full disk fails the write itself: what was written of the temporary file must not stay behind.
+      await fs.rm(temporary, { force: true }).catch(() => undefined);
       throw error;
     }
     await syncFolder(path.dirname(target));
+  }
+
+  async createExclusively(name: string, text: string): Promise<boolean> {
+    const target = this.pathOf(name);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    try {
+      await fs.writeFile(target, text, { flag: "wx", mode: 0o600 });
+      return true;
+    } catch (error) {
+      if ((error as { code?: unknown }).code === "EEXIST") return false;
+      throw error;
+    }
   }
 
   async append(name: string, text: string): Promise<void> {
@@ -68,6 +86,22 @@ export class FileStorage implements DocumentStorage {
     return entries.filter((entry) => entry.isFile() && !entry.name.includes(TEMPORARY_MARKER)).map((entry) => entry.name);
   }
 
+  async modifiedAt(name: string): Promise<number | null> {
+    try {
+      return (await fs.stat(this.pathOf(name))).mtimeMs;
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  async touch(name: string): Promise<void> {
+    const now = new Date();
+    await fs.utimes(this.pathOf(name), now, now).catch((error: unknown) => {
+      if (!isMissing(error)) throw error;
+    });
+  }
+
   async remove(name: string): Promise<void> {
     await fs.rm(this.pathOf(name), { force: true });
   }
@@ -76,6 +110,52 @@ export class FileStorage implements DocumentStorage {
     const target = this.pathOf(to);
     await fs.mkdir(path.dirname(target), { recursive: true });
     await fs.rename(this.pathOf(from), target);
+  }
+
+  watch(folder: string, onChange: (name: string) => void): StorageWatch {
+    const absolute = folder === "" ? this.rootFolder : this.pathOf(folder);
+    let watcher: ReturnType<typeof watchFolder> | null = null;
+    const start = async () => {
+      await fs.mkdir(absolute, { recursive: true });
+      if (stopped) return;
+      watcher = watchFolder(absolute, { persistent: false }, (_event, name) => {
+        if (typeof name === "string" && !name.includes(TEMPORARY_MARKER)) onChange(name);
+      });
+      // A watch that breaks (the folder removed) only stops the live updates; History still reads on open.
+      watcher.on("error", () => watcher?.close());
+    };
+    let stopped = false;
+    const ready = start().catch(() => undefined);
+    return {
+      ready,
+      dispose: () => {
+        stopped = true;
+        watcher?.close();
+      },
+    };
+  }
+
+  /** Removes temporary files left by writes that failed or were killed (run once at start). */
+  async removeLeftovers(now = Date.now()): Promise<number> {
+    let removed = 0;
+    const walk = async (folder: string): Promise<void> => {
+      let entries;
+      try {
+        entries = await fs.readdir(folder, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const entry of entries) {
+        const full = path.join(folder, entry.name);
+        if (entry.isDirectory()) await walk(full);
+        else if (entry.isFile() && entry.name.includes(TEMPORARY_MARKER)) {
+          const stat = await fs.stat(full).catch(() => null);
+          if (stat && now - stat.mtimeMs > LEFTOVER_AGE_MS && (await fs.rm(full, { force: true }).then(() => true, () => false))) removed += 1;
+        }
+      }
+    };
+    await walk(this.rootFolder);
+    return removed;
   }
 
   private pathOf(name: string): string {

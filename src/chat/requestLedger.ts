@@ -1,5 +1,5 @@
 import type { RequestResult, ResponseHeadersInfo } from "../relay/types";
-import type { RequestPurpose } from "./conversation";
+import type { RequestPurpose, RequestRecord } from "./conversation";
 import type { DocumentStorage } from "./documentStorage";
 
 // One row per HTTP request, follow-ups after a tool call included, so what the user sees adds up to what
@@ -121,7 +121,8 @@ export class RequestLedger {
   constructor(private readonly storage: DocumentStorage) {}
 
   async record(row: LedgerRow): Promise<void> {
-    await this.storage.append(LEDGER_NAME, `${JSON.stringify(row)}\n`);
+    // Each row starts on a new line: a line torn by a crash or a full disk never swallows the next row.
+    await this.storage.append(LEDGER_NAME, `\n${JSON.stringify(row)}`);
   }
 
   /**
@@ -159,23 +160,47 @@ export class RequestLedger {
   }
 }
 
-export function totalsOf(rows: readonly LedgerRow[]): LedgerTotals {
-  const totals: LedgerTotals = { requests: 0, requestsWithoutUsage: 0, inputTokens: 0, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0, bytesReceived: 0 };
-  for (const row of rows) {
-    totals.requests += 1;
-    if (row.inputTokens === null && row.outputTokens === null && mayHaveBeenBilled(row.outcome)) totals.requestsWithoutUsage += 1;
-    totals.inputTokens += row.inputTokens ?? 0;
-    totals.cachedTokens += row.cachedTokens ?? 0;
-    totals.outputTokens += row.outputTokens ?? 0;
-    totals.reasoningTokens += row.reasoningTokens ?? 0;
-    totals.bytesReceived += row.bytesReceived;
-  }
-  return totals;
+/** What a row contributes to the totals. */
+export type TotalsRow = Pick<LedgerRow, "outcome" | "inputTokens" | "cachedTokens" | "outputTokens" | "reasoningTokens" | "bytesReceived">;
+
+export function emptyTotals(): LedgerTotals {
+  return { requests: 0, requestsWithoutUsage: 0, inputTokens: 0, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0, bytesReceived: 0 };
+}
+
+/** The one rule for totals, used by the ledger and by the panel's running totals alike. */
+export function addToTotals(totals: LedgerTotals, row: TotalsRow): LedgerTotals {
+  const withoutUsage = row.inputTokens === null && row.outputTokens === null && mayHaveBeenBilled(row.outcome);
+  return {
+    requests: totals.requests + 1,
+    requestsWithoutUsage: totals.requestsWithoutUsage + (withoutUsage ? 1 : 0),
+    inputTokens: totals.inputTokens + (row.inputTokens ?? 0),
+    cachedTokens: totals.cachedTokens + (row.cachedTokens ?? 0),
+    outputTokens: totals.outputTokens + (row.outputTokens ?? 0),
+    reasoningTokens: totals.reasoningTokens + (row.reasoningTokens ?? 0),
+    bytesReceived: totals.bytesReceived + row.bytesReceived,
+  };
+}
+
+export function totalsOf(rows: readonly TotalsRow[]): LedgerTotals {
+  return rows.reduce(addToTotals, emptyTotals());
 }
 
 /** A request refused before generation (an HTTP error) or never delivered (a network error) produced nothing to bill. */
 function mayHaveBeenBilled(outcome: string): boolean {
   return outcome !== "http_error" && outcome !== "network_error";
+}
+
+/** The totals row of a request record (the row the ledger gets for it carries the same figures). */
+export function totalsRowOf(record: RequestRecord, bytesReceived = 0): TotalsRow {
+  const usage = record.usage;
+  return {
+    outcome: record.outcome.kind,
+    inputTokens: numberOrNull(usage?.input_tokens),
+    cachedTokens: numberOrNull(usage?.input_tokens_details?.cached_tokens),
+    outputTokens: numberOrNull(usage?.output_tokens),
+    reasoningTokens: numberOrNull(usage?.output_tokens_details?.reasoning_tokens),
+    bytesReceived,
+  };
 }
 
 function numberOrNull(value: unknown): number | null {

@@ -374,7 +374,7 @@ export class ChatController implements PanelSource {
 
   private showConversation(conversation: Parameters<SessionRunner["replace"]>[0]): void {
     this.runner.replace(conversation);
-    this.conversationCommands.totals = null;
+    this.conversationCommands.clearTotals();
   }
 
   private chatSettings(): ChatSettings {
