@@ -79,6 +79,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   const storage = new FileStorage(storageFolder);
   const store = new HistoryStore(storage);
   const ledger = new RequestLedger(storage);
+  // Debris of writes that failed or were killed (a full disk, a crash) is removed in the background.
+  void storage.removeLeftovers().catch((error: unknown) => log.error(`Cleaning the storage folder failed: ${String(error)}`));
 
   // The tools (their argument validators compiled, the diff documents registered) are built for the
   // first chat session, not during activation, which stays within its budget.
@@ -139,6 +141,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     },
   );
   controller.attach(provider);
+  // Other windows on the same folder share the history: their changes show here without a reload.
+  const historyWatch = store.watch((change) => void controller.onHistoryChanged(change));
   phase("panel");
 
   let selectionTimer: NodeJS.Timeout | undefined;
@@ -164,6 +168,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     });
 
   context.subscriptions.push(
+    historyWatch,
+    { dispose: () => store.dispose() },
     log,
     connection,
     provider,
