@@ -17,6 +17,9 @@ const LEFTOVER_AGE_MS = 60_000;
  * target: rename is atomic on one file system, so a crash leaves the old file or the new one.
  */
 export class FileStorage implements DocumentStorage {
+  /** Folders known to exist, so an append (several per turn) costs no mkdir. */
+  private readonly madeFolders = new Set<string>();
+
   constructor(readonly rootFolder: string) {}
 
   async read(name: string): Promise<string | null> {
@@ -63,9 +66,18 @@ export class FileStorage implements DocumentStorage {
 
   async append(name: string, text: string): Promise<void> {
     const target = this.pathOf(name);
-    await fs.mkdir(path.dirname(target), { recursive: true });
+    const folder = path.dirname(target);
+    if (!this.madeFolders.has(folder)) {
+      await fs.mkdir(folder, { recursive: true });
+      this.madeFolders.add(folder);
+    }
     // One write call per append: a crash can cut the last line short, never interleave two of them.
-    const handle = await fs.open(target, "a", 0o600);
+    const handle = await fs.open(target, "a", 0o600).catch(async (error: unknown) => {
+      // The folder was removed since (a test, a user cleaning up): made again once.
+      if (!isMissing(error)) throw error;
+      await fs.mkdir(folder, { recursive: true });
+      return fs.open(target, "a", 0o600);
+    });
     try {
       await handle.write(text);
       await handle.sync();

@@ -52,21 +52,7 @@ export class HistoryIndex {
     const journals = [];
     for (const writer of await this.journalWriters()) journals.push(...readLines((await this.storage.read(journalName(writer))) ?? ""));
     journals.sort((a, b) => a.at - b.at);
-    for (const line of journals) {
-      if (line.deleted) {
-        entries.delete(line.id);
-        continue;
-      }
-      const entry = entries.get(line.id) ?? { id: line.id, title: "", createdAt: line.createdAt ?? 0, updatedAt: 0, model: "", turnCount: 0 };
-      if (line.at >= (titleAt.get(line.id) ?? -Infinity)) {
-        if (line.title !== undefined) entry.title = line.title;
-        if (line.model !== undefined) entry.model = line.model;
-        titleAt.set(line.id, line.at);
-      }
-      entry.updatedAt = Math.max(entry.updatedAt, line.updatedAt ?? 0);
-      entry.turnCount = Math.max(entry.turnCount, line.turnCount ?? 0);
-      entries.set(line.id, entry);
-    }
+    for (const line of journals) applyIndexLine(entries, line, titleAt);
     return { entries, problem, rebuild };
   }
 
@@ -120,6 +106,23 @@ export class HistoryIndex {
     const problem = `${damagedMessage(l10n.t("The conversation list"), l10n.t("it is not in the expected format"), movedTo)} ${l10n.t("The list was rebuilt from the conversation files.")}`;
     return { entries: new Map(), problem, rebuild: true };
   }
+}
+
+/** Applies one line to the list: a deletion, or what changed (the later title wins, the larger time and count). */
+export function applyIndexLine(entries: Map<string, ConversationSummary>, line: IndexLine, titleAt = new Map<string, number>()): void {
+  if (line.deleted) {
+    entries.delete(line.id);
+    return;
+  }
+  const entry = entries.get(line.id) ?? { id: line.id, title: "", createdAt: line.createdAt ?? 0, updatedAt: 0, model: "", turnCount: 0 };
+  if (line.at >= (titleAt.get(line.id) ?? -Infinity)) {
+    if (line.title !== undefined) entry.title = line.title;
+    if (line.model !== undefined) entry.model = line.model;
+    titleAt.set(line.id, line.at);
+  }
+  entry.updatedAt = Math.max(entry.updatedAt, line.updatedAt ?? 0);
+  entry.turnCount = Math.max(entry.turnCount, line.turnCount ?? 0);
+  entries.set(line.id, entry);
 }
 
 export function damagedMessage(what: string, problem: string, movedTo: string): string {

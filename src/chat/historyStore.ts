@@ -11,7 +11,7 @@ import type { ConversationSummary } from "./conversationSummary";
 import { summarize, titleOf } from "./conversationSummary";
 import type { DocumentStorage, StorageWatch } from "./documentStorage";
 import type { IndexLine } from "./historyIndex";
-import { damagedMessage, HistoryIndex } from "./historyIndex";
+import { applyIndexLine, damagedMessage, HistoryIndex } from "./historyIndex";
 
 // Conversations of one workspace, shared by every window open on it. Under `conversations/` each
 // conversation has a snapshot (`<id>.json`) and a journal per window that wrote to it since the last
@@ -103,6 +103,12 @@ export class HistoryStore {
   private heartbeat: NodeJS.Timeout | null = null;
   private lastAt = 0;
   private pendingProblems: string[] = [];
+  /**
+   * The list as last read, kept only while the folder is watched (a change by another window drops it)
+   * and updated with this window's own changes: the list after each turn costs no file reads.
+   */
+  private listing: Map<string, ConversationSummary> | null = null;
+  private watching = 0;
   /** Writes run one after another, so this window's records are in order and compaction sees all of them. */
   private writeQueue: Promise<unknown> = Promise.resolve();
   private readonly processAlive: (pid: number) => boolean;
@@ -138,7 +144,7 @@ export class HistoryStore {
         return { ok: false, problem: l10n.t("The conversation could not be read ({0}).", (error as Error).message) };
       }
       if (state.kind === "missing") {
-        await this.index.append({ at: this.nextAt(), id, deleted: true });
+        await this.appendIndexLine({ at: this.nextAt(), id, deleted: true });
         return { ok: false, problem: l10n.t("The conversation no longer exists; it may have been deleted in another window.") };
       }
       if (state.kind === "damaged") {
@@ -182,7 +188,7 @@ export class HistoryStore {
       this.journalBytes.set(id, (this.journalBytes.get(id) ?? 0) + line.length);
       const listChanged = known === undefined || turns.some((turn) => !known.turnIds.has(turn.id)) || record.meta?.title !== undefined || record.meta?.model !== undefined;
       this.remember(conversation, known);
-      if (listChanged) await this.index.append(indexLineOf(conversation, record.at, this.known.get(id)?.turnIds.size ?? 0));
+      if (listChanged) await this.appendIndexLine(indexLineOf(conversation, record.at, this.known.get(id)?.turnIds.size ?? 0));
       const answering = turns.some((turn) => turn.outcome.kind === "in_progress");
       if (answering) this.startAnswering(id);
       else if (turns.length > 0) {
@@ -212,7 +218,7 @@ export class HistoryStore {
       for (const writer of folder.journals.get(id) ?? []) await this.storage.remove(journalName(id, writer));
       this.known.delete(id);
       this.stopAnswering(id);
-      await this.index.append({ at: this.nextAt(), id, deleted: true });
+      await this.appendIndexLine({ at: this.nextAt(), id, deleted: true });
     });
   }
 
@@ -237,17 +243,25 @@ export class HistoryStore {
       this.storage.watch?.(CONVERSATIONS_FOLDER, (name) => {
         if (name.endsWith(ownSuffix) || name.endsWith(".lock")) return;
         const id = SNAPSHOT_FILE.exec(name)?.[1] ?? JOURNAL_FILE.exec(name)?.[1] ?? TOMBSTONE_FILE.exec(name)?.[1];
-        if (id !== undefined) noticed(id);
+        if (id === undefined) return;
+        this.listing = null;
+        noticed(id);
       }),
       this.storage.watch?.("", (name) => {
-        if (this.index.isOtherWritersFile(name)) noticed(null);
+        if (!this.index.isOtherWritersFile(name)) return;
+        this.listing = null;
+        noticed(null);
       }),
     ].filter((watch): watch is StorageWatch => watch !== undefined);
+    const watched = watches.length === 2;
+    if (watched) this.watching += 1;
     return {
       ready: Promise.all(watches.map((watch) => watch.ready)).then(() => undefined),
       dispose: () => {
         if (timer) clearTimeout(timer);
         for (const watch of watches) watch.dispose();
+        if (watched) this.watching -= 1;
+        if (this.watching === 0) this.listing = null;
       },
     };
   }
@@ -256,6 +270,11 @@ export class HistoryStore {
   dispose(): void {
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = null;
+  }
+
+  private async appendIndexLine(line: IndexLine): Promise<void> {
+    await this.index.append(line);
+    if (this.listing) applyIndexLine(this.listing, line);
   }
 
   private serialized<T>(work: () => Promise<T>): Promise<T> {
@@ -391,6 +410,7 @@ export class HistoryStore {
   }
 
   private async readListing(): Promise<ConversationSummary[]> {
+    if (this.listing) return [...this.listing.values()].map((entry) => ({ ...entry }));
     const folder = await this.readFolder();
     const index = await this.index.read();
     if (index.problem) this.pendingProblems.push(index.problem);
@@ -411,6 +431,7 @@ export class HistoryStore {
     }
     if ([...index.entries.keys()].some((id) => !ids.has(id) || folder.tombstones.has(id))) baseChanged = true;
     if (baseChanged) await this.index.writeBase(listed);
+    if (this.watching > 0) this.listing = new Map(listed.map((entry) => [entry.id, { ...entry }]));
     return listed;
   }
 
@@ -438,7 +459,7 @@ export class HistoryStore {
     const names = [...(folder.snapshots.has(id) ? [snapshotName(id)] : []), ...(folder.journals.get(id) ?? []).map((writer) => journalName(id, writer))];
     const moved = [];
     for (const name of names) moved.push(await this.setAside(name));
-    await this.index.append({ at: this.nextAt(), id, deleted: true });
+    await this.appendIndexLine({ at: this.nextAt(), id, deleted: true });
     return moved[0] ?? snapshotName(id);
   }
 
