@@ -8,8 +8,12 @@ export interface DocumentStorage {
   writeAtomically(name: string, text: string): Promise<void>;
   /** Creates a document only if it does not exist yet (a lock); false when it already existed. */
   createExclusively(name: string, text: string): Promise<boolean>;
-  /** Appends to a document (created if missing); used for append-only logs. */
-  append(name: string, text: string): Promise<void>;
+  /**
+   * Appends to a document (created if missing); used for append-only logs. What is appended survives the
+   * process being killed; with `flush` (the default) it is also flushed to the disk before this returns,
+   * so it survives a power loss too.
+   */
+  append(name: string, text: string, options?: { flush?: boolean }): Promise<void>;
   /** Names of the documents directly inside a folder ("" for the top), without temporary files. */
   list(folder: string): Promise<string[]>;
   /** When a document was last written or touched (epoch ms), null when it does not exist. */

@@ -1,10 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { watch as watchFolder, promises as fs } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import type { DocumentStorage, StorageWatch } from "./documentStorage";
 import { assertDocumentName } from "./documentStorage";
 
 const TEMPORARY_MARKER = ".tmp-";
+/** An append handle unused for this long is closed. */
+const APPEND_HANDLE_IDLE_MS = 2_000;
 /**
  * A temporary file older than this is debris of a write that failed or was killed; a younger one may be
  * another window's write in progress, so it is left alone.
@@ -19,6 +22,8 @@ const LEFTOVER_AGE_MS = 60_000;
 export class FileStorage implements DocumentStorage {
   /** Folders known to exist, so an append (several per turn) costs no mkdir. */
   private readonly madeFolders = new Set<string>();
+  private readonly appendHandles = new Map<string, { handle: FileHandle; lastUsed: number }>();
+  private idleCheck: NodeJS.Timeout | null = null;
 
   constructor(readonly rootFolder: string) {}
 
@@ -64,26 +69,67 @@ export class FileStorage implements DocumentStorage {
     }
   }
 
-  async append(name: string, text: string): Promise<void> {
+  async append(name: string, text: string, options: { flush?: boolean } = {}): Promise<void> {
     const target = this.pathOf(name);
+    const handle = await this.appendHandle(target);
+    // One write call per append: a crash can cut the last line short, never interleave two of them.
+    await handle.write(text);
+    if (options.flush !== false) await handle.sync();
+  }
+
+  /**
+   * An open handle for appending to `target`. A turn appends several times within seconds (its journal,
+   * the list, the ledger), so handles stay open until they have been idle for a moment.
+   */
+  private async appendHandle(target: string): Promise<FileHandle> {
+    const cached = this.appendHandles.get(target);
+    if (cached) {
+      cached.lastUsed = Date.now();
+      return cached.handle;
+    }
     const folder = path.dirname(target);
     if (!this.madeFolders.has(folder)) {
       await fs.mkdir(folder, { recursive: true });
       this.madeFolders.add(folder);
     }
-    // One write call per append: a crash can cut the last line short, never interleave two of them.
     const handle = await fs.open(target, "a", 0o600).catch(async (error: unknown) => {
-      // The folder was removed since (a test, a user cleaning up): made again once.
+      // The folder was removed since (a user cleaning up): made again once.
       if (!isMissing(error)) throw error;
       await fs.mkdir(folder, { recursive: true });
       return fs.open(target, "a", 0o600);
     });
-    try {
-      await handle.write(text);
-      await handle.sync();
-    } finally {
+    const raced = this.appendHandles.get(target);
+    if (raced) {
       await handle.close();
+      return raced.handle;
     }
+    this.appendHandles.set(target, { handle, lastUsed: Date.now() });
+    this.idleCheck ??= setInterval(() => void this.closeIdleHandles(), APPEND_HANDLE_IDLE_MS);
+    this.idleCheck.unref?.();
+    return handle;
+  }
+
+  private async closeIdleHandles(): Promise<void> {
+    const now = Date.now();
+    for (const [target, entry] of this.appendHandles) if (now - entry.lastUsed >= APPEND_HANDLE_IDLE_MS) await this.closeHandle(target);
+    if (this.appendHandles.size === 0 && this.idleCheck) {
+      clearInterval(this.idleCheck);
+      this.idleCheck = null;
+    }
+  }
+
+  private async closeHandle(target: string): Promise<void> {
+    const entry = this.appendHandles.get(target);
+    if (!entry) return;
+    this.appendHandles.delete(target);
+    await entry.handle.close().catch(() => undefined);
+  }
+
+  /** Closes the handles kept open for appending. */
+  async close(): Promise<void> {
+    for (const target of [...this.appendHandles.keys()]) await this.closeHandle(target);
+    if (this.idleCheck) clearInterval(this.idleCheck);
+    this.idleCheck = null;
   }
 
   async list(folder: string): Promise<string[]> {
@@ -115,10 +161,12 @@ export class FileStorage implements DocumentStorage {
   }
 
   async remove(name: string): Promise<void> {
+    await this.closeHandle(this.pathOf(name));
     await fs.rm(this.pathOf(name), { force: true });
   }
 
   async rename(from: string, to: string): Promise<void> {
+    await this.closeHandle(this.pathOf(from));
     const target = this.pathOf(to);
     await fs.mkdir(path.dirname(target), { recursive: true });
     await fs.rename(this.pathOf(from), target);

@@ -57,7 +57,8 @@ export class HistoryIndex {
   }
 
   async append(line: IndexLine): Promise<void> {
-    await this.storage.append(journalName(this.writer), `\n${JSON.stringify(line)}`);
+    // The list is a cache of the conversation files (rebuilt from them when a line is missing): not flushed.
+    await this.storage.append(journalName(this.writer), `\n${JSON.stringify(line)}`, { flush: false });
     this.linesWritten += 1;
     if (this.linesWritten >= FOLD_AFTER_LINES) await this.fold();
   }

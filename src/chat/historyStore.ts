@@ -184,7 +184,10 @@ export class HistoryStore {
       const newToolSets = Object.entries(conversation.toolSets ?? {}).filter(([toolSetId]) => !known?.toolSetIds.has(toolSetId));
       if (newToolSets.length > 0) record.toolSets = Object.fromEntries(newToolSets);
       const line = journalLine(record);
-      await this.storage.append(journalName(id, this.writer), line);
+      // A record of a turn under way that is not its first (the answer so far) survives a kill without a
+      // flush, and a power loss costs at most that text: only a turn's first and last records wait for the disk.
+      const partial = turns.length > 0 && turns.every((turn) => turn.outcome.kind === "in_progress" && known?.turnIds.has(turn.id));
+      await this.storage.append(journalName(id, this.writer), line, { flush: !partial });
       this.journalBytes.set(id, (this.journalBytes.get(id) ?? 0) + line.length);
       const listChanged = known === undefined || turns.some((turn) => !known.turnIds.has(turn.id)) || record.meta?.title !== undefined || record.meta?.model !== undefined;
       this.remember(conversation, known);
