@@ -9,6 +9,7 @@ import { RequestLedger } from "./chat/requestLedger";
 import { ApiKeyStore } from "./host/apiKeyStore";
 import { OutputLog } from "./host/outputLog";
 import { RelayConnection } from "./host/relayConnection";
+import { sharedHistoryFolder } from "./host/historyFolder";
 import { affectsRelaySettings } from "./host/settings";
 import { ToolSetup, trustRestrictionNotice } from "./host/toolSetup";
 import { chooseExternalTools } from "./lm/externalToolPicker";
@@ -75,7 +76,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   phase("log");
 
   // Per workspace when a folder is open; global storage otherwise, so chats are never lost.
-  const storageFolder = (context.storageUri ?? context.globalStorageUri).fsPath;
+  // Two windows on one folder get two storage folders from VS Code; they share the first one's history.
+  const storageFolder = context.storageUri ? sharedHistoryFolder(context.storageUri.fsPath) : context.globalStorageUri.fsPath;
   const storage = new FileStorage(storageFolder);
   const store = new HistoryStore(storage);
   const ledger = new RequestLedger(storage);

@@ -53,12 +53,12 @@ describe("Relay Chat history shared by two windows on one folder", function () {
   it("shows both windows' conversations in both windows' History, without a reload", async () => {
     await send(first, firstChat, `From the first window ${stamp}`);
     await send(second, secondChat, `From the second window ${stamp}`);
+    await historyShows(second, secondChat, [`From the first window ${stamp}`, `From the second window ${stamp}`]);
     // The first window learns of the second's conversation only through the folder watch.
     await historyShows(first, firstChat, [`From the first window ${stamp}`, `From the second window ${stamp}`]);
     await first.panelScreenshot("shared-history-first-window");
 
     // And the second window of a conversation the first starts after both lists were read.
-    await historyShows(second, secondChat, [`From the first window ${stamp}`, `From the second window ${stamp}`]);
     await send(first, firstChat, `Again from the first window ${stamp}`);
     await historyShows(second, secondChat, [`Again from the first window ${stamp}`, `From the first window ${stamp}`, `From the second window ${stamp}`]);
     await second.panelScreenshot("shared-history-second-window");

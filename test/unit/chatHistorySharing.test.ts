@@ -7,6 +7,7 @@ import type { Conversation, Turn } from "../../src/chat/conversation";
 import { createConversation } from "../../src/chat/conversation";
 import { FileStorage } from "../../src/chat/fileStorage";
 import { HistoryStore } from "../../src/chat/historyStore";
+import { sharedHistoryFolder } from "../../src/host/historyFolder";
 
 // Two windows on one folder share one history folder (issue 18, part 2). Two HistoryStores on one real
 // temp folder stand for the two windows; each window holds the conversation it shows in memory, as the
@@ -273,3 +274,13 @@ async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+describe("the history folder of a second window on the same folder", () => {
+  it("is the first window's: VS Code gives the second extension host `<id>-1`", () => {
+    const first = path.join("/data", "User", "workspaceStorage", "683bc2ea", "relay-chat.relay-chat");
+    const second = path.join("/data", "User", "workspaceStorage", "683bc2ea-1", "relay-chat.relay-chat");
+    assert.equal(sharedHistoryFolder(second, (folder) => folder === first), first);
+    assert.equal(sharedHistoryFolder(first, () => true), first);
+    assert.equal(sharedHistoryFolder(second, () => false), second, "its own folder when the first window's has no history");
+  });
+});
