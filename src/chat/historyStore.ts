@@ -71,6 +71,8 @@ export interface HistoryStoreOptions {
 }
 
 interface Known {
+  /** Read from an older format: the next save writes the snapshot in the current one. */
+  migrated?: boolean;
   meta: ConversationMeta;
   turnIds: Set<string>;
   toolSetIds: Set<string>;
@@ -161,6 +163,7 @@ export class HistoryStore {
       }
       settleUnfinishedTurns(conversation, (turnId) => running.has(turnId));
       this.remember(conversation);
+      if (state.migratedFrom !== null) (this.known.get(id) as Known).migrated = true;
       const notices: string[] = [];
       if (state.migratedFrom !== null) notices.push(l10n.t("This conversation was upgraded from an older format (version {0}); it is saved in the new format on the next change.", state.migratedFrom));
       if (running.size > 0) notices.push(RUNNING_ELSEWHERE_NOTICE());
@@ -194,9 +197,12 @@ export class HistoryStore {
       if (listChanged) await this.appendIndexLine(indexLineOf(conversation, record.at, this.known.get(id)?.turnIds.size ?? 0));
       const answering = turns.some((turn) => turn.outcome.kind === "in_progress");
       if (answering) this.startAnswering(id);
-      else if (turns.length > 0) {
-        this.stopAnswering(id);
-        if ((this.journalBytes.get(id) ?? 0) >= this.compactAtBytes) await this.compact(id);
+      else if (turns.length > 0) this.stopAnswering(id);
+      const migrated = this.known.get(id)?.migrated === true;
+      if (migrated || (!answering && turns.length > 0 && (this.journalBytes.get(id) ?? 0) >= this.compactAtBytes)) {
+        await this.compact(id);
+        const entry = this.known.get(id);
+        if (entry) entry.migrated = false;
       }
     });
   }
