@@ -1,5 +1,6 @@
 import type { FunctionToolDefinition } from "../relay/types";
 import type { Conversation, Turn } from "./conversation";
+import { readJsonLines } from "./jsonLines";
 
 // A conversation on disk is a snapshot plus journals, one journal per writer (window). A writer never
 // rewrites the conversation while it streams: it appends a record with what it changed (the turn it is
@@ -33,25 +34,9 @@ export function emptyRevisions(): Revisions {
   return { turns: {}, meta: {} };
 }
 
-/** One journal line; it starts with a line break, so a line torn by a crash never swallows the next. */
-export function journalLine(record: JournalRecord): string {
-  return `\n${JSON.stringify(record)}`;
-}
-
 /** The records of a journal, in order; lines torn by a crash (or being written right now) are skipped. */
 export function readJournal(text: string): JournalRecord[] {
-  const records: JournalRecord[] = [];
-  for (const line of text.split("\n")) {
-    if (line.trim() === "") continue;
-    let record: unknown;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    if (typeof record === "object" && record !== null && typeof (record as JournalRecord).at === "number") records.push(record as JournalRecord);
-  }
-  return records;
+  return readJsonLines(text).filter((record): record is JournalRecord & Record<string, unknown> => typeof record.at === "number");
 }
 
 /** Applies a record written by `writer`, unless something later already set what it sets. */

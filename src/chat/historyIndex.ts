@@ -2,6 +2,7 @@ import * as l10n from "@vscode/l10n";
 import { isObject } from "../relay/outputItems";
 import type { ConversationSummary } from "./conversationSummary";
 import type { DocumentStorage } from "./documentStorage";
+import { jsonLine, readJsonLines } from "./jsonLines";
 
 // The history list without opening every conversation: `index.json` (a cache, rebuilt from the
 // conversation files when missing or damaged) plus one small journal per window (`index.<writer>.jsonl`)
@@ -58,7 +59,7 @@ export class HistoryIndex {
 
   async append(line: IndexLine): Promise<void> {
     // The list is a cache of the conversation files (rebuilt from them when a line is missing): not flushed.
-    await this.storage.append(journalName(this.writer), `\n${JSON.stringify(line)}`, { flush: false });
+    await this.storage.append(journalName(this.writer), jsonLine(line), { flush: false });
     this.linesWritten += 1;
     if (this.linesWritten >= FOLD_AFTER_LINES) await this.fold();
   }
@@ -135,17 +136,7 @@ function journalName(writer: string): string {
 }
 
 function readLines(text: string): IndexLine[] {
-  const lines: IndexLine[] = [];
-  for (const raw of text.split("\n")) {
-    if (raw.trim() === "") continue;
-    try {
-      const line = JSON.parse(raw) as unknown;
-      if (isObject(line) && typeof line.at === "number" && typeof line.id === "string") lines.push(line as unknown as IndexLine);
-    } catch {
-      // A line torn by a crash.
-    }
-  }
-  return lines;
+  return readJsonLines(text).filter((line): line is IndexLine & Record<string, unknown> => typeof line.at === "number" && typeof line.id === "string");
 }
 
 function parseIndex(text: string): ConversationSummary[] | null {

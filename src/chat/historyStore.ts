@@ -5,13 +5,14 @@ import { systemClock } from "./clock";
 import type { Conversation } from "./conversation";
 import { CONVERSATION_SCHEMA_VERSION } from "./conversation";
 import type { ConversationMeta, JournalRecord, Revisions } from "./conversationJournal";
-import { applyRecord, changedMeta, emptyRevisions, inWrittenOrder, journalLine, metaOf, readJournal, snapshotText, takeRevisions } from "./conversationJournal";
+import { applyRecord, changedMeta, emptyRevisions, inWrittenOrder, metaOf, readJournal, snapshotText, takeRevisions } from "./conversationJournal";
 import { conversationProblem, parseConversationDocument, settleUnfinishedTurns } from "./conversationSchema";
 import type { ConversationSummary } from "./conversationSummary";
 import { summarize, titleOf } from "./conversationSummary";
 import type { DocumentStorage, StorageWatch } from "./documentStorage";
 import type { IndexLine } from "./historyIndex";
 import { applyIndexLine, damagedMessage, HistoryIndex } from "./historyIndex";
+import { jsonLine } from "./jsonLines";
 
 // Conversations of one workspace, shared by every window open on it. Under `conversations/` each
 // conversation has a snapshot (`<id>.json`) and a journal per window that wrote to it since the last
@@ -186,7 +187,7 @@ export class HistoryStore {
       if (turns.length > 0) record.turns = turns;
       const newToolSets = Object.entries(conversation.toolSets ?? {}).filter(([toolSetId]) => !known?.toolSetIds.has(toolSetId));
       if (newToolSets.length > 0) record.toolSets = Object.fromEntries(newToolSets);
-      const line = journalLine(record);
+      const line = jsonLine(record);
       // A record of a turn under way that is not its first (the answer so far) survives a kill without a
       // flush, and a power loss costs at most that text: only a turn's first and last records wait for the disk.
       const partial = turns.length > 0 && turns.every((turn) => turn.outcome.kind === "in_progress" && known?.turnIds.has(turn.id));

@@ -1,6 +1,7 @@
 import type { RequestResult, ResponseHeadersInfo } from "../relay/types";
 import type { RequestPurpose, RequestRecord } from "./conversation";
 import type { DocumentStorage } from "./documentStorage";
+import { jsonLine, readJsonLines } from "./jsonLines";
 
 // One row per HTTP request, follow-ups after a tool call included, so what the user sees adds up to what
 // the relay's console usage log shows (the request id ties the two together). Append-only JSON lines: a
@@ -122,7 +123,7 @@ export class RequestLedger {
 
   async record(row: LedgerRow): Promise<void> {
     // Each row starts on a new line: a line torn by a crash or a full disk never swallows the next row.
-    await this.storage.append(LEDGER_NAME, `\n${JSON.stringify(row)}`);
+    await this.storage.append(LEDGER_NAME, jsonLine(row));
   }
 
   /**
@@ -133,24 +134,18 @@ export class RequestLedger {
     const text = (await this.storage.read(LEDGER_NAME)) ?? "";
     const rows: LedgerRow[] = [];
     const positionOfEntry = new Map<string, number>();
-    for (const line of text.split("\n")) {
-      if (line.trim() === "") continue;
-      let row: unknown;
-      try {
-        row = JSON.parse(line);
-      } catch {
-        // A torn last line; the request it described is still in the relay's own usage log.
-        continue;
-      }
-      if (typeof row !== "object" || row === null || typeof (row as LedgerRow).conversationId !== "string") continue;
-      const entryId = (row as LedgerRow).entryId;
+    // A torn last line is skipped: the request it described is still in the relay's own usage log.
+    for (const line of readJsonLines(text)) {
+      if (typeof line.conversationId !== "string") continue;
+      const row = line as unknown as LedgerRow;
+      const entryId = row.entryId;
       const earlier = entryId === undefined ? undefined : positionOfEntry.get(entryId);
       if (earlier !== undefined) {
-        rows[earlier] = row as LedgerRow;
+        rows[earlier] = row;
         continue;
       }
       if (entryId !== undefined) positionOfEntry.set(entryId, rows.length);
-      rows.push(row as LedgerRow);
+      rows.push(row);
     }
     return rows;
   }
