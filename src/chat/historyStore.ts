@@ -188,10 +188,11 @@ export class HistoryStore {
       const newToolSets = Object.entries(conversation.toolSets ?? {}).filter(([toolSetId]) => !known?.toolSetIds.has(toolSetId));
       if (newToolSets.length > 0) record.toolSets = Object.fromEntries(newToolSets);
       const line = jsonLine(record);
-      // A record of a turn under way that is not its first (the answer so far) survives a kill without a
-      // flush, and a power loss costs at most that text: only a turn's first and last records wait for the disk.
-      const partial = turns.length > 0 && turns.every((turn) => turn.outcome.kind === "in_progress" && known?.turnIds.has(turn.id));
-      await this.storage.append(journalName(id, this.writer), line, { flush: !partial });
+      // Every record survives a kill once appended. Only those that end a turn (or change no turn) also wait
+      // for the disk, which costs more than the rest of a short turn's storage: a power loss during a turn
+      // can lose that turn's records, never a finished one.
+      const underWay = turns.length > 0 && turns.every((turn) => turn.outcome.kind === "in_progress");
+      await this.storage.append(journalName(id, this.writer), line, { flush: !underWay });
       this.journalBytes.set(id, (this.journalBytes.get(id) ?? 0) + line.length);
       const listChanged = known === undefined || turns.some((turn) => !known.turnIds.has(turn.id)) || record.meta?.title !== undefined || record.meta?.model !== undefined;
       this.remember(conversation, known);

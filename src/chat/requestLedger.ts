@@ -123,7 +123,8 @@ export class RequestLedger {
 
   async record(row: LedgerRow): Promise<void> {
     // Each row starts on a new line: a line torn by a crash or a full disk never swallows the next row.
-    await this.storage.append(LEDGER_NAME, jsonLine(row));
+    // A pending row survives a kill once appended; the final row also waits for the disk (see HistoryStore.save).
+    await this.storage.append(LEDGER_NAME, jsonLine(row), { flush: row.outcome !== PENDING_OUTCOME });
   }
 
   /**
