@@ -111,6 +111,8 @@ export class HistoryStore {
    * and updated with this window's own changes: the list after each turn costs no file reads.
    */
   private listing: Map<string, ConversationSummary> | null = null;
+  /** Counts the changes other windows made, so a list read while one happened is not kept. */
+  private listingGeneration = 0;
   private watching = 0;
   /** Writes run one after another, so this window's records are in order and compaction sees all of them. */
   private writeQueue: Promise<unknown> = Promise.resolve();
@@ -255,12 +257,12 @@ export class HistoryStore {
         if (name.endsWith(ownSuffix) || name.endsWith(".lock")) return;
         const id = SNAPSHOT_FILE.exec(name)?.[1] ?? JOURNAL_FILE.exec(name)?.[1] ?? TOMBSTONE_FILE.exec(name)?.[1];
         if (id === undefined) return;
-        this.listing = null;
+        this.dropListing();
         noticed(id);
       }),
       this.storage.watch?.("", (name) => {
         if (!this.index.isOtherWritersFile(name)) return;
-        this.listing = null;
+        this.dropListing();
         noticed(null);
       }),
     ].filter((watch): watch is StorageWatch => watch !== undefined);
@@ -272,7 +274,7 @@ export class HistoryStore {
         if (timer) clearTimeout(timer);
         for (const watch of watches) watch.dispose();
         if (watched) this.watching -= 1;
-        if (this.watching === 0) this.listing = null;
+        if (this.watching === 0) this.dropListing();
       },
     };
   }
@@ -281,6 +283,11 @@ export class HistoryStore {
   dispose(): void {
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = null;
+  }
+
+  private dropListing(): void {
+    this.listing = null;
+    this.listingGeneration += 1;
   }
 
   private async appendIndexLine(line: IndexLine): Promise<void> {
@@ -422,6 +429,7 @@ export class HistoryStore {
 
   private async readListing(): Promise<ConversationSummary[]> {
     if (this.listing) return [...this.listing.values()].map((entry) => ({ ...entry }));
+    const generation = this.listingGeneration;
     const folder = await this.readFolder();
     const index = await this.index.read();
     if (index.problem) this.pendingProblems.push(index.problem);
@@ -442,7 +450,7 @@ export class HistoryStore {
     }
     if ([...index.entries.keys()].some((id) => !ids.has(id) || folder.tombstones.has(id))) baseChanged = true;
     if (baseChanged) await this.index.writeBase(listed);
-    if (this.watching > 0) this.listing = new Map(listed.map((entry) => [entry.id, { ...entry }]));
+    if (this.watching > 0 && generation === this.listingGeneration) this.listing = new Map(listed.map((entry) => [entry.id, { ...entry }]));
     return listed;
   }
 
