@@ -111,6 +111,8 @@ export class HistoryStore {
    * and updated with this window's own changes: the list after each turn costs no file reads.
    */
   private listing: Map<string, ConversationSummary> | null = null;
+  /** Conversations deleted (by any window) as of the last folder read. */
+  private tombstones = new Set<string>();
   /** Counts the changes other windows made, so a list read while one happened is not kept. */
   private listingGeneration = 0;
   private watching = 0;
@@ -292,7 +294,8 @@ export class HistoryStore {
 
   private async appendIndexLine(line: IndexLine): Promise<void> {
     await this.index.append(line);
-    if (this.listing) applyIndexLine(this.listing, line);
+    // A turn that still streams into a conversation another window deleted does not bring it back to the list.
+    if (this.listing && !this.tombstones.has(line.id)) applyIndexLine(this.listing, line);
   }
 
   private serialized<T>(work: () => Promise<T>): Promise<T> {
@@ -393,6 +396,7 @@ export class HistoryStore {
       const tombstone = TOMBSTONE_FILE.exec(name);
       if (tombstone) contents.tombstones.add(tombstone[1]);
     }
+    this.tombstones = contents.tombstones;
     return contents;
   }
 

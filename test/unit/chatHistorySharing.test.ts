@@ -258,9 +258,18 @@ describe("history shared by two windows", function () {
       await waitFor(() => changes.some((ids) => ids.includes(id)));
       assert.deepEqual((await first.store.list()).conversations.map((entry) => entry.id), [id]);
       changes.length = 0;
+      const opened = await first.store.open(id);
+      assert.ok(opened.ok);
       await second.store.delete(id);
       await waitFor(() => changes.some((ids) => ids.includes(id)));
       assert.deepEqual((await first.store.list()).conversations, []);
+      // The first window still had it open and saves a new turn into it: it stays deleted, in the list too.
+      const late = structuredClone(opened.conversation.turns[0]);
+      late.id = "turn_late";
+      opened.conversation.turns.push(late);
+      await first.store.save(opened.conversation, [late.id]);
+      assert.deepEqual((await first.store.list()).conversations, []);
+      assert.equal((await second.store.open(id)).ok, false);
     } finally {
       watch.dispose();
     }
