@@ -21,7 +21,9 @@ type Command =
   | { kind: "stream"; window: number }
   | { kind: "finish"; window: number }
   | { kind: "delete"; window: number; pick: number }
-  | { kind: "rename"; window: number; pick: number };
+  | { kind: "rename"; window: number; pick: number }
+  /** Shows another branch: saves the conversation with no turn changed, read-only or not (ChatSession.showBranch). */
+  | { kind: "branch"; window: number };
 
 const window = fc.integer({ min: 0, max: 1 });
 const command: fc.Arbitrary<Command> = fc.oneof(
@@ -32,6 +34,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("finish" as const), window }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("delete" as const), window, pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("rename" as const), window, pick: fc.nat() }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("branch" as const), window }) },
 );
 
 interface Window {
@@ -132,6 +135,13 @@ async function run(commands: Command[], windows: Window[], expected: Expected, t
         expected.deleting.add(id);
         await window.store.delete(id);
         expected.deleted.add(id);
+        break;
+      }
+      case "branch": {
+        const conversation = window.shown;
+        if (!conversation || !expected.saved.has(conversation.id) || (window.streaming && !window.readOnly)) break;
+        conversation.updatedAt = ticks.now += 1;
+        await window.store.save(conversation, []);
         break;
       }
       case "rename": {
