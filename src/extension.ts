@@ -171,7 +171,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
 
   context.subscriptions.push(
     historyWatch,
-    { dispose: () => store.dispose() },
+    {
+      dispose: () => {
+        store.dispose();
+        void storage.close();
+      },
+    },
     log,
     connection,
     provider,
