@@ -8,6 +8,7 @@ import { ledgerToCsv } from "./chat/ledgerCsv";
 import { RequestLedger } from "./chat/requestLedger";
 import { ApiKeyStore } from "./host/apiKeyStore";
 import { OutputLog } from "./host/outputLog";
+import { sharedHistoryFolder } from "./host/historyFolder";
 import { addRelay, pickRelay, removeRelay, renameRelay } from "./host/relayCommands";
 import { RelayConnection, workspaceRelayMemory } from "./host/relayConnection";
 import { RelayMoney } from "./host/relayMoney";
@@ -82,10 +83,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   phase("log");
 
   // Per workspace when a folder is open; global storage otherwise, so chats are never lost.
-  const storageFolder = (context.storageUri ?? context.globalStorageUri).fsPath;
+  // Two windows on one folder get two storage folders from VS Code; they share the first one's history.
+  const storageFolder = context.storageUri ? sharedHistoryFolder(context.storageUri.fsPath) : context.globalStorageUri.fsPath;
   const storage = new FileStorage(storageFolder);
   const store = new HistoryStore(storage);
   const ledger = new RequestLedger(storage);
+  // Debris of writes that failed or were killed (a full disk, a crash) is removed in the background.
+  void storage.removeLeftovers().catch((error: unknown) => log.error(`Cleaning the storage folder failed: ${String(error)}`));
 
   // The tools (their argument validators compiled, the diff documents registered) are built for the
   // first chat session, not during activation, which stays within its budget.
@@ -151,6 +155,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     },
   );
   controller.attach(provider);
+  // Other windows on the same folder share the history: their changes show here without a reload.
+  const historyWatch = store.watch((change) => void controller.onHistoryChanged(change));
   phase("panel");
 
   let selectionTimer: NodeJS.Timeout | undefined;
@@ -199,6 +205,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     });
 
   context.subscriptions.push(
+    historyWatch,
+    {
+      dispose: () => {
+        store.dispose();
+        void storage.close();
+      },
+    },
     log,
     connection,
     money,

@@ -78,9 +78,10 @@ async function hostPipeline(baseUrl: string): Promise<Pipeline & { view: Countin
   const view = new CountingView();
   const tools = { registry: new ToolRegistry([]), availability: () => ({ trusted: true, disabledToolNames: new Set<string>() }), approve: async () => "deny" as const, maxResultChars: 1000 };
   let model = "";
+  const store = new HistoryStore(storage);
   const controller = new ChatController({
     relay: { current: () => client, relayNames: () => ["bench"], activeRelay: "bench", clientFor: async () => client, select: async () => undefined, settings: { baseUrl, model: "", stream: true, maxOutputTokens: null, toolRoundCap: 10, historyWarningTokens: 0 }, hasKey: true, missing: () => null, secret: "bench-key" },
-    store: new HistoryStore(storage),
+    store,
     ledger: new RequestLedger(storage),
     log: { info: () => undefined, error: () => undefined },
     // Built once, as the extension's ToolSetup does; each session gets the same registry.
@@ -110,6 +111,9 @@ async function hostPipeline(baseUrl: string): Promise<Pipeline & { view: Countin
     strings: () => ({}),
   });
   controller.attach(view);
+  // As the extension does: the history folder is watched for other windows' changes.
+  const historyWatch = store.watch((change) => void controller.onHistoryChanged(change));
+  await historyWatch.ready;
   controller.handle({ type: "ready" });
   return {
     view,
@@ -125,6 +129,8 @@ async function hostPipeline(baseUrl: string): Promise<Pipeline & { view: Countin
       await ended;
     },
     async close() {
+      historyWatch.dispose();
+      store.dispose();
       await client.close();
       await rm(folder, { recursive: true, force: true });
     },

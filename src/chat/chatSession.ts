@@ -143,7 +143,7 @@ export class ChatSession {
   async showBranch(turnId: string): Promise<void> {
     this.assertIdle();
     this.current.activeTurnId = newestLeafFrom(this.current, turnId);
-    await this.save();
+    await this.save(null);
   }
 
   /** The actions an `incomplete` turn offers, with their billing note; empty for any other turn. */
@@ -242,7 +242,7 @@ export class ChatSession {
                 );
           break;
         }
-        await this.save();
+        await this.save(turn);
         const followUpEstimate = estimateNextRequest(this.current, turn, [], this.settings.expensiveSendThresholdTokens, "tool_follow_up");
         const records = await answerFunctionCalls(proposals, this.tools ?? noTools(), abort.signal, (event) =>
           this.listener.onToolCall?.(turn.id, event.phase === "proposed" ? { ...event, followUpEstimate } : event),
@@ -270,7 +270,7 @@ export class ChatSession {
       if (this.inFlight === abort) this.inFlight = null;
       if (turn.outcome.kind === "in_progress") turn.outcome = { kind: "not_finished" };
     }
-    await this.save();
+    await this.save(turn);
     this.listener.onTurnEnd?.(turn);
     return { status: "finished", turn };
   }
@@ -288,15 +288,16 @@ export class ChatSession {
       clock: this.clock,
       ids: this.ids,
       redact: this.redact,
-      save: () => this.save(),
+      save: () => this.save(turn),
     };
     return sendTurnRequest(context, turn, purpose, input, maxOutputTokens, signal);
   }
 
-  private async save(): Promise<void> {
+  /** Saves what changed: the turn being answered (or none, when only the branch on screen changed). */
+  private async save(turn: Turn | null): Promise<void> {
     this.current.updatedAt = this.clock.now();
     try {
-      await this.store.save(this.current);
+      await this.store.save(this.current, turn === null ? [] : [turn.id]);
     } catch (error) {
       this.listener.onStorageProblem?.(l10n.t("The conversation could not be saved ({0}).", (error as Error).message));
     }

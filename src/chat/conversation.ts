@@ -171,10 +171,13 @@ export function siblingsOf(conversation: Conversation, turnId: string): Turn[] {
 /** The last turn reached from `turnId` by always following the newest child: what "show this branch" opens. */
 export function newestLeafFrom(conversation: Conversation, turnId: string): string {
   let current = requireTurn(conversation, turnId);
+  // A cycle can only come from a damaged file (files with one are refused when read); stop rather than loop.
+  const seen = new Set<string>([current.id]);
   for (;;) {
-    const children = childrenOf(conversation, current.id);
+    const children = childrenOf(conversation, current.id).filter((child) => !seen.has(child.id));
     if (children.length === 0) return current.id;
     current = children.reduce((newest, child) => (child.createdAt >= newest.createdAt ? child : newest));
+    seen.add(current.id);
   }
 }
 

@@ -40,6 +40,16 @@ export function parseConversation(text: string): ConversationParse {
   } catch (error) {
     return { ok: false, reason: "damaged", problem: l10n.t("it is not valid JSON ({0})", (error as Error).message) };
   }
+  const parsed = parseConversationDocument(document);
+  if (parsed.ok) settleUnfinishedTurns(parsed.conversation, () => false);
+  return parsed;
+}
+
+/**
+ * A parsed document migrated and checked, with turns saved while running left as they are: the caller
+ * settles them (settleUnfinishedTurns) once it knows which are still running in another window.
+ */
+export function parseConversationDocument(document: unknown): ConversationParse {
   if (!isObject(document)) return { ok: false, reason: "damaged", problem: l10n.t("it does not hold a conversation object") };
   const version = document.schemaVersion === undefined ? 0 : document.schemaVersion;
   if (typeof version !== "number" || !Number.isInteger(version) || version < 0) {
@@ -56,9 +66,12 @@ export function parseConversation(text: string): ConversationParse {
   }
   const problem = shapeProblem(migrated);
   if (problem) return { ok: false, reason: "damaged", problem };
-  const conversation = migrated as unknown as Conversation;
-  settleUnfinishedTurns(conversation);
-  return { ok: true, conversation, migratedFrom: version === CONVERSATION_SCHEMA_VERSION ? null : version };
+  return { ok: true, conversation: migrated as unknown as Conversation, migratedFrom: version === CONVERSATION_SCHEMA_VERSION ? null : version };
+}
+
+/** Why a conversation (after journal records were applied to it) is damaged, or null. */
+export function conversationProblem(conversation: Conversation): string | null {
+  return shapeProblem(conversation as unknown as JsonRecord);
 }
 
 export function serializeConversation(conversation: Conversation): string {
@@ -144,17 +157,33 @@ function shapeProblem(document: JsonRecord): string | null {
     if (turn.legacyItems !== undefined && (!Array.isArray(turn.legacyItems) || !turn.legacyItems.every(isObject))) return l10n.t("turn {0} has damaged items", index);
     if (!isObject(turn.outcome) || typeof turn.outcome.kind !== "string") return l10n.t("turn {0} has no outcome", index);
   }
+  return cycleProblem(document.turns as Array<{ id: string; parentId: string | null }>);
+}
+
+/** A turn that is (through its parents) its own parent would make every walk up or down the branch endless. */
+function cycleProblem(turns: ReadonlyArray<{ id: string; parentId: string | null }>): string | null {
+  const parentOf = new Map(turns.map((turn) => [turn.id, turn.parentId]));
+  const settled = new Set<string>();
+  for (const [index, turn] of turns.entries()) {
+    const onPath = new Set<string>();
+    for (let id: string | null = turn.id; id !== null && !settled.has(id); id = parentOf.get(id) ?? null) {
+      if (onPath.has(id)) return l10n.t("turn {0} is its own parent (through its earlier turns)", index);
+      onPath.add(id);
+    }
+    for (const id of onPath) settled.add(id);
+  }
   return null;
 }
 
 /**
  * A turn saved while running belongs to a process that is gone (closed, crashed, killed): it and the
  * request that was running are interrupted, keeping the text that was saved and the request id, with a
- * notice saying the relay may still have billed it. Such a turn is never sent again.
+ * notice saying the relay may still have billed it. Such a turn is never sent again. A turn another
+ * live window is still answering (`isRunning`) is left as it is.
  */
-function settleUnfinishedTurns(conversation: Conversation): void {
+export function settleUnfinishedTurns(conversation: Conversation, isRunning: (turnId: string) => boolean): void {
   for (const turn of conversation.turns) {
-    if (turn.outcome.kind !== "in_progress") continue;
+    if (turn.outcome.kind !== "in_progress" || isRunning(turn.id)) continue;
     let requestId: string | null = null;
     let stoppedInRequest = false;
     for (const request of turn.requests) {

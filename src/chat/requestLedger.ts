@@ -1,8 +1,9 @@
 import type { ModelPrice } from "../relay/modelPrice";
 import type { RequestResult, ResponseHeadersInfo } from "../relay/types";
 import { requestCost } from "./cost";
-import type { RequestPurpose } from "./conversation";
+import type { RequestPurpose, RequestRecord } from "./conversation";
 import type { DocumentStorage } from "./documentStorage";
+import { jsonLine, readJsonLines } from "./jsonLines";
 
 // One row per HTTP request, follow-ups after a tool call included, so what the user sees adds up to what
 // the relay's console usage log shows (the request id ties the two together). Append-only JSON lines: a
@@ -138,7 +139,9 @@ export class RequestLedger {
   constructor(private readonly storage: DocumentStorage) {}
 
   async record(row: LedgerRow): Promise<void> {
-    await this.storage.append(LEDGER_NAME, `${JSON.stringify(row)}\n`);
+    // Each row starts on a new line: a line torn by a crash or a full disk never swallows the next row.
+    // A pending row survives a kill once appended; the final row also waits for the disk (see HistoryStore.save).
+    await this.storage.append(LEDGER_NAME, jsonLine(row), { flush: row.outcome !== PENDING_OUTCOME });
   }
 
   /**
@@ -149,24 +152,18 @@ export class RequestLedger {
     const text = (await this.storage.read(LEDGER_NAME)) ?? "";
     const rows: LedgerRow[] = [];
     const positionOfEntry = new Map<string, number>();
-    for (const line of text.split("\n")) {
-      if (line.trim() === "") continue;
-      let row: unknown;
-      try {
-        row = JSON.parse(line);
-      } catch {
-        // A torn last line; the request it described is still in the relay's own usage log.
-        continue;
-      }
-      if (typeof row !== "object" || row === null || typeof (row as LedgerRow).conversationId !== "string") continue;
-      const entryId = (row as LedgerRow).entryId;
+    // A torn last line is skipped: the request it described is still in the relay's own usage log.
+    for (const line of readJsonLines(text)) {
+      if (typeof line.conversationId !== "string") continue;
+      const row = line as unknown as LedgerRow;
+      const entryId = row.entryId;
       const earlier = entryId === undefined ? undefined : positionOfEntry.get(entryId);
       if (earlier !== undefined) {
-        rows[earlier] = row as LedgerRow;
+        rows[earlier] = row;
         continue;
       }
       if (entryId !== undefined) positionOfEntry.set(entryId, rows.length);
-      rows.push(row as LedgerRow);
+      rows.push(row);
     }
     return rows;
   }
@@ -176,23 +173,47 @@ export class RequestLedger {
   }
 }
 
-export function totalsOf(rows: readonly LedgerRow[]): LedgerTotals {
-  const totals: LedgerTotals = { requests: 0, requestsWithoutUsage: 0, inputTokens: 0, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0, bytesReceived: 0 };
-  for (const row of rows) {
-    totals.requests += 1;
-    if (row.inputTokens === null && row.outputTokens === null && mayHaveBeenBilled(row.outcome)) totals.requestsWithoutUsage += 1;
-    totals.inputTokens += row.inputTokens ?? 0;
-    totals.cachedTokens += row.cachedTokens ?? 0;
-    totals.outputTokens += row.outputTokens ?? 0;
-    totals.reasoningTokens += row.reasoningTokens ?? 0;
-    totals.bytesReceived += row.bytesReceived;
-  }
-  return totals;
+/** What a row contributes to the totals. */
+export type TotalsRow = Pick<LedgerRow, "outcome" | "inputTokens" | "cachedTokens" | "outputTokens" | "reasoningTokens" | "bytesReceived">;
+
+export function emptyTotals(): LedgerTotals {
+  return { requests: 0, requestsWithoutUsage: 0, inputTokens: 0, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0, bytesReceived: 0 };
+}
+
+/** The one rule for totals, used by the ledger and by the panel's running totals alike. */
+export function addToTotals(totals: LedgerTotals, row: TotalsRow): LedgerTotals {
+  const withoutUsage = row.inputTokens === null && row.outputTokens === null && mayHaveBeenBilled(row.outcome);
+  return {
+    requests: totals.requests + 1,
+    requestsWithoutUsage: totals.requestsWithoutUsage + (withoutUsage ? 1 : 0),
+    inputTokens: totals.inputTokens + (row.inputTokens ?? 0),
+    cachedTokens: totals.cachedTokens + (row.cachedTokens ?? 0),
+    outputTokens: totals.outputTokens + (row.outputTokens ?? 0),
+    reasoningTokens: totals.reasoningTokens + (row.reasoningTokens ?? 0),
+    bytesReceived: totals.bytesReceived + row.bytesReceived,
+  };
+}
+
+export function totalsOf(rows: readonly TotalsRow[]): LedgerTotals {
+  return rows.reduce(addToTotals, emptyTotals());
 }
 
 /** A request refused before generation (an HTTP error) or never delivered (a network error) produced nothing to bill. */
 function mayHaveBeenBilled(outcome: string): boolean {
   return outcome !== "http_error" && outcome !== "network_error";
+}
+
+/** The totals row of a request record (the row the ledger gets for it carries the same figures). */
+export function totalsRowOf(record: RequestRecord, bytesReceived = 0): TotalsRow {
+  const usage = record.usage;
+  return {
+    outcome: record.outcome.kind,
+    inputTokens: numberOrNull(usage?.input_tokens),
+    cachedTokens: numberOrNull(usage?.input_tokens_details?.cached_tokens),
+    outputTokens: numberOrNull(usage?.output_tokens),
+    reasoningTokens: numberOrNull(usage?.output_tokens_details?.reasoning_tokens),
+    bytesReceived,
+  };
 }
 
 function numberOrNull(value: unknown): number | null {

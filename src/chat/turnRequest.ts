@@ -15,7 +15,9 @@ import { rememberToolSet, requestBodyFor } from "./requestSent";
 // `in_progress`, before the first byte is sent; when the relay answers with headers a pending ledger row
 // with the request id is appended and the conversation saved again; while the answer streams, what has
 // arrived is saved at most every PARTIAL_SAVE_INTERVAL_MS; at the end the record and the ledger row are
-// completed. After a crash the conversation file shows the request as interrupted (conversationSchema.ts).
+// completed. Each save appends only this turn to the window's journal of the conversation (HistoryStore),
+// so a save costs the turn's size, not the conversation's. After a crash the request reads as interrupted
+// (conversationSchema.ts); while this window is alive, another window reads it as still running.
 
 export const PARTIAL_SAVE_INTERVAL_MS = 2000;
 

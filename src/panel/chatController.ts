@@ -3,7 +3,7 @@ import type { ChatSession } from "../chat/chatSession";
 import { chatSettingsWithDefaults } from "../chat/chatSettings";
 import type { ChatSettings } from "../chat/chatSettings";
 import { findTurn } from "../chat/conversation";
-import type { HistoryStore } from "../chat/historyStore";
+import type { HistoryChange, HistoryStore } from "../chat/historyStore";
 import type { RequestLedger } from "../chat/requestLedger";
 import type { ChatTools } from "../chat/toolRound";
 import { redactSecrets } from "../relay/redact";
@@ -33,6 +33,9 @@ import type { WorkspaceFiles } from "./workspaceFiles";
 // choice and the conversation commands. No vscode here: the editor is reached through panelServices.ts.
 // This file is longer than 300 lines because it is the one place that ties those parts together: their
 // construction, the PanelSource view of the state, and the few-line actions that touch several parts.
+
+/** How often a conversation shown read-only (answered in another window) is looked at again. */
+const RUNNING_ELSEWHERE_RECHECK_MS = 5_000;
 
 export interface ChatControllerOptions {
   relay: RelayAccess;
@@ -71,6 +74,12 @@ export class ChatController implements PanelSource {
   private pageReady = false;
   /** History was asked for before the page could show it. */
   private historyWanted = false;
+  /**
+   * A turn of the conversation on screen is being answered in another window: it is read-only here (no
+   * send, retry or continue) until that answer ends, so nothing written here competes with that stream.
+   */
+  private runningElsewhere = false;
+  private runningElsewhereCheck: NodeJS.Timeout | null = null;
   private readonly presenter = new PanelPresenter();
   private readonly sync: PanelSync;
   /** Tool approvals and spend confirmations the running turn waits on. */
@@ -319,6 +328,10 @@ export class ChatController implements PanelSource {
   }
 
   private canSend(): boolean {
+    if (this.runningElsewhere) {
+      this.setNotice(l10n.t("A message of this conversation is still being answered in another window. It is shown read-only until that answer ends."));
+      return false;
+    }
     if (!this.options.relay.current()) {
       this.setNotice(this.options.relay.missing());
       return false;
@@ -369,10 +382,34 @@ export class ChatController implements PanelSource {
       await this.reloadConversations();
       return this.sync.changed();
     }
-    this.showConversation(opened.conversation);
+    this.showConversation(opened.conversation, opened.runningElsewhere);
     this.notice = opened.notice;
     await this.conversationCommands.loadTotals(conversationId);
     this.sync.changed();
+  }
+
+  /**
+   * Another window changed the history folder: the list is read again, and the conversation on screen too
+   * when it changed and nothing runs here (its new turns appear; a stream that ended there unlocks it).
+   */
+  async onHistoryChanged(change: HistoryChange): Promise<void> {
+    await this.reloadConversations();
+    const current = this.conversation;
+    if (current && change.conversationIds.has(current.id)) await this.reopen(current.id);
+    this.sync.changed();
+  }
+
+  private async reopen(conversationId: string): Promise<void> {
+    if (this.busy || this.conversation?.id !== conversationId) return;
+    const opened = await this.options.store.open(conversationId);
+    if (this.busy || this.conversation?.id !== conversationId) return;
+    if (!opened.ok) {
+      this.showConversation(null);
+      this.notice = opened.problem;
+      return;
+    }
+    this.showConversation(opened.conversation, opened.runningElsewhere);
+    this.notice = opened.notice;
   }
 
   async renameConversation(conversationId: string): Promise<void> {
@@ -390,9 +427,20 @@ export class ChatController implements PanelSource {
     this.sync.changed();
   }
 
-  private showConversation(conversation: Parameters<SessionRunner["replace"]>[0]): void {
+  private showConversation(conversation: Parameters<SessionRunner["replace"]>[0], runningElsewhere = false): void {
     this.runner.replace(conversation);
-    this.conversationCommands.totals = null;
+    this.conversationCommands.clearTotals();
+    this.runningElsewhere = runningElsewhere;
+    if (this.runningElsewhereCheck) clearTimeout(this.runningElsewhereCheck);
+    this.runningElsewhereCheck = null;
+    const conversationId = conversation?.id;
+    if (!runningElsewhere || conversationId === undefined) return;
+    // A window that stops answering without a word (closed, crashed) changes no file: look again now and then.
+    this.runningElsewhereCheck = setTimeout(() => {
+      this.runningElsewhereCheck = null;
+      void this.reopen(conversationId).then(() => this.sync.changed());
+    }, RUNNING_ELSEWHERE_RECHECK_MS);
+    this.runningElsewhereCheck.unref?.();
   }
 
   private chatSettings(): ChatSettings {

@@ -6,7 +6,8 @@ import { conversationToJson } from "../chat/exportJson";
 import { conversationToMarkdown } from "../chat/exportMarkdown";
 import type { HistoryStore } from "../chat/historyStore";
 import type { RequestRecord } from "../chat/conversation";
-import type { LedgerRow, RequestLedger } from "../chat/requestLedger";
+import type { LedgerTotals, RequestLedger } from "../chat/requestLedger";
+import { addToTotals, emptyTotals, totalsOf, totalsRowOf } from "../chat/requestLedger";
 import type { TotalsView } from "./protocol";
 
 // The saved conversations: their list, the totals of the one on screen, and rename, delete and export.
@@ -28,7 +29,7 @@ export class ConversationCommands {
   /** Newest first, as the history list shows them. */
   summaries: ConversationSummary[] = [];
   /** Totals of the conversation on screen: read from the ledger when it opens, then added to per request. */
-  totals: TotalsView | null = null;
+  private totalsSoFar: LedgerTotals | null = null;
 
   constructor(
     private readonly store: HistoryStore,
@@ -45,20 +46,24 @@ export class ConversationCommands {
   }
 
   async loadTotals(conversationId: string | null): Promise<void> {
-    this.totals = null;
+    this.totalsSoFar = null;
     if (conversationId === null) return;
-    const rows = (await this.ledger.rows()).filter((row) => row.conversationId === conversationId);
-    this.totals = rows.reduce(addRow, emptyTotals());
+    this.totalsSoFar = totalsOf((await this.ledger.rows()).filter((row) => row.conversationId === conversationId));
   }
 
   /** A request of the conversation on screen ended (the ledger gets the same row). */
   addRequest(record: RequestRecord): void {
-    const usage = record.usage;
-    this.totals = addRow(this.totals ?? emptyTotals(), {
-      inputTokens: numberOrNull(usage?.input_tokens),
-      cachedTokens: numberOrNull(usage?.input_tokens_details?.cached_tokens),
-      outputTokens: numberOrNull(usage?.output_tokens),
-    });
+    this.totalsSoFar = addToTotals(this.totalsSoFar ?? emptyTotals(), totalsRowOf(record));
+  }
+
+  get totals(): TotalsView | null {
+    const totals = this.totalsSoFar;
+    if (totals === null) return null;
+    return { requests: totals.requests, inputTokens: totals.inputTokens, cachedTokens: totals.cachedTokens, outputTokens: totals.outputTokens, requestsWithoutUsage: totals.requestsWithoutUsage };
+  }
+
+  clearTotals(): void {
+    this.totalsSoFar = null;
   }
 
   /** The new title, or null when nothing was renamed. */
@@ -98,25 +103,6 @@ export class ConversationCommands {
   private titleOf(conversationId: string): string {
     return this.summaries.find((entry) => entry.id === conversationId)?.title ?? "";
   }
-}
-
-function emptyTotals(): TotalsView {
-  return { requests: 0, inputTokens: 0, cachedTokens: 0, outputTokens: 0, requestsWithoutUsage: 0 };
-}
-
-function addRow(totals: TotalsView, row: Pick<LedgerRow, "inputTokens" | "cachedTokens" | "outputTokens">): TotalsView {
-  const reported = row.inputTokens !== null || row.outputTokens !== null;
-  return {
-    requests: totals.requests + 1,
-    inputTokens: totals.inputTokens + (row.inputTokens ?? 0),
-    cachedTokens: totals.cachedTokens + (row.cachedTokens ?? 0),
-    outputTokens: totals.outputTokens + (row.outputTokens ?? 0),
-    requestsWithoutUsage: totals.requestsWithoutUsage + (reported ? 0 : 1),
-  };
-}
-
-function numberOrNull(value: unknown): number | null {
-  return typeof value === "number" && Number.isFinite(value) ? value : null;
 }
 
 export function exportText(conversation: Conversation, path: string): string {

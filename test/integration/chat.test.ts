@@ -5,6 +5,7 @@ import * as assert from "node:assert/strict";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import * as vscode from "vscode";
+import { conversationFilesText } from "./conversationFiles";
 import type { RelayChatApi } from "../../src/extension";
 import type { PanelState, TurnView } from "../../src/panel/protocol";
 
@@ -58,7 +59,7 @@ describe("chat through the real extension", function () {
     api.handle({ type: "send", text: "second message" });
     const state = await waitForState(api, (current) => settled(current) && current.turns.length === 2, "the second answer");
     assert.equal(lastTurn(state)!.outcome, "completed");
-    const saved = await fs.readFile(path.join(api.storageFolder, "conversations", `${state.conversationId}.json`), "utf8");
+    const saved = await conversationFilesText(api.storageFolder, state.conversationId ?? "");
     assert.match(saved, /first message/);
     assert.match(saved, /second message/);
   });

@@ -7,6 +7,7 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { conversationFilesText } from "./conversationFiles";
 import type { RelayChatApi } from "../../src/extension";
 import { readSettings } from "../../src/host/settings";
 import { activateRelayChat, lastTurn, newChatWith, settled, waitFor, waitForState } from "./panelState";
@@ -49,7 +50,7 @@ describe("tools and the key through the real extension", function () {
       // The emulator's "tools" model answers with what it was sent: the redacted text reached the model.
       assert.match(turn.answerText, /RELAY_CHAT_API_KEY=\[REDACTED\]/);
       assert.equal(JSON.stringify(state).includes(apiKey), false, "the panel state never holds the key");
-      const history = await fs.readFile(path.join(api.storageFolder, "conversations", `${state.conversationId}.json`), "utf8");
+      const history = await conversationFilesText(api.storageFolder, state.conversationId ?? "");
       assert.equal(history.includes(apiKey), false, "the history file never holds the key");
     } finally {
       await fs.writeFile(readme, saved);

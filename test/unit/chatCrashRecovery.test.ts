@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { answerTextOf } from "../../src/chat/answerText";
@@ -25,19 +25,22 @@ interface SavedRequest {
   output: Array<{ type: string; content?: Array<{ text?: string }> }>;
 }
 
-/** Polls the raw conversation file until `ready` holds for its last request. */
-async function waitForSaved(file: string, ready: (request: SavedRequest, requestCount: number) => boolean, timeoutMs = 30_000): Promise<void> {
+/**
+ * Polls the conversation, as another window reads it while the child streams (its turn stays running
+ * there, since the child is alive), until `ready` holds for its last request.
+ */
+async function waitForSaved(folder: string, conversationId: string, ready: (request: SavedRequest, requestCount: number) => boolean, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  const reader = new HistoryStore(new FileStorage(folder));
   for (;;) {
-    try {
-      const saved = JSON.parse(await readFile(file, "utf8")) as { turns: Array<{ requests: SavedRequest[] }> };
-      const requests = saved.turns[saved.turns.length - 1]?.requests ?? [];
+    const opened = await reader.open(conversationId);
+    if (opened.ok) {
+      const { turns } = opened.conversation;
+      const requests = (turns[turns.length - 1]?.requests ?? []) as unknown as SavedRequest[];
       const last = requests[requests.length - 1];
       if (last && ready(last, requests.length)) return;
-    } catch {
-      // Not written yet.
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${file}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for conversation ${conversationId} in ${folder}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -72,7 +75,7 @@ describe("turns that survive a crash, a kill and a delete", function () {
       child.once("exit", (code) => reject(new Error(`the chat process exited early (${code}): ${stderr}`)));
     });
     try {
-      await waitForSaved(path.join(folder, "conversations", `${conversationId}.json`), ready);
+      await waitForSaved(folder, conversationId, ready);
     } finally {
       child.kill("SIGKILL");
       await exited;
