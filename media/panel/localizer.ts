@@ -44,6 +44,20 @@ export class Localizer {
     return this.numbers.format(value);
   }
 
+  /**
+   * "$0.0123", "¥1.20": small amounts keep four decimals (a short answer costs fractions of a cent); an
+   * estimate is marked "≈".
+   */
+  money(amount: number, currency: string, estimated = false): string {
+    let text: string;
+    try {
+      text = new Intl.NumberFormat(this.locale, { style: "currency", currency, minimumFractionDigits: 2, maximumFractionDigits: Math.abs(amount) < 1 ? 4 : 2 }).format(amount);
+    } catch {
+      text = `${amount.toFixed(4)} ${currency}`;
+    }
+    return estimated ? `≈${text}` : text;
+  }
+
   /** 1234 -> "1.2K": for the quiet receipt line; the details show exact figures. */
   compact(value: number): string {
     return this.compactNumbers.format(value);

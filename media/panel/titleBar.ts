@@ -12,6 +12,8 @@ export class TitleBar {
   private readonly titleText = element("span", { className: "title-text" });
   private readonly titleButton: HTMLButtonElement;
   private readonly totals = element("span", { className: "conversation-totals" });
+  /** The conversation's cost: apart from the token totals, so it stays in view in a narrow panel. */
+  private readonly cost = element("span", { className: "conversation-cost" });
   private signature = "";
 
   constructor(
@@ -23,7 +25,7 @@ export class TitleBar {
       icon("chevron-down"),
     ]);
     this.titleButton.addEventListener("click", showHistory);
-    this.root = element("header", { className: "panel-header" }, [this.titleButton, this.totals]);
+    this.root = element("header", { className: "panel-header" }, [this.titleButton, this.cost, this.totals]);
   }
 
   update(state: PanelState): void {
@@ -33,6 +35,16 @@ export class TitleBar {
     this.titleText.textContent = state.title;
     const totals = state.totals;
     this.totals.hidden = totals === null || totals.requests === 0;
+    const cost = totals?.cost ?? null;
+    this.cost.hidden = cost === null || cost === undefined;
+    if (cost) {
+      const partial = (totals?.requestsWithoutCost ?? 0) > 0;
+      this.cost.textContent = `${this.localizer.money(cost.amount, cost.currency, cost.estimated)}${partial ? "+" : ""}`;
+      const what = cost.estimated ? this.localizer.text("This conversation's cost, estimated from the models' prices where the relay billed nothing") : this.localizer.text("This conversation's cost, as the relay billed it");
+      const label = partial ? `${what}. ${this.localizer.plural(totals?.requestsWithoutCost ?? 0, "{0} request has no known cost.", "{0} requests have no known cost.")}` : what;
+      this.cost.title = label;
+      this.cost.setAttribute("aria-label", `${this.cost.textContent}: ${label}`);
+    }
     if (totals === null) return;
     const requests = this.localizer.plural(totals.requests, "{0} request", "{0} requests");
     const reported = totals.requests - totals.requestsWithoutUsage;

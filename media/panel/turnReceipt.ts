@@ -53,6 +53,7 @@ export function renderTurnReceipt(turn: TurnView, localizer: Localizer, handlers
       icon(outcomeIcons[toneOf(turn.outcome)]),
       visuallyHidden(turn.outcomeLabel),
     ]),
+    costOf(receipts, localizer),
     element("span", { className: "receipt-tokens", text: tokenSummary(receipts, localizer), attributes: { title: tokenSummary(receipts, localizer) } }),
     element("span", { className: "receipt-latency", text: formatDuration(sum(receipts.map((receipt) => receipt.latencyMs))) }),
     receipts.length > 1 ? element("span", { className: "receipt-count", text: localizer.plural(receipts.length, "{0} request", "{0} requests") }) : null,
@@ -74,7 +75,9 @@ function renderRequest(receipt: ReceiptView, index: number, count: number, local
   const tokens = (value: number | null | undefined) => (value === null || value === undefined ? unknown : localizer.plural(value, "{0} token", "{0} tokens"));
   const rows: Array<[string, string]> = [
     [localizer.text("Outcome"), receipt.outcomeLabel],
+    ...(receipt.relay ? ([[localizer.text("Relay"), receipt.relay]] as Array<[string, string]>) : []),
     [localizer.text("Model"), receipt.model],
+    [localizer.text("Cost"), costDetail(receipt, localizer)],
     [localizer.text("Input"), usage === null ? localizer.text("usage not reported") : `${tokens(usage.inputTokens)} · ${localizer.format("{0} cached", usage.cachedTokens === null ? unknown : localizer.number(usage.cachedTokens))}`],
     [localizer.text("Output"), usage === null ? localizer.text("usage not reported") : `${tokens(usage.outputTokens)} · ${localizer.format("{0} reasoning", usage.reasoningTokens === null ? unknown : localizer.number(usage.reasoningTokens))}`],
     [localizer.text("Latency"), receipt.firstByteMs === null ? formatDuration(receipt.latencyMs) : localizer.format("{0} (first byte {1})", formatDuration(receipt.latencyMs), formatDuration(receipt.firstByteMs))],
@@ -92,6 +95,31 @@ function renderRequest(receipt: ReceiptView, index: number, count: number, local
     ),
     element("div", { className: "receipt-buttons" }, [button(localizer.text("Copy as curl"), () => handlers.copyCurl(index), { className: "secondary small" })]),
   ]);
+}
+
+/**
+ * What the turn's requests cost, first on the line so it stays in view in a narrow panel: billed where the
+ * relay said, "≈" an estimate from prices, "+" when a request's cost is unknown. Nothing when no cost is known.
+ */
+function costOf(receipts: readonly ReceiptView[], localizer: Localizer): HTMLElement | null {
+  const known = receipts.map((receipt) => receipt.cost ?? null).filter((cost): cost is NonNullable<ReceiptView["cost"]> => cost !== null);
+  const currency = known[0]?.currency;
+  if (currency === undefined) return null;
+  const same = known.filter((cost) => cost.currency === currency);
+  const amount = same.reduce((total, cost) => total + cost.amount, 0);
+  const estimated = same.some((cost) => cost.estimated);
+  const partial = same.length < receipts.length;
+  const text = `${localizer.money(amount, currency, estimated)}${partial ? "+" : ""}`;
+  const title = estimated ? localizer.text("Estimated from the model's price") : localizer.text("Billed by the relay");
+  return element("span", { className: "receipt-cost", text, attributes: { title: partial ? `${title}. ${localizer.text("Some requests have no known cost.")}` : title } });
+}
+
+function costDetail(receipt: ReceiptView, localizer: Localizer): string {
+  const cost = receipt.cost;
+  if (!cost) return localizer.text("unknown (no price for this model)");
+  if (cost.estimated) return localizer.format("{0} (estimated from the model's price)", localizer.money(cost.amount, cost.currency, true));
+  const billed = localizer.format("{0} (billed by the relay)", localizer.money(cost.amount, cost.currency));
+  return cost.estimatedAmount === null || cost.estimatedAmount === undefined ? billed : `${billed} · ${localizer.format("{0} estimated", localizer.money(cost.estimatedAmount, cost.currency, true))}`;
 }
 
 /** "1.2K in · 345 out" over the turn's requests; unknown where the relay reported no usage. */

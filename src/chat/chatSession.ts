@@ -283,6 +283,8 @@ export class ChatSession {
       ledger: this.ledger,
       listener: this.listener,
       model: this.settings.model,
+      relay: this.settings.relay,
+      price: this.settings.priceOf?.(this.settings.model) ?? null,
       stream: this.settings.stream,
       tools: this.tools?.registry.requestTools(this.tools.availability()),
       clock: this.clock,

@@ -1,7 +1,13 @@
+import type { ModelPrice } from "../relay/modelPrice";
+
 // The settings one turn runs with; the extension reads them from its configuration and passes them in.
 
 export interface ChatSettings {
   model: string;
+  /** The relay profile requests go to, recorded on each request (absent: one unnamed relay). */
+  relay?: string;
+  /** A model's price on that relay as known when a request is sent (never fetched then); null: unknown. */
+  priceOf?: (model: string) => ModelPrice | null;
   stream: boolean;
   /** Output budget per request; null sends none and leaves it to the relay. */
   maxOutputTokens: number | null;

@@ -1,5 +1,6 @@
 import type { FunctionCallOutputItem, FunctionToolDefinition, InputItem, OutputItem, RequestOutcome, Usage } from "../relay/types";
 import type { ToolCallOutcome } from "../tools/runToolCall";
+import type { RequestCost } from "./cost";
 
 // The shape of a saved conversation. Turns form a tree (each points at the turn it follows), so editing a
 // message or regenerating an answer adds a sibling branch and the original stays reachable. Each request
@@ -36,6 +37,12 @@ export interface RequestRecord {
   purpose: RequestPurpose;
   startedAt: number;
   model: string;
+  /** The relay profile that answered (absent in files saved before several relays). */
+  relay?: string;
+  /** What the request cost: estimated from the model's price, billed where the relay said; absent when unknown. */
+  cost?: RequestCost;
+  /** Reasoning items another relay produced, left out of what this request resent. */
+  otherRelayReasoningLeftOut?: number;
   streamed: boolean;
   maxOutputTokens: number | null;
   outcome: RequestState;

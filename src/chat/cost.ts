@@ -69,18 +69,14 @@ export function costOfLedgerRow(row: Pick<LedgerRow, "estimatedCost" | "billedCo
 
 /** The total of a conversation's (or any list of) request costs, in the currency of the first known one. */
 export function costTotal(costs: readonly RequestCost[]): CostTotal {
-  const total: CostTotal = { amount: null, currency: null, estimated: false, requestsWithoutCost: 0 };
-  for (const cost of costs) {
-    const preferred = preferredCost(cost);
-    if (!preferred || (total.currency !== null && preferred.currency !== total.currency)) {
-      total.requestsWithoutCost += 1;
-      continue;
-    }
-    total.currency = preferred.currency;
-    total.amount = (total.amount ?? 0) + preferred.amount;
-    total.estimated ||= preferred.estimated;
-  }
-  return total;
+  return costs.reduce(addCost, { amount: null, currency: null, estimated: false, requestsWithoutCost: 0 });
+}
+
+/** `total` with one more request's cost. */
+export function addCost(total: CostTotal, cost: RequestCost): CostTotal {
+  const preferred = preferredCost(cost);
+  if (!preferred || (total.currency !== null && preferred.currency !== total.currency)) return { ...total, requestsWithoutCost: total.requestsWithoutCost + 1 };
+  return { amount: (total.amount ?? 0) + preferred.amount, currency: preferred.currency, estimated: total.estimated || preferred.estimated, requestsWithoutCost: total.requestsWithoutCost };
 }
 
 function isCount(value: unknown): value is number {

@@ -8,17 +8,21 @@ import { pathTo } from "./conversation";
 // (incomplete, failed, interrupted, cancelled...) stays in the conversation for display but is skipped,
 // because its half-finished items would teach the model an answer that never happened.
 
-/** The history items a turn adds: each request's input, then its output when it completed. */
-export function turnHistoryItems(turn: Turn): InputItem[] {
+/**
+ * The history items a turn adds: each request's input, then its output when it completed. Sent to `relay`,
+ * reasoning items another relay produced are left out: their encrypted content is that relay's (or its
+ * provider's) and another one cannot read it. Requests saved before relays were recorded count as any relay's.
+ */
+export function turnHistoryItems(turn: Turn, relay?: string): InputItem[] {
   if (turn.legacyItems) return turn.legacyItems;
-  return requestItems(turn.requests);
+  return requestItems(turn.requests, relay);
 }
 
-/** The history a new turn placed after `parentId` starts from. */
-export function historyItemsBefore(conversation: Conversation, parentId: string | null): InputItem[] {
+/** The history a new turn placed after `parentId` starts from (for a request to `relay`). */
+export function historyItemsBefore(conversation: Conversation, parentId: string | null, relay?: string): InputItem[] {
   const items: InputItem[] = [];
   for (const turn of pathTo(conversation, parentId)) {
-    if (turn.outcome.kind === "completed") items.push(...turnHistoryItems(turn));
+    if (turn.outcome.kind === "completed") items.push(...turnHistoryItems(turn, relay));
   }
   return items;
 }
@@ -27,13 +31,21 @@ export function historyItemsBefore(conversation: Conversation, parentId: string 
  * The history in front of request `requestIndex` of a turn (the items it was, or will be, sent after its
  * own `input`): the branch before the turn, then the turn's earlier requests.
  */
-export function historyBeforeRequest(conversation: Conversation, turn: Turn, requestIndex: number): InputItem[] {
-  return [...historyItemsBefore(conversation, turn.parentId), ...requestItems(turn.requests.slice(0, requestIndex))];
+export function historyBeforeRequest(conversation: Conversation, turn: Turn, requestIndex: number, relay?: string): InputItem[] {
+  return [...historyItemsBefore(conversation, turn.parentId, relay), ...requestItems(turn.requests.slice(0, requestIndex), relay)];
 }
 
 /** The items the next request of a turn that is being worked on starts from (before its own input). */
-export function requestInputFor(conversation: Conversation, turn: Turn): InputItem[] {
-  return historyBeforeRequest(conversation, turn, turn.requests.length);
+export function requestInputFor(conversation: Conversation, turn: Turn, relay?: string): InputItem[] {
+  return historyBeforeRequest(conversation, turn, turn.requests.length, relay);
+}
+
+/** How many reasoning items of the history a request to `relay` leaves out because another relay produced them. */
+export function reasoningFromOtherRelays(conversation: Conversation, turn: Turn, relay: string): number {
+  const requests = [...pathTo(conversation, turn.parentId).filter((each) => each.outcome.kind === "completed" && !each.legacyItems), turn].flatMap((each) => each.requests);
+  return requests
+    .filter((request) => fromOtherRelay(request, relay) && request.outcome.kind === "completed")
+    .reduce((count, request) => count + request.output.filter((item) => item.type === "reasoning").length, 0);
 }
 
 /** What the next new message on the active branch would be sent after. */
@@ -76,11 +88,16 @@ export function continuationItems(partialText: string): InputItem[] {
   return items;
 }
 
-function requestItems(requests: readonly RequestRecord[]): InputItem[] {
+function requestItems(requests: readonly RequestRecord[], relay: string | undefined): InputItem[] {
   const items: InputItem[] = [];
   for (const request of requests) {
     items.push(...request.input);
-    if (request.outcome.kind === "completed") items.push(...request.output);
+    if (request.outcome.kind !== "completed") continue;
+    items.push(...(relay !== undefined && fromOtherRelay(request, relay) ? request.output.filter((item) => item.type !== "reasoning") : request.output));
   }
   return items;
+}
+
+function fromOtherRelay(request: RequestRecord, relay: string): boolean {
+  return request.relay !== undefined && request.relay !== relay;
 }

@@ -1,6 +1,7 @@
 import type { ModelPrice } from "../relay/modelPrice";
 import type { RequestResult, ResponseHeadersInfo } from "../relay/types";
-import { requestCost } from "./cost";
+import { addCost, costOfLedgerRow, costTotal, requestCost } from "./cost";
+import type { CostTotal } from "./cost";
 import type { RequestPurpose, RequestRecord } from "./conversation";
 import type { DocumentStorage } from "./documentStorage";
 import { jsonLine, readJsonLines } from "./jsonLines";
@@ -61,6 +62,8 @@ export interface LedgerTotals {
   outputTokens: number;
   reasoningTokens: number;
   bytesReceived: number;
+  /** What the requests cost: billed where the relay said, else estimated from prices (see src/chat/cost.ts). */
+  cost: CostTotal;
 }
 
 const LEDGER_NAME = "ledger.jsonl";
@@ -174,10 +177,10 @@ export class RequestLedger {
 }
 
 /** What a row contributes to the totals. */
-export type TotalsRow = Pick<LedgerRow, "outcome" | "inputTokens" | "cachedTokens" | "outputTokens" | "reasoningTokens" | "bytesReceived">;
+export type TotalsRow = Pick<LedgerRow, "outcome" | "inputTokens" | "cachedTokens" | "outputTokens" | "reasoningTokens" | "bytesReceived" | "estimatedCost" | "billedCost" | "costCurrency">;
 
 export function emptyTotals(): LedgerTotals {
-  return { requests: 0, requestsWithoutUsage: 0, inputTokens: 0, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0, bytesReceived: 0 };
+  return { requests: 0, requestsWithoutUsage: 0, inputTokens: 0, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0, bytesReceived: 0, cost: costTotal([]) };
 }
 
 /** The one rule for totals, used by the ledger and by the panel's running totals alike. */
@@ -191,6 +194,8 @@ export function addToTotals(totals: LedgerTotals, row: TotalsRow): LedgerTotals 
     outputTokens: totals.outputTokens + (row.outputTokens ?? 0),
     reasoningTokens: totals.reasoningTokens + (row.reasoningTokens ?? 0),
     bytesReceived: totals.bytesReceived + row.bytesReceived,
+    // A request that produced nothing to bill costs nothing and leaves the sum exact.
+    cost: mayHaveBeenBilled(row.outcome) ? addCost(totals.cost, costOfLedgerRow(row)) : totals.cost,
   };
 }
 
@@ -213,6 +218,9 @@ export function totalsRowOf(record: RequestRecord, bytesReceived = 0): TotalsRow
     outputTokens: numberOrNull(usage?.output_tokens),
     reasoningTokens: numberOrNull(usage?.output_tokens_details?.reasoning_tokens),
     bytesReceived,
+    estimatedCost: record.cost?.estimated ?? null,
+    billedCost: record.cost?.billed ?? null,
+    costCurrency: record.cost?.currency ?? null,
   };
 }
 

@@ -22,7 +22,7 @@ export function requestSentFor(conversation: Conversation, turnId: string, reque
   const turn = findTurn(conversation, turnId);
   const record = turn?.requests[requestIndex];
   if (!turn || !record) return null;
-  return { body: requestBodyFor(conversation, record, [...historyBeforeRequest(conversation, turn, requestIndex), ...record.input]), extraHeaders: record.extraHeaders ?? {} };
+  return { body: requestBodyFor(conversation, record, [...historyBeforeRequest(conversation, turn, requestIndex, record.relay), ...record.input]), extraHeaders: record.extraHeaders ?? {} };
 }
 
 /** The body of a request from its record and its whole input (history and its own items, before filtering). */

@@ -1,11 +1,13 @@
 import * as l10n from "@vscode/l10n";
 import type { RelayClient } from "../relay/client";
+import type { ModelPrice } from "../relay/modelPrice";
 import type { FunctionToolDefinition, InputItem, RequestOutcome, RequestResult, ResponseHeadersInfo } from "../relay/types";
 import { answerSeparator, answerTextOf } from "./answerText";
 import type { ChatSessionListener } from "./chatSession";
 import type { Clock, IdFactory } from "./clock";
 import type { Conversation, RequestPurpose, RequestRecord, Turn } from "./conversation";
-import { ENCRYPTED_REASONING, requestInputFor, wantsEncryptedReasoning } from "./historyItems";
+import { requestCost } from "./cost";
+import { ENCRYPTED_REASONING, reasoningFromOtherRelays, requestInputFor, wantsEncryptedReasoning } from "./historyItems";
 import type { RequestLedger } from "./requestLedger";
 import { ledgerRowFor, pendingLedgerRow } from "./requestLedger";
 import { rememberToolSet, requestBodyFor } from "./requestSent";
@@ -27,6 +29,9 @@ export interface TurnRequestContext {
   ledger: RequestLedger;
   listener: ChatSessionListener;
   model: string;
+  /** The relay profile the request goes to, and the model's price there (null: unknown, tokens only). */
+  relay?: string;
+  price?: ModelPrice | null;
   stream: boolean;
   tools: readonly FunctionToolDefinition[] | undefined;
   clock: Clock;
@@ -45,11 +50,12 @@ export async function sendTurnRequest(
   signal: AbortSignal,
 ): Promise<RequestResult> {
   const { conversation, listener } = context;
-  const history = [...requestInputFor(conversation, turn), ...input];
+  const history = [...requestInputFor(conversation, turn, context.relay), ...input];
   const record: RequestRecord = {
     purpose,
     startedAt: context.clock.now(),
     model: context.model,
+    ...(context.relay === undefined ? {} : { relay: context.relay }),
     streamed: context.stream,
     maxOutputTokens,
     outcome: { kind: "in_progress" },
@@ -64,6 +70,8 @@ export async function sendTurnRequest(
   const toolSetId = rememberToolSet(conversation, context.tools);
   if (toolSetId) record.toolSetId = toolSetId;
   if (wantsEncryptedReasoning(conversation, turn, context.model)) record.include = [ENCRYPTED_REASONING];
+  const leftOut = context.relay === undefined ? 0 : reasoningFromOtherRelays(conversation, turn, context.relay);
+  if (leftOut > 0) record.otherRelayReasoningLeftOut = leftOut;
   const request = requestBodyFor(conversation, record, history);
   // As sent: a budget under the schema's minimum was raised.
   record.maxOutputTokens = request.max_output_tokens ?? null;
@@ -73,7 +81,7 @@ export async function sendTurnRequest(
   await context.save();
 
   const entryId = context.ids("req");
-  const ledgerContext = { entryId, conversationId: conversation.id, turnId: turn.id, purpose, model: context.model };
+  const ledgerContext = { entryId, conversationId: conversation.id, turnId: turn.id, purpose, model: context.model, relay: context.relay, price: context.price ?? null };
   let pendingRow: Promise<void> = Promise.resolve();
   let lastSavedAt = context.clock.now();
   let separator = answerSeparator(answerBefore, purpose);
@@ -115,6 +123,8 @@ export async function sendTurnRequest(
   });
   const result: RequestResult = { ...received, outcome: redactOutcome(received.outcome, context.redact), explanation: received.explanation === null ? null : context.redact(received.explanation) };
   settleRecord(record, result);
+  const cost = requestCost(result, context.price ?? null);
+  if (cost.estimated !== null || cost.billed !== null) record.cost = cost;
   listener.onRequestEnd?.(turn.id, record);
   await pendingRow;
   try {

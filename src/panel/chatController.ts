@@ -26,6 +26,7 @@ import { dispatchPanelMessage } from "./panelMessages";
 import { SessionRunner } from "./sessionRunner";
 import type { FileReferenceResolver } from "./fileReferences";
 import type { WorkspaceFiles } from "./workspaceFiles";
+import type { ModelPrice } from "../relay/modelPrice";
 
 // Carries out what the user asks for in the panel. The parts with their own reason to change live
 // beside it: the presenter (what is shown), PanelSync (what is posted when), the session runner (the
@@ -60,6 +61,8 @@ export interface ChatControllerOptions {
   relayReady?: Promise<void>;
   /** The first snapshot is on screen (for the activation timing). */
   onRendered?: (sinceLoadMs: number) => void;
+  /** The price of a model on a relay as known now (never fetched while sending); null: unknown. */
+  priceOf?: (relay: string, model: string) => ModelPrice | null;
   /** A request of a turn ended (the relay's balance may have changed). */
   onRequestEnd?: () => void;
   timers?: PanelSyncTimers;
@@ -445,8 +448,12 @@ export class ChatController implements PanelSource {
 
   private chatSettings(): ChatSettings {
     const settings = this.options.relay.settings;
+    const relay = this.options.relay.activeRelay ?? undefined;
+    const model = this.model();
     return chatSettingsWithDefaults({
-      model: this.model(),
+      model,
+      relay,
+      priceOf: (priced) => (relay === undefined ? null : (this.options.priceOf?.(relay, priced) ?? null)),
       stream: settings.stream,
       maxOutputTokens: settings.maxOutputTokens,
       toolRoundCap: settings.toolRoundCap,

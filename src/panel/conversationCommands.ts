@@ -59,7 +59,16 @@ export class ConversationCommands {
   get totals(): TotalsView | null {
     const totals = this.totalsSoFar;
     if (totals === null) return null;
-    return { requests: totals.requests, inputTokens: totals.inputTokens, cachedTokens: totals.cachedTokens, outputTokens: totals.outputTokens, requestsWithoutUsage: totals.requestsWithoutUsage };
+    const { cost } = totals;
+    return {
+      requests: totals.requests,
+      inputTokens: totals.inputTokens,
+      cachedTokens: totals.cachedTokens,
+      outputTokens: totals.outputTokens,
+      requestsWithoutUsage: totals.requestsWithoutUsage,
+      cost: cost.amount === null || cost.currency === null ? null : { amount: cost.amount, currency: cost.currency, estimated: cost.estimated },
+      requestsWithoutCost: cost.requestsWithoutCost,
+    };
   }
 
   clearTotals(): void {

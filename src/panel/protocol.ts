@@ -44,6 +44,10 @@ export interface ReceiptView {
   requestId: string | null;
   httpStatus: number | null;
   model: string;
+  /** The relay that answered, when there are several (or the request named one). */
+  relay?: string | null;
+  /** What the request cost; null when unknown (tokens only, never 0). */
+  cost?: CostView | null;
   /** Something the relay did that the user should know about this request (already localized); null when nothing. */
   note?: string | null;
 }
@@ -175,6 +179,21 @@ export interface TotalsView {
   outputTokens: number;
   /** Requests the relay reported no usage for: their tokens are unknown, not zero. */
   requestsWithoutUsage: number;
+  /** What the conversation cost; null when no request's cost is known (never shown as 0). */
+  cost?: CostView | null;
+  /** Requests whose cost is unknown: with any, `cost` is a lower bound. */
+  requestsWithoutCost?: number;
+}
+
+/** An amount of money: billed by the relay, or estimated from prices. */
+export interface CostView {
+  amount: number;
+  /** ISO 4217 code, e.g. "USD". */
+  currency: string;
+  /** From prices (an estimate), not what the relay billed. */
+  estimated: boolean;
+  /** The estimate beside a billed figure, when both are known (receipts only). */
+  estimatedAmount?: number | null;
 }
 
 /** The estimated input of the next send against the model's context window (when the setting gives one). */

@@ -3,12 +3,13 @@ import { refusalTextOf } from "../relay/accumulate";
 import { isObject } from "../relay/outputItems";
 import type { OutputItem } from "../relay/types";
 import { answerTextOf } from "../chat/answerText";
+import { preferredCost } from "../chat/cost";
 import type { Conversation, RequestRecord, ToolCallRecord, Turn } from "../chat/conversation";
 import { activePath, siblingsOf } from "../chat/conversation";
 import { outcomeLabel as outcomeLabelIn } from "../chat/outcomeLabel";
 import { outcomeFromOutputText } from "../tools/runToolCall";
 import { splitMessage } from "./messageAttachments";
-import type { OutcomeKind, ReceiptView, ToolCallView, TurnView } from "./protocol";
+import type { CostView, OutcomeKind, ReceiptView, ToolCallView, TurnView } from "./protocol";
 import { actionsFor, fixesFor } from "./turnFixes";
 
 // Turns of the branch on screen, as the webview shows them. Pure (no vscode) so it is tested in Node.
@@ -103,14 +104,26 @@ export function receiptOf(request: RequestRecord): ReceiptView {
     requestId: request.requestId,
     httpStatus: request.httpStatus,
     model: request.model,
+    relay: request.relay ?? null,
+    cost: costViewOf(request),
     note: receiptNote(request),
   };
+}
+
+function costViewOf(request: RequestRecord): CostView | null {
+  if (!request.cost) return null;
+  const preferred = preferredCost(request.cost);
+  if (!preferred) return null;
+  return { ...preferred, estimatedAmount: preferred.estimated ? null : request.cost.estimated };
 }
 
 function receiptNote(request: RequestRecord): string | null {
   const notes = [
     request.omittedStreamedItems ? l10n.t("The relay's final response left out {0} streamed item(s); Relay Chat kept them from the stream.", request.omittedStreamedItems) : null,
     request.unreadableEvents ? l10n.t("{0} event(s) from the relay could not be read: the answer may be missing text.", request.unreadableEvents) : null,
+    request.otherRelayReasoningLeftOut
+      ? l10n.t("{0} reasoning item(s) from another relay were left out of what was sent: this relay cannot read them.", request.otherRelayReasoningLeftOut)
+      : null,
   ].filter((note): note is string => note !== null);
   return notes.length > 0 ? notes.join(" ") : null;
 }

@@ -50,7 +50,16 @@ describe("chat request ledger", () => {
     const totals = await harness.ledger.totalsFor(session.conversation.id);
     assert.equal(totals.requests, 3);
     assert.equal(totals.inputTokens, rows.reduce((sum, row) => sum + (row.inputTokens ?? 0), 0));
-    assert.deepEqual(await harness.ledger.totalsFor("conv_other"), { requests: 0, requestsWithoutUsage: 0, inputTokens: 0, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0, bytesReceived: 0 });
+    assert.deepEqual(await harness.ledger.totalsFor("conv_other"), {
+      requests: 0,
+      requestsWithoutUsage: 0,
+      inputTokens: 0,
+      cachedTokens: 0,
+      outputTokens: 0,
+      reasoningTokens: 0,
+      bytesReceived: 0,
+      cost: { amount: null, currency: null, estimated: false, requestsWithoutCost: 0 },
+    });
   });
 
   it("skips a line cut short by a crash", async () => {

@@ -84,6 +84,15 @@ describe("one rule for the totals", () => {
     for (const record of records) commands.addRequest(record);
     const ledgerTotals = totalsOf(records.map((record) => ({ outcome: record.outcome.kind, inputTokens: record.usage?.input_tokens ?? null, cachedTokens: null, outputTokens: record.usage?.output_tokens ?? null, reasoningTokens: null, bytesReceived: 0 })));
     assert.equal(ledgerTotals.requestsWithoutUsage, 1, "only the interrupted request may have been billed without usage");
-    assert.deepEqual(commands.totals, { requests: 4, inputTokens: 5, cachedTokens: 0, outputTokens: 7, requestsWithoutUsage: ledgerTotals.requestsWithoutUsage });
+    assert.equal(ledgerTotals.cost.requestsWithoutCost, 2, "nor did an HTTP or network error cost anything: two requests of unknown cost");
+    assert.deepEqual(commands.totals, {
+      requests: 4,
+      inputTokens: 5,
+      cachedTokens: 0,
+      outputTokens: 7,
+      requestsWithoutUsage: ledgerTotals.requestsWithoutUsage,
+      cost: null,
+      requestsWithoutCost: ledgerTotals.cost.requestsWithoutCost,
+    });
   });
 });

@@ -63,3 +63,81 @@ describe("several relays in the panel (Node, two relay emulators)", function () 
     assert.equal(controller.state().relayModels.find((entry) => entry.relay === "Official")!.unlisted, null);
   });
 });
+
+describe("cost on receipts and in the title line (Node, relay emulators)", function () {
+  this.timeout(30_000);
+  let harness: PanelHostHarness;
+
+  afterEach(async () => {
+    assert.deepEqual(harness?.view.mirror.problems ?? [], []);
+    await harness?.close();
+  });
+
+  it("shows what the relay billed (OpenRouter's usage.cost) beside the estimate, per request and for the conversation", async () => {
+    const price = { inputPerMillion: 1, cachedInputPerMillion: null, outputPerMillion: 2, currency: "USD" };
+    harness = await startPanelHostHarness({ emulator: { profile: "openrouter" }, priceOf: (_relay, model) => (model === "echo" ? price : null) });
+    const { controller } = harness;
+    controller.handle({ type: "ready" });
+    controller.handle({ type: "send", text: "what did this cost?" });
+    let state = await harness.waitFor(settled, "the answer");
+    const receipt = lastTurn(state).receipts[0]!;
+    assert.equal(receipt.relay, "emulator");
+    assert.ok(receipt.cost, "a cost on the receipt");
+    assert.equal(receipt.cost.estimated, false, "the billed figure is preferred");
+    assert.equal(receipt.cost.currency, "USD");
+    assert.ok(receipt.cost.amount > 0);
+    assert.equal(typeof receipt.cost.estimatedAmount, "number", "the estimate is kept beside it");
+    controller.handle({ type: "send", text: "and now?" });
+    state = await harness.waitFor((candidate) => settled(candidate) && candidate.turns.length === 2, "the second answer");
+    const total = state.totals?.cost;
+    assert.ok(total, "the title line has the conversation's cost");
+    const sum = state.turns.reduce((amount, turn) => amount + (turn.receipts[0]?.cost?.amount ?? 0), 0);
+    assert.ok(Math.abs(total.amount - sum) < 1e-12, `${total.amount} is the sum ${sum}`);
+    assert.equal(state.totals?.requestsWithoutCost, 0);
+  });
+
+  it("marks an estimate from prices as one, and shows no cost (never 0) for a model without a price", async () => {
+    const price = { inputPerMillion: 3, cachedInputPerMillion: null, outputPerMillion: 15, currency: "USD" };
+    harness = await startPanelHostHarness({ priceOf: (_relay, model) => (model === "echo" ? price : null) });
+    const { controller } = harness;
+    controller.handle({ type: "send", text: "priced" });
+    let state = await harness.waitFor(settled, "the answer");
+    const usage = lastTurn(state).receipts[0]!.usage!;
+    const expected = ((usage.inputTokens ?? 0) * 3 + (usage.outputTokens ?? 0) * 15) / 1_000_000;
+    assert.deepEqual(lastTurn(state).receipts[0]!.cost, { amount: expected, currency: "USD", estimated: true, estimatedAmount: null });
+    await controller.setModel("demo");
+    controller.handle({ type: "send", text: "unpriced" });
+    state = await harness.waitFor((candidate) => settled(candidate) && candidate.turns.length === 2, "the second answer");
+    assert.equal(lastTurn(state).receipts[0]!.cost, null, "unknown, not 0");
+    assert.equal(state.totals?.requestsWithoutCost, 1, "the total says a request's cost is unknown");
+    assert.equal(state.totals?.cost?.estimated, true);
+  });
+});
+
+describe("history resent to another relay (Node, two relay emulators)", function () {
+  this.timeout(30_000);
+  let harness: PanelHostHarness;
+
+  afterEach(async () => {
+    await harness?.close();
+  });
+
+  it("leaves out reasoning items another relay produced and says so on the receipt; back on their own relay nothing is left out", async () => {
+    harness = await startPanelHostHarness({ settings: { model: "reasoning" }, otherRelays: [{ name: "Other", emulator: {} }] });
+    const { controller } = harness;
+    controller.handle({ type: "send", text: "think first" });
+    await harness.waitFor(settled, "the first answer");
+    assert.ok(harness.controller.state().turns[0]!.hasReasoning, "the first relay produced reasoning");
+    await controller.setModel("echo", "Other");
+    controller.handle({ type: "send", text: "now the other relay" });
+    const state = await harness.waitFor((candidate) => settled(candidate) && candidate.turns.length === 2, "the second answer");
+    const sent = harness.otherRelays.get("Other")!.received.filter((request) => request.method === "POST").at(-1)!.body as { input: Array<{ type: string }> };
+    assert.equal(sent.input.filter((item) => item.type === "reasoning").length, 0, "no reasoning item of the first relay");
+    assert.ok(sent.input.some((item) => item.type === "message"), "the conversation itself was resent");
+    assert.match(lastTurn(state).receipts[0]!.note ?? "", /reasoning item\(s\) from another relay were left out/);
+    await controller.setModel("reasoning", "emulator");
+    controller.handle({ type: "send", text: "back to the first relay" });
+    const back = await harness.waitFor((candidate) => settled(candidate) && candidate.turns.length === 3, "the third answer");
+    assert.doesNotMatch(lastTurn(back).receipts[0]!.note ?? "", /another relay/, "the first relay's own reasoning is its own");
+  });
+});
