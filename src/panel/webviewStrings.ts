@@ -10,6 +10,8 @@ export const WEBVIEW_STRINGS: readonly string[] = [
   "{0} cached",
   "{0} in · {1} out",
   "{0} (not listed by the relay)",
+  "{0} file changed",
+  "{0} files changed",
   "{0} message",
   "{0} messages",
   "{0} reasoning",
@@ -149,5 +151,7 @@ export const WEBVIEW_STRINGS: readonly string[] = [
   "your message",
   "Wrap",
   "Wrap lines",
+  "Review",
+  "Restore files to before this turn",
   "{0}. They are shown as ⟨U+…⟩ markers; what runs may differ from what the text seems to say. This call cannot be allowed for the session.",
 ];
