@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, rm, rmdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rm, rmdir, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import type { ShadowRepository } from "./checkpointGit";
 import { runGit } from "./checkpointGit";
@@ -34,6 +34,8 @@ export interface Checkpoints {
 }
 
 const branch = "refs/heads/checkpoints";
+/** Every checkpoint that saved files adds a small pack; past this many they are merged into one. */
+const maxPacks = 50;
 
 /** One workspace folder's shadow repository. Operations on it run one at a time (git's index lock). */
 export class FolderCheckpoints {
@@ -99,7 +101,13 @@ export class FolderCheckpoints {
     if (head && text(await runGit(this.repository, ["rev-parse", `${head}^{tree}`])) === tree) return head;
     const commit = text(await runGit(this.repository, ["commit-tree", tree, ...(head ? ["-p", head] : []), "-m", "Relay Chat checkpoint"]));
     await runGit(this.repository, ["update-ref", branch, commit]);
+    await this.mergePacksWhenMany();
     return commit;
+  }
+
+  private async mergePacksWhenMany(): Promise<void> {
+    const packs = (await readdir(path.join(this.repository.gitDir, "objects", "pack")).catch(() => [])).filter((name) => name.endsWith(".pack"));
+    if (packs.length > maxPacks) await runGit(this.repository, ["repack", "-a", "-d", "-q"]);
   }
 
   private async changesBetween(from: string, to: string): Promise<FileChange[]> {
@@ -126,7 +134,6 @@ export class FolderCheckpoints {
     if (this.initialized) return;
     await mkdir(this.repository.gitDir, { recursive: true });
     await runGit(this.repository, ["init", "--quiet"]);
-    await runGit(this.repository, ["symbolic-ref", "HEAD", branch]);
     await mkdir(path.join(this.repository.gitDir, "info"), { recursive: true });
     this.initialized = true;
   }
