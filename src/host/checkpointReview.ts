@@ -64,11 +64,26 @@ async function restore(checkpointing: WorkspaceCheckpointing, target: Checkpoint
   );
   if (answer !== restoreButton) return;
   const { before, changes } = await checkpoints.restore(target);
+  await revertUnsaved(changes);
   const undoButton = vscode.l10n.t("Undo restore");
   const next = await vscode.window.showInformationMessage(vscode.l10n.t("Restored {0} file(s) to how they were before this turn.", changes.length), undoButton);
   if (next !== undoButton) return;
   const undone = await checkpoints.restore(before);
+  await revertUnsaved(undone.changes);
   void vscode.window.showInformationMessage(vscode.l10n.t("Undid the restore: {0} file(s) are back as they were.", undone.changes.length));
+}
+
+/**
+ * A restored file open with unsaved changes would still show the turn's text: revert it to what is now on
+ * disk. The unsaved text was part of the checkpoint taken just before the restore, so Undo restore brings it back.
+ */
+async function revertUnsaved(changes: readonly FileChange[]): Promise<void> {
+  const restored = new Set(changes.map((change) => path.join(change.folder, change.path)));
+  for (const document of vscode.workspace.textDocuments) {
+    if (!document.isDirty || document.uri.scheme !== "file" || !restored.has(document.uri.fsPath)) continue;
+    await vscode.window.showTextDocument(document, { preview: false, preserveFocus: true });
+    await vscode.commands.executeCommand("workbench.action.files.revert");
+  }
 }
 
 function checkpointUri(checkpoint: CheckpointId, change: FileChange): vscode.Uri {

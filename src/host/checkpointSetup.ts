@@ -42,7 +42,10 @@ export class WorkspaceCheckpointing {
   private folderCheckpoints(folder: vscode.WorkspaceFolder): FolderCheckpoints {
     const existing = this.folders.get(folder.uri.fsPath);
     if (existing) return existing;
-    const created = new FolderCheckpoints(path.join(this.storageFolder, "checkpoints"), folder.uri.fsPath, () => excludedGlobs(folder));
+    const created = new FolderCheckpoints(path.join(this.storageFolder, "checkpoints"), folder.uri.fsPath, {
+      excludes: () => excludedGlobs(folder),
+      unsavedFiles: () => unsavedTexts(folder),
+    });
     this.folders.set(folder.uri.fsPath, created);
     return created;
   }
@@ -74,6 +77,17 @@ export class WorkspaceCheckpointing {
     }
     return null;
   }
+}
+
+/** Open files of the folder with unsaved changes (propose_edit leaves its edits unsaved), by relative path. */
+function unsavedTexts(folder: vscode.WorkspaceFolder): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (const document of vscode.workspace.textDocuments) {
+    if (!document.isDirty || document.uri.scheme !== "file") continue;
+    const relative = path.relative(folder.uri.fsPath, document.uri.fsPath);
+    if (relative && !relative.startsWith("..") && !path.isAbsolute(relative)) texts.set(relative.split(path.sep).join("/"), document.getText());
+  }
+  return texts;
 }
 
 /** The folder's files.exclude globs that are on (a glob with a `when` condition is left to the editor's views). */

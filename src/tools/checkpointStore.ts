@@ -37,6 +37,16 @@ const branch = "refs/heads/checkpoints";
 /** Every checkpoint that saved files adds a small pack; past this many they are merged into one. */
 const maxPacks = 50;
 
+export interface FolderCheckpointOptions {
+  /** The editor's files.exclude globs that are on; read at every checkpoint so a change applies. */
+  excludes?: () => readonly string[];
+  /**
+   * Files open in the editor with unsaved changes (relative path -> text): a checkpoint saves that text,
+   * because edits the model proposed are applied unsaved and are what the turn changed.
+   */
+  unsavedFiles?: () => ReadonlyMap<string, string>;
+}
+
 /** One workspace folder's shadow repository. Operations on it run one at a time (git's index lock). */
 export class FolderCheckpoints {
   private readonly repository: ShadowRepository;
@@ -46,8 +56,7 @@ export class FolderCheckpoints {
   constructor(
     storageDirectory: string,
     readonly folder: string,
-    /** The editor's files.exclude globs that are on; read at every checkpoint so a change applies. */
-    private readonly excludes: () => readonly string[] = () => [],
+    private readonly options: FolderCheckpointOptions = {},
   ) {
     const key = createHash("sha256").update(path.resolve(folder)).digest("hex").slice(0, 16);
     this.repository = { gitDir: path.join(storageDirectory, `${key}.git`), workTree: folder };
@@ -91,11 +100,12 @@ export class FolderCheckpoints {
 
   private async commitWorkTree(): Promise<string> {
     await this.initialize();
-    await writeFile(path.join(this.repository.gitDir, "info", "exclude"), excludeFileText(this.excludes()));
+    await writeFile(path.join(this.repository.gitDir, "info", "exclude"), excludeFileText(this.options.excludes?.() ?? []));
     await runGit(this.repository, ["add", "--all", "--ignore-errors", "--", "."]).catch((error: Error) => {
       // --ignore-errors still exits non-zero when a file could not be read; what could be read is staged.
       if (!/unable to index file|could not open|Permission denied/i.test(error.message)) throw error;
     });
+    await this.stageUnsavedTexts();
     const tree = text(await runGit(this.repository, ["write-tree"]));
     const head = await this.head();
     if (head && text(await runGit(this.repository, ["rev-parse", `${head}^{tree}`])) === tree) return head;
@@ -103,6 +113,17 @@ export class FolderCheckpoints {
     await runGit(this.repository, ["update-ref", branch, commit]);
     await this.mergePacksWhenMany();
     return commit;
+  }
+
+  /** Stages the unsaved text of open files in place of what is on disk; ignored files stay out (they are not staged). */
+  private async stageUnsavedTexts(): Promise<void> {
+    const unsaved = this.options.unsavedFiles?.() ?? new Map<string, string>();
+    if (unsaved.size === 0) return;
+    const staged = (await runGit(this.repository, ["ls-files", "-z", "--cached", "--", ...unsaved.keys()])).stdout.toString("utf8");
+    for (const relativePath of staged.split("\0").filter((name) => unsaved.has(name))) {
+      const blob = text(await runGit(this.repository, ["hash-object", "-w", "--stdin", `--path=${relativePath}`], unsaved.get(relativePath)));
+      await runGit(this.repository, ["update-index", "--cacheinfo", `100644,${blob},${relativePath}`]);
+    }
   }
 
   private async mergePacksWhenMany(): Promise<void> {

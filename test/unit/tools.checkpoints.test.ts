@@ -87,7 +87,7 @@ describe("tools: checkpoints", () => {
 
   it("neither saves nor restores what .gitignore or files.exclude leave out", async () => {
     await write(".gitignore", "node_modules/\n*.log\n");
-    const checkpoints = new FolderCheckpoints(storage, workspace, () => ["**/dist", "**/*.{tmp,bak}"]);
+    const checkpoints = new FolderCheckpoints(storage, workspace, { excludes: () => ["**/dist", "**/*.{tmp,bak}"] });
     const before = await checkpoints.take();
     await write("node_modules/dep/index.js", "x\n");
     await write("debug.log", "log\n");
@@ -124,6 +124,20 @@ describe("tools: checkpoints", () => {
     assert.equal(await checkpoints.fileAt(before, ".git/HEAD"), null, "the user's .git is not in the checkpoint");
     assert.deepEqual(await snapshotFolder(path.join(workspace, ".git")), userGit);
     assert.ok(!checkpoints.gitDir.startsWith(workspace), "the shadow repository is outside the workspace");
+  });
+
+  it("saves the unsaved text of open files (edits applied in the editor), not what is on disk", async () => {
+    await write(".gitignore", "ignored.txt\n");
+    await write("ignored.txt", "on disk\n");
+    const unsaved = new Map<string, string>();
+    const checkpoints = new FolderCheckpoints(storage, workspace, { unsavedFiles: () => unsaved });
+    const before = await checkpoints.take();
+    unsaved.set("src/a.ts", "edited in the editor\n");
+    unsaved.set("ignored.txt", "edited too\n");
+    const after = await checkpoints.take();
+    assert.deepEqual((await checkpoints.diff(before, after)).map((change) => `${change.kind} ${change.path}`), ["modified src/a.ts"]);
+    assert.equal((await checkpoints.fileAt(after, "src/a.ts"))?.toString(), "edited in the editor\n");
+    assert.equal(await read("src/a.ts"), "export const a = 1;\n", "the file on disk is not touched");
   });
 
   it("makes the next checkpoint the same id when nothing changed", async () => {
