@@ -1,5 +1,5 @@
 // Checkpoints as a person uses them (issue 21): a turn runs a command that writes a file, the turn shows
-// "1 file changed", Review lists the file, Restore asks once and removes it, and Undo restore brings it back.
+// "1 file changed", Review lists the file and opens it in the diff editor, Restore asks once and removes it, and Undo restore brings it back.
 // Screenshots: test-results/ui/checkpoints-*.png.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
@@ -50,13 +50,17 @@ const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT
     const row = workbench.page.locator(".quick-input-list .monaco-list-row", { hasText: "made-by-the-turn.txt" });
     await row.waitFor({ timeout: 30_000 });
     await workbench.screenshot("checkpoints-02-review");
-    await workbench.page.keyboard.press("Escape");
+    await row.click();
+    // VS Code's diff editor, the checkpoint (before the turn) against the file now.
+    await workbench.page.locator(".tabs-container .tab", { hasText: "made-by-the-turn.txt (before this turn" }).waitFor({ timeout: 30_000 });
+    await workbench.page.locator(".editor-instance .monaco-diff-editor").first().waitFor({ timeout: 30_000 });
+    await workbench.screenshot("checkpoints-03-diff-editor");
 
     await changes.getByRole("button", { name: "Restore files to before this turn" }).click();
     const dialog = workbench.page.locator(".monaco-dialog-box");
     await dialog.waitFor({ timeout: 30_000 });
     assert.match(await dialog.innerText(), /deleted: made-by-the-turn\.txt/);
-    await workbench.screenshot("checkpoints-03-restore-dialog");
+    await workbench.screenshot("checkpoints-04-restore-dialog");
     await dialog.getByRole("button", { name: "Restore", exact: true }).click();
     await waitUntil(() => !fs.existsSync(created), "the file the turn wrote is gone after the restore");
 
