@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { GitMissingError, gitVersion } from "../../src/tools/checkpointGit";
 import { FolderCheckpoints, WorkspaceCheckpoints, excludeFileText } from "../../src/tools/checkpointStore";
 import { runCommandLine } from "../../src/tools/commandRunner";
 
@@ -145,6 +146,18 @@ describe("tools: checkpoints", () => {
     const first = await checkpoints.take();
     assert.equal(await checkpoints.take(), first);
     assert.deepEqual(await checkpoints.diff(first, first), []);
+  });
+
+  it("says git is missing when there is no git binary, so the editor can turn checkpoints off with a notice", async () => {
+    const savedPath = process.env.PATH;
+    process.env.PATH = path.join(sandbox, "no-binaries-here");
+    try {
+      assert.equal(await gitVersion(), null);
+      await assert.rejects(new FolderCheckpoints(storage, workspace).take(), GitMissingError);
+    } finally {
+      process.env.PATH = savedPath;
+    }
+    assert.match((await gitVersion()) ?? "", /^git version/);
   });
 
   it("writes files.exclude globs as anchored gitignore lines, one per brace choice", () => {
