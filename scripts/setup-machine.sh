@@ -2,7 +2,8 @@
 # Prepares a fresh Debian or Ubuntu machine for the demo and the tests: checks Node, installs Chromium
 # (the UI tests and the demo drive it), libkrb5-dev (code-server's native modules build against it) and
 # fonts-wqy-zenhei (a small CJK font, so the Chinese panel test and its screenshots render Chinese text
-# instead of empty boxes) with apt, then the npm packages. Node 24 and code-server for the real-VS-Code tests are fetched from the
+# instead of empty boxes) and git (checkpoints keep their copies in a shadow git repository; the unit tests
+# use it too) with apt, then the npm packages. Node 24 and code-server for the real-VS-Code tests are fetched from the
 # npm registry later, into the gitignored .vscode-test/ cache, by scripts/vscode/installCodeServer.mjs.
 #
 # CHROMIUM_PATH=/path/to/chromium skips the Chromium package (Ubuntu's apt "chromium" is a snap that
@@ -28,6 +29,7 @@ else
 fi
 dpkg -s libkrb5-dev >/dev/null 2>&1 || missing+=(libkrb5-dev)
 dpkg -s fonts-wqy-zenhei >/dev/null 2>&1 || missing+=(fonts-wqy-zenhei)
+command -v git >/dev/null 2>&1 || missing+=(git)
 if [ ${#missing[@]} -gt 0 ]; then
   if ! command -v apt-get >/dev/null 2>&1; then
     echo "Missing: ${missing[*]}. This script installs them with apt-get (Debian/Ubuntu); install them by hand, or set CHROMIUM_PATH to a Chromium binary." >&2

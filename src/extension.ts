@@ -14,6 +14,8 @@ import { RelayConnection, workspaceRelayMemory } from "./host/relayConnection";
 import { RelayMoney } from "./host/relayMoney";
 import { affectsRelaySettings } from "./host/settings";
 import { showSessionApprovals } from "./host/sessionApprovalsPicker";
+import { registerCheckpointReview } from "./host/checkpointReview";
+import { WorkspaceCheckpointing } from "./host/checkpointSetup";
 import { ToolSetup, trustRestrictionNotice } from "./host/toolSetup";
 import { chooseExternalTools } from "./lm/externalToolPicker";
 import { ExternalTools } from "./lm/externalTools";
@@ -110,8 +112,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       toolSetup = new ToolSetup(builtinTools.tools, () => connection.settings, { secrets: () => connection.secrets(), workspaceFolders: fileFolders }, sessionAllowances);
     }
     // Other extensions' and MCP servers' tools the user chose, beside the built-in ones, behind the same approval card.
-    return externalTools.extend(toolSetup.chatTools(askUser));
+    // Checkpoints are taken around rounds whose tools may change files, so a turn can be restored in one step.
+    return { ...externalTools.extend(toolSetup.chatTools(askUser)), checkpoints: checkpointing.turnCheckpoints };
   };
+  const checkpointing = new WorkspaceCheckpointing(storageFolder, log);
+  const checkpointReview = registerCheckpointReview(checkpointing);
+  context.subscriptions.push(checkpointReview.disposable);
   const externalTools = new ExternalTools(() => connection.secrets(), (message) => log.info(message));
 
   const fileFolders = () => (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === "file").map((folder) => folder.uri.fsPath);
@@ -128,6 +134,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     log,
     tools: chatTools,
     toolsNotice: trustRestrictionNotice,
+    turnChanges: checkpointReview.actions,
     relayReady: connectionReady,
     modelMemory: workspaceModelMemory(context.workspaceState, () => connection.relayNames()[0] ?? null),
     editor: createEditorServices(workspaceFiles, codeBlocks, activeConsoleUrl),

@@ -4,6 +4,7 @@ import { element, visuallyHidden } from "./dom";
 import { icon, iconButton } from "./icons";
 import type { Localizer } from "./localizer";
 import { renderToolCallCard } from "./toolCallCard";
+import { renderTurnChanges } from "./turnChanges";
 import { renderTurnReceipt } from "./turnReceipt";
 import { renderRefusal, renderTurnState, toneOf } from "./turnState";
 
@@ -80,7 +81,7 @@ export class TurnElement {
     else if (context.deferAnswer && (!this.answer.hasContent || this.answer.isDeferred)) this.answer.defer(turn.answerText);
     else this.answer.showFinished(turn.answerText);
     this.progress.hidden = isFinished(turn);
-    const footerSignature = JSON.stringify([isFinished(turn), turn.refusal, turn.outcome, turn.outcomeLabel, turn.explanation, turn.fixes, turn.actions, turn.receipts, turn.otherItemKinds]);
+    const footerSignature = JSON.stringify([isFinished(turn), turn.refusal, turn.outcome, turn.outcomeLabel, turn.explanation, turn.fixes, turn.actions, turn.receipts, turn.otherItemKinds, turn.changedFiles]);
     if (footerSignature !== this.footerSignature) {
       this.footerSignature = footerSignature;
       this.footerSlot.replaceChildren(...this.renderFooter(turn, context.localizer));
@@ -185,6 +186,7 @@ export class TurnElement {
       this.retryActions = state.actions;
       parts.push(state.root);
     }
+    if (turn.changedFiles) parts.push(renderTurnChanges(turn.changedFiles, localizer, (action) => this.handlers.post({ type: "turnChanges", turnId: this.turnId, action })));
     if (turn.receipts.length > 0) parts.push(this.receipt(turn, localizer));
     return parts;
   }

@@ -19,6 +19,7 @@ import type { SendEstimate } from "./spendGuard";
 import { estimateNextRequest, estimateSend } from "./spendGuard";
 import type { ChatTools, ToolCallEvent } from "./toolRound";
 import { answerFunctionCalls } from "./toolRound";
+import { checkpointAtTurnEnd, checkpointBeforeRound } from "./turnCheckpoint";
 import { sendTurnRequest } from "./turnRequest";
 
 // The turn loop. One ChatSession drives one conversation: it builds each request from the branch's
@@ -244,6 +245,7 @@ export class ChatSession {
         }
         await this.save(turn);
         const followUpEstimate = estimateNextRequest(this.current, turn, [], this.settings.expensiveSendThresholdTokens, "tool_follow_up");
+        await checkpointBeforeRound(turn, proposals, this.tools, (problem) => this.reportCheckpointProblem(problem));
         const records = await answerFunctionCalls(proposals, this.tools ?? noTools(), abort.signal, (event) =>
           this.listener.onToolCall?.(turn.id, event.phase === "proposed" ? { ...event, followUpEstimate } : event),
         );
@@ -270,6 +272,7 @@ export class ChatSession {
       if (this.inFlight === abort) this.inFlight = null;
       if (turn.outcome.kind === "in_progress") turn.outcome = { kind: "not_finished" };
     }
+    await checkpointAtTurnEnd(turn, this.tools, (problem) => this.reportCheckpointProblem(problem));
     await this.save(turn);
     this.listener.onTurnEnd?.(turn);
     return { status: "finished", turn };
@@ -293,6 +296,10 @@ export class ChatSession {
       save: () => this.save(turn),
     };
     return sendTurnRequest(context, turn, purpose, input, maxOutputTokens, signal);
+  }
+
+  private reportCheckpointProblem(problem: string): void {
+    this.listener.onStorageProblem?.(l10n.t("A checkpoint of the workspace's files could not be taken ({0}); this turn's changes cannot be restored in one step.", problem));
   }
 
   /** Saves what changed: the turn being answered (or none, when only the branch on screen changed). */

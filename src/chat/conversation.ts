@@ -1,4 +1,5 @@
 import type { FunctionCallOutputItem, FunctionToolDefinition, InputItem, OutputItem, RequestOutcome, Usage } from "../relay/types";
+import type { CheckpointId } from "../tools/checkpointStore";
 import type { ToolCallOutcome } from "../tools/runToolCall";
 import type { RequestCost } from "./cost";
 
@@ -116,6 +117,18 @@ export interface Turn {
    * history items exactly as that file held them, sent instead of the ones rebuilt from the requests.
    */
   legacyItems?: InputItem[];
+  /** Checkpoints of the workspace's files around the turn's tool rounds that could change them; absent when none ran. */
+  checkpoint?: TurnCheckpoint;
+}
+
+/** The workspace's files before and after a turn's tools could change them (see src/tools/checkpointStore). */
+export interface TurnCheckpoint {
+  /** Taken before the turn's first tool round that could change files. */
+  before: CheckpointId;
+  /** Taken when the turn ended; null when it could not be taken. */
+  after: CheckpointId | null;
+  /** How many files differ between the two. */
+  changedFiles: number;
 }
 
 export interface Conversation {

@@ -3,6 +3,7 @@ import type { ApprovalAnswer, ToolAvailability } from "../tools/approvalPolicy";
 import type { PreparedCall, ReadyCall } from "../tools/preparedCall";
 import { prepareCall } from "../tools/preparedCall";
 import { runToolCall } from "../tools/runToolCall";
+import type { CheckpointId } from "../tools/checkpointStore";
 import type { ToolRegistry } from "../tools/toolRegistry";
 import type { ToolCallRecord } from "./conversation";
 import type { SendEstimate } from "./spendGuard";
@@ -21,6 +22,16 @@ export interface ChatTools {
   maxResultChars: number;
   /** Removes the relay key from every tool result before it is sent, saved or shown. */
   redact?: (text: string) => string;
+  /** Checkpoints of the workspace's files around rounds that may change them; absent when there are none. */
+  checkpoints?: TurnCheckpoints;
+}
+
+/** What a turn needs of checkpoints (the editor builds them, src/tools/checkpointStore keeps them). */
+export interface TurnCheckpoints {
+  /** A checkpoint of the workspace's files now; null when checkpoints are off (the user was told why). */
+  take(): Promise<CheckpointId | null>;
+  /** How many files differ between two checkpoints. */
+  countChanges(from: CheckpointId, to: CheckpointId): Promise<number>;
 }
 
 export type ToolCallEvent =

@@ -17,7 +17,7 @@ import { contextMeterFor } from "./contextMeter";
 import { ModelChoice } from "./modelChoice";
 import { PanelPresenter } from "./panelPresenter";
 import type { PanelInputs } from "./panelPresenter";
-import type { EditorServices, ModelMemory, PanelLog, PanelPreferences, PanelView, RelayAccess } from "./panelServices";
+import type { EditorServices, ModelMemory, PanelLog, PanelPreferences, PanelView, RelayAccess, TurnChangesActions } from "./panelServices";
 import { PanelSync } from "./panelSync";
 import type { PanelSource, PanelSyncTimers } from "./panelSync";
 import { PromptBroker } from "./promptBroker";
@@ -68,6 +68,8 @@ export interface ChatControllerOptions {
   timers?: PanelSyncTimers;
   /** Why the model gets fewer tools here (an untrusted workspace); shown when there is no other notice. */
   toolsNotice?: () => string | null;
+  /** Review and restore of a turn's file changes; absent where checkpoints are not built. */
+  turnChanges?: TurnChangesActions;
 }
 
 export class ChatController implements PanelSource {
@@ -259,6 +261,14 @@ export class ChatController implements PanelSource {
   showHistory(): void {
     this.historyWanted = !this.pageReady;
     if (this.pageReady) this.view?.post({ type: "showHistory" });
+  }
+
+  /** Review or restore the files a turn's tools changed (the turn's card shows "N files changed"). */
+  async turnChanges(turnId: string, action: "review" | "restore"): Promise<void> {
+    const checkpoint = this.conversation ? findTurn(this.conversation, turnId)?.checkpoint : undefined;
+    if (!checkpoint || !this.options.turnChanges) return;
+    if (action === "review") await this.options.turnChanges.review(checkpoint);
+    else await this.options.turnChanges.restore(checkpoint);
   }
 
   /** Sends an edited message as a new version of the turn, with the context the original carried. */

@@ -59,6 +59,8 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
       return editor.insertCode(message.code);
     case "openCode":
       return editor.openCode(message.code, message.language);
+    case "turnChanges":
+      return controller.turnChanges(message.turnId, message.action);
     case "applyCode":
       return editor.applyCode(message.code, message.file);
     case "attachSelection":

@@ -1,3 +1,4 @@
+import type { TurnCheckpoint } from "../chat/conversation";
 import type { RelayClient } from "../relay/client";
 import type { FixAction, ToWebview } from "./protocol";
 import type { NewAttachment } from "./messageAttachments";
@@ -64,6 +65,12 @@ export interface EditorServices {
   /** Asks what to attach (the paperclip); null when the user cancels. */
   pickAttachment(): Promise<NewAttachment | null>;
   showInformation(message: string): void;
+}
+
+/** Review and restore of the files a turn changed, between its checkpoint and now (the editor's diff views and dialogs). */
+export interface TurnChangesActions {
+  review(checkpoint: TurnCheckpoint): Promise<void>;
+  restore(checkpoint: TurnCheckpoint): Promise<void>;
 }
 
 /** The model the user picked in the panel for each relay, remembered per workspace: an id typed for one relay never follows to another. */

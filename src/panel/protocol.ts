@@ -108,6 +108,8 @@ export interface TurnView {
   /** Other branches exist at this turn (edit or regenerate); `branchIndex` of `branchCount`. */
   branchIndex: number;
   branchCount: number;
+  /** How many files the turn's tools changed (between its checkpoints); absent when it took none or changed none. */
+  changedFiles?: number;
 }
 
 /** One argument of a call waiting for approval, as it will be used (see src/tools/approvalDisplay.ts). */
@@ -297,6 +299,8 @@ export type ToHost =
   | { type: "copyText"; text: string }
   /** "Copy as curl" for one receipt: the request at `receiptIndex` of the turn. */
   | { type: "copyCurl"; turnId: string; receiptIndex: number }
+  /** Review the files the turn changed, or put them back as they were before it. */
+  | { type: "turnChanges"; turnId: string; action: "review" | "restore" }
   | { type: "openLink"; href: string }
   /** File names and paths a finished answer mentions: which are files of the workspace? (Only the host can tell.) */
   | { type: "findFileReferences"; paths: string[] }
@@ -350,6 +354,7 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   showBranch: (message) => isString(message.turnId) && (message.direction === -1 || message.direction === 1),
   copyText: (message) => isString(message.text),
   copyCurl: (message) => isString(message.turnId) && isIndex(message.receiptIndex),
+  turnChanges: (message) => isString(message.turnId) && (message.action === "review" || message.action === "restore"),
   openLink: (message) => isString(message.href),
   findFileReferences: (message) => isStringList(message.paths),
   openFileReference: (message) => isString(message.path) && (message.line === null || (isIndex(message.line) && message.line > 0)),

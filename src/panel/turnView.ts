@@ -61,6 +61,7 @@ export function turnViewOf(conversation: Conversation, turn: Turn, options: Turn
     actions: settled ? actionsFor(turn.outcome) : [],
     branchIndex: siblings.findIndex((sibling) => sibling.id === turn.id),
     branchCount: siblings.length,
+    ...(turn.checkpoint?.after && turn.checkpoint.changedFiles > 0 ? { changedFiles: turn.checkpoint.changedFiles } : {}),
   };
 }
 

@@ -5,7 +5,7 @@ import { longMarkdownAnswer } from "./longAnswer";
 import { splitIntoArgumentDeltas, splitIntoWordDeltas } from "./tokenCounting";
 
 /** The models every emulator knows how to answer; any other listed model id behaves like `echo`. */
-export const SCRIPTED_MODEL_IDS = ["echo", "tools", "tools-parallel", "reasoning", "long", "demo", "thinker"] as const;
+export const SCRIPTED_MODEL_IDS = ["echo", "tools", "tools-parallel", "reasoning", "long", "demo", "thinker", "run-message"] as const;
 
 /** Models a person watches (the demo) stream at a readable pace; the others as fast as possible. */
 export const SCRIPTED_DELTA_INTERVAL_MS: Readonly<Record<string, number>> = { demo: 12 };
@@ -127,6 +127,15 @@ function planTools(request: ScriptInput): PlannedItem[] {
   return [functionCall(preferred, argumentsFor(preferred))];
 }
 
+/** Runs the user's message as a command line (run_command), then reports the result: for tests of what a command changes. */
+function planRunMessage(request: ScriptInput): PlannedItem[] {
+  const outputs = trailingFunctionCallOutputs(request.input);
+  if (outputs.length > 0) return [toolResultAnswer(outputs)];
+  const runCommand = offeredTools(request.tools).find((tool) => tool.name === "run_command");
+  if (!runCommand) return [message(`run_command was not offered. You said: ${lastUserText(request.input)}`)];
+  return [functionCall(runCommand, { command: lastUserText(request.input) })];
+}
+
 function planParallelTools(request: ScriptInput): PlannedItem[] {
   const outputs = trailingFunctionCallOutputs(request.input);
   if (outputs.length > 0) return [toolResultAnswer(outputs)];
@@ -230,6 +239,8 @@ export function planOutput(request: ScriptInput): PlannedItem[] {
       return planTools(request);
     case "tools-parallel":
       return planParallelTools(request);
+    case "run-message":
+      return planRunMessage(request);
     case "reasoning":
       return planReasoning(request);
     case "long":

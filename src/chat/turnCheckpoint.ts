@@ -1,0 +1,38 @@
+import type { FunctionCallProposal } from "../relay/types";
+import type { Turn } from "./conversation";
+import type { ChatTools } from "./toolRound";
+
+// When a turn takes checkpoints: before its first tool round that has a call able to change files (anything
+// but a read-only tool), and once more when the turn ends, so the panel can say how many files it changed
+// and put them back. A checkpoint that fails is reported and the turn goes on without one: tools never wait
+// on a broken checkpoint.
+
+export async function checkpointBeforeRound(turn: Turn, proposals: readonly FunctionCallProposal[], tools: ChatTools | undefined, onProblem: (message: string) => void): Promise<void> {
+  const checkpoints = tools?.checkpoints;
+  if (!checkpoints || turn.checkpoint) return;
+  const mayChangeFiles = proposals.some((proposal) => {
+    const tool = tools.registry.get(proposal.name);
+    return tool !== undefined && tool.risk !== "read";
+  });
+  if (!mayChangeFiles) return;
+  try {
+    const before = await checkpoints.take();
+    if (before) turn.checkpoint = { before, after: null, changedFiles: 0 };
+  } catch (error) {
+    onProblem((error as Error).message);
+  }
+}
+
+export async function checkpointAtTurnEnd(turn: Turn, tools: ChatTools | undefined, onProblem: (message: string) => void): Promise<void> {
+  const checkpoints = tools?.checkpoints;
+  const record = turn.checkpoint;
+  if (!checkpoints || !record) return;
+  try {
+    const after = await checkpoints.take();
+    if (!after) return;
+    record.after = after;
+    record.changedFiles = await checkpoints.countChanges(record.before, after);
+  } catch (error) {
+    onProblem((error as Error).message);
+  }
+}

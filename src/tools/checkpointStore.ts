@@ -1,0 +1,241 @@
+import { createHash } from "node:crypto";
+import { mkdir, readdir, rm, rmdir, writeFile } from "node:fs/promises";
+import * as path from "node:path";
+import type { ShadowRepository } from "./checkpointGit";
+import { runGit } from "./checkpointGit";
+
+// Checkpoints of workspace folders: take one before tools may change files, list what changed between two,
+// read a file as it was, and put the folder back as it was. Each folder has its own shadow git repository in
+// the extension's storage (see checkpointGit), so a checkpoint costs what `git add -A` costs: every file is
+// hashed the first time, and afterwards only files whose size or time changed. What git ignores (.gitignore
+// files, and the editor's files.exclude written to the shadow's info/exclude) is neither saved nor restored.
+
+/** A checkpoint of every workspace folder: folder path -> commit id in that folder's shadow repository. */
+export type CheckpointId = Record<string, string>;
+
+export type FileChangeKind = "added" | "modified" | "deleted";
+
+export interface FileChange {
+  /** The workspace folder the file is in. */
+  folder: string;
+  /** Relative to the folder, with forward slashes. */
+  path: string;
+  /** What happened to the file from the first checkpoint to the second. */
+  kind: FileChangeKind;
+}
+
+export interface Checkpoints {
+  take(): Promise<CheckpointId>;
+  diff(from: CheckpointId, to: CheckpointId): Promise<FileChange[]>;
+  /** The file's content in `checkpoint`, null when it did not exist there. */
+  fileAt(checkpoint: CheckpointId, folder: string, relativePath: string): Promise<Buffer | null>;
+  /** Puts the folders back as they were at `target`; returns a checkpoint of how they were just before. */
+  restore(target: CheckpointId): Promise<{ before: CheckpointId; changes: FileChange[] }>;
+}
+
+const branch = "refs/heads/checkpoints";
+/** Every checkpoint that saved files adds a small pack; past this many they are merged into one. */
+const maxPacks = 50;
+
+export interface FolderCheckpointOptions {
+  /** The editor's files.exclude globs that are on; read at every checkpoint so a change applies. */
+  excludes?: () => readonly string[];
+  /**
+   * Files open in the editor with unsaved changes (relative path -> text): a checkpoint saves that text,
+   * because edits the model proposed are applied unsaved and are what the turn changed.
+   */
+  unsavedFiles?: () => ReadonlyMap<string, string>;
+}
+
+/** One workspace folder's shadow repository. Operations on it run one at a time (git's index lock). */
+export class FolderCheckpoints {
+  private readonly repository: ShadowRepository;
+  private queue: Promise<unknown> = Promise.resolve();
+  private initialized = false;
+
+  constructor(
+    storageDirectory: string,
+    readonly folder: string,
+    private readonly options: FolderCheckpointOptions = {},
+  ) {
+    const key = createHash("sha256").update(path.resolve(folder)).digest("hex").slice(0, 16);
+    this.repository = { gitDir: path.join(storageDirectory, `${key}.git`), workTree: folder };
+  }
+
+  get gitDir(): string {
+    return this.repository.gitDir;
+  }
+
+  take(): Promise<string> {
+    return this.serialized(() => this.commitWorkTree());
+  }
+
+  diff(from: string, to: string): Promise<FileChange[]> {
+    return this.serialized(() => this.changesBetween(from, to));
+  }
+
+  fileAt(commit: string, relativePath: string): Promise<Buffer | null> {
+    return this.serialized(async () => {
+      try {
+        return (await runGit(this.repository, ["cat-file", "blob", `${commit}:${relativePath}`])).stdout;
+      } catch {
+        return null;
+      }
+    });
+  }
+
+  restore(target: string): Promise<{ before: string; changes: FileChange[] }> {
+    return this.serialized(async () => {
+      const before = await this.commitWorkTree();
+      const changes = await this.changesBetween(before, target);
+      // From now to the target: a file the target lacks is deleted, every other change is written back.
+      const deleted = changes.filter((change) => change.kind === "deleted").map((change) => change.path);
+      const written = changes.filter((change) => change.kind !== "deleted").map((change) => change.path);
+      if (written.length > 0) await runGit(this.repository, ["checkout", target, "--pathspec-from-file=-", "--pathspec-file-nul"], written.join("\0"));
+      for (const relativePath of deleted) await this.removeFile(relativePath);
+      await this.commitWorkTree();
+      return { before, changes };
+    });
+  }
+
+  private async commitWorkTree(): Promise<string> {
+    await this.initialize();
+    await writeFile(path.join(this.repository.gitDir, "info", "exclude"), excludeFileText(this.options.excludes?.() ?? []));
+    await runGit(this.repository, ["add", "--all", "--ignore-errors", "--", "."]).catch((error: Error) => {
+      // --ignore-errors still exits non-zero when a file could not be read; what could be read is staged.
+      if (!/unable to index file|could not open|Permission denied/i.test(error.message)) throw error;
+    });
+    await this.stageUnsavedTexts();
+    const tree = text(await runGit(this.repository, ["write-tree"]));
+    const head = await this.head();
+    if (head && text(await runGit(this.repository, ["rev-parse", `${head}^{tree}`])) === tree) return head;
+    const commit = text(await runGit(this.repository, ["commit-tree", tree, ...(head ? ["-p", head] : []), "-m", "Relay Chat checkpoint"]));
+    await runGit(this.repository, ["update-ref", branch, commit]);
+    await this.mergePacksWhenMany();
+    return commit;
+  }
+
+  /** Stages the unsaved text of open files in place of what is on disk; ignored files stay out (they are not staged). */
+  private async stageUnsavedTexts(): Promise<void> {
+    const unsaved = this.options.unsavedFiles?.() ?? new Map<string, string>();
+    if (unsaved.size === 0) return;
+    const staged = (await runGit(this.repository, ["ls-files", "-z", "--cached", "--", ...unsaved.keys()])).stdout.toString("utf8");
+    for (const relativePath of staged.split("\0").filter((name) => unsaved.has(name))) {
+      const blob = text(await runGit(this.repository, ["hash-object", "-w", "--stdin", `--path=${relativePath}`], unsaved.get(relativePath)));
+      await runGit(this.repository, ["update-index", "--cacheinfo", `100644,${blob},${relativePath}`]);
+    }
+  }
+
+  private async mergePacksWhenMany(): Promise<void> {
+    const packs = (await readdir(path.join(this.repository.gitDir, "objects", "pack")).catch(() => [])).filter((name) => name.endsWith(".pack"));
+    if (packs.length > maxPacks) await runGit(this.repository, ["repack", "-a", "-d", "-q"]);
+  }
+
+  private async changesBetween(from: string, to: string): Promise<FileChange[]> {
+    if (from === to) return [];
+    const output = (await runGit(this.repository, ["diff-tree", "-r", "-z", "--no-renames", "--name-status", from, to])).stdout.toString("utf8");
+    const fields = output.split("\0").filter((field) => field !== "");
+    const changes: FileChange[] = [];
+    for (let index = 0; index + 1 < fields.length; index += 2) {
+      const status = fields[index];
+      changes.push({ folder: this.folder, path: fields[index + 1], kind: status === "A" ? "added" : status === "D" ? "deleted" : "modified" });
+    }
+    return changes;
+  }
+
+  private async head(): Promise<string | null> {
+    try {
+      return text(await runGit(this.repository, ["rev-parse", "--verify", "--quiet", branch]));
+    } catch {
+      return null;
+    }
+  }
+
+  private async initialize(): Promise<void> {
+    if (this.initialized) return;
+    await mkdir(this.repository.gitDir, { recursive: true });
+    await runGit(this.repository, ["init", "--quiet"]);
+    await mkdir(path.join(this.repository.gitDir, "info"), { recursive: true });
+    this.initialized = true;
+  }
+
+  /** Removes a file the target did not have, and the folders it leaves empty (never the folder itself). */
+  private async removeFile(relativePath: string): Promise<void> {
+    const absolute = path.join(this.folder, relativePath);
+    await rm(absolute, { force: true });
+    for (let directory = path.dirname(absolute); directory.startsWith(this.folder + path.sep); directory = path.dirname(directory)) {
+      try {
+        await rmdir(directory);
+      } catch {
+        return;
+      }
+    }
+  }
+
+  private serialized<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work, work);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+}
+
+/** Checkpoints of several workspace folders, taken and restored together. */
+export class WorkspaceCheckpoints implements Checkpoints {
+  constructor(private readonly folders: readonly FolderCheckpoints[]) {}
+
+  async take(): Promise<CheckpointId> {
+    const commits = await Promise.all(this.folders.map((folder) => folder.take()));
+    return Object.fromEntries(this.folders.map((folder, index) => [folder.folder, commits[index]]));
+  }
+
+  async diff(from: CheckpointId, to: CheckpointId): Promise<FileChange[]> {
+    const perFolder = await Promise.all(this.both(from, to).map(([folder, fromCommit, toCommit]) => folder.diff(fromCommit, toCommit)));
+    return perFolder.flat();
+  }
+
+  async fileAt(checkpoint: CheckpointId, folder: string, relativePath: string): Promise<Buffer | null> {
+    const store = this.folders.find((candidate) => candidate.folder === folder);
+    const commit = checkpoint[folder];
+    return store && commit ? store.fileAt(commit, relativePath) : null;
+  }
+
+  async restore(target: CheckpointId): Promise<{ before: CheckpointId; changes: FileChange[] }> {
+    const before: CheckpointId = {};
+    const changes: FileChange[] = [];
+    for (const folder of this.folders) {
+      const commit = target[folder.folder];
+      if (!commit) continue;
+      const restored = await folder.restore(commit);
+      before[folder.folder] = restored.before;
+      changes.push(...restored.changes);
+    }
+    return { before, changes };
+  }
+
+  /** Folders both checkpoints know about; a folder added or removed in between is left alone. */
+  private both(from: CheckpointId, to: CheckpointId): [FolderCheckpoints, string, string][] {
+    return this.folders.flatMap((folder): [FolderCheckpoints, string, string][] => {
+      const fromCommit = from[folder.folder];
+      const toCommit = to[folder.folder];
+      return fromCommit && toCommit ? [[folder, fromCommit, toCommit]] : [];
+    });
+  }
+}
+
+/**
+ * files.exclude globs as gitignore lines. Both read `**` and `*` alike; a brace list (`*.{js,map}`) has no
+ * gitignore form, so it becomes one line per choice. The user's own .git is never added by git in any case.
+ */
+export function excludeFileText(globs: readonly string[]): string {
+  return globs.flatMap(expandBraces).map((glob) => `/${glob.replace(/^\/+/, "")}`).join("\n") + "\n";
+}
+
+function expandBraces(glob: string): string[] {
+  const match = /\{([^{}]*)\}/.exec(glob);
+  if (!match) return [glob];
+  return match[1].split(",").flatMap((choice) => expandBraces(glob.slice(0, match.index) + choice + glob.slice(match.index + match[0].length)));
+}
+
+function text(result: { stdout: Buffer }): string {
+  return result.stdout.toString("utf8").trim();
+}

@@ -1,0 +1,177 @@
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { promises as fs } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { GitMissingError, gitVersion } from "../../src/tools/checkpointGit";
+import { FolderCheckpoints, WorkspaceCheckpoints, excludeFileText } from "../../src/tools/checkpointStore";
+import { runCommandLine } from "../../src/tools/commandRunner";
+
+// Checkpoints on real temp folders with the real git binary: what is saved, what a restore does, and that
+// the folder's own repository is left exactly as it was.
+
+describe("tools: checkpoints", () => {
+  let sandbox: string;
+  let workspace: string;
+  let storage: string;
+
+  beforeEach(async () => {
+    sandbox = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "relay-chat-checkpoints-")));
+    workspace = path.join(sandbox, "ws");
+    storage = path.join(sandbox, "storage");
+    await fs.mkdir(path.join(workspace, "src"), { recursive: true });
+    await fs.writeFile(path.join(workspace, "src", "a.ts"), "export const a = 1;\n");
+    await fs.writeFile(path.join(workspace, "README.md"), "# readme\n");
+  });
+
+  afterEach(async () => {
+    await fs.rm(sandbox, { recursive: true, force: true });
+  });
+
+  const write = (relative: string, text: string) => fs.mkdir(path.dirname(path.join(workspace, relative)), { recursive: true }).then(() => fs.writeFile(path.join(workspace, relative), text));
+  const read = (relative: string) => fs.readFile(path.join(workspace, relative), "utf8");
+  const exists = (relative: string) => fs.access(path.join(workspace, relative)).then(() => true, () => false);
+
+  it("lists what changed between two checkpoints and restores the first, deleting files added since", async () => {
+    const checkpoints = new FolderCheckpoints(storage, workspace);
+    const before = await checkpoints.take();
+    await write("src/a.ts", "export const a = 2;\n");
+    await write("src/new/b.ts", "new\n");
+    await fs.rm(path.join(workspace, "README.md"));
+    const after = await checkpoints.take();
+
+    const changes = await checkpoints.diff(before, after);
+    assert.deepEqual(
+      changes.map((change) => `${change.kind} ${change.path}`).sort(),
+      ["added src/new/b.ts", "deleted README.md", "modified src/a.ts"],
+    );
+    assert.equal((await checkpoints.fileAt(before, "src/a.ts"))?.toString(), "export const a = 1;\n");
+    assert.equal(await checkpoints.fileAt(before, "src/new/b.ts"), null);
+
+    const restored = await checkpoints.restore(before);
+    assert.equal(await read("src/a.ts"), "export const a = 1;\n");
+    assert.equal(await read("README.md"), "# readme\n");
+    assert.equal(await exists("src/new/b.ts"), false);
+    assert.equal(await exists("src/new"), false, "the folder the turn created and left empty goes too");
+    assert.deepEqual(
+      restored.changes.map((change) => `${change.kind} ${change.path}`).sort(),
+      ["added README.md", "deleted src/new/b.ts", "modified src/a.ts"],
+      "the changes are those the restore made",
+    );
+  });
+
+  it("undoes a restore by restoring the checkpoint taken just before it", async () => {
+    const checkpoints = new FolderCheckpoints(storage, workspace);
+    const before = await checkpoints.take();
+    await write("src/a.ts", "turn's version\n");
+    await write("made-by-turn.txt", "x\n");
+    const { before: beforeRestore } = await checkpoints.restore(before);
+    assert.equal(await exists("made-by-turn.txt"), false);
+
+    await checkpoints.restore(beforeRestore);
+    assert.equal(await read("src/a.ts"), "turn's version\n");
+    assert.equal(await read("made-by-turn.txt"), "x\n");
+  });
+
+  it("captures what a command run in the folder changed", async () => {
+    const checkpoints = new WorkspaceCheckpoints([new FolderCheckpoints(storage, workspace)]);
+    const before = await checkpoints.take();
+    const result = await runCommandLine({ cwd: workspace, timeoutMs: 10_000, maxOutputChars: 10_000, commandLine: "echo generated > out.txt && mkdir -p build2 && echo x > build2/y.txt" });
+    assert.equal(result.exitCode, 0);
+    const after = await checkpoints.take();
+    assert.deepEqual((await checkpoints.diff(before, after)).map((change) => `${change.kind} ${change.path}`).sort(), ["added build2/y.txt", "added out.txt"]);
+
+    await checkpoints.restore(before);
+    assert.equal(await exists("out.txt"), false);
+    assert.equal(await exists("build2"), false);
+  });
+
+  it("neither saves nor restores what .gitignore or files.exclude leave out", async () => {
+    await write(".gitignore", "node_modules/\n*.log\n");
+    const checkpoints = new FolderCheckpoints(storage, workspace, { excludes: () => ["**/dist", "**/*.{tmp,bak}"] });
+    const before = await checkpoints.take();
+    await write("node_modules/dep/index.js", "x\n");
+    await write("debug.log", "log\n");
+    await write("dist/bundle.js", "bundle\n");
+    await write("notes.tmp", "tmp\n");
+    await write("old.bak", "bak\n");
+    await write("kept.txt", "kept\n");
+    const after = await checkpoints.take();
+    assert.deepEqual((await checkpoints.diff(before, after)).map((change) => change.path), ["kept.txt"]);
+
+    await checkpoints.restore(before);
+    assert.equal(await exists("kept.txt"), false);
+    for (const ignored of ["node_modules/dep/index.js", "debug.log", "dist/bundle.js", "notes.tmp", "old.bak"]) assert.equal(await exists(ignored), true, ignored);
+  });
+
+  it("leaves the folder's own git repository byte for byte as it was, and keeps its files out of checkpoints", async () => {
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: workspace, env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
+    git("init", "--quiet");
+    git("add", "README.md");
+    git("commit", "--quiet", "-m", "user's commit");
+    await write("staged.txt", "staged\n");
+    git("add", "staged.txt");
+    const userGit = await snapshotFolder(path.join(workspace, ".git"));
+
+    const checkpoints = new FolderCheckpoints(storage, workspace);
+    const before = await checkpoints.take();
+    await write("src/a.ts", "changed\n");
+    await write("another.txt", "y\n");
+    const after = await checkpoints.take();
+    const changes = await checkpoints.diff(before, after);
+    await checkpoints.restore(before);
+
+    assert.ok(changes.every((change) => !change.path.startsWith(".git/")));
+    assert.equal(await checkpoints.fileAt(before, ".git/HEAD"), null, "the user's .git is not in the checkpoint");
+    assert.deepEqual(await snapshotFolder(path.join(workspace, ".git")), userGit);
+    assert.ok(!checkpoints.gitDir.startsWith(workspace), "the shadow repository is outside the workspace");
+  });
+
+  it("saves the unsaved text of open files (edits applied in the editor), not what is on disk", async () => {
+    await write(".gitignore", "ignored.txt\n");
+    await write("ignored.txt", "on disk\n");
+    const unsaved = new Map<string, string>();
+    const checkpoints = new FolderCheckpoints(storage, workspace, { unsavedFiles: () => unsaved });
+    const before = await checkpoints.take();
+    unsaved.set("src/a.ts", "edited in the editor\n");
+    unsaved.set("ignored.txt", "edited too\n");
+    const after = await checkpoints.take();
+    assert.deepEqual((await checkpoints.diff(before, after)).map((change) => `${change.kind} ${change.path}`), ["modified src/a.ts"]);
+    assert.equal((await checkpoints.fileAt(after, "src/a.ts"))?.toString(), "edited in the editor\n");
+    assert.equal(await read("src/a.ts"), "export const a = 1;\n", "the file on disk is not touched");
+  });
+
+  it("makes the next checkpoint the same id when nothing changed", async () => {
+    const checkpoints = new FolderCheckpoints(storage, workspace);
+    const first = await checkpoints.take();
+    assert.equal(await checkpoints.take(), first);
+    assert.deepEqual(await checkpoints.diff(first, first), []);
+  });
+
+  it("says git is missing when there is no git binary, so the editor can turn checkpoints off with a notice", async () => {
+    const savedPath = process.env.PATH;
+    process.env.PATH = path.join(sandbox, "no-binaries-here");
+    try {
+      assert.equal(await gitVersion(), null);
+      await assert.rejects(new FolderCheckpoints(storage, workspace).take(), GitMissingError);
+    } finally {
+      process.env.PATH = savedPath;
+    }
+    assert.match((await gitVersion()) ?? "", /^git version/);
+  });
+
+  it("writes files.exclude globs as anchored gitignore lines, one per brace choice", () => {
+    assert.equal(excludeFileText(["**/.DS_Store", "**/*.{js,map}", "out"]), "/**/.DS_Store\n/**/*.js\n/**/*.map\n/out\n");
+  });
+});
+
+async function snapshotFolder(folder: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  const entries = await fs.readdir(folder, { recursive: true, withFileTypes: true });
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath ?? entry.path, entry.name);
+    files.set(path.relative(folder, file), (await fs.readFile(file)).toString("base64"));
+  }
+  return files;
+}
