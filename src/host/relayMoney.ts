@@ -58,6 +58,13 @@ export class RelayMoney implements vscode.Disposable {
     return this.balances.peek(relay) ?? null;
   }
 
+  /** "Balance left on Cheap relay: $1.20." for a quota problem's explanation; null when not known. */
+  balanceNote(relay: string | null): string | null {
+    const name = relay ?? this.connection.activeRelay;
+    const balance = name === null ? null : this.balanceOf(name);
+    return name === null || balance === null ? null : vscode.l10n.t("Balance left on {0}: {1}.", name, balanceText(balance));
+  }
+
   /** After a turn: at most once a minute. `force` (a click) reads it again now. */
   async refreshBalance(force = false): Promise<void> {
     const relay = this.connection.activeRelay;

@@ -61,6 +61,8 @@ export interface ChatControllerOptions {
   relayReady?: Promise<void>;
   /** The first snapshot is on screen (for the activation timing). */
   onRendered?: (sinceLoadMs: number) => void;
+  /** What balance a relay (the active one for null) reports, as a sentence; null when unknown. */
+  balanceNote?: (relay: string | null) => string | null;
   /** The price of a model on a relay as known now (never fetched while sending); null: unknown. */
   priceOf?: (relay: string, model: string) => ModelPrice | null;
   /** A request of a turn ended (the relay's balance may have changed). */
@@ -174,6 +176,7 @@ export class ChatController implements PanelSource {
       liveText: streamingTurnId === null ? null : this.runner.liveText(streamingTurnId),
       liveReasoning: streamingTurnId === null ? null : this.runner.liveReasoning(streamingTurnId),
       consoleConfigured: this.consoleConfigured,
+      balanceNote: this.options.balanceNote,
     };
     return this.presenter.turn(inputs, turnId, this.runner.answeredCalls(turnId));
   }

@@ -28,6 +28,7 @@ export interface PanelInputs {
   context: ContextMeterView | null;
   /** relayChat.consoleUrl is set, so a quota problem can offer to open the relay's console. */
   consoleConfigured: boolean;
+  balanceNote?: (relay: string | null) => string | null;
   spendEstimate: SendEstimate | null;
   totals: TotalsView | null;
   /** The turn whose answer is streaming, and its text so far. */
@@ -82,12 +83,12 @@ export class PanelPresenter {
   }
 
   /** One turn; `answeredCalls` are tool calls of the running round the turn does not list yet. */
-  turn(inputs: Pick<PanelInputs, "conversation" | "streamingTurnId" | "liveText" | "liveReasoning" | "consoleConfigured">, turnId: string, answeredCalls: readonly ToolCallRecord[] = []): TurnView | null {
+  turn(inputs: Pick<PanelInputs, "conversation" | "streamingTurnId" | "liveText" | "liveReasoning" | "consoleConfigured" | "balanceNote">, turnId: string, answeredCalls: readonly ToolCallRecord[] = []): TurnView | null {
     const turn = inputs.conversation === null ? undefined : findTurn(inputs.conversation, turnId);
     if (inputs.conversation === null || turn === undefined) return null;
     const listed = new Set(turn.toolCalls.map((call) => call.callId));
     const withAnswered = answeredCalls.some((call) => !listed.has(call.callId)) ? { ...turn, toolCalls: [...turn.toolCalls, ...answeredCalls.filter((call) => !listed.has(call.callId))] } : turn;
-    return turnViewOf(inputs.conversation, withAnswered, { streamingTurnId: inputs.streamingTurnId, liveText: inputs.liveText, liveReasoning: inputs.liveReasoning, consoleConfigured: inputs.consoleConfigured });
+    return turnViewOf(inputs.conversation, withAnswered, { streamingTurnId: inputs.streamingTurnId, liveText: inputs.liveText, liveReasoning: inputs.liveReasoning, consoleConfigured: inputs.consoleConfigured, balanceNote: inputs.balanceNote });
   }
 
   receipt(conversation: Conversation | null, turnId: string, index: number): ReceiptView | null {

@@ -10,7 +10,7 @@ import { outcomeLabel as outcomeLabelIn } from "../chat/outcomeLabel";
 import { outcomeFromOutputText } from "../tools/runToolCall";
 import { splitMessage } from "./messageAttachments";
 import type { CostView, OutcomeKind, ReceiptView, ToolCallView, TurnView } from "./protocol";
-import { actionsFor, fixesFor } from "./turnFixes";
+import { actionsFor, causeOf, fixesFor } from "./turnFixes";
 
 // Turns of the branch on screen, as the webview shows them. Pure (no vscode) so it is tested in Node.
 // A turn's view depends on the turn alone (and its siblings, for the branch position), so the host can
@@ -27,6 +27,8 @@ export interface TurnViewOptions {
   liveReasoning?: string | null;
   /** The relay's console address is set (relayChat.consoleUrl): quota problems can offer to open it. */
   consoleConfigured?: boolean;
+  /** "Balance left on Cheap relay: $1.20." for a relay whose balance is known; a quota problem says it. */
+  balanceNote?: (relay: string | null) => string | null;
 }
 
 export function turnViewsOf(conversation: Conversation, options: TurnViewOptions): TurnView[] {
@@ -49,7 +51,7 @@ export function turnViewOf(conversation: Conversation, turn: Turn, options: Turn
     streaming,
     outcome: turn.outcome.kind as OutcomeKind,
     outcomeLabel: outcomeLabel(turn.outcome),
-    explanation: turn.outcome.kind === "completed" ? null : turn.notice ?? lastRequest?.explanation ?? null,
+    explanation: explanationOf(turn, lastRequest, options),
     fixes: settled ? fixesFor(turn.outcome, { consoleConfigured: options.consoleConfigured === true }) : [],
     hasReasoning: outputs.some((item) => item.type === "reasoning"),
     reasoningSummaries: reasoningSummariesOf(turn, streaming ? options.liveReasoning ?? null : null),
@@ -109,6 +111,14 @@ export function receiptOf(request: RequestRecord): ReceiptView {
     cost: costViewOf(request),
     note: receiptNote(request),
   };
+}
+
+/** Why the turn did not complete; a quota or balance problem also says what balance the relay reports. */
+function explanationOf(turn: Turn, lastRequest: RequestRecord | undefined, options: TurnViewOptions): string | null {
+  if (turn.outcome.kind === "completed") return null;
+  const explanation = turn.notice ?? lastRequest?.explanation ?? null;
+  const balance = causeOf(turn.outcome) === "quota" ? (options.balanceNote?.(lastRequest?.relay ?? null) ?? null) : null;
+  return balance === null ? explanation : [explanation, balance].filter(Boolean).join(" ");
 }
 
 function costViewOf(request: RequestRecord): CostView | null {
