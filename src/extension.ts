@@ -103,7 +103,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
         secrets: () => connection.secrets(),
       });
       context.subscriptions.push(builtinTools);
-      toolSetup = new ToolSetup(builtinTools.tools, () => connection.settings, { secrets: () => connection.secrets(), workspaceFolders: fileFolders }, sessionAllowances);
+      toolSetup = new ToolSetup(builtinTools.tools, () => connection.settings, { secrets: () => connection.secrets(), workspaceFolders: fileFolders, log: (message) => log.info(message) }, sessionAllowances);
     }
     // Other extensions' and MCP servers' tools the user chose, beside the built-in ones, behind the same approval card.
     return externalTools.extend(toolSetup.chatTools(askUser));

@@ -1,5 +1,6 @@
 import type { FunctionCallOutputItem, FunctionToolDefinition, InputItem, OutputItem, RequestOutcome, Usage } from "../relay/types";
 import type { ToolCallOutcome } from "../tools/runToolCall";
+import type { ApprovedBy } from "../tools/approvalPolicy";
 
 // The shape of a saved conversation. Turns form a tree (each points at the turn it follows), so editing a
 // message or regenerating an answer adds a sibling branch and the original stays reachable. Each request
@@ -84,6 +85,8 @@ export interface ToolCallRecord {
   output: FunctionCallOutputItem;
   /** What happened (ran, failed, denied, not run and why); absent in files saved before it was recorded. */
   outcome?: ToolCallOutcome;
+  /** Why it ran without asking (a rule of relayChat.tools.autoApprove, or a session allowance); absent when the person approved it. */
+  approvedBy?: ApprovedBy;
 }
 
 export interface Turn {
