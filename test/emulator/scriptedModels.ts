@@ -4,7 +4,7 @@ import { longMarkdownAnswer } from "./longAnswer";
 import { splitIntoArgumentDeltas, splitIntoWordDeltas } from "./tokenCounting";
 
 /** The models every emulator knows how to answer; any other listed model id behaves like `echo`. */
-export const SCRIPTED_MODEL_IDS = ["echo", "tools", "tools-parallel", "reasoning", "long", "demo"] as const;
+export const SCRIPTED_MODEL_IDS = ["echo", "tools", "tools-parallel", "reasoning", "long", "demo", "run-command"] as const;
 
 /** Models a person watches (the demo) stream at a readable pace; the others as fast as possible. */
 export const SCRIPTED_DELTA_INTERVAL_MS: Readonly<Record<string, number>> = { demo: 12 };
@@ -125,6 +125,16 @@ function planTools(request: ScriptInput): PlannedItem[] {
   return [functionCall(preferred, argumentsFor(preferred))];
 }
 
+/** Proposes run_command with the command line the user wrote after "run: " (approval rules, issue 21). */
+function planRunCommand(request: ScriptInput): PlannedItem[] {
+  const outputs = trailingFunctionCallOutputs(request.input);
+  if (outputs.length > 0) return [toolResultAnswer(outputs)];
+  const runCommand = offeredTools(request.tools).find((tool) => tool.name === "run_command");
+  const command = /run: (.+)$/s.exec(lastUserText(request.input))?.[1];
+  if (!runCommand || command === undefined) return [message(`Nothing to run. You said: ${lastUserText(request.input)}`)];
+  return [functionCall(runCommand, { command })];
+}
+
 function planParallelTools(request: ScriptInput): PlannedItem[] {
   const outputs = trailingFunctionCallOutputs(request.input);
   if (outputs.length > 0) return [toolResultAnswer(outputs)];
@@ -200,6 +210,8 @@ export function planOutput(request: ScriptInput): PlannedItem[] {
       return [message(longMarkdownAnswer(request.max_output_tokens ?? DEFAULT_LONG_ANSWER_WORDS))];
     case "demo":
       return planDemo(request);
+    case "run-command":
+      return planRunCommand(request);
     default:
       return [message(`You said: ${lastUserText(request.input)}`)];
   }
