@@ -2,7 +2,7 @@ import type { ApprovalDetailView, ApprovalView, HiddenCharacterView } from "../.
 import { button, element, uniqueId } from "./dom";
 import type { Localizer } from "./localizer";
 
-export type ApprovalAnswer = "approve" | "deny" | "allow_session" | "always_allow";
+export type ApprovalAnswer = "approve" | "deny" | "allow_session" | "always_allow" | "read_only_always";
 
 const riskExplanations: Record<ApprovalView["risk"], string> = {
   read: "Reads from your workspace.",
@@ -57,11 +57,22 @@ export function renderApprovalCard(approval: ApprovalView, localizer: Localizer,
       ? element("p", { className: "approval-follow-up", text: localizer.format("After this call, the result goes back to the model in a new request of about {0} input tokens (an estimate), which the relay may bill.", localizer.number(approval.followUpInputTokens)) })
       : null,
     element("div", { className: "approval-buttons" }, buttons),
+    approval.offerReadOnlyDefault && hidden.length === 0 ? readOnlyQuestion(localizer, choose, buttons) : null,
     // What the tool tells the model about itself is long and in English; it stays behind a disclosure.
     element("details", { className: "approval-description" }, [
       element("summary", { text: localizer.text("What the model was told about this tool") }),
       element("p", { text: approval.toolDescription }),
     ]),
+  ]);
+}
+
+/** The one first-use question about read-only tools; any other answer to this card is remembered as "keep asking". */
+function readOnlyQuestion(localizer: Localizer, choose: (choice: ApprovalAnswer) => void, cardButtons: HTMLButtonElement[]): HTMLElement {
+  const yes = button(localizer.text("Run read-only tools without asking"), () => choose("read_only_always"), { className: "secondary" });
+  cardButtons.push(yes);
+  return element("div", { className: "approval-read-only-question" }, [
+    element("p", { text: localizer.text("Read-only tools (reading files, listing folders, searching) can run without asking from now on. This is asked once; any other answer keeps them asking. Session Approvals… takes it back.") }),
+    yes,
   ]);
 }
 

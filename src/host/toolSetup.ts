@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import type { ChatTools } from "../chat/toolRound";
-import type { ApprovalAnswer, ApprovedBy, SessionAllowances, ToolAvailability } from "../tools/approvalPolicy";
+import type { ApprovalAnswer, ApprovedBy, ReadOnlyDefault, SessionAllowances, ToolAvailability } from "../tools/approvalPolicy";
 import type { ApprovalRequest, ProposedRule } from "../tools/approvalGate";
 import { createApprovalGate } from "../tools/approvalGate";
 import type { AutoApproveRules } from "../tools/autoApproveRules";
@@ -17,6 +17,26 @@ export interface ToolSetupSources {
   workspaceFolders(): readonly string[];
   /** A line for the Relay Chat output log (calls approved by a rule, problems in the rules). */
   log?(message: string): void;
+  /** The person's one answer about read-only tools (kept in globalState); without it the question is never asked. */
+  readOnlyDefault?: ReadOnlyDefaultStore;
+}
+
+export interface ReadOnlyDefaultStore {
+  get(): ReadOnlyDefault;
+  set(choice: Exclude<ReadOnlyDefault, null>): void;
+}
+
+const READ_ONLY_DEFAULT_KEY = "relayChat.readOnlyToolsWithoutAsking";
+
+/** The first-use choice about read-only tools, machine-wide (never from a workspace). */
+export function globalReadOnlyDefault(globalState: vscode.Memento): ReadOnlyDefaultStore {
+  return {
+    get: () => {
+      const value = globalState.get<unknown>(READ_ONLY_DEFAULT_KEY);
+      return value === "always" || value === "ask" ? value : null;
+    },
+    set: (choice) => void globalState.update(READ_ONLY_DEFAULT_KEY, choice),
+  };
 }
 
 /** The setting's key under relayChat; application scope, and read from the User settings only. */
@@ -50,8 +70,9 @@ export class ToolSetup {
     return {
       registry: this.registry,
       availability,
-      approve: createApprovalGate(() => ({ ...availability(), sessionAllowances: this.allowances, rules: this.rules() }), askUser, () => this.sources.workspaceFolders(), {
+      approve: createApprovalGate(() => ({ ...availability(), sessionAllowances: this.allowances, rules: this.rules(), readOnlyDefault: this.sources.readOnlyDefault?.get() }), askUser, () => this.sources.workspaceFolders(), {
         confirmRule: (rule) => confirmAndWriteRule(rule),
+        rememberReadOnlyDefault: (choice) => this.sources.readOnlyDefault?.set(choice),
         approvedWithoutCard: (call, approvedBy) => {
           this.approvedWithoutCard.set(call.call_id, approvedBy);
           this.sources.log?.(`Tool call ${call.call_id} (${call.tool.name}) ran without asking: ${approvedBy.kind === "rule" ? `rule ${approvedBy.rule}` : "allowed for this session"}.`);

@@ -2,7 +2,7 @@
 import * as path from "node:path";
 import type { ApprovalDisplay, ArgumentDisplay, HiddenCharacter, PathDisplay } from "./approvalDisplay";
 import { describeArguments, findHiddenCharacters } from "./approvalDisplay";
-import type { ApprovalAnswer, ApprovalPolicyState, ApprovedBy } from "./approvalPolicy";
+import type { ApprovalAnswer, ApprovalPolicyState, ApprovedBy, ReadOnlyDefault } from "./approvalPolicy";
 import { decideApproval, offersSessionAllowance } from "./approvalPolicy";
 import { RUN_COMMAND_TOOL, canAlwaysAllow, decideByRules, noRules } from "./autoApproveRules";
 import type { ReadyCall } from "./preparedCall";
@@ -24,6 +24,8 @@ export interface ApprovalRequest {
   readonly canAllowForSession: boolean;
   /** "Always allow this command" (command) or "Always allow <tool>" (tool) may be offered; null: not for this call. */
   readonly alwaysAllow: "command" | "tool" | null;
+  /** The first read-only card asks once whether read-only tools may run without asking from now on. */
+  readonly offerReadOnlyDefault: boolean;
 }
 
 /** The rule "Always allow" would add: for run_command the exact command line, else the tool set to "always". */
@@ -34,7 +36,7 @@ export interface ProposedRule {
 
 export async function describeApprovalRequest(
   call: ReadyCall,
-  state: Pick<ApprovalPolicyState, "trusted">,
+  state: Pick<ApprovalPolicyState, "trusted" | "readOnlyDefault">,
   workspaceFolders: readonly string[] = [],
 ): Promise<ApprovalRequest> {
   const display = await displayOf(call, workspaceFolders);
@@ -47,6 +49,7 @@ export async function describeApprovalRequest(
     details: display.arguments,
     hiddenCharacters: display.hiddenCharacters,
     canAllowForSession: offersSessionAllowance(call.tool, state) && display.hiddenCharacters.length === 0,
+    offerReadOnlyDefault: state.trusted && state.readOnlyDefault === null && call.tool.risk === "read" && display.hiddenCharacters.length === 0,
     alwaysAllow: state.trusted && display.hiddenCharacters.length === 0 && canAlwaysAllow(ruleSubject(call)) ? (call.tool.name === RUN_COMMAND_TOOL ? "command" : "tool") : null,
   };
 }
@@ -81,6 +84,8 @@ export interface ApprovalGateHooks {
   readonly confirmRule?: (rule: ProposedRule, call: ReadyCall) => Promise<boolean>;
   /** Told about every call that runs without a card, and why (for the tool card and the log). */
   readonly approvedWithoutCard?: (call: ReadyCall, approvedBy: ApprovedBy) => void;
+  /** Remembers the answer to the first-use question about read-only tools (whatever the answer to the card). */
+  readonly rememberReadOnlyDefault?: (choice: Exclude<ReadOnlyDefault, null>) => void;
 }
 
 function ruleSubject(call: ReadyCall): { toolName: string; risk: string; command?: unknown } {
@@ -106,7 +111,7 @@ export function createApprovalGate(
     const hidden = findHiddenCharacters(call.args);
     const before = state();
     if (hidden.length === 0 && before.trusted && !before.disabledToolNames.has(call.tool.name)) {
-      const byRule = decideByRules(ruleSubject(call), before.rules ?? noRules);
+      const byRule = decideByRules(ruleSubject(call), before.rules ?? noRules, before.readOnlyDefault === "always");
       if (byRule.kind === "allow") {
         hooks.approvedWithoutCard?.(call, { kind: "rule", rule: byRule.rule });
         return "approve";
@@ -119,6 +124,8 @@ export function createApprovalGate(
     for (;;) {
       const request = await describeApprovalRequest(call, state(), workspaceFolders());
       const answer = await askUser(request);
+      if (request.offerReadOnlyDefault) hooks.rememberReadOnlyDefault?.(answer === "read_only_always" ? "always" : "ask");
+      if (answer === "read_only_always") return "approve";
       if (answer === "always_allow") {
         if (request.alwaysAllow === null || hooks.confirmRule === undefined) return "approve";
         const command = request.alwaysAllow === "command" && typeof call.args.command === "string" ? call.args.command : null;

@@ -32,6 +32,8 @@ export interface CommandPattern {
 export interface AutoApproveRules {
   /** Read-only tools set to "always". */
   readonly alwaysTools: ReadonlySet<string>;
+  /** Tools set to "ask" explicitly: they ask even when the person let read-only tools run on first use. */
+  readonly askTools: ReadonlySet<string>;
   readonly commandAllow: readonly CommandPattern[];
   readonly commandDeny: readonly CommandPattern[];
   /** What was ignored in the setting and why (English, for the output log). */
@@ -45,13 +47,17 @@ export type RuleLabel = string;
 
 export type RuleDecision = { readonly kind: "allow"; readonly rule: RuleLabel } | { readonly kind: "ask"; readonly deniedBy: RuleLabel | null };
 
-export const noRules: AutoApproveRules = { alwaysTools: new Set(), commandAllow: [], commandDeny: [], problems: [] };
+export const noRules: AutoApproveRules = { alwaysTools: new Set(), askTools: new Set(), commandAllow: [], commandDeny: [], problems: [] };
+
+/** The rule shown for a read-only call that ran because the person chose so on their first read-only card. */
+export const READ_ONLY_DEFAULT_RULE: RuleLabel = "read-only tools: always (your first-use choice)";
 
 export function parseAutoApproveRules(value: unknown): AutoApproveRules {
   if (value === undefined || value === null) return noRules;
   if (!isRecord(value)) return { ...noRules, problems: ["relayChat.tools.autoApprove must be an object; it was ignored."] };
   const problems: string[] = [];
   const alwaysTools = new Set<string>();
+  const askTools = new Set<string>();
   let commandAllow: CommandPattern[] = [];
   let commandDeny: CommandPattern[] = [];
   for (const [toolName, setting] of Object.entries(value)) {
@@ -61,11 +67,13 @@ export function parseAutoApproveRules(value: unknown): AutoApproveRules {
       for (const key of Object.keys(setting)) if (key !== "allow" && key !== "deny") problems.push(`run_command: unknown key "${key}" was ignored.`);
     } else if (setting === "always") {
       alwaysTools.add(toolName);
-    } else if (setting !== "ask") {
+    } else if (setting === "ask") {
+      askTools.add(toolName);
+    } else {
       problems.push(`${toolName}: expected "ask" or "always"${toolName === RUN_COMMAND_TOOL ? ' or { "allow": [...], "deny": [...] }' : ""}; it was ignored.`);
     }
   }
-  return { alwaysTools, commandAllow, commandDeny, problems };
+  return { alwaysTools, askTools, commandAllow, commandDeny, problems };
 }
 
 function parsePatterns(value: unknown, list: "allow" | "deny", problems: string[]): CommandPattern[] {
@@ -100,8 +108,11 @@ export function ruleLabel(pattern: CommandPattern, list: "allow" | "deny"): Rule
   return `${RUN_COMMAND_TOOL} ${list} ${JSON.stringify(pattern.pattern)}${qualifiers.length > 0 ? ` (${qualifiers.join(", ")})` : ""}`;
 }
 
-/** What the rules say about one call: allowed by a rule, or ask (with the deny rule that matched, if any). */
-export function decideByRules(call: { readonly toolName: string; readonly risk: string; readonly command?: unknown }, rules: AutoApproveRules): RuleDecision {
+/**
+ * What the rules say about one call: allowed by a rule, or ask (with the deny rule that matched, if any).
+ * `readOnlyDefault`: the person let read-only tools run without asking on first use; a tool set to "ask" still asks.
+ */
+export function decideByRules(call: { readonly toolName: string; readonly risk: string; readonly command?: unknown }, rules: AutoApproveRules, readOnlyDefault = false): RuleDecision {
   if (call.toolName === RUN_COMMAND_TOOL) {
     if (typeof call.command !== "string") return { kind: "ask", deniedBy: null };
     const denied = rules.commandDeny.find((pattern) => deniedCommand(call.command as string, pattern));
@@ -110,6 +121,7 @@ export function decideByRules(call: { readonly toolName: string; readonly risk: 
     return allowed ? { kind: "allow", rule: ruleLabel(allowed, "allow") } : { kind: "ask", deniedBy: null };
   }
   if (call.risk === "read" && rules.alwaysTools.has(call.toolName)) return { kind: "allow", rule: `${call.toolName}: always` };
+  if (call.risk === "read" && readOnlyDefault && !rules.askTools.has(call.toolName)) return { kind: "allow", rule: READ_ONLY_DEFAULT_RULE };
   return { kind: "ask", deniedBy: null };
 }
 

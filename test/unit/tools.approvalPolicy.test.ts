@@ -100,6 +100,7 @@ describe("tools: createApprovalGate", () => {
       hiddenCharacters: [],
       canAllowForSession: false,
       alwaysAllow: null,
+      offerReadOnlyDefault: false,
     });
   });
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createApprovalGate } from "../../src/tools/approvalGate";
 import type { ApprovalRequest, ProposedRule } from "../../src/tools/approvalGate";
 import { SessionAllowances } from "../../src/tools/approvalPolicy";
-import type { ApprovalAnswer, ApprovedBy } from "../../src/tools/approvalPolicy";
+import type { ApprovalAnswer, ApprovedBy, ReadOnlyDefault } from "../../src/tools/approvalPolicy";
 import { decideByRules, parseAutoApproveRules, withRuleAdded } from "../../src/tools/autoApproveRules";
 import type { ReadyCall } from "../../src/tools/preparedCall";
 import type { Tool, ToolRisk } from "../../src/tools/toolContract";
@@ -175,5 +175,50 @@ describe("the approval gate honours the rules, read at each decision", () => {
     assert.equal(asked[0]!.alwaysAllow, null);
     await gate({ status: "ready", call_id: "call_e", tool: tool("propose_edit", "write"), args: {} });
     assert.equal(asked[1]!.alwaysAllow, null);
+  });
+
+  describe("the one first-use question about read-only tools", () => {
+    const readFile = (id: string): ReadyCall => ({ status: "ready", call_id: id, tool: tool("read_file", "read"), args: { path: "a.txt" } });
+
+    function firstUse(answers: ApprovalAnswer[], setting: unknown = {}) {
+      let choice: ReadOnlyDefault = null;
+      const asked: ApprovalRequest[] = [];
+      const withoutCard: ApprovedBy[] = [];
+      const gate = createApprovalGate(
+        () => ({ trusted: true, disabledToolNames: new Set(), sessionAllowances: new SessionAllowances(), rules: parseAutoApproveRules(setting), readOnlyDefault: choice }),
+        async (request) => {
+          asked.push(request);
+          return answers.shift() ?? "deny";
+        },
+        () => [],
+        { rememberReadOnlyDefault: (chosen) => (choice = chosen), approvedWithoutCard: (_call, approvedBy) => withoutCard.push(approvedBy) },
+      );
+      return { gate, asked, withoutCard, choice: () => choice };
+    }
+
+    it("asks once on the first read-only card; yes lets the next read-only calls run without a card, except a tool set to ask", async () => {
+      const yes = firstUse(["read_only_always", "deny"], { list_directory: "ask" });
+      assert.equal(await yes.gate(readFile("call_1")), "approve");
+      assert.equal(yes.asked[0]!.offerReadOnlyDefault, true);
+      assert.equal(yes.choice(), "always");
+      assert.equal(await yes.gate(readFile("call_2")), "approve");
+      assert.deepEqual(yes.withoutCard, [{ kind: "rule", rule: "read-only tools: always (your first-use choice)" }]);
+      const listing: ReadyCall = { status: "ready", call_id: "call_3", tool: tool("list_directory", "read"), args: {} };
+      assert.equal(await yes.gate(listing), "deny", "a tool set to ask asks");
+      assert.equal(yes.asked.length, 2);
+      assert.equal(yes.asked[1]!.offerReadOnlyDefault, false, "asked once only");
+    });
+
+    it("remembers any other answer as keep asking, and never asks it for a command", async () => {
+      const no = firstUse(["approve", "approve", "approve"]);
+      await no.gate({ status: "ready", call_id: "call_c", tool: tool("run_command", "execute"), args: { command: "ls" } });
+      assert.equal(no.asked[0]!.offerReadOnlyDefault, false);
+      assert.equal(no.choice(), null);
+      await no.gate(readFile("call_1"));
+      assert.equal(no.choice(), "ask");
+      await no.gate(readFile("call_2"));
+      assert.equal(no.asked.length, 3, "read-only calls keep asking");
+      assert.equal(no.asked[2]!.offerReadOnlyDefault, false);
+    });
   });
 });

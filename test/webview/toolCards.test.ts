@@ -138,6 +138,16 @@ describe("Chat panel webview: tool and approval cards (Chromium)", function () {
     assert.equal(await cards.nth(1).locator(".always-allow").count(), 0);
   });
 
+  it("asks the first-use question about read-only tools on the card that offers it, once, and answers it", async () => {
+    const readApproval: ApprovalView = { ...hiddenApproval, callId: "call_first", hiddenCharacters: [], details: [{ name: "path", role: "path", segments: [{ text: "src/a.ts", marker: false }], note: null }], offerReadOnlyDefault: true };
+    await panel.sendState(panelState({ busy: true, approvals: [readApproval, { ...commandApproval }] }));
+    const cards = panel.page.locator(".approval-card");
+    assert.equal(await cards.nth(1).locator(".approval-read-only-question").count(), 0);
+    await cards.nth(0).getByRole("button", { name: "Run read-only tools without asking" }).click();
+    assert.deepEqual(await panel.waitForPosted("approval"), [{ type: "approval", callId: "call_first", answer: "read_only_always" }]);
+    assert.equal(await cards.nth(0).getByRole("button", { name: "Approve" }).isDisabled(), true, "one answer per card");
+  });
+
   it("says on the tool card which rule, or a session allowance, let a call run without asking", async () => {
     const byRule: ToolCallView = { ...call("ran", "Exit code: 0"), callId: "call_rule", approvedBy: { kind: "rule", rule: 'run_command allow "npm test" (exact)' } };
     const bySession: ToolCallView = { ...call("ran", "a.ts"), callId: "call_session", name: "read_file", approvedBy: { kind: "session" } };
