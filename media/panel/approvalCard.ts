@@ -71,7 +71,7 @@ function readOnlyQuestion(localizer: Localizer, choose: (choice: ApprovalAnswer)
   const yes = button(localizer.text("Run read-only tools without asking"), () => choose("read_only_always"), { className: "secondary" });
   cardButtons.push(yes);
   return element("div", { className: "approval-read-only-question" }, [
-    element("p", { text: localizer.text("Read-only tools (reading files, listing folders, searching) can run without asking from now on. This is asked once; any other answer keeps them asking. Session Approvals… takes it back.") }),
+    element("p", { text: localizer.text("Let read-only tools (read, list, search) run without asking from now on? Asked once: any other answer keeps them asking.") }),
     yes,
   ]);
 }

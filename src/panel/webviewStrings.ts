@@ -21,7 +21,7 @@ export const WEBVIEW_STRINGS: readonly string[] = [
   "After this call, the result goes back to the model in a new request of about {0} input tokens (an estimate), which the relay may bill.",
   "Allow for this session",
   "Run read-only tools without asking",
-  "Read-only tools (reading files, listing folders, searching) can run without asking from now on. This is asked once; any other answer keeps them asking. Session Approvals… takes it back.",
+  "Let read-only tools (read, list, search) run without asking from now on? Asked once: any other answer keeps them asking.",
   "Always allow this command",
   "Always allow {0}",
   "Ran without asking: your rule {0}",
