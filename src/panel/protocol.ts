@@ -138,6 +138,8 @@ export interface ApprovalView {
   alwaysAllow?: "command" | "tool" | null;
   /** The first read-only card: offer once to let read-only tools run without asking from now on. */
   offerReadOnlyDefault?: boolean;
+  /** The deny rule of relayChat.tools.autoApprove the command matched, shown on the card; absent or null: none. */
+  deniedByRule?: string | null;
   /** Always set by the host; the card falls back to argumentsJson without it. */
   details?: ApprovalDetailView[];
   /** Characters in the arguments that cannot be seen as they are; with any, the call cannot be allowed for the session. */

@@ -26,6 +26,8 @@ export interface ApprovalRequest {
   readonly alwaysAllow: "command" | "tool" | null;
   /** The first read-only card asks once whether read-only tools may run without asking from now on. */
   readonly offerReadOnlyDefault: boolean;
+  /** The deny rule of relayChat.tools.autoApprove this command matched (so it asks); null when none did. */
+  readonly deniedByRule: string | null;
 }
 
 /** The rule "Always allow" would add: for run_command the exact command line, else the tool set to "always". */
@@ -36,10 +38,12 @@ export interface ProposedRule {
 
 export async function describeApprovalRequest(
   call: ReadyCall,
-  state: Pick<ApprovalPolicyState, "trusted" | "readOnlyDefault">,
+  state: Pick<ApprovalPolicyState, "trusted" | "readOnlyDefault" | "rules">,
   workspaceFolders: readonly string[] = [],
 ): Promise<ApprovalRequest> {
   const display = await displayOf(call, workspaceFolders);
+  const byRules = decideByRules(ruleSubject(call), state.rules ?? noRules);
+  const deniedByRule = byRules.kind === "ask" ? byRules.deniedBy : null;
   return {
     callId: call.call_id,
     toolName: call.tool.name,
@@ -50,7 +54,9 @@ export async function describeApprovalRequest(
     hiddenCharacters: display.hiddenCharacters,
     canAllowForSession: offersSessionAllowance(call.tool, state) && display.hiddenCharacters.length === 0,
     offerReadOnlyDefault: state.trusted && state.readOnlyDefault === null && call.tool.risk === "read" && display.hiddenCharacters.length === 0,
-    alwaysAllow: state.trusted && display.hiddenCharacters.length === 0 && canAlwaysAllow(ruleSubject(call)) ? (call.tool.name === RUN_COMMAND_TOOL ? "command" : "tool") : null,
+    deniedByRule,
+    // An allow rule would not help a command a deny rule matches: deny wins.
+    alwaysAllow: state.trusted && deniedByRule === null && display.hiddenCharacters.length === 0 && canAlwaysAllow(ruleSubject(call)) ? (call.tool.name === RUN_COMMAND_TOOL ? "command" : "tool") : null,
   };
 }
 

@@ -101,6 +101,7 @@ describe("tools: createApprovalGate", () => {
       canAllowForSession: false,
       alwaysAllow: null,
       offerReadOnlyDefault: false,
+      deniedByRule: null,
     });
   });
 

@@ -169,6 +169,13 @@ describe("the approval gate honours the rules, read at each decision", () => {
     assert.deepEqual(reading.confirmed, [{ toolName: "read_file", command: null }]);
   });
 
+  it("names the deny rule on the card and offers no Always allow for a denied command", async () => {
+    const { gate, asked } = gateWith(() => ({ run_command: { allow: ["git*"], deny: ["git push*"] } }), ["deny"]);
+    assert.equal(await gate(call("git push --force")), "deny");
+    assert.equal(asked[0]!.deniedByRule, 'run_command deny "git push*"');
+    assert.equal(asked[0]!.alwaysAllow, null);
+  });
+
   it("never offers Always allow for a command with hidden characters, or for an edit", async () => {
     const { gate, asked } = gateWith(() => ({}), ["deny", "deny"]);
     await gate(call("npm test\u200b"));

@@ -136,6 +136,8 @@ describe("Chat panel webview: tool and approval cards (Chromium)", function () {
     const cards = panel.page.locator(".approval-card");
     assert.equal(await cards.nth(0).getByRole("button", { name: "Always allow read_file…" }).count(), 1);
     assert.equal(await cards.nth(1).locator(".always-allow").count(), 0);
+    await panel.sendState(panelState({ busy: true, approvals: [{ ...commandApproval, deniedByRule: 'run_command deny "git push*"' }] }));
+    assert.equal(await panel.page.locator(".approval-denied-by").textContent(), 'Asks because of your rule run_command deny "git push*".');
   });
 
   it("asks the first-use question about read-only tools on the card that offers it, once, and answers it", async () => {
