@@ -16,7 +16,7 @@ import { affectsRelaySettings } from "./host/settings";
 import { showSessionApprovals } from "./host/sessionApprovalsPicker";
 import { registerCheckpointReview } from "./host/checkpointReview";
 import { WorkspaceCheckpointing } from "./host/checkpointSetup";
-import { ToolSetup, trustRestrictionNotice } from "./host/toolSetup";
+import { ToolSetup, globalReadOnlyDefault, trustRestrictionNotice } from "./host/toolSetup";
 import { chooseExternalTools } from "./lm/externalToolPicker";
 import { ExternalTools } from "./lm/externalTools";
 import { registerRelayLanguageModels } from "./lm/languageModelSetup";
@@ -98,6 +98,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   let toolSetup: ToolSetup | null = null;
   // "Allow for this session" answers, shared by every conversation of this window (Session Approvals lists them).
   const sessionAllowances = new SessionAllowances();
+  // The one first-use answer about read-only tools; Session Approvals can take it back.
+  const readOnlyDefault = globalReadOnlyDefault(context.globalState);
   const chatTools = (askUser: Parameters<ToolSetup["chatTools"]>[0]) => {
     if (toolSetup === null) {
       const builtinTools = createBuiltinTools({
@@ -109,7 +111,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
         secrets: () => connection.secrets(),
       });
       context.subscriptions.push(builtinTools);
-      toolSetup = new ToolSetup(builtinTools.tools, () => connection.settings, { secrets: () => connection.secrets(), workspaceFolders: fileFolders }, sessionAllowances);
+      toolSetup = new ToolSetup(builtinTools.tools, () => connection.settings, { secrets: () => connection.secrets(), workspaceFolders: fileFolders, log: (message) => log.info(message), readOnlyDefault }, sessionAllowances);
     }
     // Other extensions' and MCP servers' tools the user chose, beside the built-in ones, behind the same approval card.
     // Checkpoints are taken around rounds whose tools may change files, so a turn can be restored in one step.
@@ -308,7 +310,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       await checkRelay(relay.name);
     }),
     command("relayChat.chooseExternalTools", () => chooseExternalTools()),
-    command("relayChat.sessionApprovals", () => showSessionApprovals(sessionAllowances)),
+    command("relayChat.sessionApprovals", () => showSessionApprovals(sessionAllowances, readOnlyDefault)),
     command("relayChat.exportConversation", () => controller.exportConversation()),
     command("relayChat.exportRequestLog", async () => {
       const target = await vscode.window.showSaveDialog({ filters: { CSV: ["csv"] }, defaultUri: vscode.Uri.file("relay-chat-requests.csv") });

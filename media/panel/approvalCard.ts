@@ -2,7 +2,7 @@ import type { ApprovalDetailView, ApprovalView, HiddenCharacterView } from "../.
 import { button, element, uniqueId } from "./dom";
 import type { Localizer } from "./localizer";
 
-export type ApprovalAnswer = "approve" | "deny" | "allow_session";
+export type ApprovalAnswer = "approve" | "deny" | "allow_session" | "always_allow" | "read_only_always";
 
 const riskExplanations: Record<ApprovalView["risk"], string> = {
   read: "Reads from your workspace.",
@@ -36,6 +36,11 @@ export function renderApprovalCard(approval: ApprovalView, localizer: Localizer,
   buttons.push(button(localizer.text("Approve"), () => choose("approve"), { className: "primary" }));
   buttons.push(button(localizer.text("Deny"), () => choose("deny"), { className: "secondary" }));
   if (approval.canAllowForSession && hidden.length === 0) buttons.push(button(localizer.text("Allow for this session"), () => choose("allow_session"), { className: "secondary" }));
+  if (approval.alwaysAllow && hidden.length === 0) {
+    const label = approval.alwaysAllow === "command" ? localizer.text("Always allow this command") : localizer.format("Always allow {0}", approval.toolName);
+    // The host shows the exact rule and asks before writing it to the User settings.
+    buttons.push(button(`${label}…`, () => choose("always_allow"), { className: "secondary always-allow" }));
+  }
 
   return element("section", { className: `approval-card risk-${risk}`, attributes: { "aria-labelledby": headingId } }, [
     element("div", { className: "approval-heading", attributes: { id: headingId } }, [
@@ -46,13 +51,29 @@ export function renderApprovalCard(approval: ApprovalView, localizer: Localizer,
       element("span", { className: "risk-badge", text: localizer.text(risk) }),
       element("span", { text: ` ${risk === "read" ? "" : "⚠ "}${localizer.text(riskExplanations[risk])}` }),
     ]),
-    element("p", { className: "approval-description", text: approval.toolDescription }),
     hidden.length > 0 ? hiddenCharacterWarning(hidden, localizer) : null,
+    approval.deniedByRule ? element("p", { className: "approval-note approval-denied-by", text: localizer.format("Asks because of your rule {0}.", approval.deniedByRule) }) : null,
     ...(approval.details === undefined ? rawArguments(approval, localizer) : shownArguments(approval, approval.details, localizer)),
     typeof approval.followUpInputTokens === "number"
       ? element("p", { className: "approval-follow-up", text: localizer.format("After this call, the result goes back to the model in a new request of about {0} input tokens (an estimate), which the relay may bill.", localizer.number(approval.followUpInputTokens)) })
       : null,
     element("div", { className: "approval-buttons" }, buttons),
+    approval.offerReadOnlyDefault && hidden.length === 0 ? readOnlyQuestion(localizer, choose, buttons) : null,
+    // What the tool tells the model about itself is long and in English; it stays behind a disclosure.
+    element("details", { className: "approval-description" }, [
+      element("summary", { text: localizer.text("What the model was told about this tool") }),
+      element("p", { text: approval.toolDescription }),
+    ]),
+  ]);
+}
+
+/** The one first-use question about read-only tools; any other answer to this card is remembered as "keep asking". */
+function readOnlyQuestion(localizer: Localizer, choose: (choice: ApprovalAnswer) => void, cardButtons: HTMLButtonElement[]): HTMLElement {
+  const yes = button(localizer.text("Run read-only tools without asking"), () => choose("read_only_always"), { className: "secondary" });
+  cardButtons.push(yes);
+  return element("div", { className: "approval-read-only-question" }, [
+    element("p", { text: localizer.text("Let read-only tools (read, list, search) run without asking from now on? Asked once: any other answer keeps them asking.") }),
+    yes,
   ]);
 }
 

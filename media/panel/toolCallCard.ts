@@ -22,6 +22,11 @@ export function renderToolCallCard(call: ToolCallView, localizer: Localizer): HT
     element("pre", { text: call.output }),
   ]);
   const detail = call.outcomeDetail ? element("div", { className: "tool-outcome-detail", text: call.outcomeDetail }) : null;
+  const approvedBy = call.approvedBy?.kind === "rule"
+    ? element("div", { className: "tool-approved-by", text: localizer.format("Ran without asking: your rule {0}", call.approvedBy.rule) })
+    : call.approvedBy?.kind === "session"
+      ? element("div", { className: "tool-approved-by", text: localizer.text("Ran without asking: allowed for this session") })
+      : null;
   const tone = outcome === "ran" || (outcome === null && call.status === "ready") ? "ready" : "rejected";
   return element("div", { className: `tool-card tool-status-${tone}`, attributes: outcome === null ? {} : { "data-outcome": outcome } }, [
     element("div", { className: "tool-card-header" }, [
@@ -29,6 +34,7 @@ export function renderToolCallCard(call: ToolCallView, localizer: Localizer): HT
       element("span", { className: "tool-name", text: call.name }),
       element("span", { className: "tool-status", text: status }),
     ]),
+    approvedBy,
     detail,
     element("div", { className: "tool-arguments-label", text: localizer.text("Arguments") }),
     element("pre", { className: "tool-arguments", text: call.argumentsJson }),

@@ -1,6 +1,7 @@
 import type { FunctionCallOutputItem, FunctionToolDefinition, InputItem, OutputItem, RequestOutcome, Usage } from "../relay/types";
 import type { CheckpointId } from "../tools/checkpointStore";
 import type { ToolCallOutcome } from "../tools/runToolCall";
+import type { ApprovedBy } from "../tools/approvalPolicy";
 import type { RequestCost } from "./cost";
 
 // The shape of a saved conversation. Turns form a tree (each points at the turn it follows), so editing a
@@ -94,6 +95,8 @@ export interface ToolCallRecord {
   output: FunctionCallOutputItem;
   /** What happened (ran, failed, denied, not run and why); absent in files saved before it was recorded. */
   outcome?: ToolCallOutcome;
+  /** Why it ran without asking (a rule of relayChat.tools.autoApprove, or a session allowance); absent when the person approved it. */
+  approvedBy?: ApprovedBy;
 }
 
 export interface Turn {

@@ -1,5 +1,5 @@
 import type { FunctionCallOutputItem, FunctionCallProposal } from "../relay/types";
-import type { ApprovalAnswer, ToolAvailability } from "../tools/approvalPolicy";
+import type { ApprovalAnswer, ApprovedBy, ToolAvailability } from "../tools/approvalPolicy";
 import type { PreparedCall, ReadyCall } from "../tools/preparedCall";
 import { prepareCall } from "../tools/preparedCall";
 import { runToolCall } from "../tools/runToolCall";
@@ -18,6 +18,8 @@ export interface ChatTools {
   availability: () => ToolAvailability;
   /** Decides about one validated call; the panel asks the user here (see tools/approvalGate). */
   approve: (call: ReadyCall) => Promise<ApprovalAnswer>;
+  /** Why a call ran without asking (a rule, a session allowance), once it finished; undefined when the person approved it. */
+  approvedBy?: (callId: string) => ApprovedBy | undefined;
   /** Longer tool output is cut with a visible marker before it is sent. */
   maxResultChars: number;
   /** Removes the relay key from every tool result before it is sent, saved or shown. */
@@ -63,7 +65,8 @@ export async function answerFunctionCalls(
       redact: tools.redact,
       stillOffered: (tool) => tools.registry.offer(tool, tools.availability()),
     });
-    const record: ToolCallRecord = { callId: proposal.call_id, name: proposal.name, arguments: proposal.arguments, status: prepared.status, output, outcome };
+    const approvedBy = tools.approvedBy?.(proposal.call_id);
+    const record: ToolCallRecord = { callId: proposal.call_id, name: proposal.name, arguments: proposal.arguments, status: prepared.status, output, outcome, ...(approvedBy ? { approvedBy } : {}) };
     records.push(record);
     onToolCall({ phase: "finished", record });
   }

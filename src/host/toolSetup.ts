@@ -1,8 +1,10 @@
 import * as vscode from "vscode";
 import type { ChatTools } from "../chat/toolRound";
-import type { ApprovalAnswer, SessionAllowances, ToolAvailability } from "../tools/approvalPolicy";
-import type { ApprovalRequest } from "../tools/approvalGate";
+import type { ApprovalAnswer, ApprovedBy, ReadOnlyDefault, SessionAllowances, ToolAvailability } from "../tools/approvalPolicy";
+import type { ApprovalRequest, ProposedRule } from "../tools/approvalGate";
 import { createApprovalGate } from "../tools/approvalGate";
+import type { AutoApproveRules } from "../tools/autoApproveRules";
+import { parseAutoApproveRules, withRuleAdded } from "../tools/autoApproveRules";
 import type { Tool } from "../tools/toolContract";
 import { redactToolOutput } from "../tools/toolOutputRedaction";
 import { ToolRegistry } from "../tools/toolRegistry";
@@ -13,7 +15,32 @@ export interface ToolSetupSources {
   secrets(): readonly string[];
   /** File-system paths of the open workspace folders, to show paths in approvals as the tools resolve them. */
   workspaceFolders(): readonly string[];
+  /** A line for the Relay Chat output log (calls approved by a rule, problems in the rules). */
+  log?(message: string): void;
+  /** The person's one answer about read-only tools (kept in globalState); without it the question is never asked. */
+  readOnlyDefault?: ReadOnlyDefaultStore;
 }
+
+export interface ReadOnlyDefaultStore {
+  get(): ReadOnlyDefault;
+  set(choice: Exclude<ReadOnlyDefault, null>): void;
+}
+
+const READ_ONLY_DEFAULT_KEY = "relayChat.readOnlyToolsWithoutAsking";
+
+/** The first-use choice about read-only tools, machine-wide (never from a workspace). */
+export function globalReadOnlyDefault(globalState: vscode.Memento): ReadOnlyDefaultStore {
+  return {
+    get: () => {
+      const value = globalState.get<unknown>(READ_ONLY_DEFAULT_KEY);
+      return value === "always" || value === "ask" ? value : null;
+    },
+    set: (choice) => void globalState.update(READ_ONLY_DEFAULT_KEY, choice),
+  };
+}
+
+/** The setting's key under relayChat; application scope, and read from the User settings only. */
+export const AUTO_APPROVE_SETTING = "tools.autoApprove";
 
 /**
  * Builds the tools a chat session offers: the registry, what workspace trust and the settings allow,
@@ -25,6 +52,9 @@ export interface ToolSetupSources {
  */
 export class ToolSetup {
   private readonly registry: ToolRegistry;
+  /** Why calls ran without a card, by call id, until their record is written. */
+  private readonly approvedWithoutCard = new Map<string, ApprovedBy>();
+  private loggedProblems = "";
 
   constructor(
     tools: Tool[],
@@ -40,11 +70,52 @@ export class ToolSetup {
     return {
       registry: this.registry,
       availability,
-      approve: createApprovalGate(() => ({ ...availability(), sessionAllowances: this.allowances }), askUser, () => this.sources.workspaceFolders()),
+      approve: createApprovalGate(() => ({ ...availability(), sessionAllowances: this.allowances, rules: this.rules(), readOnlyDefault: this.sources.readOnlyDefault?.get() }), askUser, () => this.sources.workspaceFolders(), {
+        confirmRule: (rule) => confirmAndWriteRule(rule),
+        rememberReadOnlyDefault: (choice) => this.sources.readOnlyDefault?.set(choice),
+        approvedWithoutCard: (call, approvedBy) => {
+          this.approvedWithoutCard.set(call.call_id, approvedBy);
+          this.sources.log?.(`Tool call ${call.call_id} (${call.tool.name}) ran without asking: ${approvedBy.kind === "rule" ? `rule ${approvedBy.rule}` : "allowed for this session"}.`);
+        },
+      }),
+      approvedBy: (callId) => {
+        const approvedBy = this.approvedWithoutCard.get(callId);
+        this.approvedWithoutCard.delete(callId);
+        return approvedBy;
+      },
       maxResultChars: this.settings().maxToolResultChars,
       redact: (text) => redactToolOutput(text, this.sources.secrets()),
     };
   }
+
+  /** The rules as the User settings hold them now; a workspace value is never read (it could approve its own commands). */
+  private rules(): AutoApproveRules {
+    const rules = parseAutoApproveRules(userAutoApproveValue());
+    const problems = rules.problems.join(" ");
+    if (problems !== "" && problems !== this.loggedProblems) this.sources.log?.(`relayChat.tools.autoApprove: ${problems}`);
+    this.loggedProblems = problems;
+    return rules;
+  }
+}
+
+function userAutoApproveValue(): unknown {
+  return vscode.workspace.getConfiguration("relayChat").inspect<unknown>(AUTO_APPROVE_SETTING)?.globalValue;
+}
+
+/** Shows the exact rule and where it goes, then writes it to the User settings; false when the person cancels. */
+async function confirmAndWriteRule(rule: ProposedRule): Promise<boolean> {
+  const current = userAutoApproveValue();
+  const next = withRuleAdded(current, rule.toolName, rule.command);
+  const added = rule.command === null ? `"${rule.toolName}": "always"` : JSON.stringify((next.run_command as { allow: unknown[] }).allow.at(-1));
+  const write = vscode.l10n.t("Write rule and run");
+  const detail =
+    rule.command === null
+      ? vscode.l10n.t("This adds {0} to relayChat.tools.autoApprove in your User settings: {1} will run without asking in every workspace you trust. You can remove the rule there at any time.", added, rule.toolName)
+      : vscode.l10n.t("This adds {0} to the run_command allow list of relayChat.tools.autoApprove in your User settings: exactly this command line will run without asking in every workspace you trust. You can remove the rule there at any time.", added);
+  const chosen = await vscode.window.showInformationMessage(vscode.l10n.t("Always allow without asking?"), { modal: true, detail }, write);
+  if (chosen !== write) return false;
+  await vscode.workspace.getConfiguration("relayChat").update(AUTO_APPROVE_SETTING, next, vscode.ConfigurationTarget.Global);
+  return true;
 }
 
 /** Why the model gets fewer tools here, for the panel; null when nothing is held back by trust. */

@@ -66,6 +66,8 @@ export interface ToolCallView {
   outcome?: ToolCallOutcomeView;
   /** For failed and not-run calls: the error or the reason, in a line. */
   outcomeDetail?: string | null;
+  /** It ran without a card: under this rule of relayChat.tools.autoApprove, or a session allowance. */
+  approvedBy?: { kind: "rule"; rule: string } | { kind: "session" };
 }
 
 export type TurnAction = "retry" | "continue";
@@ -140,6 +142,12 @@ export interface ApprovalView {
   followUpInputTokens?: number | null;
   argumentsJson: string;
   canAllowForSession: boolean;
+  /** Offer "Always allow this command" (command) or "Always allow <tool>" (tool); absent or null: not for this call. */
+  alwaysAllow?: "command" | "tool" | null;
+  /** The first read-only card: offer once to let read-only tools run without asking from now on. */
+  offerReadOnlyDefault?: boolean;
+  /** The deny rule of relayChat.tools.autoApprove the command matched, shown on the card; absent or null: none. */
+  deniedByRule?: string | null;
   /** Always set by the host; the card falls back to argumentsJson without it. */
   details?: ApprovalDetailView[];
   /** Characters in the arguments that cannot be seen as they are; with any, the call cannot be allowed for the session. */
@@ -290,7 +298,7 @@ export type ToHost =
   /** A model, on `relay` when given (which then becomes the relay the panel sends to). */
   | { type: "selectModel"; model: string; relay?: string }
   | { type: "refreshModels" }
-  | { type: "approval"; callId: string; answer: "approve" | "deny" | "allow_session" }
+  | { type: "approval"; callId: string; answer: "approve" | "deny" | "allow_session" | "always_allow" | "read_only_always" }
   | { type: "retry"; turnId: string }
   | { type: "continue"; turnId: string }
   | { type: "regenerate"; turnId: string }
@@ -346,7 +354,7 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   newChat: () => true,
   selectModel: (message) => isString(message.model) && (message.relay === undefined || isString(message.relay)),
   refreshModels: () => true,
-  approval: (message) => isString(message.callId) && (message.answer === "approve" || message.answer === "deny" || message.answer === "allow_session"),
+  approval: (message) => isString(message.callId) && (message.answer === "approve" || message.answer === "deny" || message.answer === "allow_session" || message.answer === "always_allow" || message.answer === "read_only_always"),
   retry: (message) => isString(message.turnId),
   continue: (message) => isString(message.turnId),
   regenerate: (message) => isString(message.turnId),

@@ -150,6 +150,7 @@ function toolCallViewOf(call: ToolCallRecord): ToolCallView {
     output: call.output.output,
     outcome,
     outcomeDetail: explained ? firstLine(call.output.output.replace(/^Error:\s*/, "")) : null,
+    ...(call.approvedBy ? { approvedBy: call.approvedBy } : {}),
   };
 }
 

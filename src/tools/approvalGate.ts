@@ -2,8 +2,9 @@
 import * as path from "node:path";
 import type { ApprovalDisplay, ArgumentDisplay, HiddenCharacter, PathDisplay } from "./approvalDisplay";
 import { describeArguments, findHiddenCharacters } from "./approvalDisplay";
-import type { ApprovalAnswer, ApprovalPolicyState } from "./approvalPolicy";
+import type { ApprovalAnswer, ApprovalPolicyState, ApprovedBy, ReadOnlyDefault } from "./approvalPolicy";
 import { decideApproval, offersSessionAllowance } from "./approvalPolicy";
+import { RUN_COMMAND_TOOL, canAlwaysAllow, decideByRules, noRules } from "./autoApproveRules";
 import type { ReadyCall } from "./preparedCall";
 import type { ToolRisk } from "./toolContract";
 import { resolveInsideWorkspace } from "./workspacePaths";
@@ -21,14 +22,28 @@ export interface ApprovalRequest {
   /** Characters in the arguments that a person cannot see as they are; such a call is never allowed for the session. */
   readonly hiddenCharacters: HiddenCharacter[];
   readonly canAllowForSession: boolean;
+  /** "Always allow this command" (command) or "Always allow <tool>" (tool) may be offered; null: not for this call. */
+  readonly alwaysAllow: "command" | "tool" | null;
+  /** The first read-only card asks once whether read-only tools may run without asking from now on. */
+  readonly offerReadOnlyDefault: boolean;
+  /** The deny rule of relayChat.tools.autoApprove this command matched (so it asks); null when none did. */
+  readonly deniedByRule: string | null;
+}
+
+/** The rule "Always allow" would add: for run_command the exact command line, else the tool set to "always". */
+export interface ProposedRule {
+  readonly toolName: string;
+  readonly command: string | null;
 }
 
 export async function describeApprovalRequest(
   call: ReadyCall,
-  state: Pick<ApprovalPolicyState, "trusted">,
+  state: Pick<ApprovalPolicyState, "trusted" | "readOnlyDefault" | "rules">,
   workspaceFolders: readonly string[] = [],
 ): Promise<ApprovalRequest> {
   const display = await displayOf(call, workspaceFolders);
+  const byRules = decideByRules(ruleSubject(call), state.rules ?? noRules);
+  const deniedByRule = byRules.kind === "ask" ? byRules.deniedBy : null;
   return {
     callId: call.call_id,
     toolName: call.tool.name,
@@ -38,6 +53,10 @@ export async function describeApprovalRequest(
     details: display.arguments,
     hiddenCharacters: display.hiddenCharacters,
     canAllowForSession: offersSessionAllowance(call.tool, state) && display.hiddenCharacters.length === 0,
+    offerReadOnlyDefault: state.trusted && state.readOnlyDefault === null && call.tool.risk === "read" && display.hiddenCharacters.length === 0,
+    deniedByRule,
+    // An allow rule would not help a command a deny rule matches: deny wins.
+    alwaysAllow: state.trusted && deniedByRule === null && display.hiddenCharacters.length === 0 && canAlwaysAllow(ruleSubject(call)) ? (call.tool.name === RUN_COMMAND_TOOL ? "command" : "tool") : null,
   };
 }
 
@@ -63,28 +82,67 @@ async function workspacePathDisplay(workspaceFolders: readonly string[], request
 
 export type AskUser = (request: ApprovalRequest) => Promise<ApprovalAnswer>;
 
+export interface ApprovalGateHooks {
+  /**
+   * Shows the rule "Always allow" would write to the User settings and writes it once the person agrees; false
+   * when they do not (the card is then shown again). Without it, "always_allow" counts as a single approval.
+   */
+  readonly confirmRule?: (rule: ProposedRule, call: ReadyCall) => Promise<boolean>;
+  /** Told about every call that runs without a card, and why (for the tool card and the log). */
+  readonly approvedWithoutCard?: (call: ReadyCall, approvedBy: ApprovedBy) => void;
+  /** Remembers the answer to the first-use question about read-only tools (whatever the answer to the card). */
+  readonly rememberReadOnlyDefault?: (choice: Exclude<ReadOnlyDefault, null>) => void;
+}
+
+function ruleSubject(call: ReadyCall): { toolName: string; risk: string; command?: unknown } {
+  return { toolName: call.tool.name, risk: call.tool.risk, command: call.args.command };
+}
+
 /**
- * Returns the `approve` function `runToolCall` expects: auto-approves what the policy allows, asks otherwise,
- * and records "allow for this session" only where the policy permits it. An "allow_session" answer for a tool
- * that cannot be allowed counts as a single approval. A call with hidden characters in its arguments is always
- * asked about, even for a tool allowed for the session: what it does may not be what the text seems to say.
- * `state` is read at every decision, so a tool turned off (or trust withdrawn) while a card is open is not
- * remembered as allowed when the answer comes.
+ * Returns the `approve` function `runToolCall` expects: auto-approves what the rules (relayChat.tools.autoApprove)
+ * or a session allowance allow, asks otherwise, and records "allow for this session" only where the policy
+ * permits it. An "allow_session" answer for a tool that cannot be allowed counts as a single approval. A call
+ * with hidden characters in its arguments is always asked about, whatever the rules and allowances say: what it
+ * does may not be what the text seems to say; so is every call in an untrusted workspace.
+ * `state` (rules included) is read at every decision, so a tool turned off, a rule removed or trust withdrawn
+ * while a card is open is not remembered as allowed when the answer comes.
  */
 export function createApprovalGate(
   state: () => ApprovalPolicyState,
   askUser: AskUser,
   workspaceFolders: () => readonly string[] = () => [],
+  hooks: ApprovalGateHooks = {},
 ): (call: ReadyCall) => Promise<ApprovalAnswer> {
   return async (call) => {
     const hidden = findHiddenCharacters(call.args);
-    if (hidden.length === 0 && decideApproval(call, state()) === "auto-approve") return "approve";
-    const request = await describeApprovalRequest(call, state(), workspaceFolders());
-    const answer = await askUser(request);
-    if (answer !== "allow_session") return answer;
-    const now = state();
-    const stillAllowable = offersSessionAllowance(call.tool, now) && !now.disabledToolNames.has(call.tool.name);
-    if (request.canAllowForSession && stillAllowable && now.sessionAllowances.allow(call.tool)) return "allow_session";
-    return "approve";
+    const before = state();
+    if (hidden.length === 0 && before.trusted && !before.disabledToolNames.has(call.tool.name)) {
+      const byRule = decideByRules(ruleSubject(call), before.rules ?? noRules, before.readOnlyDefault === "always");
+      if (byRule.kind === "allow") {
+        hooks.approvedWithoutCard?.(call, { kind: "rule", rule: byRule.rule });
+        return "approve";
+      }
+      if (decideApproval(call, before) === "auto-approve") {
+        hooks.approvedWithoutCard?.(call, { kind: "session" });
+        return "approve";
+      }
+    }
+    for (;;) {
+      const request = await describeApprovalRequest(call, state(), workspaceFolders());
+      const answer = await askUser(request);
+      if (request.offerReadOnlyDefault) hooks.rememberReadOnlyDefault?.(answer === "read_only_always" ? "always" : "ask");
+      if (answer === "read_only_always") return "approve";
+      if (answer === "always_allow") {
+        if (request.alwaysAllow === null || hooks.confirmRule === undefined) return "approve";
+        const command = request.alwaysAllow === "command" && typeof call.args.command === "string" ? call.args.command : null;
+        if (await hooks.confirmRule({ toolName: call.tool.name, command }, call)) return "approve";
+        continue;
+      }
+      if (answer !== "allow_session") return answer;
+      const now = state();
+      const stillAllowable = offersSessionAllowance(call.tool, now) && !now.disabledToolNames.has(call.tool.name);
+      if (request.canAllowForSession && stillAllowable && now.sessionAllowances.allow(call.tool)) return "allow_session";
+      return "approve";
+    }
   };
 }

@@ -1,8 +1,19 @@
 // Who decides whether a call may run without asking. Pure: the state is passed in, nothing is remembered here
 // except what SessionAllowances holds for the lifetime of one editor session.
+import type { AutoApproveRules } from "./autoApproveRules";
 import type { Tool } from "./toolContract";
 
-export type ApprovalAnswer = "approve" | "deny" | "allow_session";
+/**
+ * always_allow: "Always allow this command" / "Always allow read_file", a rule written to the User settings.
+ * read_only_always: on the first read-only card, "let read-only tools run without asking from now on" (and run this one).
+ */
+export type ApprovalAnswer = "approve" | "deny" | "allow_session" | "always_allow" | "read_only_always";
+
+/** The person's answer to the one first-use question about read-only tools; null: not asked yet. */
+export type ReadOnlyDefault = "always" | "ask" | null;
+
+/** Why a call ran without a card: a rule of relayChat.tools.autoApprove (as the person reads it) or a session allowance. */
+export type ApprovedBy = { readonly kind: "rule"; readonly rule: string } | { readonly kind: "session" };
 export type ApprovalDecision = "ask" | "auto-approve";
 
 /**
@@ -49,6 +60,10 @@ export interface ToolAvailability {
 
 export interface ApprovalPolicyState extends ToolAvailability {
   readonly sessionAllowances: SessionAllowances;
+  /** relayChat.tools.autoApprove from the User settings, read at each decision; none when absent. */
+  readonly rules?: AutoApproveRules;
+  /** Whether read-only tools run without asking, as the person chose on first use (globalState); absent: never asked for. */
+  readonly readOnlyDefault?: ReadOnlyDefault;
 }
 
 type SessionAllowanceSubject = Pick<Tool, "risk" | "sessionAllowanceOptIn">;

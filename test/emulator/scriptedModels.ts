@@ -5,7 +5,7 @@ import { longMarkdownAnswer } from "./longAnswer";
 import { splitIntoArgumentDeltas, splitIntoWordDeltas } from "./tokenCounting";
 
 /** The models every emulator knows how to answer; any other listed model id behaves like `echo`. */
-export const SCRIPTED_MODEL_IDS = ["echo", "tools", "tools-parallel", "reasoning", "long", "demo", "thinker", "run-message"] as const;
+export const SCRIPTED_MODEL_IDS = ["echo", "tools", "tools-parallel", "reasoning", "long", "demo", "thinker", "run-message", "run-command"] as const;
 
 /** Models a person watches (the demo) stream at a readable pace; the others as fast as possible. */
 export const SCRIPTED_DELTA_INTERVAL_MS: Readonly<Record<string, number>> = { demo: 12 };
@@ -129,11 +129,20 @@ function planTools(request: ScriptInput): PlannedItem[] {
 
 /** Runs the user's message as a command line (run_command), then reports the result: for tests of what a command changes. */
 function planRunMessage(request: ScriptInput): PlannedItem[] {
+  return planCommand(request, lastUserText(request.input));
+}
+
+/** Proposes run_command with the command line the user wrote after "run: " (approval rules, issue 21). */
+function planRunCommand(request: ScriptInput): PlannedItem[] {
+  return planCommand(request, /run: (.+)$/s.exec(lastUserText(request.input))?.[1]);
+}
+
+function planCommand(request: ScriptInput, command: string | undefined): PlannedItem[] {
   const outputs = trailingFunctionCallOutputs(request.input);
   if (outputs.length > 0) return [toolResultAnswer(outputs)];
   const runCommand = offeredTools(request.tools).find((tool) => tool.name === "run_command");
-  if (!runCommand) return [message(`run_command was not offered. You said: ${lastUserText(request.input)}`)];
-  return [functionCall(runCommand, { command: lastUserText(request.input) })];
+  if (!runCommand || command === undefined) return [message(`Nothing to run. You said: ${lastUserText(request.input)}`)];
+  return [functionCall(runCommand, { command })];
 }
 
 function planParallelTools(request: ScriptInput): PlannedItem[] {
@@ -247,6 +256,8 @@ export function planOutput(request: ScriptInput): PlannedItem[] {
       return [message(longMarkdownAnswer(request.max_output_tokens ?? DEFAULT_LONG_ANSWER_WORDS))];
     case "demo":
       return planDemo(request);
+    case "run-command":
+      return planRunCommand(request);
     default:
       return [message(`You said: ${lastUserText(request.input)}`)];
   }

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { PromptBroker } from "../../src/panel/promptBroker";
 import type { ApprovalRequest } from "../../src/tools/approvalGate";
 
-const request = (callId: string): ApprovalRequest => ({ callId, toolName: "run_command", toolDescription: "Runs a command.", risk: "execute", argumentsJson: "{}", details: [], hiddenCharacters: [], canAllowForSession: false });
+const request = (callId: string): ApprovalRequest => ({ callId, toolName: "run_command", toolDescription: "Runs a command.", risk: "execute", argumentsJson: "{}", details: [], hiddenCharacters: [], canAllowForSession: false, alwaysAllow: null, offerReadOnlyDefault: false, deniedByRule: null });
 const estimate = { inputTokens: 90_000, thresholdTokens: 50_000, needsConfirmation: true, basis: "characters" as const, purpose: "send" as const };
 
 describe("panel prompt broker", () => {

@@ -99,6 +99,9 @@ describe("tools: createApprovalGate", () => {
       details: [{ name: "command", role: "value", segments: [{ text: "rm -rf build", marker: false }], note: null }],
       hiddenCharacters: [],
       canAllowForSession: false,
+      alwaysAllow: null,
+      offerReadOnlyDefault: false,
+      deniedByRule: null,
     });
   });
 

@@ -1,6 +1,8 @@
 // The approval card and the tool card in real Chromium: what runs is shown as it runs (plain text, stored
 // order, hidden characters marked), and a tool card never says "ran" for a call that did not run.
 import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import type { ApprovalView, ToolCallView } from "../../src/panel/protocol";
 import { conversationState, panelState, turn } from "./fixtures/panelStates";
 import { freshPanelPerTest } from "./support/panelTestHooks";
@@ -32,6 +34,22 @@ const hiddenApproval: ApprovalView = {
   canAllowForSession: true,
   details: [{ name: "path", role: "path", segments: [{ text: "docs/", marker: false }, { text: "⟨U+202E⟩", marker: true }, { text: "txt.exe", marker: false }], note: null }],
   hiddenCharacters: [{ codePoint: "U+202E", kind: "bidirectional" }],
+};
+
+const screenshots = join(__dirname, "..", "..", "test-results", "webview");
+
+/** A command call with everything long: the description written for the model, and a long command line. */
+const alwaysAllowApproval: ApprovalView = {
+  ...commandApproval,
+  callId: "call_always",
+  toolDescription: `${"Run a shell command line in the workspace after the user approves the exact line. Returns the exit code and the combined stdout/stderr. ".repeat(4)}`,
+  argumentsJson: JSON.stringify({ command: "npm test" }, null, 2),
+  followUpInputTokens: 1234,
+  alwaysAllow: "command",
+  details: [
+    { name: "command", role: "command", segments: [{ text: `npm test -- ${"--grep approval ".repeat(20)}`.trim(), marker: false }], note: null },
+    { name: "cwd", role: "folder", segments: [{ text: ".", marker: false }], note: "default" },
+  ],
 };
 
 function call(outcome: ToolCallView["outcome"], output: string, outcomeDetail: string | null = null): ToolCallView {
@@ -80,5 +98,66 @@ describe("Chat panel webview: tool and approval cards (Chromium)", function () {
     assert.deepEqual(statuses, ["ran", "denied", "failed", "not run: invalid arguments", "not run: stopped"]);
     const details = await panel.page.locator(".tool-card .tool-outcome-detail").allTextContents();
     assert.deepEqual(details, ["Timed out after 60 s", 'property "command" must be of type string']);
+  });
+
+  it("offers Always allow this command, keeps the model's description behind a disclosure and the buttons in view at 280 px", async () => {
+    mkdirSync(screenshots, { recursive: true });
+    for (const theme of ["dark", "light"] as const) {
+      for (const width of [280, 480]) {
+        const narrow = await current.harness().open({ width, height: 600, theme });
+        try {
+          await narrow.sendState(panelState({ busy: true, approvals: [alwaysAllowApproval] }));
+          const card = narrow.page.locator(".approval-card");
+          const description = card.locator("details.approval-description");
+          assert.equal(await description.getAttribute("open"), null, "the model's description is collapsed");
+          assert.equal(await description.locator("p").isVisible(), false);
+          const always = card.getByRole("button", { name: "Always allow this command…" });
+          await card.scrollIntoViewIfNeeded();
+          for (const name of ["Approve", "Deny", "Always allow this command…"]) {
+            const box = await card.getByRole("button", { name }).boundingBox();
+            assert.ok(box && box.x >= 0 && box.x + box.width <= width && box.y >= 0 && box.y + box.height <= 600, `${name} is in view at ${width} px (${theme})`);
+          }
+          const cardBox = await card.boundingBox();
+          assert.ok(cardBox && cardBox.height < 600, `the card fits the view at ${width} px (${theme}): ${cardBox?.height}`);
+          await narrow.page.screenshot({ path: join(screenshots, `approval-always-allow-${width}-${theme}.png`) });
+          await always.click();
+          assert.deepEqual(await narrow.waitForPosted("approval"), [{ type: "approval", callId: "call_always", answer: "always_allow" }]);
+          assert.deepEqual(narrow.pageErrors, []);
+        } finally {
+          await narrow.page.close();
+        }
+      }
+    }
+  });
+
+  it("offers Always allow read_file for a read-only tool, and no Always allow at all without the host's offer", async () => {
+    const readApproval: ApprovalView = { ...hiddenApproval, callId: "call_read", hiddenCharacters: [], details: [{ name: "path", role: "path", segments: [{ text: "src/a.ts", marker: false }], note: null }], alwaysAllow: "tool" };
+    await panel.sendState(panelState({ busy: true, approvals: [readApproval, { ...commandApproval }] }));
+    const cards = panel.page.locator(".approval-card");
+    assert.equal(await cards.nth(0).getByRole("button", { name: "Always allow read_file…" }).count(), 1);
+    assert.equal(await cards.nth(1).locator(".always-allow").count(), 0);
+    await panel.sendState(panelState({ busy: true, approvals: [{ ...commandApproval, deniedByRule: 'run_command deny "git push*"' }] }));
+    assert.equal(await panel.page.locator(".approval-denied-by").textContent(), 'Asks because of your rule run_command deny "git push*".');
+  });
+
+  it("asks the first-use question about read-only tools on the card that offers it, once, and answers it", async () => {
+    const readApproval: ApprovalView = { ...hiddenApproval, callId: "call_first", hiddenCharacters: [], details: [{ name: "path", role: "path", segments: [{ text: "src/a.ts", marker: false }], note: null }], offerReadOnlyDefault: true };
+    await panel.sendState(panelState({ busy: true, approvals: [readApproval, { ...commandApproval }] }));
+    const cards = panel.page.locator(".approval-card");
+    assert.equal(await cards.nth(1).locator(".approval-read-only-question").count(), 0);
+    await cards.nth(0).getByRole("button", { name: "Run read-only tools without asking" }).click();
+    assert.deepEqual(await panel.waitForPosted("approval"), [{ type: "approval", callId: "call_first", answer: "read_only_always" }]);
+    assert.equal(await cards.nth(0).getByRole("button", { name: "Approve" }).isDisabled(), true, "one answer per card");
+  });
+
+  it("says on the tool card which rule, or a session allowance, let a call run without asking", async () => {
+    const byRule: ToolCallView = { ...call("ran", "Exit code: 0"), callId: "call_rule", approvedBy: { kind: "rule", rule: 'run_command allow "npm test" (exact)' } };
+    const bySession: ToolCallView = { ...call("ran", "a.ts"), callId: "call_session", name: "read_file", approvedBy: { kind: "session" } };
+    const asked = call("ran", "Exit code: 0");
+    await panel.sendState({ ...conversationState(), turns: [turn("turn_rules", { toolCalls: [byRule, bySession, asked] })] });
+    const cards = panel.page.locator(".tool-card");
+    assert.equal(await cards.nth(0).locator(".tool-approved-by").textContent(), 'Ran without asking: your rule run_command allow "npm test" (exact)');
+    assert.equal(await cards.nth(1).locator(".tool-approved-by").textContent(), "Ran without asking: allowed for this session");
+    assert.equal(await cards.nth(2).locator(".tool-approved-by").count(), 0, "a call the person approved says nothing more");
   });
 });
