@@ -11,6 +11,7 @@ import { OutputLog } from "./host/outputLog";
 import { RelayConnection } from "./host/relayConnection";
 import { affectsRelaySettings } from "./host/settings";
 import { ToolSetup, trustRestrictionNotice } from "./host/toolSetup";
+import { Walkthrough } from "./host/walkthrough";
 import { chooseExternalTools } from "./lm/externalToolPicker";
 import { ExternalTools } from "./lm/externalTools";
 import { registerRelayLanguageModels } from "./lm/languageModelSetup";
@@ -68,6 +69,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   // Code without vscode (the panel's controller and presenter) translates through @vscode/l10n.
   if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const log = new OutputLog();
+  const walkthrough = new Walkthrough(context.globalState);
   const keys = new ApiKeyStore(context.secrets, context.globalState);
   const connection = new RelayConnection(keys, log);
   // The key is read from SecretStorage in the background; the view and the commands wait for it.
@@ -121,6 +123,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     files: workspaceFiles,
     preferences: panelPreferences,
     locale: () => vscode.env.language,
+    onModelPicked: () => walkthrough.modelPicked(),
+    onTurnCompleted: () => walkthrough.answered(),
+    onPendingApprovals: (count) => provider.showPendingApprovals(count),
     strings: () => (webviewStrings ??= Object.fromEntries(WEBVIEW_STRINGS.map((english) => [english, vscode.l10n.t(english)]))),
     onRendered: (sinceLoadMs) => {
       if (timings.firstRenderMs !== null) return;
@@ -154,7 +159,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   const refreshConnection = async () => {
     await connection.refresh();
     controller.onConnectionChanged();
+    walkthrough.keyKnown(connection.hasKey);
   };
+  void connectionReady.then(() => walkthrough.keyKnown(connection.hasKey));
+  walkthrough.openOnFirstStart();
 
   // A command can be what activates the extension: it runs once the settings and key were read.
   const command = (id: string, handler: () => unknown) =>
@@ -245,7 +253,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       await vscode.commands.executeCommand("markdown.showPreview", vscode.Uri.file(path.join(storageFolder, CONNECTION_REPORT_NAME)));
       log.info(`connection check: ${report.ok ? "ok" : "failed"} (request ${report.result?.requestId ?? "-"})`);
       await languageModels.findings.recordFromCheck(client.root, model, report.steps);
+      if (report.ok) walkthrough.checkPassed();
     }),
+    command("relayChat.openWalkthrough", () => walkthrough.open()),
     command("relayChat.chooseExternalTools", () => chooseExternalTools()),
     command("relayChat.exportConversation", () => controller.exportConversation()),
     command("relayChat.exportRequestLog", async () => {

@@ -41,6 +41,8 @@ export class TurnElement {
   private readonly toolSlot = element("div", { className: "tool-slot" });
   private readonly answer = new AnswerView();
   private readonly progress: HTMLElement;
+  private readonly progressLabel: HTMLElement;
+  private waitingForApproval = false;
   private readonly footerSlot = element("div", { className: "footer-slot" });
   private userSignature = "";
   private toolSignature = "";
@@ -56,7 +58,8 @@ export class TurnElement {
     private readonly handlers: TurnHandlers,
     localizer: Localizer,
   ) {
-    this.progress = element("div", { className: "turn-progress" }, [icon("loading", "codicon-modifier-spin"), element("span", { text: localizer.text("Working…") })]);
+    this.progressLabel = element("span", { text: localizer.text("Working…") });
+    this.progress = element("div", { className: "turn-progress" }, [icon("loading", "codicon-modifier-spin"), this.progressLabel]);
     this.root = element("article", { className: "turn", attributes: { "data-turn-id": turnId } }, [
       this.userSlot,
       // Everything the assistant side shows changes while the turn runs; the turn's end is announced once
@@ -98,6 +101,14 @@ export class TurnElement {
       if (place.isNewest && this.stateBox.classList.contains("tone-error")) this.stateBox.setAttribute("role", "alert");
       else this.stateBox.removeAttribute("role");
     }
+  }
+
+  /** A running turn that waits for the person's approval says so, instead of "Working…". */
+  setWaitingForApproval(waiting: boolean, localizer: Localizer): void {
+    if (waiting === this.waitingForApproval) return;
+    this.waitingForApproval = waiting;
+    this.progressLabel.textContent = localizer.text(waiting ? "Waiting for your approval" : "Working…");
+    this.progress.classList.toggle("waiting-for-approval", waiting);
   }
 
   /** False when the answer was not waiting to be rendered. */

@@ -55,6 +55,12 @@ export interface ChatControllerOptions {
   /** The first snapshot is on screen (for the activation timing). */
   onRendered?: (sinceLoadMs: number) => void;
   timers?: PanelSyncTimers;
+  /** The person picked a model (the walkthrough's step). */
+  onModelPicked?: (model: string) => void;
+  /** A turn on screen ended with a completed answer (the walkthrough's last step). */
+  onTurnCompleted?: () => void;
+  /** How many tool calls wait for approval changed (the view's badge). */
+  onPendingApprovals?: (count: number) => void;
   /** Why the model gets fewer tools here (an untrusted workspace); shown when there is no other notice. */
   toolsNotice?: () => string | null;
 }
@@ -79,6 +85,7 @@ export class ChatController implements PanelSource {
     this.sync = new PanelSync(this, (message) => this.view?.post(message), options.strings, options.timers, options.locale);
     this.prompts = new PromptBroker((what) => {
       this.sync.changed();
+      if (what === "approvals") options.onPendingApprovals?.(this.prompts.approvals.length);
       if (what === "approvals" && this.view && !this.view.visible) this.view.reveal();
     });
     this.modelChoice = new ModelChoice(options.modelMemory, () => options.relay.settings.model, options.log);
@@ -215,6 +222,7 @@ export class ChatController implements PanelSource {
     await this.modelChoice.pick(model);
     this.runner.applySettings();
     this.sync.changed();
+    this.options.onModelPicked?.(model);
   }
 
   async refreshModels(): Promise<void> {

@@ -140,6 +140,7 @@ export const WEBVIEW_STRINGS: readonly string[] = [
   "Versions",
   "Working folder",
   "Working…",
+  "Waiting for your approval",
   "Workspace files",
   "write",
   "You",
