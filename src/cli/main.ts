@@ -1,9 +1,11 @@
 import { parseArgs } from "node:util";
+import * as l10n from "@vscode/l10n";
 import { RelayClient, RelayConfigurationError } from "../relay/client";
 import { checkBillingNote, checkConnection } from "../relay/connectionCheck";
 import { connectionReportLines } from "../relay/connectionReport";
 import { runAsk } from "./askCommand";
 import type { CliOutput } from "./askCommand";
+import { CLI_WORDING } from "./cliWording";
 
 const USAGE = `Usage:
   relay-chat ask --base-url URL --model ID [--no-stream] [--max-output-tokens N] [--json] PROMPT
@@ -25,6 +27,7 @@ const output: CliOutput = {
 };
 
 export async function main(argv: string[], environment: NodeJS.ProcessEnv): Promise<number> {
+  l10n.config({ contents: { ...CLI_WORDING } });
   const [command, ...rest] = argv;
   if (!command || command === "--help" || command === "-h" || command === "help") {
     output.stdout(`${USAGE}\n`);
@@ -44,6 +47,7 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
         "non-stream-timeout": { type: "string" },
         header: { type: "string", multiple: true },
         json: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
       },
     });
   } catch (error) {
@@ -51,6 +55,10 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
     return 2;
   }
   const values = parsed.values;
+  if (values.help) {
+    output.stdout(`${USAGE}\n`);
+    return 0;
+  }
   const idleSeconds = values["idle-timeout"] ? Number(values["idle-timeout"]) : null;
   const nonStreamSeconds = values["non-stream-timeout"] ? Number(values["non-stream-timeout"]) : null;
   const maxOutputTokens = values["max-output-tokens"] ? Number(values["max-output-tokens"]) : null;
