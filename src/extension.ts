@@ -18,7 +18,7 @@ import { registerRelayLanguageModels } from "./lm/languageModelSetup";
 import { ChatController } from "./panel/chatController";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./panel/chatViewProvider";
 import { CodeBlockActions } from "./panel/codeBlockActions";
-import { createEditorServices, panelPreferences, vscodeConversationUi, workspaceModelMemory } from "./panel/vscodePanelServices";
+import { createEditorServices, panelPreferences, showExportedFile, vscodeConversationUi, workspaceModelMemory } from "./panel/vscodePanelServices";
 import { WorkspaceFiles } from "./panel/workspaceFiles";
 import { WEBVIEW_STRINGS } from "./panel/webviewStrings";
 import type { PanelState, ToHost } from "./panel/protocol";
@@ -263,7 +263,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       if (!target) return;
       const csv = redactSecrets(ledgerToCsv(await ledger.rows()), [connection.secret]);
       await vscode.workspace.fs.writeFile(target, Buffer.from(csv, "utf8"));
-      void vscode.window.showInformationMessage(vscode.l10n.t("Request log exported to {0}.", target.fsPath));
+      void showExportedFile(vscode.l10n.t("Request log exported to {0}.", target.fsPath), target);
     }),
     command("relayChat.askAboutSelection", () => {
       controller.attachSelection();

@@ -198,6 +198,7 @@ describe("panel controller (Node, relay emulator)", function () {
     const exported = conversationUi.written.get("/exports/chat.json")!;
     assert.equal(JSON.parse(exported).title, "Renamed: a/b?", "a .json target exports JSON");
     assert.ok(!exported.includes(harness.emulator.defaultKey), "the key is redacted from the export");
+    assert.deepEqual(conversationUi.offeredToOpen, ["/exports/chat.json"], "the notification offers to open the exported file");
     conversationUi.confirmDeletion = false;
     controller.handle({ type: "deleteConversation", conversationId: id });
     await new Promise((resolve) => setTimeout(resolve, 100));
