@@ -131,6 +131,7 @@ export const WEBVIEW_STRINGS: readonly string[] = [
   "The model reasoned before answering. Its reasoning is not shown; it is counted in the reasoning tokens.",
   "This conversation: {0}, {1} input tokens ({2} cached), {3} output tokens",
   "tokens unknown",
+  "This conversation: {0}, tokens unknown (the relay reported no usage)",
   "Turn details",
   "Type # to attach a workspace file. Each answer ends with a receipt: tokens, time and the request id.",
   "unknown",

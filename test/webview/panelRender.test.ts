@@ -99,6 +99,9 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     assert.doesNotMatch(await regions.nth(0).innerText(), /\b0 in\b/);
     assert.match(await regions.nth(1).innerText(), /1\.2K in · 345 out \(\+1 request without usage\)/);
     assert.equal(await page.locator(".conversation-totals").textContent(), "1 request · tokens unknown");
+    const tooltip = (await page.locator(".conversation-totals").getAttribute("title")) ?? "";
+    assert.match(tooltip, /tokens unknown/);
+    assert.doesNotMatch(tooltip, /\b0 (input|output) tokens/, "no count where none was reported");
     await regions.nth(0).getByRole("button", { name: "Show request details" }).click();
     assert.match(await regions.nth(0).locator(".receipt-details").innerText(), /Input\s+usage not reported/);
   });
