@@ -83,6 +83,20 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     ]);
   });
 
+  it("scrolls an expanded receipt into view when it opens at the bottom edge", async () => {
+    const { page } = panel;
+    const turns = Array.from({ length: 8 }, (_, index) => turn(`s${index}`, { receipts: [receipt({ requestId: `req_a${index}` }), receipt({ requestId: `req_b${index}` })] }));
+    await panel.sendState(panelState({ turns }));
+    const toggle = page.getByRole("region", { name: "Turn details" }).nth(3).getByRole("button", { name: "Show request details" });
+    // The receipt line is the last thing visible: its details would open below the fold.
+    await toggle.evaluate((element) => element.scrollIntoView({ block: "end" }));
+    await toggle.click();
+    const details = page.getByRole("region", { name: "Turn details" }).nth(3).locator(".receipt-details");
+    const [detailsBox, scrollerBox] = await Promise.all([details.boundingBox(), page.locator(".scroller").boundingBox()]);
+    assert.ok(detailsBox && scrollerBox);
+    assert.ok(detailsBox.y + detailsBox.height <= scrollerBox.y + scrollerBox.height + 1, `details end at ${detailsBox.y + detailsBox.height}, the view at ${scrollerBox.y + scrollerBox.height}`);
+  });
+
   it("says unknown, not 0, where the relay reported no usage, with plurals that fit", async () => {
     const { page } = panel;
     await panel.sendState(
