@@ -140,12 +140,13 @@ export class TurnElement {
               ]),
             ),
           );
+    // The actions float at the top right, before the text, so the text flows around them instead of under them.
     return element("div", { className: "user-message" }, [
       visuallyHidden(`${localizer.text("You")}: `),
+      actions,
       element("div", { className: "user-text", text: turn.userText }),
       chips,
       turn.branchCount > 1 ? this.renderBranchNavigation(turn, localizer) : null,
-      actions,
     ]);
   }
 

@@ -83,6 +83,29 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     ]);
   });
 
+  it("shows a message's Edit and Regenerate on hover without covering any of its text", async () => {
+    const { page } = panel;
+    const long = "Please look at the parser in src/parse.rs and tell me why the nested arrays come out flattened when they hold objects";
+    await panel.sendState(panelState({ turns: [turn("h1", { userText: long }), turn("h2", { userText: "Short one" })] }));
+    for (const index of [0, 1]) {
+      const message = page.locator(".user-message").nth(index);
+      await message.hover();
+      const toolbar = await message.locator(".user-actions").boundingBox();
+      assert.ok(toolbar && toolbar.width > 0);
+      // Each line box of the text, as the browser laid it out.
+      const lines = await message.locator(".user-text").evaluate((element) => {
+        const range = document.createRange();
+        range.selectNodeContents(element);
+        return [...range.getClientRects()].map((rect) => ({ left: rect.left, right: rect.right, top: rect.top, bottom: rect.bottom }));
+      });
+      assert.ok(lines.length > 0);
+      for (const line of lines) {
+        const overlaps = line.left < toolbar.x + toolbar.width && line.right > toolbar.x && line.top < toolbar.y + toolbar.height && line.bottom > toolbar.y;
+        assert.ok(!overlaps, `message ${index}: a line of text at ${JSON.stringify(line)} lies under the toolbar ${JSON.stringify(toolbar)}`);
+      }
+    }
+  });
+
   it("scrolls an expanded receipt into view when it opens at the bottom edge", async () => {
     const { page } = panel;
     const turns = Array.from({ length: 8 }, (_, index) => turn(`s${index}`, { receipts: [receipt({ requestId: `req_a${index}` }), receipt({ requestId: `req_b${index}` })] }));
