@@ -96,7 +96,7 @@ describe("Chat panel webview: rendering (Chromium)", function () {
       const lines = await message.locator(".user-text").evaluate((element) => {
         const range = document.createRange();
         range.selectNodeContents(element);
-        return [...range.getClientRects()].map((rect) => ({ left: rect.left, right: rect.right, top: rect.top, bottom: rect.bottom }));
+        return Array.from(range.getClientRects()).map((rect) => ({ left: rect.left, right: rect.right, top: rect.top, bottom: rect.bottom }));
       });
       assert.ok(lines.length > 0);
       for (const line of lines) {
