@@ -7,7 +7,7 @@ import MarkdownIt from "markdown-it";
 import type { Browser } from "playwright-core";
 import type { ConnectionReport } from "../../src/relay/connectionCheck";
 import { connectionReportMarkdown } from "../../src/relay/connectionReport";
-import { launchHeadlessChromium } from "./support/chromium";
+import { launchHeadlessChromium } from "../webview/support/chromium";
 
 const chinese = JSON.parse(readFileSync(path.resolve(__dirname, "../../l10n/bundle.l10n.zh-cn.json"), "utf8")) as Record<string, string>;
 const localizeChinese = (english: string, ...args: Array<string | number>) => (chinese[english] ?? english).replace(/\{(\d+)\}/g, (_, index: string) => String(args[Number(index)]));
@@ -49,7 +49,7 @@ describe("connection report in the Markdown preview (Chromium)", function () {
         await page.setContent(`<html><head><style>${PREVIEW_CSS}</style></head><body>${html}</body></html>`);
         const results = await page.locator("tbody tr td:nth-child(2)").evaluateAll((cells) =>
           cells.map((cell) => {
-            const range = document.createRange();
+            const range = cell.ownerDocument.createRange();
             range.selectNodeContents(cell);
             return { text: cell.textContent ?? "", lines: new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size };
           }),
