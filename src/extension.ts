@@ -7,6 +7,7 @@ import { HistoryStore } from "./chat/historyStore";
 import { ledgerToCsv } from "./chat/ledgerCsv";
 import { RequestLedger } from "./chat/requestLedger";
 import { ApiKeyStore } from "./host/apiKeyStore";
+import { closeOrphanedReportPreviews } from "./host/orphanedReportTabs";
 import { OutputLog } from "./host/outputLog";
 import { RelayConnection } from "./host/relayConnection";
 import { affectsRelaySettings } from "./host/settings";
@@ -191,6 +192,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     vscode.window.onDidChangeTextEditorSelection(() => offerSelection()),
     vscode.window.onDidChangeActiveTextEditor(() => offerSelection()),
     keys.onDidChange(() => void refreshConnection()),
+    closeOrphanedReportPreviews(path.join(storageFolder, CONNECTION_REPORT_NAME)),
     vscode.workspace.onDidGrantWorkspaceTrust(() => controller.onConnectionChanged()),
 
     command("relayChat.focusChat", () => provider.reveal()),
