@@ -78,14 +78,37 @@ function manifestText(key) {
   return strings[key];
 }
 
-async function screenshotCheck(url, folder) {
+/**
+ * Opens the workbench in headless Chromium, runs `check(page, view)` on it (view: the chat view's
+ * document) and saves a screenshot to test-results/<name>.png.
+ */
+async function withWorkbench(url, folder, name, check) {
   const { chromium } = await import("playwright-core");
   const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(`${url}?folder=${encodeURIComponent(folder)}`);
-    await page.locator('.activitybar .action-label[aria-label^="Relay Chat"]').click({ timeout: 60_000 });
-    const view = page.frameLocator("iframe.webview.ready").frameLocator("#active-frame");
+    // The walkthrough's step media are webviews too: the chat view is the one from this extension.
+    const view = page.frameLocator('iframe.webview.ready[src*="extensionId=relay-chat.relay-chat"]').frameLocator("#active-frame");
+    await check(page, view);
+    // The pointer leaves the activity bar, so no tooltip covers the panel in the picture.
+    await page.mouse.move(850, 450);
+    await page.locator(".workbench-hover-container, .monaco-hover").first().waitFor({ state: "hidden", timeout: 5_000 }).catch(() => undefined);
+    mkdirSync(resultsDir, { recursive: true });
+    const file = path.join(resultsDir, `${name}.png`);
+    await page.screenshot({ path: file });
+    console.log(`Screenshot: ${path.relative(repoRoot, file)}`);
+  } finally {
+    await browser.close();
+  }
+}
+
+const openRelayChat = (page) => page.locator('.activitybar .action-label[aria-label^="Relay Chat"]').click({ timeout: 60_000 });
+
+/** --screenshot: one message sent, its answer completed. */
+function screenshotCheck(url, folder) {
+  return withWorkbench(url, folder, "demo", async (page, view) => {
+    await openRelayChat(page);
     const message = view.getByLabel(panelText("Message"), { exact: true });
     await message.fill("Hello! What can you do?", { timeout: 60_000 });
     await message.press("Enter");
@@ -95,38 +118,16 @@ async function screenshotCheck(url, folder) {
     await view.locator(".turn-progress").first().waitFor({ state: "hidden", timeout: 60_000 });
     const shown = await receipt.innerText();
     if (!shown.includes(panelText("completed"))) throw new Error(`The demo answer did not complete; its receipt says: ${shown}`);
-    // The pointer leaves the activity bar, so no tooltip covers the panel in the picture.
-    await page.mouse.move(850, 450);
-    await page.locator(".workbench-hover-container, .monaco-hover").first().waitFor({ state: "hidden", timeout: 5_000 }).catch(() => undefined);
-    mkdirSync(resultsDir, { recursive: true });
-    const file = path.join(resultsDir, "demo.png");
-    await page.screenshot({ path: file });
-    console.log(`Screenshot: ${path.relative(repoRoot, file)}`);
-  } finally {
-    await browser.close();
-  }
+  });
 }
 
 /** --fresh --screenshot: the walkthrough opened by itself and the panel says what is missing. */
-async function freshScreenshotCheck(url, folder) {
-  const { chromium } = await import("playwright-core");
-  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
-  try {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(`${url}?folder=${encodeURIComponent(folder)}`);
+function freshScreenshotCheck(url, folder) {
+  return withWorkbench(url, folder, "demo-fresh", async (page, view) => {
     await page.locator(".gettingStartedContainer").getByText(manifestText("walkthrough.step.addRelay.title")).first().waitFor({ timeout: 60_000 });
-    await page.locator('.activitybar .action-label[aria-label^="Relay Chat"]').click({ timeout: 60_000 });
-    // The walkthrough's step media is a webview too: the chat view is the one from this extension.
-    const view = page.frameLocator('iframe.webview.ready[src*="extensionId=relay-chat.relay-chat"]').frameLocator("#active-frame");
+    await openRelayChat(page);
     await view.getByText(panelText("No relay address is set.")).waitFor({ timeout: 60_000 });
-    await page.mouse.move(850, 450);
-    mkdirSync(resultsDir, { recursive: true });
-    const file = path.join(resultsDir, "demo-fresh.png");
-    await page.screenshot({ path: file });
-    console.log(`Screenshot: ${path.relative(repoRoot, file)}`);
-  } finally {
-    await browser.close();
-  }
+  });
 }
 
 async function main() {

@@ -157,12 +157,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   const languageModels = registerRelayLanguageModels({ connection, ledger, log, globalState: context.globalState });
   phase("languageModels");
 
+  const tellWalkthrough = () => walkthrough.relayKnown(connection.settings.baseUrl !== "", connection.hasKey);
   const refreshConnection = async () => {
     await connection.refresh();
     controller.onConnectionChanged();
-    walkthrough.keyKnown(connection.hasKey);
+    tellWalkthrough();
   };
-  void connectionReady.then(() => walkthrough.keyKnown(connection.hasKey));
+  void connectionReady.then(tellWalkthrough);
   walkthrough.openOnFirstStart();
 
   // A command can be what activates the extension: it runs once the settings and key were read.

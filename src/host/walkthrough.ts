@@ -2,7 +2,8 @@ import * as vscode from "vscode";
 
 // The "Get Started with Relay Chat" walkthrough (package.json `walkthroughs`). Its steps complete from
 // what really happened: the base URL setting changes (VS Code sees that itself), and the context keys set
-// here for what is not a setting: a key is stored, the check-up passed, a model was picked, an answer completed.
+// here: a relay address is known (setting or RELAY_CHAT_BASE_URL), a key is stored, the check-up passed, a
+// model was picked, an answer completed.
 
 export const WALKTHROUGH_ID = "relay-chat.relay-chat#gettingStarted";
 
@@ -24,7 +25,9 @@ export class Walkthrough {
     void this.open();
   }
 
-  keyKnown(hasKey: boolean): void {
+  /** The relay's address (from the settings or RELAY_CHAT_BASE_URL) and whether a key is there for it. */
+  relayKnown(hasBaseUrl: boolean, hasKey: boolean): void {
+    void vscode.commands.executeCommand("setContext", "relayChat.hasBaseUrl", hasBaseUrl);
     void vscode.commands.executeCommand("setContext", "relayChat.hasApiKey", hasKey);
   }
 
