@@ -107,7 +107,7 @@ export class TurnElement {
   setWaitingForApproval(waiting: boolean, localizer: Localizer): void {
     if (waiting === this.waitingForApproval) return;
     this.waitingForApproval = waiting;
-    this.progressLabel.textContent = localizer.text(waiting ? "Waiting for your approval" : "Working…");
+    this.progressLabel.textContent = waiting ? localizer.text("Waiting for your approval") : localizer.text("Working…");
     this.progress.classList.toggle("waiting-for-approval", waiting);
   }
 

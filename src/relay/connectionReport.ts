@@ -23,8 +23,12 @@ export interface ReportContext {
 }
 
 export function connectionReportMarkdown(report: ConnectionReport, context: ReportContext, localize: Localize): string {
-  const statusWord = (english: string) => unbreakable(localize(english));
-  const statusWords: Record<CheckStatus, string> = { ok: statusWord("ok"), warning: statusWord("warning"), failed: statusWord("FAILED"), skipped: statusWord("skipped") };
+  const statusWords: Record<CheckStatus, string> = {
+    ok: unbreakable(localize("ok")),
+    warning: unbreakable(localize("warning")),
+    failed: unbreakable(localize("FAILED")),
+    skipped: unbreakable(localize("skipped")),
+  };
   const lines = [
     `# ${report.ok ? localize("Relay check: usable") : localize("Relay check: problems found")}`,
     "",
