@@ -17,7 +17,10 @@ export class Walkthrough {
     return vscode.commands.executeCommand("workbench.action.openWalkthrough", WALKTHROUGH_ID, false);
   }
 
-  /** Opens the walkthrough after the first start, unless VS Code is told not to open walkthroughs on install. */
+  /**
+   * Opens the walkthrough after the first start, unless VS Code is told not to open walkthroughs on install
+   * (a machine-scoped setting: in a remote window, the remote machine's value).
+   */
   openOnFirstStart(): void {
     if (this.globalState.get<boolean>(OPENED_KEY) === true) return;
     if (!vscode.workspace.getConfiguration("workbench.welcomePage.walkthroughs").get<boolean>("openOnInstall", true)) return;
