@@ -9,6 +9,8 @@
 //                   test-results/demo.png and exit (a quick check that the demo works)
 //   --locale zh-cn  VS Code's display language Chinese (Simplified), through a stand-in language pack:
 //                   Relay Chat in Chinese, VS Code's own menus in English
+//   --fresh         as a newcomer meets it: no relay set, the setup screen and the Get Started walkthrough;
+//                   the emulator's address and key are printed to enter there
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -18,6 +20,8 @@ import { installVsix, startCodeServer } from "./vscode/codeServer.mjs";
 import { installTestLanguagePack } from "./vscode/testLanguagePack.mjs";
 import { installAll } from "./vscode/installCodeServer.mjs";
 import { cacheDir, chromiumArgs, chromiumPath, repoRoot, resultsDir } from "./vscode/paths.mjs";
+
+const fresh = process.argv.includes("--fresh");
 
 const argument = (name) => {
   const index = process.argv.indexOf(name);
@@ -34,7 +38,7 @@ function portIsFree(port) {
 async function startRelay() {
   if (process.env.RELAY_CHAT_BASE_URL && process.env.RELAY_CHAT_API_KEY) {
     console.log(`Using the relay at ${process.env.RELAY_CHAT_BASE_URL} (from RELAY_CHAT_BASE_URL).`);
-    return { baseUrl: process.env.RELAY_CHAT_BASE_URL, key: process.env.RELAY_CHAT_API_KEY, model: process.env.RELAY_CHAT_MODEL ?? "", stop: () => {} };
+    return { baseUrl: process.env.RELAY_CHAT_BASE_URL, key: process.env.RELAY_CHAT_API_KEY, model: process.env.RELAY_CHAT_MODEL ?? "", emulated: false, stop: () => {} };
   }
   const relayProfile = argument("--profile") ?? "openai";
   const child = spawn(process.execPath, ["--require", "tsx/cjs", path.join(repoRoot, "test/emulator/main.ts"), "--profile", relayProfile], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
@@ -48,7 +52,7 @@ async function startRelay() {
   });
   const { baseUrl, key } = JSON.parse(line);
   console.log(`Relay emulator on ${baseUrl}/v1 with the demo model, behaving like a${/^[aeiou]/.test(relayProfile) ? "n" : ""} ${relayProfile} relay.`);
-  return { baseUrl, key, model: "demo", stop: () => child.kill("SIGTERM") };
+  return { baseUrl, key, model: "demo", emulated: true, stop: () => child.kill("SIGTERM") };
 }
 
 function writeDemoWorkspace() {
@@ -67,14 +71,44 @@ function panelText(english) {
   return bundle[english] ?? english;
 }
 
-async function screenshotCheck(url, folder) {
+/** A manifest string (package.nls.json) in the demo's display language. */
+function manifestText(key) {
+  const locale = argument("--locale");
+  const strings = JSON.parse(readFileSync(path.join(repoRoot, locale ? `package.nls.${locale}.json` : "package.nls.json"), "utf8"));
+  return strings[key];
+}
+
+/**
+ * Opens the workbench in headless Chromium, runs `check(page, view)` on it (view: the chat view's
+ * document) and saves a screenshot to test-results/<name>.png.
+ */
+async function withWorkbench(url, folder, name, check) {
   const { chromium } = await import("playwright-core");
   const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(`${url}?folder=${encodeURIComponent(folder)}`);
-    await page.locator('.activitybar .action-label[aria-label^="Relay Chat"]').click({ timeout: 60_000 });
-    const view = page.frameLocator("iframe.webview.ready").frameLocator("#active-frame");
+    // The walkthrough's step media are webviews too: the chat view is the one from this extension.
+    const view = page.frameLocator('iframe.webview.ready[src*="extensionId=relay-chat.relay-chat"]').frameLocator("#active-frame");
+    await check(page, view);
+    // The pointer leaves the activity bar, so no tooltip covers the panel in the picture.
+    await page.mouse.move(850, 450);
+    await page.locator(".workbench-hover-container, .monaco-hover").first().waitFor({ state: "hidden", timeout: 5_000 }).catch(() => undefined);
+    mkdirSync(resultsDir, { recursive: true });
+    const file = path.join(resultsDir, `${name}.png`);
+    await page.screenshot({ path: file });
+    console.log(`Screenshot: ${path.relative(repoRoot, file)}`);
+  } finally {
+    await browser.close();
+  }
+}
+
+const openRelayChat = (page) => page.locator('.activitybar .action-label[aria-label^="Relay Chat"]').click({ timeout: 60_000 });
+
+/** --screenshot: one message sent, its answer completed. */
+function screenshotCheck(url, folder) {
+  return withWorkbench(url, folder, "demo", async (page, view) => {
+    await openRelayChat(page);
     const message = view.getByLabel(panelText("Message"), { exact: true });
     await message.fill("Hello! What can you do?", { timeout: 60_000 });
     await message.press("Enter");
@@ -84,22 +118,22 @@ async function screenshotCheck(url, folder) {
     await view.locator(".turn-progress").first().waitFor({ state: "hidden", timeout: 60_000 });
     const shown = await receipt.innerText();
     if (!shown.includes(panelText("completed"))) throw new Error(`The demo answer did not complete; its receipt says: ${shown}`);
-    // The pointer leaves the activity bar, so no tooltip covers the panel in the picture.
-    await page.mouse.move(850, 450);
-    await page.locator(".workbench-hover-container, .monaco-hover").first().waitFor({ state: "hidden", timeout: 5_000 }).catch(() => undefined);
-    mkdirSync(resultsDir, { recursive: true });
-    const file = path.join(resultsDir, "demo.png");
-    await page.screenshot({ path: file });
-    console.log(`Screenshot: ${path.relative(repoRoot, file)}`);
-  } finally {
-    await browser.close();
-  }
+  });
+}
+
+/** --fresh --screenshot: the walkthrough opened by itself and the panel says what is missing. */
+function freshScreenshotCheck(url, folder) {
+  return withWorkbench(url, folder, "demo-fresh", async (page, view) => {
+    await page.locator(".gettingStartedContainer").getByText(manifestText("walkthrough.step.addRelay.title")).first().waitFor({ timeout: 60_000 });
+    await openRelayChat(page);
+    await view.getByText(panelText("No relay address is set.")).waitFor({ timeout: 60_000 });
+  });
 }
 
 async function main() {
-  installAll();
+  installAll({ logFile: path.join(cacheDir, "code-server-install.log") });
   console.log("Building the VSIX (npm run package)...");
-  execFileSync("npm", ["run", "--silent", "package"], { cwd: repoRoot, stdio: "inherit" });
+  execFileSync("npm", ["run", "--silent", "package"], { cwd: repoRoot, stdio: ["ignore", "ignore", "inherit"] });
   const { version, name } = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8"));
   const vsix = path.join(repoRoot, `${name}-${version}.vsix`);
 
@@ -121,14 +155,15 @@ async function main() {
     extensionsDir,
     workspaceFolder: folder,
     settings: {
-      "relayChat.baseUrl": relay.baseUrl,
-      ...(relay.model ? { "relayChat.model": relay.model } : {}),
+      ...(fresh ? { "workbench.welcomePage.walkthroughs.openOnInstall": true } : { "relayChat.baseUrl": relay.baseUrl }),
+      ...(relay.model && !fresh ? { "relayChat.model": relay.model } : {}),
       "relayChat.maxOutputTokens": 400,
       "workbench.colorTheme": "Default Dark Modern",
     },
     // The key reaches the extension through its documented environment fallback, never a setting;
-    // RELAY_CHAT_BASE_URL beside it binds it to this relay, so it is used without asking.
-    env: { RELAY_CHAT_API_KEY: relay.key, RELAY_CHAT_BASE_URL: relay.baseUrl },
+    // RELAY_CHAT_BASE_URL beside it binds it to this relay, so it is used without asking. A fresh start
+    // has neither: the person enters them, as after installing.
+    env: fresh ? {} : { RELAY_CHAT_API_KEY: relay.key, RELAY_CHAT_BASE_URL: relay.baseUrl },
     extraArgs: locale ? ["--locale", locale] : [],
   });
 
@@ -139,15 +174,23 @@ async function main() {
   };
   if (process.argv.includes("--screenshot")) {
     try {
-      await screenshotCheck(server.url, folder);
+      await (fresh ? freshScreenshotCheck : screenshotCheck)(server.url, folder);
     } finally {
       await stopAll();
     }
     return;
   }
   console.log(`\nRelay Chat is running in VS Code at ${server.url}?folder=${encodeURIComponent(folder)}`);
-  console.log("Open it in a browser, click the Relay Chat icon in the activity bar, and try:");
-  console.log('  "Hello!"  ·  "Please read the README file"  ·  "Write something long"');
+  if (fresh) {
+    console.log("Fresh start: no relay is set. Open it in a browser and follow Get Started with Relay Chat, with:");
+    console.log(`  base URL  ${relay.baseUrl}/v1`);
+    // A real relay's key is never printed: the person has it.
+    console.log(relay.emulated ? `  API key   ${relay.key}   (the emulator's throwaway key)` : "  API key   the one in RELAY_CHAT_API_KEY");
+    if (relay.model) console.log(`  model     ${relay.model}`);
+  } else {
+    console.log("Open it in a browser, click the Relay Chat icon in the activity bar, and try:");
+  }
+  console.log('  "Hello!"  ·  "Explain hello.ts"  ·  "Add a comment to hello.ts"  ·  "Run `ls`"  ·  "Write something long"');
   console.log("Press Ctrl-C to stop.");
   const shutdown = () => stopAll().then(() => process.exit(0));
   process.once("SIGINT", shutdown);

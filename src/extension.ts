@@ -7,6 +7,7 @@ import { HistoryStore } from "./chat/historyStore";
 import { ledgerToCsv } from "./chat/ledgerCsv";
 import { RequestLedger } from "./chat/requestLedger";
 import { ApiKeyStore } from "./host/apiKeyStore";
+import { closeOrphanedReportPreviews } from "./host/orphanedReportTabs";
 import { OutputLog } from "./host/outputLog";
 import { sharedHistoryFolder } from "./host/historyFolder";
 import { addRelay, pickRelay, removeRelay, renameRelay } from "./host/relayCommands";
@@ -17,6 +18,7 @@ import { showSessionApprovals } from "./host/sessionApprovalsPicker";
 import { registerCheckpointReview } from "./host/checkpointReview";
 import { WorkspaceCheckpointing } from "./host/checkpointSetup";
 import { ToolSetup, globalReadOnlyDefault, trustRestrictionNotice } from "./host/toolSetup";
+import { Walkthrough } from "./host/walkthrough";
 import { chooseExternalTools } from "./lm/externalToolPicker";
 import { ExternalTools } from "./lm/externalTools";
 import { registerRelayLanguageModels } from "./lm/languageModelSetup";
@@ -24,7 +26,7 @@ import { ChatController } from "./panel/chatController";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./panel/chatViewProvider";
 import { CodeBlockActions } from "./panel/codeBlockActions";
 import { FileReferenceResolver } from "./panel/fileReferences";
-import { createEditorServices, panelPreferences, vscodeConversationUi, workspaceModelMemory } from "./panel/vscodePanelServices";
+import { createEditorServices, panelPreferences, showExportedFile, vscodeConversationUi, workspaceModelMemory } from "./panel/vscodePanelServices";
 import { WorkspaceFiles } from "./panel/workspaceFiles";
 import { WEBVIEW_STRINGS } from "./panel/webviewStrings";
 import type { PanelState, ToHost } from "./panel/protocol";
@@ -76,6 +78,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   // Code without vscode (the panel's controller and presenter) translates through @vscode/l10n.
   if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const log = new OutputLog();
+  const walkthrough = new Walkthrough(context.globalState);
   const keys = new ApiKeyStore(context.secrets, context.globalState);
   const connection = new RelayConnection(keys, log, workspaceRelayMemory(context.workspaceState));
   // Prices and the balance: read in the background, shown on receipts and in the status bar.
@@ -145,6 +148,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     fileReferences: new FileReferenceResolver(fileFolders, workspaceFiles),
     preferences: () => panelPreferences(activeConsoleUrl),
     locale: () => vscode.env.language,
+    onModelPicked: () => walkthrough.modelPicked(),
+    onTurnCompleted: () => walkthrough.answered(),
+    onPendingApprovals: (count) => provider.showPendingApprovals(count),
     strings: () => (webviewStrings ??= Object.fromEntries(WEBVIEW_STRINGS.map((english) => [english, vscode.l10n.t(english)]))),
     onRequestEnd: () => void money.refreshBalance(),
     priceOf: (relay, model) => money.priceOf(relay, model),
@@ -180,10 +186,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   const languageModels = registerRelayLanguageModels({ connection, ledger, log, globalState: context.globalState });
   phase("languageModels");
 
+  const tellWalkthrough = () => walkthrough.relayKnown(connection.settings.baseUrl !== "", connection.hasKey);
   const refreshConnection = async () => {
     await connection.refresh();
     controller.onConnectionChanged();
+    tellWalkthrough();
   };
+  void connectionReady.then(tellWalkthrough);
+  walkthrough.openOnFirstStart();
 
   /** The check-up of one relay (the active relay with the panel's model; another with its remembered or first listed model). */
   const checkRelay = async (name: string) => {
@@ -247,6 +257,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     connection.onDidChange(() => {
       for (const name of connection.settings.disabledTools) sessionAllowances.revoke(name);
     }),
+    closeOrphanedReportPreviews(path.join(storageFolder, CONNECTION_REPORT_NAME)),
     vscode.workspace.onDidGrantWorkspaceTrust(() => controller.onConnectionChanged()),
 
     command("relayChat.focusChat", () => provider.reveal()),
@@ -309,6 +320,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       }
       await checkRelay(relay.name);
     }),
+    command("relayChat.openWalkthrough", () => walkthrough.open()),
     command("relayChat.chooseExternalTools", () => chooseExternalTools()),
     command("relayChat.sessionApprovals", () => showSessionApprovals(sessionAllowances, readOnlyDefault)),
     command("relayChat.exportConversation", () => controller.exportConversation()),
@@ -317,7 +329,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       if (!target) return;
       const csv = redactSecrets(ledgerToCsv(await ledger.rows()), connection.secrets());
       await vscode.workspace.fs.writeFile(target, Buffer.from(csv, "utf8"));
-      void vscode.window.showInformationMessage(vscode.l10n.t("Request log exported to {0}.", target.fsPath));
+      void showExportedFile(vscode.l10n.t("Request log exported to {0}.", target.fsPath), target);
     }),
     command("relayChat.askAboutSelection", () => {
       controller.attachSelection();

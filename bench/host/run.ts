@@ -107,6 +107,7 @@ async function hostPipeline(baseUrl: string): Promise<Pipeline & { view: Countin
       writeFile: async () => undefined,
       showInformation: () => undefined,
       showWarning: () => undefined,
+      showExported: () => undefined,
     },
     strings: () => ({}),
   });

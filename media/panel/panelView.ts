@@ -102,6 +102,7 @@ export class PanelView {
   render(state: PanelState): void {
     this.turnList.reset(state.turns, state.busy);
     this.approvalCards.update(state.approvals);
+    this.turnList.setWaitingForApproval(state.approvals.length > 0);
     this.renderFields(state);
     this.firstTurnId = state.turns[0]?.id;
     this.follower.followToEnd();
@@ -115,7 +116,10 @@ export class PanelView {
       if (applied.turns.has(turn.id)) this.turnList.upsert(turn, index >= eagerFrom);
     });
     if (applied.orderChanged) this.turnList.arrange(state.turns.map((turn) => turn.id));
-    if (applied.approvalsChanged) this.approvalCards.update(state.approvals);
+    if (applied.approvalsChanged) {
+      this.approvalCards.update(state.approvals);
+      this.turnList.setWaitingForApproval(state.approvals.length > 0);
+    }
     if (applied.fields.size > 0 || applied.orderChanged) this.renderFields(state);
     // Another conversation (or a new chat) starts at its end; within one, new content is followed.
     const firstTurnId = state.turns[0]?.id;

@@ -54,14 +54,21 @@ export class TitleBar {
         ? this.localizer.text("tokens unknown")
         : this.localizer.format("{0} in · {1} out", this.localizer.compact(totals.inputTokens), this.localizer.compact(totals.outputTokens));
     this.totals.textContent = `${requests} · ${tokens}`;
-    const exact = this.localizer.format(
-      "This conversation: {0}, {1} input tokens ({2} cached), {3} output tokens",
-      requests,
-      this.localizer.number(totals.inputTokens),
-      this.localizer.number(totals.cachedTokens),
-      this.localizer.number(totals.outputTokens),
-    );
-    const missing = totals.requestsWithoutUsage === 0 ? "" : ` ${this.localizer.plural(totals.requestsWithoutUsage, "({0} request without reported usage: its tokens are unknown)", "({0} requests without reported usage: their tokens are unknown)")}`;
+    // With no usage reported at all, there is no count to give: never "0 input tokens".
+    const exact =
+      reported === 0
+        ? this.localizer.format("This conversation: {0}, tokens unknown (the relay reported no usage)", requests)
+        : this.localizer.format(
+            "This conversation: {0}, {1} input tokens ({2} cached), {3} output tokens",
+            requests,
+            this.localizer.number(totals.inputTokens),
+            this.localizer.number(totals.cachedTokens),
+            this.localizer.number(totals.outputTokens),
+          );
+    const missing =
+      totals.requestsWithoutUsage === 0 || reported === 0
+        ? ""
+        : ` ${this.localizer.plural(totals.requestsWithoutUsage, "({0} request without reported usage: its tokens are unknown)", "({0} requests without reported usage: their tokens are unknown)")}`;
     this.totals.title = exact + missing;
     this.totals.setAttribute("aria-label", exact + missing);
   }

@@ -42,6 +42,8 @@ export class TurnElement {
   private readonly toolSlot = element("div", { className: "tool-slot" });
   private readonly answer = new AnswerView();
   private readonly progress: HTMLElement;
+  private readonly progressLabel: HTMLElement;
+  private waitingForApproval = false;
   private readonly footerSlot = element("div", { className: "footer-slot" });
   private userSignature = "";
   private toolSignature = "";
@@ -57,7 +59,8 @@ export class TurnElement {
     private readonly handlers: TurnHandlers,
     localizer: Localizer,
   ) {
-    this.progress = element("div", { className: "turn-progress" }, [icon("loading", "codicon-modifier-spin"), element("span", { text: localizer.text("Working…") })]);
+    this.progressLabel = element("span", { text: localizer.text("Working…") });
+    this.progress = element("div", { className: "turn-progress" }, [icon("loading", "codicon-modifier-spin"), this.progressLabel]);
     this.root = element("article", { className: "turn", attributes: { "data-turn-id": turnId } }, [
       this.userSlot,
       // Everything the assistant side shows changes while the turn runs; the turn's end is announced once
@@ -101,6 +104,14 @@ export class TurnElement {
     }
   }
 
+  /** A running turn that waits for the person's approval says so, instead of "Working…". */
+  setWaitingForApproval(waiting: boolean, localizer: Localizer): void {
+    if (waiting === this.waitingForApproval) return;
+    this.waitingForApproval = waiting;
+    this.progressLabel.textContent = waiting ? localizer.text("Waiting for your approval") : localizer.text("Working…");
+    this.progress.classList.toggle("waiting-for-approval", waiting);
+  }
+
   /** False when the answer was not waiting to be rendered. */
   renderDeferredAnswer(): boolean {
     if (!this.answer.isDeferred) return false;
@@ -130,12 +141,13 @@ export class TurnElement {
               ]),
             ),
           );
+    // The actions float at the top right, before the text, so the text flows around them instead of under them.
     return element("div", { className: "user-message" }, [
       visuallyHidden(`${localizer.text("You")}: `),
+      actions,
       element("div", { className: "user-text", text: turn.userText }),
       chips,
       turn.branchCount > 1 ? this.renderBranchNavigation(turn, localizer) : null,
-      actions,
     ]);
   }
 

@@ -25,6 +25,8 @@ export class TurnList {
   private turns = new Map<string, TurnElement>();
   private order: string[] = [];
   private busy = false;
+  /** Tool calls wait for the person's approval: the running turn's progress line says so. */
+  private waitingForApproval = false;
   /** Turns seen unfinished, so their end can be announced once. */
   private readonly running = new Set<string>();
   private observer: IntersectionObserver | null = null;
@@ -59,6 +61,7 @@ export class TurnList {
     let turnElement = this.turns.get(turn.id);
     if (turnElement === undefined) {
       turnElement = new TurnElement(turn.id, this.handlers, this.localizer);
+      turnElement.setWaitingForApproval(this.waitingForApproval, this.localizer);
       this.turns.set(turn.id, turnElement);
       const previousNewest = this.order[this.order.length - 1];
       if (previousNewest !== undefined) this.turns.get(previousNewest)?.setContext({ busy: this.busy, isNewest: false });
@@ -133,6 +136,12 @@ export class TurnList {
     this.busy = busy;
     const newest = this.order[this.order.length - 1];
     for (const [turnId, turnElement] of this.turns) turnElement.setContext({ busy, isNewest: turnId === newest });
+  }
+
+  setWaitingForApproval(waiting: boolean): void {
+    if (waiting === this.waitingForApproval) return;
+    this.waitingForApproval = waiting;
+    for (const turnElement of this.turns.values()) turnElement.setWaitingForApproval(waiting, this.localizer);
   }
 
   /** False when the turn is unknown or not streaming. */

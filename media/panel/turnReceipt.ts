@@ -41,6 +41,8 @@ export function renderTurnReceipt(turn: TurnView, localizer: Localizer, handlers
     toggle.setAttribute("aria-expanded", String(open));
     toggle.classList.toggle("expanded", open);
     handlers.toggled(open);
+    // Opened at the bottom edge, the details would unfold out of sight: bring them into view.
+    if (open) details.scrollIntoView({ block: "nearest" });
   };
   details.hidden = !expanded;
   toggle.setAttribute("aria-expanded", String(expanded));

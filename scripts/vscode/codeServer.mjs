@@ -66,10 +66,19 @@ export function freePort() {
   });
 }
 
+/** Machine-scoped settings the extension reads: code-server's extension host is remote and does not see them in the User settings. */
+const MACHINE_SETTINGS = ["workbench.welcomePage.walkthroughs.openOnInstall"];
+
 export function writeUserSettings(userDataDir, settings = {}) {
   const userDir = path.join(userDataDir, "User");
   mkdirSync(userDir, { recursive: true });
-  writeFileSync(path.join(userDir, "settings.json"), `${JSON.stringify({ ...defaultSettings, ...settings }, null, 2)}\n`);
+  const merged = { ...defaultSettings, ...settings };
+  writeFileSync(path.join(userDir, "settings.json"), `${JSON.stringify(merged, null, 2)}\n`);
+  // The same values as the remote machine's settings, where a remote extension host reads them.
+  const machineDir = path.join(userDataDir, "Machine");
+  mkdirSync(machineDir, { recursive: true });
+  const machine = Object.fromEntries(MACHINE_SETTINGS.filter((name) => name in merged).map((name) => [name, merged[name]]));
+  writeFileSync(path.join(machineDir, "settings.json"), `${JSON.stringify(machine, null, 2)}\n`);
 }
 
 /** Installs a VSIX into the given profile with code-server's CLI (about 0.5 s). */

@@ -6,7 +6,7 @@
 //
 // Needs Debian's libkrb5-dev (code-server's kerberos module compiles against it).
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { cacheDir, codeServerBin, codeServerDir, codeServerVersion, node24Bin, node24Dir, node24Version } from "./paths.mjs";
@@ -18,11 +18,25 @@ function seconds(since) {
   return `${((Date.now() - since) / 1000).toFixed(1)} s`;
 }
 
+/** Where the nested installs write (native-build warnings and all): the terminal, or a log file. */
+let installLog = null;
+
 function run(command, args, options) {
-  const result = spawnSync(command, args, { stdio: "inherit", ...options });
-  if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(" ")} failed with ${result.status ?? result.signal}`);
+  const fd = installLog === null ? null : openSync(installLog, "a");
+  try {
+    const result = spawnSync(command, args, { stdio: "inherit", ...options, ...(fd === null ? {} : { stdio: ["ignore", fd, fd] }) });
+    if (result.status !== 0) {
+      const where = installLog === null ? "" : ` (its output is in ${installLog})`;
+      throw new Error(`${command} ${args.join(" ")} failed with ${result.status ?? result.signal}${where}`);
+    }
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
+}
+
+/** One line when a step starts, when a log file takes the step's own output. */
+function announce(step) {
+  if (installLog !== null) console.log(step);
 }
 
 export function isInstalled() {
@@ -97,7 +111,11 @@ function installCodeServer() {
   console.log(`code-server ${codeServerVersion} in ${path.relative(process.cwd(), codeServerDir)} (${seconds(started)})`);
 }
 
-export function installAll({ force = false } = {}) {
+/**
+ * `logFile`: the nested installs' output (about 600 lines of native-build warnings on the first run) goes
+ * there, and the terminal shows one line per step; without it everything goes to the terminal.
+ */
+export function installAll({ force = false, logFile = null } = {}) {
   const started = Date.now();
   if (!force && isInstalled()) {
     console.log(`code-server ${codeServerVersion} and Node ${node24Version} already installed in ${path.relative(process.cwd(), cacheDir) || cacheDir} (${seconds(started)})`);
@@ -106,7 +124,14 @@ export function installAll({ force = false } = {}) {
   checkSystemPackages();
   mkdirSync(cacheDir, { recursive: true });
   rmSync(markerFile, { force: true });
+  installLog = logFile;
+  if (logFile !== null) {
+    writeFileSync(logFile, `install of Node ${node24Version} and code-server ${codeServerVersion}, ${new Date().toISOString()}\n`);
+    console.log(`First start: installing a real VS Code (code-server) into ${path.relative(process.cwd(), cacheDir)}; 3 to 5 minutes. Details: ${path.relative(process.cwd(), logFile)}`);
+  }
+  announce(`[1/2] Node ${node24Version} (for code-server)...`);
   installNode24();
+  announce(`[2/2] code-server ${codeServerVersion}: downloading and compiling its native modules...`);
   installCodeServer();
   writeFileSync(markerFile, `${JSON.stringify({ ...wanted, installedAt: new Date().toISOString() }, null, 2)}\n`);
   console.log(`install complete (${seconds(started)})`);

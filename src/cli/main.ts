@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import * as l10n from "@vscode/l10n";
 import { RelayClient, RelayConfigurationError } from "../relay/client";
 import { checkBillingNote, checkConnection } from "../relay/connectionCheck";
 import { connectionReportLines } from "../relay/connectionReport";
@@ -8,6 +9,7 @@ import { runAsk } from "./askCommand";
 import type { CliOutput } from "./askCommand";
 import { runBalance } from "./balanceCommand";
 import { cliPriceOf, readPricesFile } from "./cliPrices";
+import { CLI_WORDING } from "./cliWording";
 
 const USAGE = `Usage:
   relay-chat ask --base-url URL --model ID [--no-stream] [--max-output-tokens N] [--prices FILE] [--json] PROMPT
@@ -40,6 +42,7 @@ const output: CliOutput = {
 };
 
 export async function main(argv: string[], environment: NodeJS.ProcessEnv): Promise<number> {
+  l10n.config({ contents: { ...CLI_WORDING } });
   const [command, ...rest] = argv;
   if (!command || command === "--help" || command === "-h" || command === "help") {
     output.stdout(`${USAGE}\n`);
@@ -61,6 +64,7 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
         json: { type: "boolean", default: false },
         kind: { type: "string" },
         prices: { type: "string" },
+        help: { type: "boolean", short: "h", default: false },
       },
     });
   } catch (error) {
@@ -68,6 +72,10 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
     return 2;
   }
   const values = parsed.values;
+  if (values.help) {
+    output.stdout(`${USAGE}\n`);
+    return 0;
+  }
   const idleSeconds = values["idle-timeout"] ? Number(values["idle-timeout"]) : null;
   const nonStreamSeconds = values["non-stream-timeout"] ? Number(values["non-stream-timeout"]) : null;
   const maxOutputTokens = values["max-output-tokens"] ? Number(values["max-output-tokens"]) : null;

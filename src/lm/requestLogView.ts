@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import type { LedgerRow, RequestLedger } from "../chat/requestLedger";
+import { requestLogIcon } from "./requestLogIcon";
 
 // "Relay Chat: Show Request Log": the newest ledger rows, from the panel and from VS Code's chat alike,
 // each with its outcome, tokens, latency and request id. Picking a row copies its request id, the key
@@ -33,14 +34,13 @@ export async function showRequestLog(ledger: RequestLedger): Promise<void> {
 }
 
 export function rowItem(row: LedgerRow): RowItem {
-  const ok = row.outcome === "completed";
   const tokens =
     row.inputTokens === null && row.outputTokens === null
       ? vscode.l10n.t("no usage reported")
       : vscode.l10n.t("{0} in / {1} out tokens", row.inputTokens ?? "?", row.outputTokens ?? "?");
   return {
     row,
-    label: `${ok ? "$(pass)" : "$(error)"} ${purposeLabel(row.purpose)} · ${row.model}`,
+    label: `${requestLogIcon(row.outcome)} ${purposeLabel(row.purpose)} · ${row.model}`,
     description: `${row.outcome}${row.httpStatus !== null && row.httpStatus !== 200 ? ` · HTTP ${row.httpStatus}` : ""} · ${tokens} · ${(row.totalMs / 1000).toFixed(1)} s`,
     detail: `${new Date(row.time).toLocaleString()} · ${vscode.l10n.t("request id")} ${row.requestId ?? vscode.l10n.t("none")}`,
   };

@@ -68,6 +68,12 @@ export interface ChatControllerOptions {
   /** A request of a turn ended (the relay's balance may have changed). */
   onRequestEnd?: () => void;
   timers?: PanelSyncTimers;
+  /** The person picked a model (the walkthrough's step). */
+  onModelPicked?: (model: string) => void;
+  /** A turn on screen ended with a completed answer (the walkthrough's last step). */
+  onTurnCompleted?: () => void;
+  /** How many tool calls wait for approval changed (the view's badge). */
+  onPendingApprovals?: (count: number) => void;
   /** Why the model gets fewer tools here (an untrusted workspace); shown when there is no other notice. */
   toolsNotice?: () => string | null;
   /** Review and restore of a turn's file changes; absent where checkpoints are not built. */
@@ -100,6 +106,7 @@ export class ChatController implements PanelSource {
     this.sync = new PanelSync(this, (message) => this.view?.post(message), options.strings, options.timers, options.locale);
     this.prompts = new PromptBroker((what) => {
       this.sync.changed();
+      if (what === "approvals") options.onPendingApprovals?.(this.prompts.approvals.length);
       if (what === "approvals" && this.view && !this.view.visible) this.view.reveal();
     });
     this.modelChoice = new ModelChoice(options.modelMemory, options.relay, () => options.relay.settings.model, options.log);
@@ -248,6 +255,7 @@ export class ChatController implements PanelSource {
     await this.modelChoice.pick(model, relay);
     this.runner.applySettings();
     this.sync.changed();
+    this.options.onModelPicked?.(model);
   }
 
   async refreshModels(): Promise<void> {

@@ -56,6 +56,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, PanelView, 
     void vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
   }
 
+  /** The view's badge counts the tool calls waiting for approval, so a hidden view still shows that a turn waits. */
+  showPendingApprovals(count: number): void {
+    if (!this.view) return;
+    this.view.badge = count > 0 ? { value: count, tooltip: vscode.l10n.t("{0} tool call(s) waiting for your approval", count) } : undefined;
+  }
+
   post(message: ToWebview): void {
     void this.view?.webview.postMessage(message);
   }

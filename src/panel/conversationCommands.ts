@@ -23,6 +23,8 @@ export interface ConversationUi {
   writeFile(path: string, text: string): Promise<void>;
   showInformation(message: string): void;
   showWarning(message: string): void;
+  /** Says where the export went, with an Open button for the file. */
+  showExported(message: string, path: string): void;
 }
 
 export class ConversationCommands {
@@ -106,7 +108,7 @@ export class ConversationCommands {
     const target = await this.ui.chooseExportFile(safeFileName(titleOf(opened.conversation)));
     if (target === undefined) return;
     await this.ui.writeFile(target, this.redact(exportText(opened.conversation, target)));
-    this.ui.showInformation(l10n.t("Exported to {0}.", target));
+    this.ui.showExported(l10n.t("Exported to {0}.", target), target);
   }
 
   private titleOf(conversationId: string): string {

@@ -34,6 +34,8 @@ export interface SessionRunnerOptions {
   onStorageProblem: (message: string) => void;
   /** A request of the session on screen ended (for the conversation's totals). */
   onRequestEnd: (record: RequestRecord) => void;
+  /** A turn of the session on screen ended with a completed answer (the walkthrough's last step). */
+  onTurnCompleted?: () => void;
 }
 
 export class SessionRunner {
@@ -184,6 +186,7 @@ export class SessionRunner {
         this.forwarder.end();
         this.answered.delete(turn.id);
         sync.turnChanged(turn.id);
+        if (turn.outcome.kind === "completed") this.options.onTurnCompleted?.();
       },
       onStorageProblem: (message) => {
         log.error(message);

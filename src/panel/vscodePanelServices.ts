@@ -134,7 +134,16 @@ export const vscodeConversationUi: ConversationUi = {
   showWarning(message) {
     void vscode.window.showWarningMessage(message);
   },
+  showExported(message, path) {
+    void showExportedFile(message, vscode.Uri.file(path));
+  },
 };
+
+/** "Exported to …" with an Open button that opens the file in the editor. */
+export async function showExportedFile(message: string, file: vscode.Uri): Promise<void> {
+  const open = vscode.l10n.t("Open");
+  if ((await vscode.window.showInformationMessage(message, open)) === open) await vscode.commands.executeCommand("vscode.open", file);
+}
 
 /** Earlier versions kept one model for the one relay. */
 const MODEL_KEY = "relayChat.model";

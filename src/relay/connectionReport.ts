@@ -23,7 +23,12 @@ export interface ReportContext {
 }
 
 export function connectionReportMarkdown(report: ConnectionReport, context: ReportContext, localize: Localize): string {
-  const statusWords: Record<CheckStatus, string> = { ok: localize("ok"), warning: localize("warning"), failed: localize("FAILED"), skipped: localize("skipped") };
+  const statusWords: Record<CheckStatus, string> = {
+    ok: unbreakable(localize("ok")),
+    warning: unbreakable(localize("warning")),
+    failed: unbreakable(localize("FAILED")),
+    skipped: unbreakable(localize("skipped")),
+  };
   const lines = [
     `# ${report.ok ? localize("Relay check: usable") : localize("Relay check: problems found")}`,
     "",
@@ -38,6 +43,15 @@ export function connectionReportMarkdown(report: ConnectionReport, context: Repo
   ];
   if (report.suggestStreamingOff) lines.push(localize("Only non-streamed function calls arrive intact: set relayChat.stream to false for this relay."), "");
   return lines.join("\n");
+}
+
+/**
+ * A word the preview's table may not break inside. Between two Chinese characters a line may break anywhere,
+ * so a narrow Result column beside long details would stack "正常" one character per line; a word joiner
+ * (U+2060, invisible) between non-ASCII characters forbids those breaks. ASCII words break only at spaces anyway.
+ */
+function unbreakable(word: string): string {
+  return word.replace(/([^\x00-\x7f])(?=[^\x00-\x7f])/g, "$1\u2060");
 }
 
 /** Table cells hold one line; a `|` would end the cell early. */

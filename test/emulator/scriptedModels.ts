@@ -164,34 +164,165 @@ function planReasoning(request: ScriptInput): PlannedItem[] {
   ];
 }
 
+/** A tool call the client just ran, with what came back. */
+interface RanCall {
+  name: string;
+  argumentsObject: Record<string, unknown>;
+  output: string;
+}
+
+/** The calls whose outputs end the input, matched to their function_call items by call id. */
+function trailingToolRound(input: unknown): RanCall[] {
+  const items = inputItems(input).map(asRecord);
+  const calls = new Map<string, Record<string, unknown>>();
+  for (const item of items) if (item?.type === "function_call" && typeof item.call_id === "string") calls.set(item.call_id, item);
+  const ran: RanCall[] = [];
+  for (let index = items.length - 1; index >= 0; index -= 1) {
+    const item = items[index];
+    if (item?.type !== "function_call_output") break;
+    const call = calls.get(String(item.call_id));
+    let argumentsObject: Record<string, unknown> = {};
+    try {
+      argumentsObject = asRecord(JSON.parse(String(call?.arguments ?? "{}"))) ?? {};
+    } catch {
+      // A garbled argument string: answered from the output alone.
+    }
+    ran.unshift({ name: String(call?.name ?? "tool"), argumentsObject, output: typeof item.output === "string" ? item.output : JSON.stringify(item.output) });
+  }
+  return ran;
+}
+
+/** Reads like a request to go on with a cut answer (the client's Continue says so in its own words). */
+const CONTINUE_REQUEST = /^continue\b/i;
+
 /**
- * The demo model shows what a user meets: a markdown answer streaming in, a tool call when asked about
- * a file (read_file on README.md, answered from the result on the follow-up), and, when asked for
- * something long, an answer that outruns the output budget and ends `incomplete`.
+ * After Continue, what was written so far: the assistant messages carrying the cut answer, and the input up
+ * to the question they answer. Null when the last user message is not a request to continue.
+ */
+function continuation(input: unknown): { writtenSoFar: string; questionInput: unknown[] } | null {
+  const items = inputItems(input);
+  const last = asRecord(items[items.length - 1]);
+  if (last?.role !== "user" || !CONTINUE_REQUEST.test(textOfContent(last.content))) return null;
+  const pieces: string[] = [];
+  for (let index = items.length - 1; index >= 0; index -= 1) {
+    const item = asRecord(items[index]);
+    if (item?.role === "assistant") pieces.unshift(textOfContent(item.content));
+    else if (item?.role === "user" && !CONTINUE_REQUEST.test(textOfContent(item.content))) return { writtenSoFar: pieces.join(""), questionInput: items.slice(0, index + 1) };
+  }
+  return null;
+}
+
+/** The file a question names (`hello.ts`, src/app.js, "the README"), or null. */
+function namedFile(text: string): string | null {
+  const path = /(?:^|[\s`'"(])((?:[\w.-]+\/)*[\w-]+\.[a-z][a-z0-9]{0,5})(?=$|[\s`'"),:;?!]|\.(?:\s|$))/i.exec(text)?.[1];
+  if (path) return path;
+  return /\breadme\b/i.test(text) ? "README.md" : null;
+}
+
+/** Attachments travel in the user message as `<attachment kind=… label=…>` blocks holding a fenced copy. */
+function attachedFile(text: string): { label: string; content: string } | null {
+  const match = /<attachment kind="(?:file|selection)" label="([^"]*)">\n(`{3,})[^\n]*\n([\s\S]*?)\n\2\n<\/attachment>/.exec(text);
+  return match ? { label: match[1], content: match[3] } : null;
+}
+
+const WANTS_EDIT = /\b(edit|change|fix|rename|modify|refactor|improve|document|add)\b/i;
+const WANTS_COMMAND = /\b(run|execute)\b/i;
+const WANTS_EXPLANATION = /\b(explain|what does|how does|describe)\b/i;
+
+/** What a reader would say about code: its declarations, in a sentence. */
+function describeCode(name: string, content: string): string {
+  const declarations = [...content.matchAll(/^\s*(?:export\s+)?(?:async\s+)?(function|class|const|interface|type)\s+(\w+)/gm)].map((match) => `${match[1]} \`${match[2]}\``);
+  const lines = content === "" ? 0 : content.split("\n").length;
+  const summary = declarations.length > 0 ? `It declares ${declarations.join(", ")}.` : "It declares nothing a reader would call from elsewhere.";
+  return `\`${name}\` has ${lines} line${lines === 1 ? "" : "s"}. ${summary}\n\n\`\`\`text\n${content.split("\n").slice(0, 8).join("\n")}\n\`\`\``;
+}
+
+/** The edit the demo proposes to a file it has read: a comment above its first line, exact as the file has it. */
+function demoEdit(path: string, content: string): Record<string, unknown> {
+  const firstLine = content.split("\n").find((line) => line.trim() !== "") ?? "";
+  const comment = /\.(md|txt)$/i.test(path) ? "<!-- Reviewed with Relay Chat's demo model. -->" : "// Reviewed with Relay Chat's demo model.";
+  return firstLine === "" ? { path, new_text: `${comment}\n` } : { path, edits: [{ old_text: firstLine, new_text: `${comment}\n${firstLine}` }] };
+}
+
+/** The answer after tool calls ran (or were declined), the way a model reads their outputs. */
+function answerAfterTools(request: ScriptInput, ran: readonly RanCall[]): PlannedItem[] {
+  const question = lastUserText(request.input);
+  const declined = ran.find((call) => /^The user (declined|rejected)/.test(call.output));
+  if (declined) {
+    return [message(`Understood: you declined \`${declined.name}\`, so I did not do it and will not try it again unasked. Tell me what you would like instead, or paste the part you want me to look at.`)];
+  }
+  const call = ran[ran.length - 1] as RanCall;
+  const path = String(call.argumentsObject.path ?? "");
+  if (call.name === "read_file") {
+    const content = call.output.split("\n").slice(1).join("\n");
+    if (/^The file .* does not exist|^"/.test(call.output)) return [message(`I could not read \`${path}\`: ${call.output}`)];
+    const proposeEdit = offeredTools(request.tools).find((tool) => tool.name === "propose_edit");
+    if (proposeEdit && WANTS_EDIT.test(question)) return [functionCall(proposeEdit, demoEdit(path, content))];
+    return [message(`I read \`${path}\`. ${describeCode(path, content)}\n\nAsk me to change it and I will propose an edit you can review first.`)];
+  }
+  if (call.name === "get_editor_context") {
+    const file = /^File: ([^\s(]+)$/m.exec(call.output)?.[1];
+    const readFile = offeredTools(request.tools).find((tool) => tool.name === "read_file");
+    if (file && readFile) return [functionCall(readFile, { path: file })];
+    return [message(`No file is open in the editor, so I cannot tell which code you mean. Name the file (for example \`hello.ts\`) or attach it with \`#\`.`)];
+  }
+  if (call.name === "propose_edit") return [message(`The edit to \`${path}\` is in the editor, unsaved: review it there, and undo it like any edit if you change your mind.`)];
+  if (call.name === "run_command") return [message(`I ran \`${String(call.argumentsObject.command ?? "")}\`. It reported:\n\n\`\`\`text\n${call.output.slice(0, 1200)}\n\`\`\``)];
+  return [toolResultAnswer(ran.map((each) => each.output))];
+}
+
+function introduction(userText: string): PlannedItem {
+  return message(
+    [
+      `## You asked\n\n> ${userText.split("\n")[0].slice(0, 200)}`,
+      "This answer comes from the **demo model** of the local relay emulator. It streams in small pieces, like a real model:",
+      "- ask me about a file (*explain `hello.ts`*) and I will propose a `read_file` tool call, which runs only after you approve it;",
+      "- ask me to *change `hello.ts`* and I will read it, then propose an edit you review in a diff;",
+      "- ask me to *run `ls`* and I will propose a `run_command` call: the riskiest approval, with the exact command line;",
+      "- ask for something *long* and the answer will stop at the output budget, so you can try **Continue**;",
+      "- every answer ends with a receipt: outcome, tokens, latency and the request id.",
+      "| setting | demo value |\n|---|---|\n| model | demo |\n| output budget | 400 tokens |",
+      "```ts\nconst answer = await relay.send({ model: \"demo\", input, stream: true });\n```",
+    ].join("\n\n"),
+  );
+}
+
+/**
+ * The demo model shows what a user meets and answers as a real model would: a markdown answer streaming in;
+ * asked about a file, it reads the file named (or explains the attached one); asked to change one, it reads
+ * it and proposes an edit; asked to run something, it proposes `run_command`; a declined call is
+ * acknowledged; asked for something long, the answer outruns the output budget and ends `incomplete`, and
+ * Continue goes on from the exact place it was cut.
  */
 function planDemo(request: ScriptInput): PlannedItem[] {
-  const outputs = trailingFunctionCallOutputs(request.input);
-  if (outputs.length > 0) {
-    const firstLines = outputs.join("\n").split("\n").slice(0, 6).join("\n");
-    return [message(`I read the file you approved. It begins with:\n\n\`\`\`text\n${firstLines}\n\`\`\`\n\nAsk me anything else about it.`)];
+  const ran = trailingToolRound(request.input);
+  if (ran.length > 0) return answerAfterTools(request, ran);
+  const cut = continuation(request.input);
+  if (cut) {
+    const planned = planDemo({ ...request, input: cut.questionInput }).find((item) => item.kind === "message");
+    const full = planned?.kind === "message" ? planned.deltas.join("") : "";
+    const rest = full.startsWith(cut.writtenSoFar) ? full.slice(cut.writtenSoFar.length) : "";
+    return [message(rest === "" ? "That was the whole answer: nothing more to add." : rest)];
   }
   const userText = lastUserText(request.input);
-  const readFile = offeredTools(request.tools).find((tool) => tool.name === "read_file");
-  if (readFile && /\b(file|readme|read)\b/i.test(userText)) return [functionCall(readFile, { path: "README.md" })];
-  if (/\b(long|essay|everything)\b/i.test(userText)) return [message(longMarkdownAnswer(DEFAULT_LONG_ANSWER_WORDS))];
-  return [
-    message(
-      [
-        `## You asked\n\n> ${userText.split("\n")[0].slice(0, 200)}`,
-        "This answer comes from the **demo model** of the local relay emulator. It streams in small pieces, like a real model:",
-        "- ask me to *read the README file* and I will propose a `read_file` tool call, which runs only after you approve it;",
-        "- ask for something *long* and the answer will stop at the output budget, so you can try **Continue**;",
-        "- every answer ends with a receipt: outcome, tokens, latency and the request id.",
-        "| setting | demo value |\n|---|---|\n| model | demo |\n| output budget | 400 tokens |",
-        "```ts\nconst answer = await relay.send({ model: \"demo\", input, stream: true });\n```",
-      ].join("\n\n"),
-    ),
-  ];
+  const tools = offeredTools(request.tools);
+  const tool = (name: string) => tools.find((candidate) => candidate.name === name);
+  const attached = attachedFile(userText);
+  const question = attached ? userText.slice(0, userText.indexOf("<attachment")) : userText;
+  if (attached) return [message(`You attached \`${attached.label}\`. ${describeCode(attached.label, attached.content)}`)];
+  const runCommand = tool("run_command");
+  const file = namedFile(question);
+  if (runCommand && WANTS_COMMAND.test(question)) {
+    const command = /`([^`]+)`/.exec(question)?.[1] ?? (file ? `wc -l ${file}` : "ls -la");
+    return [functionCall(runCommand, { command })];
+  }
+  const readFile = tool("read_file");
+  if (readFile && file) return [functionCall(readFile, { path: file })];
+  const editorContext = tool("get_editor_context");
+  if (WANTS_EXPLANATION.test(question) && /\b(this|the) code\b/i.test(question) && editorContext) return [functionCall(editorContext, {})];
+  if (readFile && /\b(file|read)\b/i.test(question)) return [functionCall(readFile, { path: "README.md" })];
+  if (/\b(long|essay|everything)\b/i.test(question)) return [message(longMarkdownAnswer(DEFAULT_LONG_ANSWER_WORDS))];
+  return [introduction(userText)];
 }
 
 /** `tool_choice: "required"` (or a named function) makes any model call a tool, as real models do. */

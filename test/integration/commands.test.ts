@@ -2,7 +2,7 @@
 // (RELAY_CHAT_BASE_URL / RELAY_CHAT_API_KEY / RELAY_CHAT_MODEL reach the extension through the
 // environment, as a user's would).
 import * as assert from "node:assert/strict";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import * as vscode from "vscode";
 import type { RelayChatApi } from "../../src/extension";
@@ -86,6 +86,23 @@ describe("commands", () => {
       assert.match(preview.label, /connection-check/);
       const untitled = vscode.workspace.textDocuments.filter((document) => document.isUntitled && document.getText().includes("Relay check"));
       assert.deepEqual(untitled.map((document) => document.uri.toString()), [], "no unsaved Untitled buffer");
+    });
+
+    it("does not keep a preview of a connection report whose file is gone (as a reload would restore it)", async () => {
+      const api = (await vscode.extensions.getExtension<RelayChatApi>(extensionId)!.activate()) as RelayChatApi;
+      const reportFile = path.join(api.storageFolder, "connection-check.md");
+      const previews = () => vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(tab.input.viewType));
+      await vscode.window.tabGroups.close(previews());
+      rmSync(reportFile, { force: true });
+      let opened = 0;
+      const watching = vscode.window.tabGroups.onDidChangeTabs((event) => (opened += event.opened.filter((tab) => tab.label.includes("connection-check")).length));
+      try {
+        await vscode.commands.executeCommand("markdown.showPreview", vscode.Uri.file(reportFile));
+        await waitFor(() => (opened > 0 ? true : undefined), "a preview of the missing report opened", 10_000);
+        await waitFor(() => (previews().length === 0 ? true : undefined), "the orphaned preview closed", 10_000);
+      } finally {
+        watching.dispose();
+      }
     });
   });
 });

@@ -119,7 +119,8 @@ export class Workbench {
 
   /** The document inside a webview view: VS Code nests it in two iframes. */
   webview(): FrameLocator {
-    return this.page.frameLocator("iframe.webview.ready").frameLocator("#active-frame");
+    // Relay Chat's own: the walkthrough's step media are webviews too.
+    return this.page.frameLocator('iframe.webview.ready[src*="extensionId=relay-chat.relay-chat"]').frameLocator("#active-frame");
   }
 
   /** Answers the open quick input (input box or password box) with `text` and Enter. */

@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { startRelayEmulator } from "../emulator/server";
 import type { RelayEmulator } from "../emulator/server";
 import { runCli } from "../support/cliProcess";
+import { CLI_WORDING } from "../../src/cli/cliWording";
 
 // The CLI as a user runs it: a separate process, the key only in the environment.
 
@@ -210,6 +213,33 @@ describe("CLI", function () {
     assert.equal(run.code, 1);
     assert.match(run.stdout, /^warn +Function call, streamed: The call's arguments are not valid JSON/m);
     assert.match(run.stdout, /^ok +Function call, not streamed/m);
-    assert.match(run.stdout, /^FAIL +Function calls: Only non-streamed function calls arrive intact through this relay: turn streaming off for it \(setting relayChat.stream: false\)/m);
+    assert.match(run.stdout, /^FAIL +Function calls: Only non-streamed function calls arrive intact through this relay: use ask --no-stream with it/m);
+    assert.doesNotMatch(run.stdout, /relayChat\./);
+  });
+
+  it("every command prints its help with --help or -h, and exits 0", async () => {
+    for (const args of [["ask", "--help"], ["models", "--help"], ["check", "-h"], ["--help"]]) {
+      const run = await runCli(args, {});
+      assert.equal(run.code, 0, `${args.join(" ")}: ${run.stderr}`);
+      assert.match(run.stdout, /^Usage:\n {2}relay-chat ask /, args.join(" "));
+      assert.equal(run.stderr, "");
+    }
+  });
+
+  it("speaks of CLI options and environment variables, not of VS Code commands, settings or a Continue button", async () => {
+    const wrongKey = await runCli(["ask", "--model", "echo", "hi"], { ...environment(), RELAY_CHAT_API_KEY: "sk-wrong-key-0123456789abcdef" });
+    assert.equal(wrongKey.code, 1);
+    assert.match(wrongKey.stderr, /RELAY_CHAT_API_KEY/);
+    const cut = await runCli(["ask", "--model", "demo", "--max-output-tokens", "16", "Write something long"], environment());
+    assert.equal(cut.code, 1);
+    assert.match(cut.stderr, /larger --max-output-tokens/);
+    const unknownModel = await runCli(["ask", "--model", "no-such-model", "hi"], environment());
+    assert.match(unknownModel.stderr, /--model/);
+    for (const run of [wrongKey, cut, unknownModel]) assert.doesNotMatch(run.stderr, /Relay Chat:|Continue|relayChat\.|setting/);
+  });
+
+  it("has a CLI wording for messages that are still in the English bundle (a reworded message needs its CLI wording again)", () => {
+    const bundle = JSON.parse(readFileSync(path.resolve(__dirname, "../../l10n/bundle.l10n.json"), "utf8")) as Record<string, string>;
+    for (const english of Object.keys(CLI_WORDING)) assert.ok(english in bundle, `still a message: ${english}`);
   });
 });

@@ -100,6 +100,28 @@ describe("panel controller (Node, relay emulator)", function () {
     assert.deepEqual(view.mirror.state, controller.state());
   });
 
+  it("tells the extension how many calls wait for approval (the view's badge), when a model is picked and when an answer completed (the walkthrough)", async () => {
+    const pending: number[] = [];
+    const picked: string[] = [];
+    let completed = 0;
+    harness = await startPanelHostHarness({
+      settings: { model: "tools" },
+      events: { onPendingApprovals: (count) => pending.push(count), onModelPicked: (model) => picked.push(model), onTurnCompleted: () => (completed += 1) },
+    });
+    const { controller } = harness;
+    controller.handle({ type: "ready" });
+    controller.handle({ type: "selectModel", model: "tools" });
+    controller.handle({ type: "send", text: "weather please" });
+    const asking = await harness.waitFor((state) => state.approvals.length === 1, "the approval");
+    assert.deepEqual(pending, [1]);
+    assert.equal(completed, 0, "not while the turn waits");
+    controller.handle({ type: "approval", callId: asking.approvals[0].callId, answer: "approve" });
+    await harness.waitFor(settled, "the answer after the tool");
+    assert.deepEqual(pending, [1, 0]);
+    assert.deepEqual(picked, ["tools"]);
+    assert.equal(completed, 1);
+  });
+
   it("runs an approved tool, shows it in the turn, and copies the exact request of each receipt as curl", async () => {
     harness = await startPanelHostHarness({ settings: { model: "tools" } });
     const { controller, editor } = harness;
@@ -198,6 +220,7 @@ describe("panel controller (Node, relay emulator)", function () {
     const exported = conversationUi.written.get("/exports/chat.json")!;
     assert.equal(JSON.parse(exported).title, "Renamed: a/b?", "a .json target exports JSON");
     assert.ok(!exported.includes(harness.emulator.defaultKey), "the key is redacted from the export");
+    assert.deepEqual(conversationUi.offeredToOpen, ["/exports/chat.json"], "the notification offers to open the exported file");
     conversationUi.confirmDeletion = false;
     controller.handle({ type: "deleteConversation", conversationId: id });
     await new Promise((resolve) => setTimeout(resolve, 100));

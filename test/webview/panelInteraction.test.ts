@@ -51,6 +51,19 @@ describe("Chat panel webview: interaction (Chromium)", function () {
     assert.deepEqual(await panel.posted(), [{ type: "approval", callId: "call_next", answer: "allow_session" }]);
   });
 
+  it("says the running turn waits for approval while a call waits, and Working… again once it is answered", async () => {
+    const { page } = panel;
+    const running = turn("t1", { answerText: "", streaming: true, outcome: "in_progress", outcomeLabel: "in progress", receipts: [] });
+    await panel.sendState(panelState({ busy: true, turns: [running], approvals: [writeApproval] }));
+    const progress = page.locator(".turn-progress");
+    assert.equal(await progress.innerText(), "Waiting for your approval");
+    await panel.sendPatch({ kind: "approvals", approvals: [] });
+    assert.equal(await progress.innerText(), "Working…");
+    // A patch that brings an approval while the turn runs.
+    await panel.sendPatch({ kind: "approvals", approvals: [writeApproval] });
+    assert.equal(await progress.innerText(), "Waiting for your approval");
+  });
+
   it("reaches the Approve button with the keyboard alone and answers with Enter", async () => {
     const { page } = panel;
     await panel.sendState({ ...conversationState(), busy: true, approvals: [writeApproval] });

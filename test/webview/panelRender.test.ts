@@ -83,6 +83,43 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     ]);
   });
 
+  it("shows a message's Edit and Regenerate on hover without covering any of its text", async () => {
+    const { page } = panel;
+    const long = "Please look at the parser in src/parse.rs and tell me why the nested arrays come out flattened when they hold objects";
+    await panel.sendState(panelState({ turns: [turn("h1", { userText: long }), turn("h2", { userText: "Short one" })] }));
+    for (const index of [0, 1]) {
+      const message = page.locator(".user-message").nth(index);
+      await message.hover();
+      const toolbar = await message.locator(".user-actions").boundingBox();
+      assert.ok(toolbar && toolbar.width > 0);
+      // Each line box of the text, as the browser laid it out.
+      const lines = await message.locator(".user-text").evaluate((element) => {
+        const range = document.createRange();
+        range.selectNodeContents(element);
+        return Array.from(range.getClientRects()).map((rect) => ({ left: rect.left, right: rect.right, top: rect.top, bottom: rect.bottom }));
+      });
+      assert.ok(lines.length > 0);
+      for (const line of lines) {
+        const overlaps = line.left < toolbar.x + toolbar.width && line.right > toolbar.x && line.top < toolbar.y + toolbar.height && line.bottom > toolbar.y;
+        assert.ok(!overlaps, `message ${index}: a line of text at ${JSON.stringify(line)} lies under the toolbar ${JSON.stringify(toolbar)}`);
+      }
+    }
+  });
+
+  it("scrolls an expanded receipt into view when it opens at the bottom edge", async () => {
+    const { page } = panel;
+    const turns = Array.from({ length: 8 }, (_, index) => turn(`s${index}`, { receipts: [receipt({ requestId: `req_a${index}` }), receipt({ requestId: `req_b${index}` })] }));
+    await panel.sendState(panelState({ turns }));
+    const toggle = page.getByRole("region", { name: "Turn details" }).nth(3).getByRole("button", { name: "Show request details" });
+    // The receipt line is the last thing visible: its details would open below the fold.
+    await toggle.evaluate((element) => element.scrollIntoView({ block: "end" }));
+    await toggle.click();
+    const details = page.getByRole("region", { name: "Turn details" }).nth(3).locator(".receipt-details");
+    const [detailsBox, scrollerBox] = await Promise.all([details.boundingBox(), page.locator(".scroller").boundingBox()]);
+    assert.ok(detailsBox && scrollerBox);
+    assert.ok(detailsBox.y + detailsBox.height <= scrollerBox.y + scrollerBox.height + 1, `details end at ${detailsBox.y + detailsBox.height}, the view at ${scrollerBox.y + scrollerBox.height}`);
+  });
+
   it("says unknown, not 0, where the relay reported no usage, with plurals that fit", async () => {
     const { page } = panel;
     await panel.sendState(
@@ -99,6 +136,9 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     assert.doesNotMatch(await regions.nth(0).innerText(), /\b0 in\b/);
     assert.match(await regions.nth(1).innerText(), /1\.2K in · 345 out \(\+1 request without usage\)/);
     assert.equal(await page.locator(".conversation-totals").textContent(), "1 request · tokens unknown");
+    const tooltip = (await page.locator(".conversation-totals").getAttribute("title")) ?? "";
+    assert.match(tooltip, /tokens unknown/);
+    assert.doesNotMatch(tooltip, /\b0 (input|output) tokens/, "no count where none was reported");
     await regions.nth(0).getByRole("button", { name: "Show request details" }).click();
     assert.match(await regions.nth(0).locator(".receipt-details").innerText(), /Input\s+usage not reported/);
   });

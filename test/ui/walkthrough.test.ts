@@ -1,0 +1,55 @@
+// The Get Started walkthrough in a real VS Code: its steps tick themselves off from what really happened
+// (the relay's address is set, a key is there, a model was picked, an answer completed), not from a click
+// on the step. Screenshots: test-results/ui/.
+// Runs only with RELAY_CHAT_UI_WALKTHROUGH=1 (`RELAY_CHAT_UI_WALKTHROUGH=1 node scripts/vscode/runUiTests.mjs
+// --grep "Get Started walkthrough"`). It passes when the walkthrough page opened at startup, before the
+// context keys were set (as after a real install); opened later (the test profile does not open it at
+// startup), steps whose key was already true stay unticked. Out of the default run until that is fixed.
+import * as assert from "node:assert/strict";
+import type { Locator } from "playwright-core";
+import { Workbench } from "./workbench";
+
+const enabled = process.env.RELAY_CHAT_UI_WALKTHROUGH === "1";
+
+(enabled ? describe : describe.skip)("the Get Started walkthrough", function () {
+  this.timeout(180_000);
+  let workbench: Workbench;
+
+  before(async () => {
+    workbench = await Workbench.open();
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === "failed" && workbench) await workbench.screenshot("failed-walkthrough").catch(() => undefined);
+  });
+
+  after(async () => {
+    await workbench?.close();
+  });
+
+  const step = (title: string): Locator => workbench.page.locator("button.getting-started-step", { hasText: title });
+  const isChecked = async (title: string) => (await step(title).locator('[aria-checked="true"]').count()) > 0;
+
+  it("ticks off the relay, its key, the picked model and the first answer as they happen", async () => {
+    const chat = await workbench.openRelayChat();
+    await workbench.runCommand("Relay Chat: Get Started");
+    await step("Add a relay").waitFor({ timeout: 60_000 });
+    // The UI tests' relay is set and its key is in the environment: those two steps are done already.
+    await step("Add a relay").locator('[aria-checked="true"]').waitFor({ timeout: 30_000 });
+    await step("Set its API key").locator('[aria-checked="true"]').waitFor({ timeout: 30_000 });
+    assert.equal(await isChecked("Pick a model"), false, "no model picked yet");
+    assert.equal(await isChecked("Ask a first question"), false, "no answer yet");
+
+    await workbench.runCommand("Relay Chat: Select Model");
+    await workbench.answerInput("echo");
+    await step("Pick a model").locator('[aria-checked="true"]').waitFor({ timeout: 30_000 });
+
+    const message = chat.getByRole("textbox", { name: "Message" });
+    await message.fill("Hello from the walkthrough");
+    await message.press("Enter");
+    await chat.getByText("You said: Hello from the walkthrough").first().waitFor({ timeout: 60_000 });
+    await step("Ask a first question").locator('[aria-checked="true"]').waitFor({ timeout: 30_000 });
+    assert.equal(await isChecked("Run the check-up"), false, "the check-up was not run");
+    await workbench.screenshot("walkthrough");
+  });
+});

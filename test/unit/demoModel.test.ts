@@ -1,0 +1,120 @@
+// The emulator's demo model (what `npm run demo` shows a newcomer) answers as a real model would, driven by
+// the real chat session, the real tools over a temporary folder and the relay emulator: Continue goes on
+// from the cut, a declined call is acknowledged, a named or attached file is the one read, and the riskiest
+// tools (run_command, propose_edit) are proposed so their approvals are seen.
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { answerTextOf } from "../../src/chat/answerText";
+import type { ChatTools } from "../../src/chat/toolRound";
+import type { ApprovalAnswer } from "../../src/tools/approvalPolicy";
+import { createReadFileTool } from "../../src/tools/readFileTool";
+import { createRunCommandTool } from "../../src/tools/runCommandTool";
+import { defineTool } from "../../src/tools/toolContract";
+import { ToolRegistry } from "../../src/tools/toolRegistry";
+import { composeMessage } from "../../src/panel/messageAttachments";
+import type { ChatHarness } from "../fixtures/chat/chatHarness";
+import { finishedTurn, startChatHarness } from "../fixtures/chat/chatHarness";
+
+const HELLO = 'export function greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n';
+
+describe("the demo model", () => {
+  let harness: ChatHarness;
+  let folder: string;
+  let approvals: Array<{ name: string; args: unknown }>;
+  let proposedEdits: unknown[];
+
+  beforeEach(async () => {
+    harness = await startChatHarness();
+    folder = await mkdtemp(path.join(tmpdir(), "relay-chat-demo-"));
+    await writeFile(path.join(folder, "README.md"), "# Demo project\n\nA small folder for trying Relay Chat.\n");
+    await writeFile(path.join(folder, "hello.ts"), HELLO);
+    approvals = [];
+    proposedEdits = [];
+  });
+  afterEach(async () => {
+    await harness.close();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  /** The demo's tools: read_file and run_command for real in the folder; propose_edit records what it is given. */
+  function demoTools(answer: ApprovalAnswer): ChatTools {
+    const context = { workspaceFolders: () => [folder] };
+    const proposeEdit = defineTool<Record<string, unknown>>({
+      name: "propose_edit",
+      description: "Propose an edit to a file; the user reviews it in a diff.",
+      risk: "write",
+      parameters: { type: "object", properties: { path: { type: "string" }, new_text: { type: "string" }, edits: { type: "array" } }, required: ["path"] },
+      run: async (args) => {
+        proposedEdits.push(args);
+        return `The edit to ${String(args.path)} was applied (unsaved).`;
+      },
+    });
+    const registry = new ToolRegistry([createReadFileTool(context), createRunCommandTool(context), proposeEdit]);
+    return {
+      registry,
+      availability: { trusted: true, disabledToolNames: new Set() },
+      approve: async (call) => {
+        approvals.push({ name: call.tool.name, args: call.args });
+        return answer;
+      },
+      maxResultChars: 10_000,
+    };
+  }
+
+  it("after Continue, goes on from the exact place the answer was cut: no restart, no quoted instruction", async () => {
+    const session = harness.newSession({ settings: { model: "demo", maxOutputTokens: 60 } });
+    const cut = finishedTurn(await session.send("Write something long"));
+    assert.equal(cut.outcome.kind, "incomplete");
+    const before = answerTextOf(cut);
+    const continued = finishedTurn(await session.continueTurn(cut.id));
+    const after = answerTextOf(continued);
+    assert.ok(after.startsWith(before) && after.length > before.length, "the continued answer extends the cut one");
+    const added = after.slice(before.length);
+    assert.doesNotMatch(added, /You asked|Continue exactly|demo model/);
+    // Continue again: still the same answer, going on.
+    const again = answerTextOf(finishedTurn(await session.continueTurn(continued.id)));
+    assert.ok(again.startsWith(after) && again.length > after.length);
+    assert.equal(new Set(again.match(/## Part 1:/g)).size, 1, "the answer did not start over");
+  });
+
+  it("asked about a named file, reads that file (not README.md) and explains it", async () => {
+    const session = harness.newSession({ settings: { model: "demo" }, tools: demoTools("approve") });
+    const turn = finishedTurn(await session.send("Can you explain `hello.ts`?"));
+    assert.deepEqual(approvals, [{ name: "read_file", args: { path: "hello.ts" } }]);
+    assert.match(answerTextOf(turn), /I read `hello\.ts`.*function `greet`/s);
+  });
+
+  it("asked to explain attached code, explains the attachment without reading another file", async () => {
+    const session = harness.newSession({ settings: { model: "demo" }, tools: demoTools("approve") });
+    const message = composeMessage("explain this code", [{ kind: "file", label: "hello.ts", text: HELLO, language: "ts" }]);
+    const turn = finishedTurn(await session.send(message));
+    assert.deepEqual(approvals, []);
+    assert.match(answerTextOf(turn), /You attached `hello\.ts`.*function `greet`/s);
+  });
+
+  it("after a denial, acknowledges it instead of claiming to have read the file", async () => {
+    const session = harness.newSession({ settings: { model: "demo" }, tools: demoTools("deny") });
+    const turn = finishedTurn(await session.send("Please read the README file"));
+    assert.deepEqual(approvals.map((approval) => approval.name), ["read_file"]);
+    const answer = answerTextOf(turn);
+    assert.match(answer, /you declined `read_file`/);
+    assert.doesNotMatch(answer, /I read/);
+  });
+
+  it("asked to run something, proposes run_command with that command line", async () => {
+    const session = harness.newSession({ settings: { model: "demo" }, tools: demoTools("approve") });
+    const turn = finishedTurn(await session.send("Please run `ls` in the project"));
+    assert.deepEqual(approvals, [{ name: "run_command", args: { command: "ls" } }]);
+    assert.match(answerTextOf(turn), /I ran `ls`[\s\S]*hello\.ts/);
+  });
+
+  it("asked to change a file, reads it, then proposes an edit made from its exact text", async () => {
+    const session = harness.newSession({ settings: { model: "demo" }, tools: demoTools("approve") });
+    const turn = finishedTurn(await session.send("Change hello.ts: document the function"));
+    assert.deepEqual(approvals.map((approval) => approval.name), ["read_file", "propose_edit"]);
+    assert.deepEqual(proposedEdits, [{ path: "hello.ts", edits: [{ old_text: "export function greet(name: string): string {", new_text: "// Reviewed with Relay Chat's demo model.\nexport function greet(name: string): string {" }] }]);
+    assert.match(answerTextOf(turn), /The edit to `hello\.ts` is in the editor/);
+  });
+});
