@@ -21,6 +21,7 @@ import { installTestLanguagePack } from "./vscode/testLanguagePack.mjs";
 import { installAll } from "./vscode/installCodeServer.mjs";
 import { cacheDir, chromiumArgs, chromiumPath, repoRoot, resultsDir } from "./vscode/paths.mjs";
 
+const SECOND_RELAY_NAME = "Second relay (OpenRouter-like)";
 const fresh = process.argv.includes("--fresh");
 
 const argument = (name) => {
@@ -40,8 +41,12 @@ async function startRelay() {
     console.log(`Using the relay at ${process.env.RELAY_CHAT_BASE_URL} (from RELAY_CHAT_BASE_URL).`);
     return { baseUrl: process.env.RELAY_CHAT_BASE_URL, key: process.env.RELAY_CHAT_API_KEY, model: process.env.RELAY_CHAT_MODEL ?? "", emulated: false, stop: () => {} };
   }
-  const relayProfile = argument("--profile") ?? "openai";
-  const child = spawn(process.execPath, ["--require", "tsx/cjs", path.join(repoRoot, "test/emulator/main.ts"), "--profile", relayProfile], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
+  return startEmulatedRelay(argument("--profile") ?? "openai");
+}
+
+/** The relay emulator as a child process, behaving like `relayProfile`; `key` makes it accept that key. */
+async function startEmulatedRelay(relayProfile, key) {
+  const child = spawn(process.execPath, ["--require", "tsx/cjs", path.join(repoRoot, "test/emulator/main.ts"), "--profile", relayProfile, ...(key ? ["--key", key] : [])], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
   const line = await new Promise((resolve, reject) => {
     let buffered = "";
     child.stdout.on("data", (chunk) => {
@@ -50,9 +55,9 @@ async function startRelay() {
     });
     child.once("exit", (code) => reject(new Error(`the relay emulator exited with ${code}`)));
   });
-  const { baseUrl, key } = JSON.parse(line);
+  const { baseUrl, key: acceptedKey } = JSON.parse(line);
   console.log(`Relay emulator on ${baseUrl}/v1 with the demo model, behaving like a${/^[aeiou]/.test(relayProfile) ? "n" : ""} ${relayProfile} relay.`);
-  return { baseUrl, key, model: "demo", emulated: true, stop: () => child.kill("SIGTERM") };
+  return { baseUrl, key: acceptedKey, model: "demo", emulated: true, stop: () => child.kill("SIGTERM") };
 }
 
 function writeDemoWorkspace() {
@@ -138,6 +143,9 @@ async function main() {
   const vsix = path.join(repoRoot, `${name}-${version}.vsix`);
 
   const relay = await startRelay();
+  // A second relay of another kind beside the first, so switching, cost and balance can be seen: it prices
+  // its answers and reports what it billed and the key's balance, as OpenRouter does.
+  const secondRelay = relay.emulated && !fresh ? await startEmulatedRelay("openrouter", relay.key) : null;
   const folder = writeDemoWorkspace();
   const wantedPort = Number(argument("--port") ?? 8080);
   const port = (await portIsFree(wantedPort)) ? wantedPort : undefined;
@@ -156,6 +164,7 @@ async function main() {
     workspaceFolder: folder,
     settings: {
       ...(fresh ? { "workbench.welcomePage.walkthroughs.openOnInstall": true } : { "relayChat.baseUrl": relay.baseUrl }),
+      ...(secondRelay ? { "relayChat.relays": [{ name: SECOND_RELAY_NAME, baseUrl: `${secondRelay.baseUrl}/v1`, kind: "openrouter" }] } : {}),
       ...(relay.model && !fresh ? { "relayChat.model": relay.model } : {}),
       "relayChat.maxOutputTokens": 400,
       "workbench.colorTheme": "Default Dark Modern",
@@ -170,6 +179,7 @@ async function main() {
   const stopAll = async () => {
     await server.stop();
     relay.stop();
+    secondRelay?.stop();
     rmSync(profile, { recursive: true, force: true });
   };
   if (process.argv.includes("--screenshot")) {
@@ -189,6 +199,10 @@ async function main() {
     if (relay.model) console.log(`  model     ${relay.model}`);
   } else {
     console.log("Open it in a browser, click the Relay Chat icon in the activity bar, and try:");
+  }
+  if (secondRelay) {
+    console.log(`A second relay, "${SECOND_RELAY_NAME}", is in the model picker. Its key is stored per relay: run "Relay Chat: Set API Key",`);
+    console.log(`pick "${SECOND_RELAY_NAME}" and enter ${secondRelay.key} (the emulator's throwaway key); its answers then show their cost and its balance.`);
   }
   console.log('  "Hello!"  ·  "Explain hello.ts"  ·  "Add a comment to hello.ts"  ·  "Run `ls`"  ·  "Write something long"');
   console.log("Press Ctrl-C to stop.");

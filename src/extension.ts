@@ -214,6 +214,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     await storage.writeAtomically(CONNECTION_REPORT_NAME, redactSecrets(markdown, connection.secrets()));
     await vscode.commands.executeCommand("markdown.showPreview", vscode.Uri.file(path.join(storageFolder, CONNECTION_REPORT_NAME)));
     log.info(`connection check of ${name}: ${report.ok ? "ok" : "failed"} (request ${report.result?.requestId ?? "-"})`);
+    if (report.ok) walkthrough.checkPassed();
     await languageModels.findings.recordFromCheck(client.root, model, report.steps);
   };
   const relayCommands = { connection, keys, refresh: refreshConnection, checkRelay };

@@ -16,7 +16,7 @@ import { incompleteActionsFor, largerBudgetFor, lastBudgetOf, requireIncompleteT
 import { continuationItems } from "./historyItems";
 import type { RequestLedger } from "./requestLedger";
 import type { SendEstimate } from "./spendGuard";
-import { estimateNextRequest, estimateSend } from "./spendGuard";
+import { estimateNextRequest, estimateSend, withSpendWarning } from "./spendGuard";
 import type { ChatTools, ToolCallEvent } from "./toolRound";
 import { answerFunctionCalls } from "./toolRound";
 import { checkpointAtTurnEnd, checkpointBeforeRound } from "./turnCheckpoint";
@@ -205,7 +205,8 @@ export class ChatSession {
   }
 
   /** Null when the request may go; otherwise the result that stops it (the user has to confirm, or declined). */
-  private async guardSpend(estimate: SendEstimate, options: SendOptions): Promise<TurnResult | null> {
+  private async guardSpend(tokenEstimate: SendEstimate, options: SendOptions): Promise<TurnResult | null> {
+    const estimate = withSpendWarning(tokenEstimate, this.settings.priceOf?.(this.settings.model) ?? null, this.settings.spendWarningAmount ?? null);
     if (!estimate.needsConfirmation || options.confirmed) return null;
     if (!this.confirmExpensiveSend) return { status: "needs_confirmation", estimate };
     return (await this.confirmExpensiveSend(estimate)) ? null : { status: "declined", estimate };

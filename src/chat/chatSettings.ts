@@ -8,6 +8,8 @@ export interface ChatSettings {
   relay?: string;
   /** A model's price on that relay as known when a request is sent (never fetched then); null: unknown. */
   priceOf?: (model: string) => ModelPrice | null;
+  /** Ask before a request whose input is estimated to cost more than this, in the model's price currency (relayChat.spendWarning). */
+  spendWarningAmount?: number | null;
   stream: boolean;
   /** Output budget per request; null sends none and leaves it to the relay. */
   maxOutputTokens: number | null;

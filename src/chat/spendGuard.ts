@@ -1,3 +1,4 @@
+import type { ModelPrice } from "../relay/modelPrice";
 import type { InputItem } from "../relay/types";
 import type { Conversation, RequestPurpose, Turn } from "./conversation";
 import { pathTo } from "./conversation";
@@ -23,6 +24,19 @@ export interface SendEstimate {
   basis: "last_usage" | "characters";
   /** The request it is for: a new message (`send`), `continue`, `retry_larger` or `tool_follow_up`. */
   purpose: RequestPurpose;
+  /** The input's estimated cost, when the model's price is known and a money warning is set (relayChat.spendWarning). */
+  inputCost?: { amount: number; currency: string; threshold: number };
+}
+
+/**
+ * The estimate with the money warning applied: the input's cost from the model's price (input price per
+ * million tokens) is compared with `threshold` (in the price's currency). Without a price or threshold
+ * the estimate is unchanged: a cost that cannot be known warns through the token threshold only.
+ */
+export function withSpendWarning(estimate: SendEstimate, price: ModelPrice | null, threshold: number | null): SendEstimate {
+  if (price === null || threshold === null || threshold <= 0) return estimate;
+  const amount = (estimate.inputTokens * price.inputPerMillion) / 1_000_000;
+  return { ...estimate, needsConfirmation: estimate.needsConfirmation || amount > threshold, inputCost: { amount, currency: price.currency, threshold } };
 }
 
 export function estimateTokensOfText(text: string): number {

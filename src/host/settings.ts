@@ -34,6 +34,8 @@ export interface RelayChatSettings {
   commandTimeoutMs: number;
   toolRoundCap: number;
   historyWarningTokens: number;
+  /** relayChat.spendWarning, in the model's price currency; null when unset. */
+  spendWarningAmount: number | null;
 }
 
 export function readSettings(): RelayChatSettings {
@@ -70,6 +72,7 @@ export function readSettings(): RelayChatSettings {
     commandTimeoutMs: Math.max(1, config.get<number>("tools.commandTimeoutSeconds", 60)) * 1000,
     toolRoundCap: Math.max(1, config.get<number>("toolRoundCap", 10)),
     historyWarningTokens: Math.max(0, config.get<number>("historyWarningTokens", 50_000)),
+    spendWarningAmount: positiveNumberOrNull(config.get<unknown>("spendWarning", null)),
   };
 }
 
@@ -85,6 +88,10 @@ function disabledEverywhere(config: vscode.WorkspaceConfiguration): string[] {
   const levels = config.inspect<unknown>("tools.disabled");
   const values = [levels?.globalValue, levels?.workspaceValue, levels?.workspaceFolderValue].flatMap(stringList);
   return [...new Set(values)].sort();
+}
+
+function positiveNumberOrNull(value: unknown): number | null {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : null;
 }
 
 function stringList(value: unknown): string[] {

@@ -475,6 +475,7 @@ export class ChatController implements PanelSource {
       model,
       relay,
       priceOf: (priced) => (relay === undefined ? null : (this.options.priceOf?.(relay, priced) ?? null)),
+      spendWarningAmount: settings.spendWarningAmount ?? null,
       stream: settings.stream,
       maxOutputTokens: settings.maxOutputTokens,
       toolRoundCap: settings.toolRoundCap,

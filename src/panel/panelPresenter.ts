@@ -66,11 +66,19 @@ export class PanelPresenter {
           : {
               estimatedInputTokens: spendEstimate.inputTokens,
               thresholdTokens: spendEstimate.thresholdTokens,
-              text: l10n.t(
-                "This request resends the whole conversation: about {0} input tokens (an estimate), above your warning threshold of {1}. The relay bills input tokens.",
-                spendEstimate.inputTokens,
-                spendEstimate.thresholdTokens,
-              ),
+              text: spendEstimate.inputCost && spendEstimate.inputCost.amount > spendEstimate.inputCost.threshold
+                ? l10n.t(
+                    "This request resends the whole conversation: about {0} input tokens, about {1} {2} of input at the model's price (an estimate), above your warning of {3} {2}.",
+                    spendEstimate.inputTokens,
+                    spendEstimate.inputCost.amount.toFixed(4),
+                    spendEstimate.inputCost.currency,
+                    spendEstimate.inputCost.threshold,
+                  )
+                : l10n.t(
+                    "This request resends the whole conversation: about {0} input tokens (an estimate), above your warning threshold of {1}. The relay bills input tokens.",
+                    spendEstimate.inputTokens,
+                    spendEstimate.thresholdTokens,
+                  ),
             },
       totals,
       notice: inputs.notice,

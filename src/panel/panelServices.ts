@@ -16,6 +16,8 @@ export interface PanelSettings {
   maxOutputTokens: number | null;
   toolRoundCap: number;
   historyWarningTokens: number;
+  /** relayChat.spendWarning: ask before a request whose input is estimated to cost more (price currency); null: off. */
+  spendWarningAmount?: number | null;
 }
 
 /** The relays, the active relay's client and why there is none. */

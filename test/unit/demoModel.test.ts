@@ -54,7 +54,7 @@ describe("the demo model", () => {
     const registry = new ToolRegistry([createReadFileTool(context), createRunCommandTool(context), proposeEdit]);
     return {
       registry,
-      availability: { trusted: true, disabledToolNames: new Set() },
+      availability: () => ({ trusted: true, disabledToolNames: new Set() }),
       approve: async (call) => {
         approvals.push({ name: call.tool.name, args: call.args });
         return answer;

@@ -141,3 +141,33 @@ describe("history resent to another relay (Node, two relay emulators)", function
     assert.doesNotMatch(lastTurn(back).receipts[0]!.note ?? "", /another relay/, "the first relay's own reasoning is its own");
   });
 });
+
+describe("the spend warning in money (Node, relay emulator)", function () {
+  this.timeout(30_000);
+  let harness: PanelHostHarness;
+
+  afterEach(async () => {
+    await harness?.close();
+  });
+
+  it("asks before a request whose input would cost more than relayChat.spendWarning at the model's price, and sends nothing until confirmed", async () => {
+    const price = { inputPerMillion: 1_000_000, cachedInputPerMillion: null, outputPerMillion: 1, currency: "USD" };
+    harness = await startPanelHostHarness({ settings: { spendWarningAmount: 0.5 }, priceOf: () => price });
+    const { controller } = harness;
+    controller.handle({ type: "send", text: "a message whose input costs more than fifty cents at this price" });
+    const asking = await harness.waitFor((state) => state.spendWarning !== null, "the spend warning");
+    assert.match(asking.spendWarning!.text, /USD of input at the model's price \(an estimate\), above your warning of 0\.5 USD/);
+    assert.equal(harness.emulator.received.filter((request) => request.method === "POST").length, 0, "nothing sent before the answer");
+    controller.handle({ type: "confirmSend", confirmed: true });
+    const state = await harness.waitFor(settled, "the answer");
+    assert.equal(lastTurn(state).outcome, "completed");
+  });
+
+  it("does not ask when the price is unknown or the input costs less", async () => {
+    harness = await startPanelHostHarness({ settings: { spendWarningAmount: 0.5 }, priceOf: () => null });
+    harness.controller.handle({ type: "send", text: "no price known" });
+    const state = await harness.waitFor(settled, "the answer");
+    assert.equal(lastTurn(state).outcome, "completed");
+    assert.equal(state.spendWarning, null);
+  });
+});
