@@ -372,7 +372,7 @@ export class HistoryStore {
     const owner = JSON.stringify({ writer: this.writer });
     if (await this.storage.createExclusively(name, owner)) return true;
     const holder = await this.storage.read(name).catch(() => null);
-    const holderWriter = holder === null ? "" : String((JSON.parse(holder) as { writer?: unknown }).writer ?? "");
+    const holderWriter = lockHolder(holder);
     const modifiedAt = await this.storage.modifiedAt(name);
     const stale = !this.writerProcessAlive(holderWriter) || modifiedAt === null || this.wallClock.now() - modifiedAt > LOCK_STALE_MS;
     if (!stale) return false;
@@ -536,3 +536,16 @@ function isProcessAlive(pid: number): boolean {
   }
 }
 
+/**
+ * The writer a lock file names; "" when it names none. A writer killed between creating the lock and
+ * writing its name leaves an empty file: that lock has no live holder, so it counts as stale.
+ */
+function lockHolder(text: string | null): string {
+  if (text === null) return "";
+  try {
+    const parsed = JSON.parse(text) as { writer?: unknown } | null;
+    return typeof parsed?.writer === "string" ? parsed.writer : "";
+  } catch {
+    return "";
+  }
+}

@@ -46,6 +46,19 @@ describe("storage without debris, torn lines or endless walks", () => {
     assert.deepEqual(await readdir(folder), ["conversations", "index.json.tmp-456-ef01"]);
   });
 
+  it("takes over a compaction lock a killed writer left empty, and loses nothing", async () => {
+    const store = new HistoryStore(new FileStorage(folder), undefined, { compactAtBytes: 1 });
+    await store.save(sampleConversation(0, 2, 100));
+    // Killed between creating the lock and writing its holder's name: an empty file.
+    await writeFile(path.join(folder, "conversations", `${sampleConversationId(0)}.lock`), "");
+    await store.save(sampleConversation(0, 3, 100));
+    await store.save(sampleConversation(0, 4, 100));
+    const reopened = await new HistoryStore(new FileStorage(folder)).open(sampleConversationId(0));
+    assert.ok(reopened.ok);
+    assert.deepEqual(reopened.conversation, sampleConversation(0, 4, 100));
+    assert.ok(!(await readdir(path.join(folder, "conversations"))).some((name) => name.endsWith(".lock")), "the stale lock is gone");
+  });
+
   it("starts each ledger row on a new line, so a torn last line does not swallow the next row", async () => {
     const storage = new FileStorage(folder);
     const ledger = new RequestLedger(storage);
