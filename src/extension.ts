@@ -310,6 +310,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     }),
     command("relayChat.addRelay", () => addRelay(relayCommands)),
     command("relayChat.refreshBalance", () => money.refreshBalance(true)),
+    money.onDidReadBalance(() => controller.balanceChanged()),
     command("relayChat.renameRelay", () => renameRelay(relayCommands)),
     command("relayChat.removeRelay", () => removeRelay(relayCommands)),
     command("relayChat.openSettings", () => vscode.commands.executeCommand("workbench.action.openSettings", "relayChat")),

@@ -9,7 +9,9 @@ export function renderSetupNotice(setup: SetupView, localizer: Localizer, post: 
   const buttons: HTMLButtonElement[] = [];
   if (!setup.hasBaseUrl) {
     lines.push(element("p", { text: localizer.text("No relay address is set.") }));
-    buttons.push(button(localizer.text("Set base URL"), () => post({ type: "fix", action: "openSettings" }), { className: "primary" }));
+    // Add relay asks for the address, a name and the key, then checks the relay: the whole setup in one go.
+    buttons.push(button(localizer.text("Add relay…"), () => post({ type: "fix", action: "addRelay" }), { className: "primary" }));
+    buttons.push(button(localizer.text("Set base URL"), () => post({ type: "fix", action: "openSettings" }), { className: "secondary" }));
   }
   if (!setup.hasApiKey) {
     lines.push(element("p", { text: localizer.text("No API key is set.") }));

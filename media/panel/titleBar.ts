@@ -29,7 +29,7 @@ export class TitleBar {
   }
 
   update(state: PanelState): void {
-    const signature = JSON.stringify([state.title, state.totals]);
+    const signature = JSON.stringify([state.title, state.totals, state.balance]);
     if (signature === this.signature) return;
     this.signature = signature;
     this.titleText.textContent = state.title;
@@ -42,7 +42,7 @@ export class TitleBar {
       this.cost.textContent = `${this.localizer.money(cost.amount, cost.currency, cost.estimated)}${partial ? "+" : ""}`;
       const what = cost.estimated ? this.localizer.text("This conversation's cost, estimated from the models' prices where the relay billed nothing") : this.localizer.text("This conversation's cost, as the relay billed it");
       const label = partial ? `${what}. ${this.localizer.plural(totals?.requestsWithoutCost ?? 0, "{0} request has no known cost.", "{0} requests have no known cost.")}` : what;
-      this.cost.title = label;
+      this.cost.title = state.balance ? `${label}\n${state.balance}` : label;
       this.cost.setAttribute("aria-label", `${this.cost.textContent}: ${label}`);
     }
     if (totals === null) return;
@@ -69,7 +69,7 @@ export class TitleBar {
       totals.requestsWithoutUsage === 0 || reported === 0
         ? ""
         : ` ${this.localizer.plural(totals.requestsWithoutUsage, "({0} request without reported usage: its tokens are unknown)", "({0} requests without reported usage: their tokens are unknown)")}`;
-    this.totals.title = exact + missing;
+    this.totals.title = state.balance ? `${exact}${missing}\n${state.balance}` : exact + missing;
     this.totals.setAttribute("aria-label", exact + missing);
   }
 }

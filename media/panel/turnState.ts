@@ -35,6 +35,7 @@ const fixLabels: Record<FixAction, string> = {
   selectModel: "Pick another model",
   checkConnection: "Check connection",
   openConsole: "Open the relay's console",
+  addRelay: "Add relay…",
 };
 
 export interface TurnStateParts {

@@ -26,6 +26,10 @@ export class RelayMoney implements vscode.Disposable {
   private readonly status: vscode.StatusBarItem;
   private readonly subscriptions: vscode.Disposable[] = [];
 
+  private readonly balanceRead = new vscode.EventEmitter<void>();
+  /** Fires when a balance was read (the panel's title line says it too). */
+  readonly onDidReadBalance = this.balanceRead.event;
+
   constructor(
     private readonly connection: RelayConnection,
     private readonly log: OutputLog,
@@ -73,6 +77,7 @@ export class RelayMoney implements vscode.Disposable {
     if (!force && this.balances.isFresh(relay)) return;
     await this.balances.get(relay).catch(() => undefined);
     this.render();
+    this.balanceRead.fire();
   }
 
   private readSetting(): void {
@@ -131,6 +136,7 @@ export class RelayMoney implements vscode.Disposable {
 
   dispose(): void {
     for (const subscription of this.subscriptions) subscription.dispose();
+    this.balanceRead.dispose();
   }
 }
 

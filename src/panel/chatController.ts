@@ -306,6 +306,11 @@ export class ChatController implements PanelSource {
     return this.conversationCommands.export(conversationId ?? this.conversation?.id ?? null);
   }
 
+  /** The active relay's balance was read again: the title line's tooltip says it. */
+  balanceChanged(): void {
+    this.sync.changed();
+  }
+
   onConnectionChanged(): void {
     this.runner.applySettings();
     void this.refreshModels();
@@ -342,6 +347,7 @@ export class ChatController implements PanelSource {
       consoleConfigured: this.consoleConfigured,
       spendEstimate: this.prompts.spendEstimate,
       totals: this.conversationCommands.totals,
+      balanceNote: this.options.balanceNote,
       streamingTurnId,
       liveText: streamingTurnId === null ? null : this.runner.liveText(streamingTurnId),
     };

@@ -81,6 +81,7 @@ export class PanelPresenter {
                   ),
             },
       totals,
+      balance: inputs.balanceNote?.(null) ?? null,
       notice: inputs.notice,
     };
   }

@@ -23,7 +23,7 @@ export type OutcomeKind =
   | "not_finished";
 
 /** What a button in an error offers; the host carries it out. */
-export type FixAction = "setApiKey" | "openSettings" | "selectModel" | "checkConnection" | "openConsole";
+export type FixAction = "setApiKey" | "openSettings" | "selectModel" | "checkConnection" | "openConsole" | "addRelay";
 
 export interface UsageView {
   inputTokens: number | null;
@@ -250,6 +250,8 @@ export interface PanelFields {
   spendWarning: SpendWarningView | null;
   /** Totals of the conversation on screen: every request of every branch, from the request ledger. */
   totals: TotalsView | null;
+  /** "Balance left on Cheap relay: $1.20." for the active relay, where it tells it; null otherwise. */
+  balance?: string | null;
   notice: string | null;
 }
 
@@ -343,7 +345,7 @@ const isNumber = (value: unknown): value is number => typeof value === "number" 
 const isIndex = (value: unknown): value is number => isNumber(value) && Number.isInteger(value) && value >= 0;
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every(isString);
 
-const FIX_ACTIONS: readonly string[] = ["setApiKey", "openSettings", "selectModel", "checkConnection", "openConsole"];
+const FIX_ACTIONS: readonly string[] = ["setApiKey", "openSettings", "selectModel", "checkConnection", "openConsole", "addRelay"];
 
 /** Field checks per message type; anything else that crosses postMessage is ignored and logged. */
 const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>) => boolean } = {

@@ -14,6 +14,7 @@ const FIX_COMMANDS: Record<Exclude<FixAction, "openConsole">, string> = {
   openSettings: "relayChat.openSettings",
   selectModel: "relayChat.selectModel",
   checkConnection: "relayChat.checkConnection",
+  addRelay: "relayChat.addRelay",
 };
 
 /** The settings only the panel reads; the console is the active relay's (its profile, or relayChat.consoleUrl). */

@@ -133,6 +133,7 @@ export const WEBVIEW_STRINGS: readonly string[] = [
   "Send anyway",
   "sends a new request that may be billed",
   "Set API key",
+  "Add relay…",
   "Set base URL",
   "Set up Relay Chat",
   "Setup",

@@ -171,3 +171,22 @@ describe("the spend warning in money (Node, relay emulator)", function () {
     assert.equal(state.spendWarning, null);
   });
 });
+
+describe("balance in the panel (Node, relay emulator)", function () {
+  this.timeout(30_000);
+  let harness: PanelHostHarness;
+
+  afterEach(async () => {
+    await harness?.close();
+  });
+
+  it("a quota error says the balance the relay reports, and the title line's tooltip has it", async () => {
+    const note = "Balance left on emulator: $0.00.";
+    harness = await startPanelHostHarness({ emulator: { balance: 0 }, balanceNote: () => note });
+    harness.controller.handle({ type: "send", text: "no money left" });
+    const state = await harness.waitFor(settled, "the refusal");
+    assert.notEqual(lastTurn(state).outcome, "completed");
+    assert.ok((lastTurn(state).explanation ?? "").endsWith(note), lastTurn(state).explanation ?? "");
+    assert.equal(state.balance, note);
+  });
+});
