@@ -69,7 +69,7 @@ export function renderApprovalCard(approval: ApprovalView, localizer: Localizer,
 
 /** The one first-use question about read-only tools; any other answer to this card is remembered as "keep asking". */
 function readOnlyQuestion(localizer: Localizer, choose: (choice: ApprovalAnswer) => void, cardButtons: HTMLButtonElement[]): HTMLElement {
-  const yes = button(localizer.text("Run read-only tools without asking"), () => choose("read_only_always"), { className: "secondary" });
+  const yes = button(localizer.text("Stop asking for reads"), () => choose("read_only_always"), { className: "secondary" });
   cardButtons.push(yes);
   return element("div", { className: "approval-read-only-question" }, [
     element("p", { text: localizer.text("Let read-only tools (read, list, search) run without asking from now on? Asked once: any other answer keeps them asking.") }),

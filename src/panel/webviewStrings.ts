@@ -23,7 +23,7 @@ export const WEBVIEW_STRINGS: readonly string[] = [
   "After this call, the result goes back to the model in a new request of about {0} input tokens (an estimate), which the relay may bill.",
   "Allow for this session",
   "Asks because of your rule {0}.",
-  "Run read-only tools without asking",
+  "Stop asking for reads",
   "Let read-only tools (read, list, search) run without asking from now on? Asked once: any other answer keeps them asking.",
   "Always allow this command",
   "Always allow {0}",

@@ -145,7 +145,7 @@ describe("Chat panel webview: tool and approval cards (Chromium)", function () {
     await panel.sendState(panelState({ busy: true, approvals: [readApproval, { ...commandApproval }] }));
     const cards = panel.page.locator(".approval-card");
     assert.equal(await cards.nth(1).locator(".approval-read-only-question").count(), 0);
-    await cards.nth(0).getByRole("button", { name: "Run read-only tools without asking" }).click();
+    await cards.nth(0).getByRole("button", { name: "Stop asking for reads" }).click();
     assert.deepEqual(await panel.waitForPosted("approval"), [{ type: "approval", callId: "call_first", answer: "read_only_always" }]);
     assert.equal(await cards.nth(0).getByRole("button", { name: "Approve" }).isDisabled(), true, "one answer per card");
   });
