@@ -104,12 +104,12 @@ async function queueFault(fault: Record<string, unknown>): Promise<void> {
   });
 
   const errorCases: Array<{ name: string; fault: Record<string, unknown>; says: RegExp }> = [
-    { name: "quota-403", fault: { kind: "status", status: 403, code: "insufficient_user_quota", message: "user quota is not enough" }, says: /HTTP 403, cause: quota or balance/ },
-    { name: "key-401", fault: { kind: "status", status: 401, code: "invalid_api_key", message: "Incorrect API key provided." }, says: /HTTP 401, cause: the API key/ },
-    { name: "model-permission-403", fault: { kind: "status", status: 403, code: "model_not_allowed", message: "This key may not use the requested model." }, says: /HTTP 403, cause: model permission/ },
+    { name: "quota-403", fault: { kind: "status", status: 403, code: "insufficient_user_quota", message: "user quota is not enough" }, says: /HTTP 403 \(insufficient_user_quota\), cause: quota or balance/ },
+    { name: "key-401", fault: { kind: "status", status: 401, code: "invalid_api_key", message: "Incorrect API key provided." }, says: /HTTP 401 \(invalid_api_key\), cause: the API key/ },
+    { name: "model-permission-403", fault: { kind: "status", status: 403, code: "model_not_allowed", message: "This key may not use the requested model." }, says: /HTTP 403 \(model_not_allowed\), cause: model permission/ },
     { name: "error-after-200", fault: { kind: "error_event", code: "server_error", message: "upstream went away" }, says: /error after HTTP 200/ },
     { name: "interrupted", fault: { kind: "disconnect", afterBytes: 600 }, says: /stream was interrupted before a final status/ },
-    { name: "rate-limit-429", fault: { kind: "status", status: 429, code: "rate_limit_exceeded" }, says: /HTTP 429, cause: rate limit/ },
+    { name: "rate-limit-429", fault: { kind: "status", status: 429, code: "rate_limit_exceeded" }, says: /HTTP 429 \(rate_limit_exceeded\), cause: rate limit/ },
   ];
 
   for (const [index, errorCase] of errorCases.entries()) {
