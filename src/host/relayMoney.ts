@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import type { Balance } from "../relay/balance";
+import type { RelayClient } from "../relay/client";
 import { BALANCE_REFRESH_MS, balanceWasRead, readBalance } from "../relay/balance";
 import type { ModelPrice, PriceTable } from "../relay/modelPrice";
 import { parsePriceSetting, priceFor } from "../relay/priceSetting";
@@ -96,9 +97,9 @@ export class RelayMoney implements vscode.Disposable {
   }
 
   private async loadPrices(relay: string): Promise<PriceTable | null> {
-    const client = await this.connection.clientFor(relay);
-    if (!client) return null;
+    const client = await this.requireClient(relay);
     const result = await readPrices(client, { kind: this.kindOf(relay) });
+    await this.requireSameClient(relay, client);
     if (result.ok) {
       this.log.info(`prices of ${relay}: ${result.prices.size} models from ${result.source}`);
       return result.prices;
@@ -108,12 +109,30 @@ export class RelayMoney implements vscode.Disposable {
   }
 
   private async loadBalance(relay: string): Promise<Balance | null> {
-    const client = await this.connection.clientFor(relay);
-    if (!client) return null;
+    const client = await this.requireClient(relay);
     const result = await readBalance(client, { kind: this.kindOf(relay) });
+    await this.requireSameClient(relay, client);
     if (result.ok && balanceWasRead(result.balance)) return result.balance;
     this.explainOnce(`balance:${relay}`, `No balance from ${relay}: ${result.ok ? "the answer said nothing about it" : result.reason}`);
     return null;
+  }
+
+  /**
+   * The relay's client; without one (no key yet, or the connection is being rebuilt) the load fails, so
+   * nothing is remembered as read and the next turn or click asks again.
+   */
+  private async requireClient(relay: string) {
+    const client = await this.connection.clientFor(relay);
+    if (!client) throw new Error(`no client for ${relay} yet`);
+    return client;
+  }
+
+  /**
+   * A settings or key change replaced (and closed) the client while it was reading: what it read, or why it
+   * failed, says nothing about the relay, so nothing is kept and the next turn or click asks again.
+   */
+  private async requireSameClient(relay: string, client: RelayClient): Promise<void> {
+    if ((await this.connection.clientFor(relay)) !== client) throw new Error(`the connection to ${relay} changed while reading`);
   }
 
   private explainOnce(what: string, message: string): void {

@@ -73,7 +73,26 @@ async function responsesPostsTo(controlUrl: string): Promise<number> {
     await chat.getByText("You said: hello from the second relay").first().waitFor({ timeout: 60_000 });
     await chat.getByRole("region", { name: "Turn details" }).last().getByText(/completed/i).first().waitFor({ timeout: 60_000 });
     assert.equal(await responsesPostsTo(secondRelayControl), before + 1, "the second relay answered");
+  });
+
+  it("says which relay answered, what it cost and what balance is left", async () => {
+    // Prices are read in the background after the first request, never on the send path: the next answer is priced.
+    const message = chat.getByRole("textbox", { name: "Message" });
+    await message.fill("and what did this cost?");
+    await message.press("Enter");
+    await chat.getByText("You said: and what did this cost?").first().waitFor({ timeout: 60_000 });
+    const receipt = chat.getByRole("region", { name: "Turn details" }).last();
+    await receipt.locator(".receipt-cost").waitFor({ timeout: 30_000 });
+    assert.match(await receipt.locator(".receipt-cost").innerText(), /^≈\$\d/, "an estimate from the relay's published prices");
+    await receipt.getByRole("button", { name: "Show request details" }).click();
+    const details = await receipt.innerText();
+    assert.match(details, new RegExp(`Relay\\s+${NAME}`), details);
+    assert.match(details, /estimated from the model's price/);
+    const balance = workbench.page.locator(".statusbar-item", { has: workbench.page.locator(".codicon-credit-card") });
+    await balance.waitFor({ timeout: 30_000 });
+    assert.match(await balance.innerText(), /\$\d|unlimited/, "the second relay's balance in the status bar");
     await workbench.panelScreenshot("relays-02-second-relay-answer");
+    await workbench.screenshot("relays-03-cost-and-balance");
   });
 
   it("removes the relay and its key through Remove Relay…", async () => {
