@@ -39,6 +39,8 @@ export interface TurnRequestContext {
   redact: (text: string) => string;
   /** Saves the conversation; never throws (problems go to the listener). */
   save: () => Promise<void>;
+  /** Puts the stored images' data URLs into the body's input (the conversation keeps references only). */
+  resolveImages?: (items: InputItem[]) => Promise<InputItem[]>;
 }
 
 export async function sendTurnRequest(
@@ -95,7 +97,8 @@ export async function sendTurnRequest(
     lastSavedAt = context.clock.now();
     void context.save();
   };
-  const received = await context.client.send(request, {
+  const body = context.resolveImages ? { ...request, input: await context.resolveImages(request.input) } : request;
+  const received = await context.client.send(body, {
     signal,
     onHeaders,
     onEvents: (events, snapshot, progress) => {
