@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { HistoryStore } from "../../src/chat/historyStore";
 import { FileStorage } from "../../src/chat/fileStorage";
+import { exportText } from "../../src/panel/conversationCommands";
 import type { ChatHarness } from "../fixtures/chat/chatHarness";
 import { allFilesUnder, finishedTurn, startChatHarness } from "../fixtures/chat/chatHarness";
 
@@ -46,6 +47,16 @@ describe("images in messages", () => {
     }
   });
 
+  it("exports the images as data URLs in the JSON export's input", async () => {
+    const session = harness.newSession();
+    finishedTurn(await session.send("what is this?", { images: [{ mediaType: "image/png", data: PNG }] }));
+    const exported = JSON.parse(await exportText(session.conversation, "chat.json", harness.store.images)) as { input: { content: unknown }[] };
+    assert.deepEqual(exported.input[0]?.content, [
+      { type: "input_text", text: "what is this?" },
+      { type: "input_image", image_url: `data:image/png;base64,${PNG}` },
+    ]);
+  });
+
   it("regenerating a turn sends its images again", async () => {
     const session = harness.newSession();
     const turn = finishedTurn(await session.send("describe", { images: [{ mediaType: "image/png", data: PNG }] }));
@@ -53,6 +64,14 @@ describe("images in messages", () => {
     const bodies = harness.emulator.received.filter((request) => request.method === "POST").map((request) => request.rawBody);
     assert.equal(bodies.length, 2);
     assert.ok(bodies[1]?.includes(`data:image/png;base64,${PNG}`));
+  });
+
+  it("explains a relay's 400 about image input as a model that does not accept images", async () => {
+    const session = harness.newSession();
+    harness.emulator.queueFault({ kind: "status", status: 400, code: "invalid_request_error", message: "Invalid content type. image_url is only supported by certain models." });
+    const turn = finishedTurn(await session.send("what is this?", { images: [{ mediaType: "image/png", data: PNG }] }));
+    assert.equal(turn.outcome.kind, "http_error");
+    assert.match(turn.requests[0]?.explanation ?? "", /This model does not accept images\. Pick a model that can read images, or send the message again without them\./);
   });
 
   it("refuses a media type outside PNG, JPEG, WebP and GIF", async () => {
