@@ -115,8 +115,8 @@ export interface TurnView {
   /** What the user typed (attached context is listed in `attachments`). */
   userText: string;
   attachments: AttachmentLabel[];
-  /** Data URLs of the images sent with the message, for thumbnails; absent when none. */
-  images?: string[];
+  /** How many images went with the message (shown as a chip; their bytes stay with the host); absent when none. */
+  imageCount?: number;
   /** Markdown of the answer so far (completed text, or the partial text of an unfinished turn). */
   answerText: string;
   /** What the model declined to answer, in its own words (`refusal` parts); null when it refused nothing. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { panelState } from "./fixtures/panelStates";
+import { panelState, turn } from "./fixtures/panelStates";
 import { freshPanelPerTest } from "./support/panelTestHooks";
 import type { PanelPage } from "./support/panelHarness";
 
@@ -82,6 +82,12 @@ describe("Chat panel webview: images in the composer (Chromium)", function () {
     assert.equal(await page.locator(".image-thumbnail").count(), 0, "the thumbnails went with the message");
     assert.deepEqual(panel.pageErrors, []);
     assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
+  });
+
+  it("shows how many images a sent message carried", async () => {
+    const { page } = panel;
+    await panel.sendState(panelState({ turns: [turn("t1", { imageCount: 2 })] }));
+    assert.equal(await page.locator(".sent-attachments .chip").innerText(), "2 images");
   });
 
   it("downscales a dropped image to the longest side the settings allow", async () => {
