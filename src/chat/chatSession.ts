@@ -132,9 +132,10 @@ export class ChatSession {
     return this.startTurn(this.current.activeTurnId, text, options);
   }
 
-  /** Sends an edited version of a turn's message as a new branch; the original turn stays reachable. */
+  /** Sends an edited version of a turn's message, with its images, as a new branch; the original turn stays reachable. */
   editAndResend(turnId: string, newText: string, options: SendOptions = {}): Promise<TurnResult> {
-    return this.startTurn(requireTurn(this.current, turnId).parentId, newText, options);
+    const turn = requireTurn(this.current, turnId);
+    return this.startTurn(turn.parentId, newText, options, turn.images ?? []);
   }
 
   /** Asks again for the same message as a new branch; the earlier answer stays reachable. */

@@ -57,13 +57,16 @@ describe("images in messages", () => {
     ]);
   });
 
-  it("regenerating a turn sends its images again", async () => {
+  it("regenerating a turn, or editing its text, sends its images again", async () => {
     const session = harness.newSession();
     const turn = finishedTurn(await session.send("describe", { images: [{ mediaType: "image/png", data: PNG }] }));
     finishedTurn(await session.regenerate(turn.id));
+    const edited = finishedTurn(await session.editAndResend(turn.id, "describe it in one word"));
+    assert.deepEqual(edited.images, turn.images);
     const bodies = harness.emulator.received.filter((request) => request.method === "POST").map((request) => request.rawBody);
-    assert.equal(bodies.length, 2);
+    assert.equal(bodies.length, 3);
     assert.ok(bodies[1]?.includes(`data:image/png;base64,${PNG}`));
+    assert.ok(bodies[2]?.includes(`data:image/png;base64,${PNG}`));
   });
 
   it("explains a relay's 400 about image input as a model that does not accept images", async () => {
