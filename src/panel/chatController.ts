@@ -128,6 +128,7 @@ export class ChatController implements PanelSource {
       editor: options.editor,
       relay: options.relay,
       conversation: () => this.runner.conversation,
+      images: options.store.images,
       tools: () => this.runner.tools,
       notify: (notice) => this.setNotice(notice),
       attachmentsChanged: () => this.sync.changed(),

@@ -272,6 +272,11 @@ describe("panel controller (Node, relay emulator)", function () {
     assert.deepEqual(state.imageLimits, { maxLongestSide: 2048, maxBytes: 16 }, "the limits reach the webview");
     const posts = () => harness.emulator.received.filter((request) => request.method === "POST");
     assert.match(posts()[0]?.rawBody ?? "", /"type":"input_image","image_url":"data:image\/png;base64,iVBORw0KGgo="/);
+    // Copy as curl repeats the request as sent: the data URL, not the stored reference.
+    controller.handle({ type: "copyCurl", turnId: lastTurn(state).id, receiptIndex: 0 });
+    await harness.waitFor(() => harness.editor.clipboard.length === 1, "the curl command");
+    const curlBody = harness.editor.clipboard[0] ?? "";
+    assert.deepEqual(JSON.parse(curlBody.slice(curlBody.indexOf("{"), curlBody.lastIndexOf("}") + 1)), JSON.parse(posts()[0]?.rawBody ?? ""));
 
     controller.handle({ type: "send", text: "And this?", images: [{ mediaType: "image/png", data: "A".repeat(40) }] });
     const refused = await harness.waitFor((current) => current.notice !== null, "the refusal");
