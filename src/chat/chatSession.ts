@@ -200,13 +200,16 @@ export class ChatSession {
     return this.exclusive(async () => {
       if (parentId !== null) requireTurn(this.current, parentId);
       const images = [...storedImages, ...(await Promise.all((options.images ?? []).map((image) => this.store.images.put(image))))];
+      const message = userMessageWith(text, images);
+      // A resent image whose file is gone stops here, before a turn is started (the error says which).
+      await this.store.images.resolve([message]);
       const refused = await this.guardSpend(estimateSend(this.current, parentId, text, this.settings.expensiveSendThresholdTokens), options);
       if (refused) return refused;
       const turn: Turn = { id: this.ids("turn"), parentId, userText: text, createdAt: this.clock.now(), requests: [], toolCalls: [], outcome: { kind: "in_progress" }, notice: null };
       if (images.length > 0) turn.images = images;
       this.current.turns.push(turn);
       this.current.activeTurnId = turn.id;
-      return this.runTurn(turn, "send", [userMessageWith(text, images)], this.settings.maxOutputTokens);
+      return this.runTurn(turn, "send", [message], this.settings.maxOutputTokens);
     });
   }
 

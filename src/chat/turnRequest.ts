@@ -77,6 +77,8 @@ export async function sendTurnRequest(
   const request = requestBodyFor(conversation, record, history);
   // As sent: a budget under the schema's minimum was raised.
   record.maxOutputTokens = request.max_output_tokens ?? null;
+  // Before anything is recorded: a missing image stops the request with nothing half-written.
+  const body = context.resolveImages ? { ...request, input: await context.resolveImages(request.input) } : request;
   const answerBefore = answerTextOf(turn);
   turn.requests.push(record);
   conversation.model = context.model;
@@ -97,7 +99,6 @@ export async function sendTurnRequest(
     lastSavedAt = context.clock.now();
     void context.save();
   };
-  const body = context.resolveImages ? { ...request, input: await context.resolveImages(request.input) } : request;
   const received = await context.client.send(body, {
     signal,
     onHeaders,

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { HistoryStore } from "../../src/chat/historyStore";
 import { FileStorage } from "../../src/chat/fileStorage";
@@ -37,6 +38,10 @@ describe("images in messages", () => {
     // The second request resends the first message byte for byte.
     assert.equal(JSON.stringify(bodies[1]?.input[0]), JSON.stringify(bodies[0]?.input[0]));
     assert.equal(first.images?.length, 1);
+    // Reopened from disk (another window, a restart), the turn still knows its images.
+    const reopened = await new HistoryStore(new FileStorage(harness.folder)).open(session.conversation.id);
+    assert.ok(reopened.ok);
+    assert.deepEqual(reopened.conversation.turns[0]?.images, first.images);
 
     const files = await allFilesUnder(harness.folder);
     const images = files.filter((file) => file.file.includes(`${path.sep}images${path.sep}`));
@@ -67,6 +72,15 @@ describe("images in messages", () => {
     assert.equal(bodies.length, 3);
     assert.ok(bodies[1]?.includes(`data:image/png;base64,${PNG}`));
     assert.ok(bodies[2]?.includes(`data:image/png;base64,${PNG}`));
+  });
+
+  it("refuses to resend a message whose image file is gone, saying so, and starts no turn", async () => {
+    const session = harness.newSession();
+    const turn = finishedTurn(await session.send("describe", { images: [{ mediaType: "image/png", data: PNG }] }));
+    for (const file of await allFilesUnder(harness.folder)) if (file.file.endsWith(".png")) await rm(file.file);
+    await assert.rejects(session.regenerate(turn.id), /An image of this conversation is missing from its folder/);
+    assert.equal(session.conversation.turns.length, 1);
+    assert.equal(harness.emulator.received.filter((request) => request.method === "POST").length, 1);
   });
 
   it("explains a relay's 400 about image input as a model that does not accept images", async () => {
