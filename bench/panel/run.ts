@@ -23,6 +23,7 @@ import { PanelPresenter } from "../../src/panel/panelPresenter";
 import type { PanelSource, PanelSyncTimers } from "../../src/panel/panelSync";
 import { PanelSync } from "../../src/panel/panelSync";
 import type { ToWebview } from "../../src/panel/protocol";
+import { DEFAULT_IMAGE_LIMITS } from "../../src/panel/protocol";
 import { StreamForwarder } from "../../src/panel/streamForwarder";
 import { userMessage } from "../../src/relay/requestBuilder";
 import { ToolRegistry } from "../../src/tools/toolRegistry";
@@ -147,6 +148,7 @@ function streamingHost(conversation: Conversation) {
         conversations: [],
         busy: true,
         attachments: [],
+        imageLimits: DEFAULT_IMAGE_LIMITS,
         selectionOffer: null,
         context: null,
         spendEstimate: null,

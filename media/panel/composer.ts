@@ -1,7 +1,9 @@
-import type { AttachmentView, ContextMeterView, FileMatchView, RelayModelsView, ToHost } from "../../src/panel/protocol";
+import type { AttachmentView, ContextMeterView, FileMatchView, ImageLimitsView, RelayModelsView, ToHost } from "../../src/panel/protocol";
+import { DEFAULT_IMAGE_LIMITS, IMAGE_MEDIA_TYPES, IMAGE_TOKEN_ESTIMATE } from "../../src/panel/protocol";
 import { button, element } from "./dom";
 import { FilePicker, hashQueryAt } from "./filePicker";
 import { icon, iconButton } from "./icons";
+import { ImageAttachments, imageFilesOf } from "./imageAttachments";
 import type { Localizer } from "./localizer";
 import { ModelPicker } from "./modelPicker";
 
@@ -17,6 +19,7 @@ export interface ComposerState {
   readonly relay: string | null;
   readonly relayModels: readonly RelayModelsView[];
   readonly context: ContextMeterView | null;
+  readonly imageLimits: ImageLimitsView;
 }
 
 const MAX_INPUT_HEIGHT = 220;
@@ -35,8 +38,10 @@ export class Composer {
   private readonly filePicker: FilePicker;
   private readonly modelPicker: ModelPicker;
   private readonly meter = element("span", { className: "context-meter", attributes: { role: "meter", "aria-valuemin": "0" } });
+  private readonly images: ImageAttachments;
+  private readonly imagePicker = element("input", { className: "image-picker", attributes: { type: "file", accept: IMAGE_MEDIA_TYPES.join(","), multiple: "", hidden: "" } });
   private chipsSignature = "";
-  private state: ComposerState = { busy: false, canSend: false, attachments: [], selectionOffer: null, model: null, models: [], modelsNote: null, relay: null, relayModels: [], context: null };
+  private state: ComposerState = { busy: false, canSend: false, attachments: [], selectionOffer: null, model: null, models: [], modelsNote: null, relay: null, relayModels: [], context: null, imageLimits: DEFAULT_IMAGE_LIMITS };
   /** Set while the box holds an earlier message being edited: sending then resends that turn. */
   private editingTurnId: string | null = null;
 
@@ -56,6 +61,20 @@ export class Composer {
     this.textarea.addEventListener("keydown", (event) => this.onKeyDown(event));
     this.textarea.addEventListener("input", () => this.onInput());
     this.textarea.addEventListener("blur", () => this.filePicker.close());
+    this.images = new ImageAttachments(localizer, () => {
+      this.updateButtons();
+      this.updateMeter();
+    });
+    this.textarea.addEventListener("paste", (event) => {
+      const files = imageFilesOf(event.clipboardData?.files);
+      if (files.length === 0) return;
+      event.preventDefault();
+      void this.images.add(files);
+    });
+    this.imagePicker.addEventListener("change", () => {
+      void this.images.add(imageFilesOf(this.imagePicker.files));
+      this.imagePicker.value = "";
+    });
     this.filePicker = new FilePicker(this.textarea, localizer, (path) => this.pickFile(path));
     this.modelPicker = new ModelPicker(localizer, post);
     this.sendButton = iconButton("send", localizer.text("Send"), () => this.send(), "send-button");
@@ -71,9 +90,12 @@ export class Composer {
       this.filePicker.root,
       element("div", { className: "composer" }, [
         this.chips,
+        this.images.root,
         this.textarea,
         element("div", { className: "composer-toolbar" }, [
           iconButton("attach", localizer.text("Attach context"), () => this.post({ type: "attachFile" })),
+          iconButton("file-media", localizer.text("Attach image"), () => this.imagePicker.click()),
+          this.imagePicker,
           this.modelPicker.root,
           this.meter,
           element("span", { className: "spacer" }),
@@ -82,11 +104,21 @@ export class Composer {
         ]),
       ]),
     ]);
+    this.root.addEventListener("dragover", (event) => {
+      if (Array.from(event.dataTransfer?.items ?? []).some((item) => item.kind === "file")) event.preventDefault();
+    });
+    this.root.addEventListener("drop", (event) => {
+      const files = imageFilesOf(event.dataTransfer?.files);
+      if (files.length === 0) return;
+      event.preventDefault();
+      void this.images.add(files);
+    });
     this.resize();
   }
 
   update(state: ComposerState): void {
     this.state = state;
+    this.images.limits = state.imageLimits;
     this.updateButtons();
     this.modelPicker.update({ model: state.model, models: state.models, note: state.modelsNote, relay: state.relay, relayModels: state.relayModels });
     this.updateMeter();
@@ -186,14 +218,17 @@ export class Composer {
   }
 
   private sendable(): boolean {
-    return !this.state.busy && this.state.canSend && (this.textarea.value.trim().length > 0 || this.state.attachments.length > 0);
+    return !this.state.busy && this.state.canSend && (this.textarea.value.trim().length > 0 || this.state.attachments.length > 0 || this.images.count > 0);
   }
 
   private send(): void {
     if (!this.sendable()) return;
     const text = this.textarea.value;
     if (this.editingTurnId !== null) this.post({ type: "editAndResend", turnId: this.editingTurnId, text });
-    else this.post({ type: "send", text });
+    else {
+      const images = this.images.take();
+      this.post(images.length > 0 ? { type: "send", text, images } : { type: "send", text });
+    }
     this.editingTurnId = null;
     this.editBanner.hidden = true;
     this.filePicker.close();
@@ -212,7 +247,7 @@ export class Composer {
   /** The host's estimate of the history and attachments, plus the draft (about four characters a token). */
   private updateMeter(): void {
     const context = this.state.context;
-    const tokens = (context?.estimatedTokens ?? 0) + Math.ceil(this.textarea.value.length / 4);
+    const tokens = (context?.estimatedTokens ?? 0) + Math.ceil(this.textarea.value.length / 4) + this.images.count * IMAGE_TOKEN_ESTIMATE;
     // Nothing to measure yet (an empty new chat without a known window): no meter.
     this.meter.hidden = context === null || (tokens === 0 && context.windowTokens === null);
     if (context === null) return;

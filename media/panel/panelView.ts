@@ -166,6 +166,7 @@ export class PanelView {
       relay: state.relay,
       relayModels: state.relayModels,
       context: state.context,
+      imageLimits: state.imageLimits,
     });
   }
 

@@ -128,8 +128,9 @@ export class TurnElement {
       iconButton("edit", localizer.text("Edit"), () => this.handlers.edit(this.turnId, turn.userText)),
       iconButton("refresh", localizer.text("Regenerate"), () => this.handlers.post({ type: "regenerate", turnId: this.turnId })),
     ]);
+    const imageCount = turn.imageCount ?? 0;
     const chips =
-      turn.attachments.length === 0
+      turn.attachments.length === 0 && imageCount === 0
         ? null
         : element(
             "div",
@@ -139,6 +140,10 @@ export class TurnElement {
                 icon(attachment.kind === "file" ? "file" : "selection"),
                 element("span", { className: "chip-label", text: attachment.label }),
               ]),
+            ).concat(
+              imageCount === 0
+                ? []
+                : [element("span", { className: "chip sent" }, [icon("file-media"), element("span", { className: "chip-label", text: localizer.plural(imageCount, "{0} image", "{0} images") })])],
             ),
           );
     // The actions float at the top right, before the text, so the text flows around them instead of under them.

@@ -1,7 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import { functionCallsOf, outputTextOf } from "../relay/accumulate";
 import type { RelayClient } from "../relay/client";
-import { userMessage } from "../relay/requestBuilder";
 import { redactSecrets } from "../relay/redact";
 import type { InputItem, RequestResult, ResponseSnapshot } from "../relay/types";
 import { ToolRegistry } from "../tools/toolRegistry";
@@ -11,6 +10,8 @@ import { randomIds, systemClock } from "./clock";
 import type { Conversation, RequestPurpose, RequestRecord, Turn } from "./conversation";
 import { createConversation, findTurn, newestLeafFrom, requireTurn } from "./conversation";
 import type { HistoryStore } from "./historyStore";
+import type { ImageData } from "./imageStore";
+import { userMessageWith } from "./imageStore";
 import type { IncompleteTurnAction } from "./incompleteTurn";
 import { incompleteActionsFor, largerBudgetFor, lastBudgetOf, requireIncompleteTurn } from "./incompleteTurn";
 import { continuationItems } from "./historyItems";
@@ -84,6 +85,8 @@ export type TurnResult =
 export interface SendOptions {
   /** The user already agreed to an expensive send. */
   confirmed?: boolean;
+  /** Images sent beside the text (a new message only; a regenerated turn keeps its own). */
+  images?: readonly ImageData[];
 }
 
 export class ChatSession {
@@ -129,15 +132,16 @@ export class ChatSession {
     return this.startTurn(this.current.activeTurnId, text, options);
   }
 
-  /** Sends an edited version of a turn's message as a new branch; the original turn stays reachable. */
+  /** Sends an edited version of a turn's message, with its images, as a new branch; the original turn stays reachable. */
   editAndResend(turnId: string, newText: string, options: SendOptions = {}): Promise<TurnResult> {
-    return this.startTurn(requireTurn(this.current, turnId).parentId, newText, options);
+    const turn = requireTurn(this.current, turnId);
+    return this.startTurn(turn.parentId, newText, options, turn.images ?? []);
   }
 
   /** Asks again for the same message as a new branch; the earlier answer stays reachable. */
   regenerate(turnId: string, options: SendOptions = {}): Promise<TurnResult> {
     const turn = requireTurn(this.current, turnId);
-    return this.startTurn(turn.parentId, turn.userText, options);
+    return this.startTurn(turn.parentId, turn.userText, options, turn.images ?? []);
   }
 
   /** Puts the branch through `turnId` on screen (its newest continuation), and saves that choice. */
@@ -192,15 +196,20 @@ export class ChatSession {
     this.inFlight?.abort();
   }
 
-  private startTurn(parentId: string | null, text: string, options: SendOptions): Promise<TurnResult> {
+  private startTurn(parentId: string | null, text: string, options: SendOptions, storedImages: readonly string[] = []): Promise<TurnResult> {
     return this.exclusive(async () => {
       if (parentId !== null) requireTurn(this.current, parentId);
+      const images = [...storedImages, ...(await Promise.all((options.images ?? []).map((image) => this.store.images.put(image))))];
+      const message = userMessageWith(text, images);
+      // A resent image whose file is gone stops here, before a turn is started (the error says which).
+      await this.store.images.resolve([message]);
       const refused = await this.guardSpend(estimateSend(this.current, parentId, text, this.settings.expensiveSendThresholdTokens), options);
       if (refused) return refused;
       const turn: Turn = { id: this.ids("turn"), parentId, userText: text, createdAt: this.clock.now(), requests: [], toolCalls: [], outcome: { kind: "in_progress" }, notice: null };
+      if (images.length > 0) turn.images = images;
       this.current.turns.push(turn);
       this.current.activeTurnId = turn.id;
-      return this.runTurn(turn, "send", [userMessage(text)], this.settings.maxOutputTokens);
+      return this.runTurn(turn, "send", [message], this.settings.maxOutputTokens);
     });
   }
 
@@ -295,6 +304,7 @@ export class ChatSession {
       ids: this.ids,
       redact: this.redact,
       save: () => this.save(turn),
+      resolveImages: (items: InputItem[]) => this.store.images.resolve(items),
     };
     return sendTurnRequest(context, turn, purpose, input, maxOutputTokens, signal);
   }

@@ -104,6 +104,8 @@ export interface Turn {
   /** The turn this one follows on its branch; null for a first turn. */
   parentId: string | null;
   userText: string;
+  /** Stored names of the images sent with the message (see imageStore.ts); absent when none. */
+  images?: string[];
   createdAt: number;
   /**
    * The requests of the turn, in order; the one running is last, with outcome `in_progress`. The turn's

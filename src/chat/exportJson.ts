@@ -19,7 +19,8 @@ export interface ConversationJsonExport {
   turns: Turn[];
 }
 
-export function conversationToJson(conversation: Conversation): string {
+/** `input` defaults to the stored items; the export passes them with images resolved to data URLs (see imageStore.ts). */
+export function conversationToJson(conversation: Conversation, input: InputItem[] = activeHistoryItems(conversation)): string {
   const exported: ConversationJsonExport = {
     format: "relay-chat-conversation",
     schemaVersion: conversation.schemaVersion,
@@ -28,7 +29,7 @@ export function conversationToJson(conversation: Conversation): string {
     model: conversation.model,
     createdAt: new Date(conversation.createdAt).toISOString(),
     updatedAt: new Date(conversation.updatedAt).toISOString(),
-    input: activeHistoryItems(conversation),
+    input,
     turns: activePath(conversation),
   };
   return `${JSON.stringify(exported, null, 2)}\n`;

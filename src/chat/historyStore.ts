@@ -12,6 +12,7 @@ import { summarize, titleOf } from "./conversationSummary";
 import type { DocumentStorage, StorageWatch } from "./documentStorage";
 import type { IndexLine } from "./historyIndex";
 import { applyIndexLine, damagedMessage, HistoryIndex } from "./historyIndex";
+import { ImageStore } from "./imageStore";
 import { jsonLine } from "./jsonLines";
 
 // Conversations of one workspace, shared by every window open on it. Under `conversations/` each
@@ -92,6 +93,8 @@ type StateRead =
 
 export class HistoryStore {
   readonly writer: string;
+  /** The images sent with messages, stored once beside the conversations. */
+  readonly images: ImageStore;
   private readonly index: HistoryIndex;
   /**
    * Conversations deleted through this store. A turn may still be streaming when its conversation is
@@ -127,6 +130,7 @@ export class HistoryStore {
     private readonly clock: Clock = systemClock,
     options: HistoryStoreOptions = {},
   ) {
+    this.images = new ImageStore(storage);
     this.writer = options.writer ?? `w${process.pid}x${randomBytes(4).toString("hex")}`;
     this.processAlive = options.processAlive ?? isProcessAlive;
     this.wallClock = options.wallClock ?? systemClock;

@@ -39,6 +39,8 @@ export interface TurnRequestContext {
   redact: (text: string) => string;
   /** Saves the conversation; never throws (problems go to the listener). */
   save: () => Promise<void>;
+  /** Puts the stored images' data URLs into the body's input (the conversation keeps references only). */
+  resolveImages?: (items: InputItem[]) => Promise<InputItem[]>;
 }
 
 export async function sendTurnRequest(
@@ -75,6 +77,8 @@ export async function sendTurnRequest(
   const request = requestBodyFor(conversation, record, history);
   // As sent: a budget under the schema's minimum was raised.
   record.maxOutputTokens = request.max_output_tokens ?? null;
+  // Before anything is recorded: a missing image stops the request with nothing half-written.
+  const body = context.resolveImages ? { ...request, input: await context.resolveImages(request.input) } : request;
   const answerBefore = answerTextOf(turn);
   turn.requests.push(record);
   conversation.model = context.model;
@@ -95,7 +99,7 @@ export async function sendTurnRequest(
     lastSavedAt = context.clock.now();
     void context.save();
   };
-  const received = await context.client.send(request, {
+  const received = await context.client.send(body, {
     signal,
     onHeaders,
     onEvents: (events, snapshot, progress) => {

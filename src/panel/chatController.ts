@@ -21,7 +21,8 @@ import type { EditorServices, ModelMemory, PanelLog, PanelPreferences, PanelView
 import { PanelSync } from "./panelSync";
 import type { PanelSource, PanelSyncTimers } from "./panelSync";
 import { PromptBroker } from "./promptBroker";
-import type { ApprovalView, PanelFields, PanelState, ReceiptView, ToHost, TurnView } from "./protocol";
+import type { ApprovalView, ImageLimitsView, ImageUpload, PanelFields, PanelState, ReceiptView, ToHost, TurnView } from "./protocol";
+import { DEFAULT_IMAGE_LIMITS, MEGABYTE } from "./protocol";
 import { dispatchPanelMessage } from "./panelMessages";
 import { SessionRunner } from "./sessionRunner";
 import type { FileReferenceResolver } from "./fileReferences";
@@ -127,6 +128,7 @@ export class ChatController implements PanelSource {
       editor: options.editor,
       relay: options.relay,
       conversation: () => this.runner.conversation,
+      images: options.store.images,
       tools: () => this.runner.tools,
       notify: (notice) => this.setNotice(notice),
       attachmentsChanged: () => this.sync.changed(),
@@ -227,12 +229,18 @@ export class ChatController implements PanelSource {
     await this.refreshModels();
   }
 
-  async send(text: string): Promise<void> {
+  async send(text: string, images: readonly ImageUpload[] = []): Promise<void> {
     const trimmed = text.trim();
     const attachments = this.editorActions.attachments;
-    if ((!trimmed && attachments.isEmpty) || !this.canSend()) return;
+    if ((!trimmed && attachments.isEmpty && images.length === 0) || !this.canSend()) return;
+    // The webview downscaled and checked them; a larger one here came around that check and is refused whole.
+    const maxBytes = this.imageLimits().maxBytes;
+    if (images.some((image) => Math.floor((image.data.length * 3) / 4) > maxBytes)) {
+      this.setNotice(l10n.t("An image is larger than {0} MB even after downscaling; the message was not sent. Attach a smaller image or raise relayChat.images.maxMegabytes.", maxBytes / MEGABYTE));
+      return;
+    }
     const message = composeMessage(trimmed, attachments.take());
-    await this.runTurn((session) => session.send(message));
+    await this.runTurn((session) => session.send(message, { images }));
   }
 
   stop(): void {
@@ -344,6 +352,7 @@ export class ChatController implements PanelSource {
       attachments: this.editorActions.attachments.views(),
       selectionOffer: this.editorActions.selectionOffer,
       context: this.contextMeter(),
+      imageLimits: this.imageLimits(),
       consoleConfigured: this.consoleConfigured,
       spendEstimate: this.prompts.spendEstimate,
       totals: this.conversationCommands.totals,
@@ -351,6 +360,10 @@ export class ChatController implements PanelSource {
       streamingTurnId,
       liveText: streamingTurnId === null ? null : this.runner.liveText(streamingTurnId),
     };
+  }
+
+  private imageLimits(): ImageLimitsView {
+    return this.options.preferences?.().imageLimits ?? DEFAULT_IMAGE_LIMITS;
   }
 
   private contextMeter() {

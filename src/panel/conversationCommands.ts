@@ -4,7 +4,9 @@ import { titleOf } from "../chat/conversationSummary";
 import type { ConversationSummary } from "../chat/conversationSummary";
 import { conversationToJson } from "../chat/exportJson";
 import { conversationToMarkdown } from "../chat/exportMarkdown";
+import { activeHistoryItems } from "../chat/historyItems";
 import type { HistoryStore } from "../chat/historyStore";
+import type { ImageStore } from "../chat/imageStore";
 import type { RequestRecord } from "../chat/conversation";
 import type { LedgerTotals, RequestLedger } from "../chat/requestLedger";
 import { addToTotals, emptyTotals, totalsOf, totalsRowOf } from "../chat/requestLedger";
@@ -107,7 +109,14 @@ export class ConversationCommands {
     }
     const target = await this.ui.chooseExportFile(safeFileName(titleOf(opened.conversation)));
     if (target === undefined) return;
-    await this.ui.writeFile(target, this.redact(exportText(opened.conversation, target)));
+    let text: string;
+    try {
+      text = await exportText(opened.conversation, target, this.store.images);
+    } catch (error) {
+      this.ui.showWarning((error as Error).message);
+      return;
+    }
+    await this.ui.writeFile(target, this.redact(text));
     this.ui.showExported(l10n.t("Exported to {0}.", target), target);
   }
 
@@ -116,8 +125,10 @@ export class ConversationCommands {
   }
 }
 
-export function exportText(conversation: Conversation, path: string): string {
-  return path.toLowerCase().endsWith(".json") ? conversationToJson(conversation) : conversationToMarkdown(conversation, l10n.t);
+/** JSON carries the branch's input as it would be sent, images as data URLs; Markdown is for reading. */
+export async function exportText(conversation: Conversation, path: string, images: ImageStore): Promise<string> {
+  if (!path.toLowerCase().endsWith(".json")) return conversationToMarkdown(conversation, l10n.t);
+  return conversationToJson(conversation, await images.resolve(activeHistoryItems(conversation)));
 }
 
 /** A file name from a title: letters, digits, spaces, dots and dashes; at most 60 characters. */

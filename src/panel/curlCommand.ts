@@ -1,4 +1,5 @@
 import type { Conversation } from "../chat/conversation";
+import type { ImageStore } from "../chat/imageStore";
 import { requestSentFor } from "../chat/requestSent";
 import { endpointUrl } from "../relay/baseUrl";
 import type { ResponseRequest } from "../relay/types";
@@ -27,9 +28,12 @@ export function curlCommandFor(endpoint: string, request: ResponseRequest, extra
  * request was sent with (see requestSentFor), so it repeats that request, not one rebuilt from the
  * conversation as it is now.
  */
-export function curlForReceipt(root: string, conversation: Conversation, turnId: string, receiptIndex: number): string | null {
+export async function curlForReceipt(root: string, conversation: Conversation, turnId: string, receiptIndex: number, images: ImageStore): Promise<string | null> {
   const sent = requestSentFor(conversation, turnId, receiptIndex);
-  return sent === null ? null : curlCommandFor(endpointUrl(root, "responses"), sent.body, sent.extraHeaders);
+  if (sent === null) return null;
+  // The record keeps image references; the request carried the images' data URLs.
+  const body = { ...sent.body, input: await images.resolve(sent.body.input) };
+  return curlCommandFor(endpointUrl(root, "responses"), body, sent.extraHeaders);
 }
 
 function shellQuoted(text: string): string {

@@ -1,5 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import type { Conversation } from "../chat/conversation";
+import type { ImageStore } from "../chat/imageStore";
 import type { ChatTools } from "../chat/toolRound";
 import { curlForReceipt } from "./curlCommand";
 import { AttachmentList } from "./messageAttachments";
@@ -20,6 +21,8 @@ export interface EditorActionsContext {
   editor: EditorServices;
   relay: RelayAccess;
   conversation(): Conversation | null;
+  /** Where the conversation's images are stored: a copied curl command carries them as sent. */
+  images: ImageStore;
   tools(): ChatTools | null;
   /** A sentence for the user, shown in the panel. */
   notify(notice: string): void;
@@ -49,7 +52,12 @@ export class EditorActions {
   async copyCurl(turnId: string, receiptIndex: number): Promise<void> {
     const client = this.context.relay.current();
     const conversation = this.context.conversation();
-    const command = client && conversation ? curlForReceipt(client.root, conversation, turnId, receiptIndex) : null;
+    let command: string | null;
+    try {
+      command = client && conversation ? await curlForReceipt(client.root, conversation, turnId, receiptIndex, this.context.images) : null;
+    } catch (error) {
+      return this.context.notify((error as Error).message);
+    }
     if (command === null) return;
     await this.context.editor.copyToClipboard(command);
     this.context.editor.showInformation(

@@ -12,7 +12,7 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
     case "rendered":
       return controller.rendered(message.sinceLoadMs);
     case "send":
-      return controller.send(message.text);
+      return controller.send(message.text, message.images ?? []);
     case "stop":
       return controller.stop();
     case "newChat":

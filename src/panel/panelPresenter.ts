@@ -4,7 +4,7 @@ import { activePath, findTurn } from "../chat/conversation";
 import type { ConversationSummary } from "../chat/conversationSummary";
 import type { SendEstimate } from "../chat/spendGuard";
 import { splitMessage } from "./messageAttachments";
-import type { AttachmentView, ContextMeterView, ConversationListEntry, PanelFields, ReceiptView, RelayModelsView, SetupView, TotalsView, TurnView } from "./protocol";
+import type { AttachmentView, ContextMeterView, ConversationListEntry, ImageLimitsView, PanelFields, ReceiptView, RelayModelsView, SetupView, TotalsView, TurnView } from "./protocol";
 import { receiptOf, turnViewOf } from "./turnView";
 
 // What the panel shows, computed from what the host knows: the conversation, the settings, the model
@@ -26,6 +26,7 @@ export interface PanelInputs {
   attachments: AttachmentView[];
   selectionOffer: { label: string } | null;
   context: ContextMeterView | null;
+  imageLimits: ImageLimitsView;
   /** relayChat.consoleUrl is set, so a quota problem can offer to open the relay's console. */
   consoleConfigured: boolean;
   balanceNote?: (relay: string | null) => string | null;
@@ -60,6 +61,7 @@ export class PanelPresenter {
       attachments: inputs.attachments,
       selectionOffer: inputs.selectionOffer,
       context: inputs.context,
+      imageLimits: inputs.imageLimits,
       spendWarning:
         spendEstimate === null
           ? null

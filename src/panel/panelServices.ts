@@ -1,6 +1,6 @@
 import type { TurnCheckpoint } from "../chat/conversation";
 import type { RelayClient } from "../relay/client";
-import type { FixAction, ToWebview } from "./protocol";
+import type { FixAction, ImageLimitsView, ToWebview } from "./protocol";
 import type { NewAttachment } from "./messageAttachments";
 
 // What the chat controller needs from its surroundings, as small interfaces. The vscode adapter
@@ -87,6 +87,8 @@ export interface PanelPreferences {
   contextWindows: Readonly<Record<string, number>>;
   /** The relay's web console (balance, keys, usage log), if the user set relayChat.consoleUrl. */
   consoleUrl: string;
+  /** relayChat.images.maxLongestSide and relayChat.images.maxMegabytes (in bytes); the defaults when absent. */
+  imageLimits?: ImageLimitsView;
 }
 
 export interface PanelLog {

@@ -72,6 +72,38 @@ export interface ToolCallView {
 
 export type TurnAction = "retry" | "continue";
 
+/** The image types a message may carry (what the Responses `input_image` part takes from most models). */
+export const IMAGE_MEDIA_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
+export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
+/** The guard's own cap on one image's base64 text (about 20 MB of bytes), whatever the settings say. */
+export const MAX_IMAGE_BASE64_CHARS = 28 * 1024 * 1024;
+/** At most this many images go with one message. */
+export const MAX_IMAGES_PER_MESSAGE = 10;
+
+/** An image sent beside the message's text: its bytes, base64-encoded, after the webview downscaled it. */
+export interface ImageUpload {
+  mediaType: ImageMediaType;
+  data: string;
+}
+
+/** The settings' limits, applied in the webview before sending (relayChat.images.*). */
+export interface ImageLimitsView {
+  /** Longer images are downscaled to this many pixels on their longest side. */
+  maxLongestSide: number;
+  /** An image still larger than this after downscaling is refused. */
+  maxBytes: number;
+}
+
+export const MEGABYTE = 1024 * 1024;
+/**
+ * The context meter's estimate for one image: OpenAI's count for a 1024 x 1024 image at high detail
+ * (85 base tokens + 170 per 512-pixel tile, four tiles). Relays and models count differently; this is a
+ * round figure of the right size, not a bill.
+ */
+export const IMAGE_TOKEN_ESTIMATE = 765;
+/** The settings' defaults (documented in the README and the manifest). */
+export const DEFAULT_IMAGE_LIMITS: ImageLimitsView = { maxLongestSide: 2048, maxBytes: 5 * MEGABYTE };
+
 /** Context that went with a message (shown as a chip; its text went to the model inside the message). */
 export interface AttachmentLabel {
   kind: "selection" | "file";
@@ -83,6 +115,8 @@ export interface TurnView {
   /** What the user typed (attached context is listed in `attachments`). */
   userText: string;
   attachments: AttachmentLabel[];
+  /** How many images went with the message (shown as a chip; their bytes stay with the host); absent when none. */
+  imageCount?: number;
   /** Markdown of the answer so far (completed text, or the partial text of an unfinished turn). */
   answerText: string;
   /** What the model declined to answer, in its own words (`refusal` parts); null when it refused nothing. */
@@ -247,6 +281,7 @@ export interface PanelFields {
   /** The active editor's selection, offered as a one-click attachment. */
   selectionOffer: { label: string } | null;
   context: ContextMeterView | null;
+  imageLimits: ImageLimitsView;
   spendWarning: SpendWarningView | null;
   /** Totals of the conversation on screen: every request of every branch, from the request ledger. */
   totals: TotalsView | null;
@@ -294,7 +329,7 @@ export type ToHost =
   | { type: "ready" }
   /** The first snapshot is on screen; `sinceLoadMs` is the page's own clock (performance.now()). */
   | { type: "rendered"; sinceLoadMs: number }
-  | { type: "send"; text: string }
+  | { type: "send"; text: string; images?: ImageUpload[] }
   | { type: "stop" }
   | { type: "newChat" }
   /** A model, on `relay` when given (which then becomes the relay the panel sends to). */
@@ -345,13 +380,27 @@ const isNumber = (value: unknown): value is number => typeof value === "number" 
 const isIndex = (value: unknown): value is number => isNumber(value) && Number.isInteger(value) && value >= 0;
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every(isString);
 
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const isImageList = (value: unknown): value is ImageUpload[] =>
+  Array.isArray(value) &&
+  value.length <= MAX_IMAGES_PER_MESSAGE &&
+  value.every(
+    (image) =>
+      isRecord(image) &&
+      (IMAGE_MEDIA_TYPES as readonly unknown[]).includes(image.mediaType) &&
+      isString(image.data) &&
+      image.data.length > 0 &&
+      image.data.length <= MAX_IMAGE_BASE64_CHARS &&
+      BASE64.test(image.data),
+  );
+
 const FIX_ACTIONS: readonly string[] = ["setApiKey", "openSettings", "selectModel", "checkConnection", "openConsole", "addRelay"];
 
 /** Field checks per message type; anything else that crosses postMessage is ignored and logged. */
 const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>) => boolean } = {
   ready: () => true,
   rendered: (message) => isNumber(message.sinceLoadMs),
-  send: (message) => isString(message.text),
+  send: (message) => isString(message.text) && (message.images === undefined || isImageList(message.images)),
   stop: () => true,
   newChat: () => true,
   selectModel: (message) => isString(message.model) && (message.relay === undefined || isString(message.relay)),

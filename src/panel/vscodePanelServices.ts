@@ -4,6 +4,7 @@ import type { ConversationUi } from "./conversationCommands";
 import type { NewAttachment } from "./messageAttachments";
 import type { EditorServices, ModelMemory, PanelPreferences } from "./panelServices";
 import type { FixAction } from "./protocol";
+import { DEFAULT_IMAGE_LIMITS, MEGABYTE } from "./protocol";
 import type { WorkspaceFiles } from "./workspaceFiles";
 
 // The panel's thin vscode adapter: the editor actions, dialogs and the remembered model the controller
@@ -23,7 +24,15 @@ export function panelPreferences(consoleUrl: () => string): PanelPreferences {
   const windows = config.get<Record<string, unknown>>("contextWindows", {});
   const contextWindows: Record<string, number> = {};
   for (const [model, tokens] of Object.entries(windows ?? {})) if (typeof tokens === "number" && tokens > 0) contextWindows[model] = tokens;
-  return { contextWindows, consoleUrl: consoleUrl().trim() };
+  const imageLimits = {
+    maxLongestSide: positiveOr(config.get<number>("images.maxLongestSide"), DEFAULT_IMAGE_LIMITS.maxLongestSide),
+    maxBytes: Math.round(positiveOr(config.get<number>("images.maxMegabytes"), DEFAULT_IMAGE_LIMITS.maxBytes / MEGABYTE) * MEGABYTE),
+  };
+  return { contextWindows, consoleUrl: consoleUrl().trim(), imageLimits };
+}
+
+function positiveOr(value: number | undefined, fallback: number): number {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
 export function createEditorServices(files: WorkspaceFiles | null, codeBlocks: CodeBlockActions, consoleUrl: () => string): EditorServices {

@@ -26,6 +26,9 @@ const CODE_CAUSES: ReadonlyArray<[RegExp, ErrorCause]> = [
   [/^(invalid_request|invalid_request_error|context_length_exceeded|invalid_value|decimal_below_min_value|invalid_type|missing_required_parameter)$/i, "bad_request"],
 ];
 
+/** How relays and providers word a refused image ("image input is not supported", "image_url is only supported by certain models"). */
+const IMAGES_REFUSED = /\b(image|vision)[\w ]*\b(not supported|only supported|does not support|unsupported|not (allowed|enabled|available))|\b(does not|doesn't|cannot) (support|accept|read|process) (image|vision)/i;
+
 function adviceFor(cause: ErrorCause): string {
   switch (cause) {
     case "address":
@@ -113,6 +116,9 @@ export function classifyHttpError(status: number, bodyText: string, contentType:
   const code = parsed.code ?? parsed.type;
   const cause = causeFromCode(parsed.code) ?? causeFromCode(parsed.type) ?? causeFromStatus(status);
   const message = parsed.message ?? `HTTP ${status}`;
+  if (status >= 400 && status < 500 && IMAGES_REFUSED.test(message)) {
+    return { cause: "bad_request", code, message, explanation: `${message} ${l10n.t("This model does not accept images. Pick a model that can read images, or send the message again without them.")}` };
+  }
   // The status and code are the outcome's label, shown beside the explanation: it says the rest.
   return { cause, code, message, explanation: `${message} ${adviceFor(cause)}` };
 }

@@ -261,6 +261,29 @@ describe("panel controller (Node, relay emulator)", function () {
     }
   });
 
+  it("sends pasted images with the message, shows how many went, and refuses one over the byte limit whole", async () => {
+    harness = await startPanelHostHarness({ preferences: () => ({ contextWindows: {}, consoleUrl: "", imageLimits: { maxLongestSide: 2048, maxBytes: 16 } }) });
+    const { controller } = harness;
+    controller.handle({ type: "ready" });
+    const small = { mediaType: "image/png" as const, data: "iVBORw0KGgo=" };
+    controller.handle({ type: "send", text: "What is this?", images: [small] });
+    const state = await harness.waitFor(settled, "the answer");
+    assert.equal(lastTurn(state).imageCount, 1);
+    assert.deepEqual(state.imageLimits, { maxLongestSide: 2048, maxBytes: 16 }, "the limits reach the webview");
+    const posts = () => harness.emulator.received.filter((request) => request.method === "POST");
+    assert.match(posts()[0]?.rawBody ?? "", /"type":"input_image","image_url":"data:image\/png;base64,iVBORw0KGgo="/);
+    // Copy as curl repeats the request as sent: the data URL, not the stored reference.
+    controller.handle({ type: "copyCurl", turnId: lastTurn(state).id, receiptIndex: 0 });
+    await harness.waitFor(() => harness.editor.clipboard.length === 1, "the curl command");
+    const curlBody = harness.editor.clipboard[0] ?? "";
+    assert.deepEqual(JSON.parse(curlBody.slice(curlBody.indexOf("{"), curlBody.lastIndexOf("}") + 1)), JSON.parse(posts()[0]?.rawBody ?? ""));
+
+    controller.handle({ type: "send", text: "And this?", images: [{ mediaType: "image/png", data: "A".repeat(40) }] });
+    const refused = await harness.waitFor((current) => current.notice !== null, "the refusal");
+    assert.match(refused.notice ?? "", /larger than .* MB even after downscaling; the message was not sent/);
+    assert.equal(posts().length, 1, "nothing of it was sent");
+  });
+
   it("names a new conversation by its first message while the answer streams, and lets a changed setting win", async () => {
     harness = await startPanelHostHarness({ settings: { model: "long", maxOutputTokens: 2000 }, preferences: () => ({ contextWindows: { long: 1000 }, consoleUrl: "" }) });
     const { controller } = harness;

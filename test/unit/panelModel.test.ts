@@ -6,7 +6,7 @@ import path from "node:path";
 import type { Conversation, RequestRecord, Turn } from "../../src/chat/conversation";
 import { createConversation } from "../../src/chat/conversation";
 import { curlCommandFor } from "../../src/panel/curlCommand";
-import { isToHost, isToWebview } from "../../src/panel/protocol";
+import { isToHost, isToWebview, MAX_IMAGE_BASE64_CHARS, MAX_IMAGES_PER_MESSAGE } from "../../src/panel/protocol";
 import { actionsFor, fixesFor } from "../../src/panel/turnFixes";
 import { turnViewsOf } from "../../src/panel/turnView";
 import { webviewHtml } from "../../src/panel/webviewHtml";
@@ -131,6 +131,15 @@ describe("panel protocol guards", () => {
     assert.equal(isToHost({ type: "fix", action: "rm -rf" }), false);
     assert.equal(isToHost(null), false);
     assert.equal(isToHost("send"), false);
+    // Images beside the text: an allowed media type, base64 data, under the cap, at most ten.
+    const png = { mediaType: "image/png", data: "iVBORw0KGgo=" };
+    assert.equal(isToHost({ type: "send", text: "", images: [png] }), true);
+    assert.equal(isToHost({ type: "send", text: "", images: [{ ...png, mediaType: "image/svg+xml" }] }), false);
+    assert.equal(isToHost({ type: "send", text: "", images: [{ ...png, data: "not base64!" }] }), false);
+    assert.equal(isToHost({ type: "send", text: "", images: [{ ...png, data: "" }] }), false);
+    assert.equal(isToHost({ type: "send", text: "", images: [{ ...png, data: "A".repeat(MAX_IMAGE_BASE64_CHARS + 4) }] }), false);
+    assert.equal(isToHost({ type: "send", text: "", images: Array.from({ length: MAX_IMAGES_PER_MESSAGE + 1 }, () => png) }), false);
+    assert.equal(isToHost({ type: "send", text: "", images: png }), false);
     assert.equal(isToWebview({ type: "answerDelta", turnId: "t", text: "x" }), true);
     assert.equal(isToWebview({ type: "answerDelta", turnId: "t" }), false);
     assert.equal(isToWebview({ type: "eval", code: "1" }), false);

@@ -1,0 +1,99 @@
+import assert from "node:assert/strict";
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import { HistoryStore } from "../../src/chat/historyStore";
+import { FileStorage } from "../../src/chat/fileStorage";
+import { exportText } from "../../src/panel/conversationCommands";
+import type { ChatHarness } from "../fixtures/chat/chatHarness";
+import { allFilesUnder, finishedTurn, startChatHarness } from "../fixtures/chat/chatHarness";
+
+// Images in messages (issue 21): the request carries each image as an `input_image` part with a data URL,
+// while the history keeps only a reference to a content-addressed file beside the conversations.
+
+// A 1x1 transparent PNG.
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+
+describe("images in messages", () => {
+  let harness: ChatHarness;
+  beforeEach(async () => {
+    harness = await startChatHarness();
+  });
+  afterEach(async () => {
+    await harness.close();
+  });
+
+  it("sends input_image parts as data URLs, stores the image once, and keeps base64 out of the history", async () => {
+    const session = harness.newSession();
+    const first = finishedTurn(await session.send("what is this?", { images: [{ mediaType: "image/png", data: PNG }] }));
+    finishedTurn(await session.send("and this one again?", { images: [{ mediaType: "image/png", data: PNG }] }));
+    const bodies = harness.emulator.received.filter((request) => request.method === "POST").map((request) => JSON.parse(request.rawBody) as { input: { role?: string; content?: unknown }[] });
+    assert.deepEqual(bodies[0]?.input[0], {
+      type: "message",
+      role: "user",
+      content: [
+        { type: "input_text", text: "what is this?" },
+        { type: "input_image", image_url: `data:image/png;base64,${PNG}` },
+      ],
+    });
+    // The second request resends the first message byte for byte.
+    assert.equal(JSON.stringify(bodies[1]?.input[0]), JSON.stringify(bodies[0]?.input[0]));
+    assert.equal(first.images?.length, 1);
+    // Reopened from disk (another window, a restart), the turn still knows its images.
+    const reopened = await new HistoryStore(new FileStorage(harness.folder)).open(session.conversation.id);
+    assert.ok(reopened.ok);
+    assert.deepEqual(reopened.conversation.turns[0]?.images, first.images);
+
+    const files = await allFilesUnder(harness.folder);
+    const images = files.filter((file) => file.file.includes(`${path.sep}images${path.sep}`));
+    assert.equal(images.length, 1, "the same image is stored once");
+    assert.match(path.basename(images[0]?.file ?? ""), /^[0-9a-f]{64}\.png$/);
+    for (const file of files.filter((file) => !images.includes(file))) {
+      assert.ok(!file.bytes.toString("utf8").includes(PNG), `${file.file} holds no base64 image`);
+    }
+  });
+
+  it("exports the images as data URLs in the JSON export's input", async () => {
+    const session = harness.newSession();
+    finishedTurn(await session.send("what is this?", { images: [{ mediaType: "image/png", data: PNG }] }));
+    const exported = JSON.parse(await exportText(session.conversation, "chat.json", harness.store.images)) as { input: { content: unknown }[] };
+    assert.deepEqual(exported.input[0]?.content, [
+      { type: "input_text", text: "what is this?" },
+      { type: "input_image", image_url: `data:image/png;base64,${PNG}` },
+    ]);
+  });
+
+  it("regenerating a turn, or editing its text, sends its images again", async () => {
+    const session = harness.newSession();
+    const turn = finishedTurn(await session.send("describe", { images: [{ mediaType: "image/png", data: PNG }] }));
+    finishedTurn(await session.regenerate(turn.id));
+    const edited = finishedTurn(await session.editAndResend(turn.id, "describe it in one word"));
+    assert.deepEqual(edited.images, turn.images);
+    const bodies = harness.emulator.received.filter((request) => request.method === "POST").map((request) => request.rawBody);
+    assert.equal(bodies.length, 3);
+    assert.ok(bodies[1]?.includes(`data:image/png;base64,${PNG}`));
+    assert.ok(bodies[2]?.includes(`data:image/png;base64,${PNG}`));
+  });
+
+  it("refuses to resend a message whose image file is gone, saying so, and starts no turn", async () => {
+    const session = harness.newSession();
+    const turn = finishedTurn(await session.send("describe", { images: [{ mediaType: "image/png", data: PNG }] }));
+    for (const file of await allFilesUnder(harness.folder)) if (file.file.endsWith(".png")) await rm(file.file);
+    await assert.rejects(session.regenerate(turn.id), /An image of this conversation is missing from its folder/);
+    assert.equal(session.conversation.turns.length, 1);
+    assert.equal(harness.emulator.received.filter((request) => request.method === "POST").length, 1);
+  });
+
+  it("explains a relay's 400 about image input as a model that does not accept images", async () => {
+    const session = harness.newSession();
+    harness.emulator.queueFault({ kind: "status", status: 400, code: "invalid_request_error", message: "Invalid content type. image_url is only supported by certain models." });
+    const turn = finishedTurn(await session.send("what is this?", { images: [{ mediaType: "image/png", data: PNG }] }));
+    assert.equal(turn.outcome.kind, "http_error");
+    assert.match(turn.requests[0]?.explanation ?? "", /This model does not accept images\. Pick a model that can read images, or send the message again without them\./);
+  });
+
+  it("refuses a media type outside PNG, JPEG, WebP and GIF", async () => {
+    const store = new HistoryStore(new FileStorage(harness.folder));
+    await assert.rejects(store.images.put({ mediaType: "image/svg+xml", data: "PHN2Zy8+" }), /PNG, JPEG, WebP or GIF/);
+    assert.equal((await allFilesUnder(harness.folder)).some((file) => file.file.includes("images")), false);
+  });
+});
