@@ -1,6 +1,5 @@
 import * as vscode from "vscode";
-import { BaseUrlError, normalizeBaseUrl } from "../relay/baseUrl";
-import { relayNameFromUrl, uniqueRelayName } from "../relay/relayProfiles";
+import { baseUrlProblem, relayNameFromUrl, uniqueRelayName } from "../relay/relayProfiles";
 import type { RelayProfile } from "../relay/relayProfiles";
 import type { ApiKeyStore } from "./apiKeyStore";
 import { relayOrigin } from "./apiKeyStore";
@@ -46,7 +45,7 @@ export async function addRelay(context: RelayCommandsContext): Promise<void> {
       prompt: vscode.l10n.t("The relay's Responses API address"),
       placeHolder: "https://relay.example.com/v1",
       ignoreFocusOut: true,
-      validateInput: (value) => baseUrlProblem(value),
+      validateInput: (value) => baseUrlProblem(value) ?? undefined,
     })
   )?.trim();
   if (!baseUrl) return;
@@ -137,16 +136,6 @@ function configuredRelays(): RelayEntry[] {
 
 async function writeRelays(relays: RelayEntry[]): Promise<void> {
   await vscode.workspace.getConfiguration("relayChat").update(RELAYS_SETTING, relays, vscode.ConfigurationTarget.Global);
-}
-
-function baseUrlProblem(value: string): string | undefined {
-  try {
-    normalizeBaseUrl(value);
-    return undefined;
-  } catch (error) {
-    if (error instanceof BaseUrlError) return error.message;
-    throw error;
-  }
 }
 
 function nameProblem(value: string, taken: ReadonlySet<string>): string | undefined {

@@ -123,7 +123,8 @@ export function resolveRelayProfiles(sources: RelayProfileSources): ResolvedRela
   return { profiles, problems };
 }
 
-function baseUrlProblem(baseUrl: string): string | null {
+/** Why `baseUrl` cannot be used as a relay's address, in a sentence; null when it can. */
+export function baseUrlProblem(baseUrl: string): string | null {
   try {
     normalizeBaseUrl(baseUrl);
     return null;

@@ -185,6 +185,8 @@ describe("Chat panel webview: rendering (Chromium)", function () {
       { kind: "fields", fields: { busy: false } },
       { kind: "turn", turn: { ...streaming, answerText: answer, streaming: false, outcome: "completed", outcomeLabel: "completed", receipts: [receipt()] } },
     );
+    // Highlighting loads when the first code block finishes, on its own time: compare the settled DOMs.
+    await answerElement.locator("pre code.hljs").waitFor();
     const streamedHtml = await answerElement.innerHTML();
     assert.equal(await answerElement.evaluate((node) => (node as HTMLElement & { __marker?: boolean }).__marker), true, "the finished turn keeps the streamed DOM");
 
@@ -192,7 +194,9 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     const oneShot = await current.harness().open();
     try {
       await oneShot.sendState(panelState({ turns: [turn("s1", { answerText: answer })] }));
-      assert.equal(streamedHtml, await oneShot.page.locator("article[data-turn-id=s1] .answer").innerHTML());
+      const oneShotAnswer = oneShot.page.locator("article[data-turn-id=s1] .answer");
+      await oneShotAnswer.locator("pre code.hljs").waitFor();
+      assert.equal(streamedHtml, await oneShotAnswer.innerHTML());
     } finally {
       await oneShot.page.close();
     }
