@@ -9,7 +9,7 @@ import { redactSecrets } from "./redact";
 // comes back is parsed JSON or one sentence saying why not, with the key redacted from it.
 
 /** How the relay is reached: what the RelayClient holds, without handing out the key itself. */
-export interface RelayConnection {
+export interface RelayEndpoint {
   root: string;
   apiKey: string;
   extraHeaders: Readonly<Record<string, string>>;
@@ -33,17 +33,17 @@ export const DEFAULT_SIDE_REQUEST_TIMEOUT_MS = 10_000;
 const MAX_SIDE_BODY_BYTES = 4 * 1024 * 1024;
 
 /** GETs `root + path` (path starts with "/") and parses the JSON body, whatever the status. */
-export async function relayGetJson(connection: RelayConnection, path: string, options: RelayGetOptions = {}): Promise<RelayGetResult> {
+export async function relayGetJson(endpoint: RelayEndpoint, path: string, options: RelayGetOptions = {}): Promise<RelayGetResult> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_SIDE_REQUEST_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-  const redact = (text: string) => redactSecrets(text, [connection.apiKey]);
-  const headers: Record<string, string> = { ...connection.extraHeaders, accept: "application/json", "user-agent": connection.userAgent };
-  if (options.withKey !== false) headers.authorization = `Bearer ${connection.apiKey}`;
+  const redact = (text: string) => redactSecrets(text, [endpoint.apiKey]);
+  const headers: Record<string, string> = { ...endpoint.extraHeaders, accept: "application/json", "user-agent": endpoint.userAgent };
+  if (options.withKey !== false) headers.authorization = `Bearer ${endpoint.apiKey}`;
   let response: Dispatcher.ResponseData;
   let text: string;
   try {
-    response = await httpRequest(`${connection.root}${path}`, { method: "GET", dispatcher: connection.dispatcher, headers, signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    response = await httpRequest(`${endpoint.root}${path}`, { method: "GET", dispatcher: endpoint.dispatcher, headers, signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
     text = await readLimited(response);
   } catch (error) {
     if (options.signal?.aborted) return { ok: false, status: null, problem: l10n.t("cancelled") };
