@@ -4,17 +4,38 @@ import * as vscode from "vscode";
 // what really happened: the base URL setting changes (VS Code sees that itself), and the context keys set
 // here: a relay address is known (setting or RELAY_CHAT_BASE_URL), a key is stored, the check-up passed, a
 // model was picked, an answer completed.
+//
+// VS Code creates its walkthrough service lazily, often only when a walkthrough is opened. A step whose
+// context key is already true at that moment is noted as "seen" but never ticked, and the same event never
+// ticks it later. So every step's condition also needs `relayChat.walkthroughReady`: it is false while the
+// walkthrough opens (the service registers the steps as not done) and true right after (the change ticks
+// every step whose key is true).
 
 export const WALKTHROUGH_ID = "relay-chat.relay-chat#gettingStarted";
 
 /** Remembered in globalState: the walkthrough opens by itself once, after the first start. */
 const OPENED_KEY = "relayChat.walkthroughOpened";
 
-export class Walkthrough {
-  constructor(private readonly globalState: vscode.Memento) {}
+const READY_KEY = "relayChat.walkthroughReady";
 
-  open(): Thenable<unknown> {
-    return vscode.commands.executeCommand("workbench.action.openWalkthrough", WALKTHROUGH_ID, false);
+function setContext(key: string, value: boolean): Thenable<unknown> {
+  return vscode.commands.executeCommand("setContext", key, value);
+}
+
+export class Walkthrough {
+
+  constructor(private readonly globalState: vscode.Memento) {
+    // Where the service already runs (it was created before this extension started), steps tick as keys change.
+    void setContext(READY_KEY, true);
+  }
+
+  async open(): Promise<void> {
+    await setContext(READY_KEY, false);
+    try {
+      await vscode.commands.executeCommand("workbench.action.openWalkthrough", WALKTHROUGH_ID, false);
+    } finally {
+      await setContext(READY_KEY, true);
+    }
   }
 
   /**
@@ -30,19 +51,19 @@ export class Walkthrough {
 
   /** The relay's address (from the settings or RELAY_CHAT_BASE_URL) and whether a key is there for it. */
   relayKnown(hasBaseUrl: boolean, hasKey: boolean): void {
-    void vscode.commands.executeCommand("setContext", "relayChat.hasBaseUrl", hasBaseUrl);
-    void vscode.commands.executeCommand("setContext", "relayChat.hasApiKey", hasKey);
+    void setContext("relayChat.hasBaseUrl", hasBaseUrl);
+    void setContext("relayChat.hasApiKey", hasKey);
   }
 
   checkPassed(): void {
-    void vscode.commands.executeCommand("setContext", "relayChat.connectionChecked", true);
+    void setContext("relayChat.connectionChecked", true);
   }
 
   modelPicked(): void {
-    void vscode.commands.executeCommand("setContext", "relayChat.modelPicked", true);
+    void setContext("relayChat.modelPicked", true);
   }
 
   answered(): void {
-    void vscode.commands.executeCommand("setContext", "relayChat.answered", true);
+    void setContext("relayChat.answered", true);
   }
 }
