@@ -1,3 +1,5 @@
+// diff 7 ships no types; the reference brings ours along to every project that compiles this file.
+/// <reference path="../types/diff.d.ts" />
 import { diffArrays } from "diff";
 
 // The changes between a file and a proposed version of it, as hunks a person keeps or undoes one by one. Lines
