@@ -117,4 +117,13 @@ describe("the demo model", () => {
     assert.deepEqual(proposedEdits, [{ path: "hello.ts", edits: [{ old_text: "export function greet(name: string): string {", new_text: "// Reviewed with Relay Chat's demo model.\nexport function greet(name: string): string {" }] }]);
     assert.match(answerTextOf(turn), /The edit to `hello\.ts` is in the editor/);
   });
+
+  it("asked to suggest something for a file, reads it, then answers with a code block named after the file that redefines its function", async () => {
+    const session = harness.newSession({ settings: { model: "demo" }, tools: demoTools("approve") });
+    const turn = finishedTurn(await session.send("Suggest an improvement for `hello.ts`"));
+    assert.deepEqual(approvals.map((approval) => approval.name), ["read_file"]);
+    const answer = answerTextOf(turn);
+    assert.match(answer, /\*\*Apply to file\*\*/);
+    assert.ok(answer.includes("```ts hello.ts\nexport function greet(name: string): string {\n  // Suggested by Relay Chat's demo model.\n  return `Hello, ${name}!`;\n}\n```"), answer);
+  });
 });
