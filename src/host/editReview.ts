@@ -6,9 +6,10 @@ import { applyHunks, computeHunks, hunkStartLine, linesWithBreaks } from "../too
 // Proposed edits (propose_edit, Apply to file) reviewed in the editor, as VS Code's own chat does: the change
 // goes into the file's buffer at once, unsaved, each changed hunk decorated with Keep / Undo above it, and the
 // file is saved when its last hunk is decided. The buffer rather than a side copy, because the person then
-// reads, runs and type-checks the change where it will live, and Undo is an edit in the buffer's own history;
-// nothing reaches the disk before every hunk is decided (only an empty new file is created, so the buffer has
-// a place; Undo removes it again). Typing in a file under review ends its review: the text is the person's.
+// reads, runs and type-checks the change where it will live, and Undo is an edit in the buffer's own history.
+// Nothing reaches the disk before every hunk is decided (only an empty new file is created, so the buffer has
+// a place; Undo removes it again), unless files.autoSave saves the buffer: then Undo is saved the same way.
+// Typing in a file under review, or saving it by hand, ends its review: the text is the person's.
 
 type Decision = "pending" | "kept" | "undone";
 
@@ -62,7 +63,7 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
     this.subscriptions = [
       vscode.languages.registerCodeLensProvider({ scheme: "file" }, this),
       vscode.workspace.onDidChangeTextDocument((event) => this.onEdited(event.document)),
-      vscode.workspace.onDidSaveTextDocument((document) => void this.onSaved(document)),
+      vscode.workspace.onWillSaveTextDocument((event) => this.onWillSave(event)),
       vscode.workspace.onDidCloseTextDocument((document) => this.forget(document.uri)),
       vscode.window.onDidChangeVisibleTextEditors(() => this.decorate()),
       vscode.window.onDidChangeActiveTextEditor(() => this.updateContext()),
@@ -79,6 +80,7 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
     }
     const document = await vscode.workspace.openTextDocument(uri);
     const current = document.getText();
+    const wasDirty = !options.createsFile && document.isDirty;
     if (existing && current !== this.expectedText(existing)) existing = undefined;
     const original = existing?.original ?? current;
     const edit = new vscode.WorkspaceEdit();
@@ -93,7 +95,7 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
         document,
         original,
         createsFile: existing?.createsFile ?? options.createsFile,
-        wasDirty: existing?.wasDirty ?? (options.createsFile ? false : document.isDirty && current !== ""),
+        wasDirty: existing?.wasDirty ?? wasDirty,
         hunks,
         decisions: hunks.map(() => "pending"),
         generation: (existing?.generation ?? 0) + 1,
@@ -244,12 +246,14 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
     this.forget(document.uri);
   }
 
-  /** Saving a file in review (Ctrl+S) keeps what is in it. */
-  private async onSaved(document: vscode.TextDocument): Promise<void> {
-    const review = this.reviews.get(document.uri.toString());
-    if (!review || this.applying > 0) return;
-    review.decisions = review.decisions.map((decision) => (decision === "pending" ? "kept" : decision));
-    this.forget(document.uri);
+  /**
+   * Saving a file in review by hand (Ctrl+S) keeps what is in it. An automatic save (files.autoSave) writes the
+   * buffer as usual but decides nothing: the review goes on, and Undo puts the lines back and is saved in turn.
+   */
+  private onWillSave(event: vscode.TextDocumentWillSaveEvent): void {
+    const review = this.reviews.get(event.document.uri.toString());
+    if (!review || this.applying > 0 || event.reason !== vscode.TextDocumentSaveReason.Manual) return;
+    this.forget(event.document.uri);
   }
 
   private forget(uri: vscode.Uri): void {

@@ -31,6 +31,8 @@ describe("code block actions in the editor", function () {
       (await fs.mkdtemp(path.join(os.tmpdir(), "relay-chat-code-blocks-")));
     folderName = `code-blocks-${process.pid}-${Date.now()}`;
     await fs.mkdir(path.join(workspaceRoot, folderName), { recursive: true });
+    // VS Code for the Web (code-server) saves after a delay by default; these tests look at the disk before a decision.
+    await vscode.workspace.getConfiguration("files").update("autoSave", "off", vscode.ConfigurationTarget.Global);
     review = new EditReview();
     actions = new CodeBlockActions({
       workspaceFolders: () => [workspaceRoot],
@@ -54,6 +56,7 @@ describe("code block actions in the editor", function () {
   after(async () => {
     for (const uri of review.filesInReview()) await review.undoFile(uri);
     review.dispose();
+    await vscode.workspace.getConfiguration("files").update("autoSave", undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     await fs.rm(path.join(workspaceRoot, folderName), { recursive: true, force: true });
   });

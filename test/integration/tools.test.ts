@@ -1,7 +1,7 @@
 // The built-in tools inside a real VS Code: editor state, the Problems list, edits reviewed in the editor, runaway
 // searches and commands. Over 300 lines because it is one describe block per tool, each needing the real editor.
 import assert from "node:assert/strict";
-import { existsSync, promises as fs } from "node:fs";
+import { existsSync, promises as fs, readFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -37,6 +37,8 @@ describe("built-in tools in the editor", function () {
     folderName = `tools-test-${process.pid}-${Date.now()}`;
     folder = path.join(workspaceRoot, folderName);
     await fs.mkdir(folder, { recursive: true });
+    // VS Code for the Web (code-server) saves after a delay by default; these tests look at the disk before a decision.
+    await vscode.workspace.getConfiguration("files").update("autoSave", "off", vscode.ConfigurationTarget.Global);
     review = new EditReview();
     builtin = createBuiltinTools({
       workspaceFolders: () => [workspaceRoot],
@@ -49,6 +51,7 @@ describe("built-in tools in the editor", function () {
 
   after(async () => {
     review.dispose();
+    await vscode.workspace.getConfiguration("files").update("autoSave", undefined, vscode.ConfigurationTarget.Global);
     // Edits in review are unsaved; revert them so the window closes without a save prompt.
     for (const document of vscode.workspace.textDocuments) {
       if (!document.isDirty || !document.uri.fsPath.startsWith(folder)) continue;
@@ -353,6 +356,24 @@ describe("built-in tools in the editor", function () {
       await vscode.workspace.applyEdit(edit);
       assert.deepEqual(review.filesInReview(), []);
       assert.equal((await vscode.workspace.openTextDocument(uri)).getText(), "// typed\nproposed\n");
+    });
+
+    it("goes on reviewing when files.autoSave saves the buffer, and saves an Undo the same way", async () => {
+      const files = vscode.workspace.getConfiguration("files");
+      await files.update("autoSaveDelay", 100, vscode.ConfigurationTarget.Global);
+      await files.update("autoSave", "afterDelay", vscode.ConfigurationTarget.Global);
+      try {
+        const uri = await write("edits/autosaved.ts", original);
+        await run("propose_edit", { path: `${folderName}/edits/autosaved.ts`, edits: [{ old_text: "const a = 1;", new_text: "const a = 5;" }] });
+        const proposed = original.replace("const a = 1;", "const a = 5;");
+        await waitFor(() => readFileSync(uri.fsPath, "utf8") === proposed, 10_000, "the automatic save");
+        assert.equal(review.pendingChanges(uri), 1, "an automatic save decides nothing");
+        await review.undoChange(uri, 0);
+        await waitFor(() => readFileSync(uri.fsPath, "utf8") === original, 10_000, "the undone line to be saved");
+      } finally {
+        await files.update("autoSave", "off", vscode.ConfigurationTarget.Global);
+        await files.update("autoSaveDelay", undefined, vscode.ConfigurationTarget.Global);
+      }
     });
 
     it("creates a new file empty on disk, and Undo removes it again", async () => {
