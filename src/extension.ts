@@ -138,7 +138,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     workspaceFolders: fileFolders,
     notify: (message) => void vscode.window.showWarningMessage(message),
     review: editReview,
-    beforeChange: async () => void (await checkpointing.turnCheckpoints.take()),
   });
   let webviewStrings: Record<string, string> | null = null;
   const activeConsoleUrl = () => connection.active?.consoleUrl ?? "";

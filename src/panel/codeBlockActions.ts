@@ -17,8 +17,6 @@ export interface CodeBlockActionsOptions {
   notify(message: string): void;
   /** Where the merged change is kept or undone. */
   readonly review: EditReviewer;
-  /** Takes a checkpoint of the workspace's files before the change, so it can be restored like a turn's. */
-  beforeChange?(): Promise<void>;
   /** Picks among several places the snippet fits; a quick pick unless a test injects another. */
   pickPlace?: (choices: readonly PlaceChoice[]) => Promise<PlaceChoice | undefined>;
 }
@@ -74,7 +72,6 @@ export class CodeBlockActions {
       }
       proposed = place.text;
     }
-    await this.options.beforeChange?.();
     await this.options.review.propose(uri, proposed, { createsFile: !exists });
   }
 
