@@ -300,7 +300,7 @@ export class ChatController implements PanelSource {
     const turn = this.conversation && turnId ? findTurn(this.conversation, turnId) : undefined;
     if (!session || !turn || this.runner.busy) return apply();
     await session.changeFilesForTurn(turnId, apply);
-    this.sync.changed();
+    this.sync.turnChanged(turnId);
   }
 
   /** Sends an edited message as a new version of the turn, with the context the original carried. */

@@ -1,11 +1,11 @@
 // Apply to file as a person uses it (issue 21, part 4): the demo model answers with a code block named after a
 // file, Apply to file merges it into the function it redefines, the editor shows the change with Keep / Undo
-// above it (no dialog), and Keep leaves the file saved with the change. Screenshots: test-results/ui/edit-review-*.png.
+// above it (no dialog), the turn counts the file as changed, and Keep leaves the file saved with the change. Screenshots: test-results/ui/edit-review-*.png.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { FrameLocator } from "playwright-core";
-import { Workbench, uiEnvironment } from "./workbench";
+import { Workbench, uiEnvironment, waitUntil } from "./workbench";
 
 const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT_UI_NATIVE_CHAT !== "1";
 
@@ -52,6 +52,10 @@ const GREETING = "export function greet(name) {\n  return `Hello, ${name}!`;\n}\
     assert.equal(await workbench.page.locator(".monaco-dialog-box").count(), 0, "no dialog over the change");
     await workbench.page.locator(".tabs-container .tab", { hasText: "greeting.js" }).first().waitFor({ timeout: 10_000 });
     // The change is in the editor; code-server saves after a delay (files.autoSave), so the disk may have it already.
+    // The turn whose answer it came from counts it among its changes (its checkpoints), for Review and Restore.
+    const changes = chat.locator(".turn-changes").last();
+    await changes.waitFor({ timeout: 30_000 });
+    assert.match(await changes.innerText(), /1 file changed/);
     await workbench.screenshot("edit-review-01-keep-undo");
 
     await keep.click();
@@ -61,11 +65,3 @@ const GREETING = "export function greet(name) {\n  return `Hello, ${name}!`;\n}\
     await waitUntil(async () => (await workbench.page.locator(".codelens-decoration a", { hasText: "Keep" }).count()) === 0, "the Keep / Undo lenses go away");
   });
 });
-
-async function waitUntil(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
