@@ -43,7 +43,7 @@ describe("the demo model", () => {
     const context = { workspaceFolders: () => [folder] };
     const proposeEdit = defineTool<Record<string, unknown>>({
       name: "propose_edit",
-      description: "Propose an edit to a file; the user reviews it in a diff.",
+      description: "Propose an edit to a file; the user keeps or undoes it in the editor.",
       risk: "write",
       parameters: { type: "object", properties: { path: { type: "string" }, new_text: { type: "string" }, edits: { type: "array" } }, required: ["path"] },
       run: async (args) => {

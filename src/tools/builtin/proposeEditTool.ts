@@ -35,8 +35,8 @@ export function createProposeEditTool(options: ProposeEditToolOptions): Tool {
   return defineTool<ProposeEditArguments>({
     name: "propose_edit",
     description:
-      "Propose a change to one workspace file. The user reviews it in a diff and applies or rejects it; applied changes " +
-      "are left unsaved in the editor. Give either new_text (the complete new content; also creates a new file) or " +
+      "Propose a change to one workspace file. It goes into the file's editor, where the user keeps or undoes each changed " +
+      "part; the file is saved once every part is decided. Give either new_text (the complete new content; also creates a new file) or " +
       "edits: search/replace pairs where each old_text is copied exactly from the current file and occurs there exactly once.",
     risk: "write",
     argumentRoles: { path: "path" },
