@@ -322,6 +322,13 @@ describe("built-in tools in the editor", function () {
       assert.equal(await fs.readFile(uri.fsPath, "utf8"), original, "nothing on disk before the review");
       assert.equal(review.pendingChanges(uri), 2);
       assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uri.toString(), "the file is shown");
+      const lenses = review.provideCodeLenses(document).map((lens) => [lens.range.start.line, lens.command?.command]);
+      assert.deepEqual(lenses, [
+        [0, "relayChat.review.keepChange"],
+        [0, "relayChat.review.undoChange"],
+        [2, "relayChat.review.keepChange"],
+        [2, "relayChat.review.undoChange"],
+      ]);
 
       await review.undoChange(uri, 1);
       assert.equal(document.getText(), "const a = 10;\nconst b = 2;\nconst b2 = 2;\n");
