@@ -16,6 +16,7 @@ import { RelayMoney } from "./host/relayMoney";
 import { affectsRelaySettings } from "./host/settings";
 import { showSessionApprovals } from "./host/sessionApprovalsPicker";
 import { registerCheckpointReview } from "./host/checkpointReview";
+import { EditReview, registerEditReviewCommands } from "./host/editReview";
 import { WorkspaceCheckpointing } from "./host/checkpointSetup";
 import { ToolSetup, globalReadOnlyDefault, trustRestrictionNotice } from "./host/toolSetup";
 import { Walkthrough } from "./host/walkthrough";
@@ -112,6 +113,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
         maxOutputChars: () => connection.settings.maxToolResultChars,
         allowedEnvironmentNames: () => connection.settings.commandEnvironmentAllow,
         secrets: () => connection.secrets(),
+        review: editReview,
       });
       context.subscriptions.push(builtinTools);
       toolSetup = new ToolSetup(builtinTools.tools, () => connection.settings, { secrets: () => connection.secrets(), workspaceFolders: fileFolders, log: (message) => log.info(message), readOnlyDefault }, sessionAllowances);
@@ -121,6 +123,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     return { ...externalTools.extend(toolSetup.chatTools(askUser)), checkpoints: checkpointing.turnCheckpoints };
   };
   const checkpointing = new WorkspaceCheckpointing(storageFolder, log);
+  // Proposed edits (propose_edit, Apply to file) wait in their editors for Keep or Undo.
+  const editReview = new EditReview();
+  context.subscriptions.push(editReview, registerEditReviewCommands(editReview));
   const checkpointReview = registerCheckpointReview(checkpointing);
   context.subscriptions.push(checkpointReview.disposable);
   const externalTools = new ExternalTools(() => connection.secrets(), (message) => log.info(message));
@@ -129,7 +134,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   const excludePatterns = () => Object.entries(vscode.workspace.getConfiguration("files").get<Record<string, boolean>>("exclude", {})).filter(([, on]) => on).map(([pattern]) => pattern);
   // The `#` picker's list of workspace files: walked when first asked for, again after files change.
   const workspaceFiles = new WorkspaceFiles({ folders: fileFolders, excludePatterns });
-  const codeBlocks = new CodeBlockActions({ workspaceFolders: fileFolders, notify: (message) => void vscode.window.showWarningMessage(message) });
+  const codeBlocks = new CodeBlockActions({
+    workspaceFolders: fileFolders,
+    notify: (message) => void vscode.window.showWarningMessage(message),
+    review: editReview,
+  });
   let webviewStrings: Record<string, string> | null = null;
   const activeConsoleUrl = () => connection.active?.consoleUrl ?? "";
   const controller = new ChatController({
@@ -238,7 +247,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     connection,
     money,
     provider,
-    codeBlocks,
     ...languageModels.disposables,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.workspace.onDidChangeConfiguration((event) => {

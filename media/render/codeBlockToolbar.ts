@@ -40,7 +40,8 @@ export function addCodeBlockToolbar(block: HTMLElement, panel: CodeBlockPanel): 
     copy,
     actionButton("insert", panel.text("Insert at cursor"), panel.text("Insert"), () => panel.post({ type: "insertCode", code: code() })),
     actionButton("git-pull-request-go-to-changes", panel.text("Apply to file"), panel.text("Apply"), () =>
-      panel.post({ type: "applyCode", code: code(), language, file: block.dataset["file"] ?? "" }),
+      // The turn whose answer holds the block, so the change is recorded with that turn's checkpoints.
+      panel.post({ type: "applyCode", code: code(), language, file: block.dataset["file"] ?? "", turnId: block.closest<HTMLElement>("[data-turn-id]")?.dataset["turnId"] ?? "" }),
     ),
     actionButton("go-to-file", panel.text("Open in editor"), panel.text("Open"), () => panel.post({ type: "openCode", code: code(), language })),
     wrap,

@@ -20,7 +20,7 @@ import type { SendEstimate } from "./spendGuard";
 import { estimateNextRequest, estimateSend, withSpendWarning } from "./spendGuard";
 import type { ChatTools, ToolCallEvent } from "./toolRound";
 import { answerFunctionCalls } from "./toolRound";
-import { checkpointAtTurnEnd, checkpointBeforeRound } from "./turnCheckpoint";
+import { checkpointAtTurnEnd, checkpointBeforeChange, checkpointBeforeRound } from "./turnCheckpoint";
 import { sendTurnRequest } from "./turnRequest";
 
 // The turn loop. One ChatSession drives one conversation: it builds each request from the branch's
@@ -149,6 +149,23 @@ export class ChatSession {
     this.assertIdle();
     this.current.activeTurnId = newestLeafFrom(this.current, turnId);
     await this.save(null);
+  }
+
+  /**
+   * Changes files on a finished turn's behalf (Apply to file on its answer) between two checkpoints of the
+   * turn, so its "N files changed", Review and Restore include the change; saved with the turn.
+   */
+  async changeFilesForTurn(turnId: string, change: () => Promise<void>): Promise<void> {
+    this.assertIdle();
+    const turn = requireTurn(this.current, turnId);
+    const report = (problem: string) => this.reportCheckpointProblem(problem);
+    await checkpointBeforeChange(turn, this.tools, report);
+    try {
+      await change();
+    } finally {
+      await checkpointAtTurnEnd(turn, this.tools, report);
+      await this.save(turn);
+    }
   }
 
   /** The actions an `incomplete` turn offers, with their billing note; empty for any other turn. */

@@ -3,18 +3,23 @@ import type { Turn } from "./conversation";
 import type { ChatTools } from "./toolRound";
 
 // When a turn takes checkpoints: before its first tool round that has a call able to change files (anything
-// but a read-only tool), and once more when the turn ends, so the panel can say how many files it changed
-// and put them back. A checkpoint that fails is reported and the turn goes on without one: tools never wait
-// on a broken checkpoint.
+// but a read-only tool) or before Apply to file on its answer, and once more when the turn (or the apply)
+// ends, so the panel can say how many files it changed and put them back. A checkpoint that fails is reported
+// and the turn goes on without one: tools never wait on a broken checkpoint.
 
 export async function checkpointBeforeRound(turn: Turn, proposals: readonly FunctionCallProposal[], tools: ChatTools | undefined, onProblem: (message: string) => void): Promise<void> {
-  const checkpoints = tools?.checkpoints;
-  if (!checkpoints || turn.checkpoint) return;
+  if (!tools?.checkpoints || turn.checkpoint) return;
   const mayChangeFiles = proposals.some((proposal) => {
     const tool = tools.registry.get(proposal.name);
     return tool !== undefined && tool.risk !== "read";
   });
-  if (!mayChangeFiles) return;
+  if (mayChangeFiles) await checkpointBeforeChange(turn, tools, onProblem);
+}
+
+/** The checkpoint before the turn's first change to files, unless it has one. */
+export async function checkpointBeforeChange(turn: Turn, tools: ChatTools | undefined, onProblem: (message: string) => void): Promise<void> {
+  const checkpoints = tools?.checkpoints;
+  if (!checkpoints || turn.checkpoint) return;
   try {
     const before = await checkpoints.take();
     if (before) turn.checkpoint = { before, after: null, changedFiles: 0 };

@@ -290,6 +290,19 @@ export class ChatController implements PanelSource {
     else await this.options.turnChanges.restore(checkpoint);
   }
 
+  /**
+   * Apply to file on a code block of a turn's answer: the change is taken into that turn's checkpoints (one
+   * before, unless the turn has one, and one after), so the turn's Review and Restore cover it.
+   */
+  async applyCode(turnId: string, code: string, fileHint: string): Promise<void> {
+    const apply = () => this.editorActions.applyCode(code, fileHint);
+    const session = this.runner.session;
+    const turn = this.conversation && turnId ? findTurn(this.conversation, turnId) : undefined;
+    if (!session || !turn || this.runner.busy) return apply();
+    await session.changeFilesForTurn(turnId, apply);
+    this.sync.turnChanged(turnId);
+  }
+
   /** Sends an edited message as a new version of the turn, with the context the original carried. */
   editAndResend(turnId: string, text: string): Promise<void> {
     const turn = this.conversation ? findTurn(this.conversation, turnId) : undefined;

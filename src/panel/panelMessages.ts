@@ -62,7 +62,7 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
     case "turnChanges":
       return controller.turnChanges(message.turnId, message.action);
     case "applyCode":
-      return editor.applyCode(message.code, message.file);
+      return controller.applyCode(message.turnId, message.code, message.file);
     case "attachSelection":
       editor.attachSelection();
       return;

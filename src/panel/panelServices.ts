@@ -57,7 +57,7 @@ export interface EditorServices {
   /** False when there is no editor to insert into. */
   insertCode(code: string): Promise<boolean>;
   openCode(code: string, language: string): Promise<void>;
-  /** Reviews `code` as the new content of a file the user picks (`fileHint`: the file the block names, or ""). */
+  /** Merges `code` into the file the block names (`fileHint`, or "": the active editor's), for review in the editor. */
   applyCode(code: string, fileHint: string): Promise<void>;
   runFix(action: FixAction): Promise<void>;
   /** The active editor's selection, or null when nothing is selected. */

@@ -354,7 +354,7 @@ export type ToHost =
   | { type: "insertCode"; code: string }
   | { type: "openCode"; code: string; language: string }
   /** Review `code` as the new content of a file the user picks (`file` is the block's hint, may be empty). */
-  | { type: "applyCode"; code: string; language: string; file: string }
+  | { type: "applyCode"; code: string; language: string; file: string; turnId: string }
   | { type: "switchConversation"; conversationId: string }
   | { type: "renameConversation"; conversationId: string }
   | { type: "deleteConversation"; conversationId: string }
@@ -419,7 +419,7 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   openFileReference: (message) => isString(message.path) && (message.line === null || (isIndex(message.line) && message.line > 0)),
   insertCode: (message) => isString(message.code),
   openCode: (message) => isString(message.code) && isString(message.language),
-  applyCode: (message) => isString(message.code) && isString(message.language) && isString(message.file),
+  applyCode: (message) => isString(message.code) && isString(message.language) && isString(message.file) && isString(message.turnId),
   switchConversation: (message) => isString(message.conversationId),
   renameConversation: (message) => isString(message.conversationId),
   deleteConversation: (message) => isString(message.conversationId),

@@ -225,6 +225,7 @@ function attachedFile(text: string): { label: string; content: string } | null {
   return match ? { label: match[1], content: match[3] } : null;
 }
 
+const WANTS_SNIPPET = /\b(suggest|snippet)\b/i;
 const WANTS_EDIT = /\b(edit|change|fix|rename|modify|refactor|improve|document|add)\b/i;
 const WANTS_COMMAND = /\b(run|execute)\b/i;
 const WANTS_EXPLANATION = /\b(explain|what does|how does|describe)\b/i;
@@ -244,6 +245,20 @@ function demoEdit(path: string, content: string): Record<string, unknown> {
   return firstLine === "" ? { path, new_text: `${comment}\n` } : { path, edits: [{ old_text: firstLine, new_text: `${comment}\n${firstLine}` }] };
 }
 
+/**
+ * A suggestion as a code block named after the file, for the panel's Apply to file: the file's first function
+ * with a line added at its start, so applying it merges one changed part into that function.
+ */
+function demoSnippet(path: string, content: string): PlannedItem {
+  const lines = content.split("\n");
+  const start = lines.findIndex((line) => /^(export\s+)?(async\s+)?function\s+\w+/.test(line));
+  const end = start === -1 ? -1 : lines.findIndex((line, index) => index > start && line.startsWith("}"));
+  if (end === -1) return message(`\`${path}\` has no top-level function I could suggest a change to. Ask me to change it instead and I will propose an edit.`);
+  const language = /\.(\w+)$/.exec(path)?.[1] ?? "";
+  const snippet = [lines[start], "  // Suggested by Relay Chat's demo model.", ...lines.slice(start + 1, end + 1)].join("\n");
+  return message(`Here is a suggestion for \`${path}\`. **Apply to file** merges it into the function it redefines; you then keep or undo the change in the editor.\n\n\`\`\`${language} ${path}\n${snippet}\n\`\`\``);
+}
+
 /** The answer after tool calls ran (or were declined), the way a model reads their outputs. */
 function answerAfterTools(request: ScriptInput, ran: readonly RanCall[]): PlannedItem[] {
   const question = lastUserText(request.input);
@@ -256,6 +271,7 @@ function answerAfterTools(request: ScriptInput, ran: readonly RanCall[]): Planne
   if (call.name === "read_file") {
     const content = call.output.split("\n").slice(1).join("\n");
     if (/^The file .* does not exist|^"/.test(call.output)) return [message(`I could not read \`${path}\`: ${call.output}`)];
+    if (WANTS_SNIPPET.test(question)) return [demoSnippet(path, content)];
     const proposeEdit = offeredTools(request.tools).find((tool) => tool.name === "propose_edit");
     if (proposeEdit && WANTS_EDIT.test(question)) return [functionCall(proposeEdit, demoEdit(path, content))];
     return [message(`I read \`${path}\`. ${describeCode(path, content)}\n\nAsk me to change it and I will propose an edit you can review first.`)];
@@ -266,7 +282,7 @@ function answerAfterTools(request: ScriptInput, ran: readonly RanCall[]): Planne
     if (file && readFile) return [functionCall(readFile, { path: file })];
     return [message(`No file is open in the editor, so I cannot tell which code you mean. Name the file (for example \`hello.ts\`) or attach it with \`#\`.`)];
   }
-  if (call.name === "propose_edit") return [message(`The edit to \`${path}\` is in the editor, unsaved: review it there, and undo it like any edit if you change your mind.`)];
+  if (call.name === "propose_edit") return [message(`The edit to \`${path}\` is in the editor, unsaved: keep or undo each change there (Keep / Undo above it); the file is saved once you have decided.`)];
   if (call.name === "run_command") return [message(`I ran \`${String(call.argumentsObject.command ?? "")}\`. It reported:\n\n\`\`\`text\n${call.output.slice(0, 1200)}\n\`\`\``)];
   return [toolResultAnswer(ran.map((each) => each.output))];
 }
@@ -277,7 +293,8 @@ function introduction(userText: string): PlannedItem {
       `## You asked\n\n> ${userText.split("\n")[0].slice(0, 200)}`,
       "This answer comes from the **demo model** of the local relay emulator. It streams in small pieces, like a real model:",
       "- ask me about a file (*explain `hello.ts`*) and I will propose a `read_file` tool call, which runs only after you approve it;",
-      "- ask me to *change `hello.ts`* and I will read it, then propose an edit you review in a diff;",
+      "- ask me to *change `hello.ts`* and I will read it, then propose an edit you keep or undo in the editor;",
+      "- ask me to *suggest* something for `hello.ts` and I will answer with a code block that **Apply to file** merges into it;",
       "- ask me to *run `ls`* and I will propose a `run_command` call: the riskiest approval, with the exact command line;",
       "- ask for something *long* and the answer will stop at the output budget, so you can try **Continue**;",
       "- every answer ends with a receipt: outcome, tokens, latency and the request id.",

@@ -1,19 +1,16 @@
-// "Apply to file" from an answer's code block, inside a real VS Code: the diff review of propose_edit, the
-// target choices, and that nothing is written without an explicit accept.
+// "Apply to file" from an answer's code block, inside a real VS Code: the snippet merged where it belongs in the
+// named file, the change reviewed in the editor (Keep one part, Undo another), and the file on disk afterwards.
 import assert from "node:assert/strict";
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { EditReview } from "../../src/host/editReview";
 import { CodeBlockActions } from "../../src/panel/codeBlockActions";
-import type { TargetChoice } from "../../src/panel/codeBlockActions";
-import { proposalScheme } from "../../src/tools/builtin/proposalDocuments";
+import type { PlaceChoice } from "../../src/panel/codeBlockActions";
+import { waitFor } from "./panelState";
 
-interface Review {
-  shownPath: string;
-  diffTabOpen: boolean;
-  proposedText: string | undefined;
-}
+const service = ["export function load(path: string) {", "  return read(path);", "}", "", "export function save(path: string, text: string) {", "  write(path, text);", "}", "", "export function remove(path: string) {", "  unlink(path);", "}", ""].join("\n");
 
 describe("code block actions in the editor", function () {
   this.timeout(60_000);
@@ -21,10 +18,9 @@ describe("code block actions in the editor", function () {
   let workspaceRoot: string;
   let folderName: string;
   let actions: CodeBlockActions;
-  let accept = false;
-  let reviews: Review[] = [];
-  let offered: TargetChoice[][] = [];
-  let pick: (choices: readonly TargetChoice[]) => TargetChoice | undefined = (choices) => choices[0];
+  let review: EditReview;
+  let offered: PlaceChoice[][] = [];
+  let pick: (choices: readonly PlaceChoice[]) => PlaceChoice | undefined = (choices) => choices[0];
   let notices: string[] = [];
 
   before(async () => {
@@ -34,16 +30,14 @@ describe("code block actions in the editor", function () {
       (await fs.mkdtemp(path.join(os.tmpdir(), "relay-chat-code-blocks-")));
     folderName = `code-blocks-${process.pid}-${Date.now()}`;
     await fs.mkdir(path.join(workspaceRoot, folderName), { recursive: true });
+    // VS Code for the Web (code-server) saves after a delay by default; these tests look at the disk before a decision.
+    await vscode.workspace.getConfiguration("files").update("autoSave", "off", vscode.ConfigurationTarget.Global);
+    review = new EditReview();
     actions = new CodeBlockActions({
       workspaceFolders: () => [workspaceRoot],
       notify: (message) => notices.push(message),
-      confirmApply: async (shownPath) => {
-        const diffTab = proposalDiffTab();
-        const proposedText = diffTab === undefined ? undefined : (await vscode.workspace.openTextDocument(diffTab.modified)).getText();
-        reviews.push({ shownPath, diffTabOpen: diffTab !== undefined, proposedText });
-        return accept;
-      },
-      pickTarget: async (choices) => {
+      review,
+      pickPlace: async (choices) => {
         offered.push([...choices]);
         return pick(choices);
       },
@@ -51,90 +45,80 @@ describe("code block actions in the editor", function () {
   });
 
   beforeEach(() => {
-    accept = false;
-    reviews = [];
     offered = [];
     notices = [];
     pick = (choices) => choices[0];
   });
 
   after(async () => {
-    actions.dispose();
-    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+    for (const uri of review.filesInReview()) await review.undoFile(uri);
+    review.dispose();
+    await vscode.workspace.getConfiguration("files").update("autoSave", undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     await fs.rm(path.join(workspaceRoot, folderName), { recursive: true, force: true });
   });
 
   async function writeFile(name: string, text: string): Promise<{ relative: string; uri: vscode.Uri }> {
     const absolute = path.join(workspaceRoot, folderName, name);
+    await fs.mkdir(path.dirname(absolute), { recursive: true });
     await fs.writeFile(absolute, text);
     return { relative: `${folderName}/${name}`, uri: vscode.Uri.file(absolute) };
   }
 
-  it("shows the code as a diff against the file the block names and applies it, unsaved, only on accept", async () => {
-    const { relative, uri } = await writeFile("named.ts", "export const a = 1;\n");
-    accept = true;
-    await actions.applyToFile("export const a = 2;\n", relative);
-    assert.equal(offered[0]?.[0]?.path, relative, "the block's file is the first choice");
-    assert.deepEqual(reviews, [{ shownPath: relative, diffTabOpen: true, proposedText: "export const a = 2;\n" }]);
+  it("merges a snippet into the function it redefines; Keep one part, Undo another, and the file on disk has the kept one", async () => {
+    const { relative, uri } = await writeFile("service.ts", service);
+    const snippet = ["export function save(path: string, text: string) {", "  validate(text);", "  write(path, text);", "  log(path);", "}"].join("\n");
+    await actions.applyToFile(snippet, relative);
+    assert.deepEqual(offered, [], "one place fits, nobody is asked");
     const document = await vscode.workspace.openTextDocument(uri);
-    assert.equal(document.getText(), "export const a = 2;\n");
-    assert.equal(document.isDirty, true, "applied but left unsaved");
-    assert.equal(await fs.readFile(uri.fsPath, "utf8"), "export const a = 1;\n");
-    assert.equal(proposalDiffTab(), undefined, "the review closes its diff");
-    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+    assert.equal(document.getText(), service.replace("  write(path, text);\n", "  validate(text);\n  write(path, text);\n  log(path);\n"));
+    assert.equal(document.isDirty, true);
+    assert.equal(await fs.readFile(uri.fsPath, "utf8"), service, "nothing on disk before the review");
+    assert.equal(review.pendingChanges(uri), 2, "two changed parts: the line before write() and the one after");
+
+    await review.keepChange(uri, 0);
+    await review.undoChange(uri, 1);
+    const expected = service.replace("  write(path, text);\n", "  validate(text);\n  write(path, text);\n");
+    assert.equal(await fs.readFile(uri.fsPath, "utf8"), expected);
+    await waitFor(() => !document.isDirty, 5_000, "the file to be saved");
+    assert.deepEqual(review.filesInReview(), []);
   });
 
-  it("changes nothing when the review is rejected", async () => {
-    const { relative, uri } = await writeFile("rejected.ts", "keep();\n");
-    await actions.applyToFile("replace();\n", relative);
-    assert.equal(reviews.length, 1);
-    assert.equal((await vscode.workspace.openTextDocument(uri)).getText(), "keep();\n");
-    assert.deepEqual(notices, []);
+  it("asks where a snippet goes only when several places fit", async () => {
+    const twoClasses = "class A {\n  run() {\n    a();\n  }\n}\nclass B {\n  run() {\n    b();\n  }\n}\n";
+    const { relative, uri } = await writeFile("classes.js", twoClasses);
+    pick = (choices) => choices[1];
+    await actions.applyToFile("run() {\n  c();\n}", relative);
+    assert.deepEqual(
+      offered[0]?.map((choice) => choice.label),
+      ["Replace run (lines 2–4)", "Replace run (lines 7–9)"],
+    );
+    assert.equal((await vscode.workspace.openTextDocument(uri)).getText(), twoClasses.replace("b();", "c();"));
+    await review.undoFile(uri);
+    assert.equal(await fs.readFile(uri.fsPath, "utf8"), twoClasses);
   });
 
-  it("offers the active editor's selection and replaces only that part when picked", async () => {
-    const { relative, uri } = await writeFile("selection.ts", "one();\ntwo();\nthree();\n");
-    const editor = await vscode.window.showTextDocument(uri);
-    editor.selection = new vscode.Selection(1, 0, 1, 6);
-    accept = true;
-    pick = (choices) => choices.find((choice) => choice.replaceSelection === true);
-    await actions.applyToFile("TWO();", "");
-    const labels = offered[0]!.map((choice) => [choice.path, choice.replaceSelection === true]);
-    assert.deepEqual(labels, [
-      [relative, true],
-      [relative, false],
-      [undefined, false],
-    ]);
-    assert.equal(reviews[0]?.proposedText, "one();\nTWO();\nthree();\n");
-    assert.equal(editor.document.getText(), "one();\nTWO();\nthree();\n");
-    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
-  });
-
-  it("refuses a named file outside the workspace with a notice and shows no diff", async () => {
-    accept = true;
+  it("refuses a named file outside the workspace with a notice and changes nothing", async () => {
     await actions.applyToFile("x", "../outside-the-workspace.ts");
-    assert.deepEqual(reviews, []);
+    assert.deepEqual(review.filesInReview(), []);
     assert.equal(notices.length, 1);
     assert.match(notices[0]!, /outside the workspace/);
   });
 
-  it("offers a new file named by the block and creates it only on accept", async () => {
+  it("says so when the file already contains the code", async () => {
+    const { relative } = await writeFile("same.ts", service);
+    await actions.applyToFile("export function remove(path: string) {\n  unlink(path);\n}\n", relative);
+    assert.deepEqual(review.filesInReview(), []);
+    assert.match(notices[0] ?? "", /already contains this code/);
+  });
+
+  it("creates a new file the block names, kept on Keep", async () => {
     const relative = `${folderName}/created/new.ts`;
+    const absolute = path.join(workspaceRoot, relative);
     await actions.applyToFile("created();\n", relative);
-    await assert.rejects(fs.stat(path.join(workspaceRoot, relative)));
-    accept = true;
-    await actions.applyToFile("created();\n", relative);
-    assert.equal(reviews.length, 2);
-    const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.fsPath === path.join(workspaceRoot, relative));
-    assert.equal(document?.getText(), "created();\n");
-    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+    const uri = vscode.Uri.file(absolute);
+    assert.equal((await vscode.workspace.openTextDocument(uri)).getText(), "created();\n");
+    await review.keepFile(uri);
+    assert.equal(await fs.readFile(absolute, "utf8"), "created();\n");
   });
 });
-
-function proposalDiffTab(): vscode.TabInputTextDiff | undefined {
-  for (const tab of vscode.window.tabGroups.all.flatMap((group) => group.tabs)) {
-    if (tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === proposalScheme) return tab.input;
-  }
-  return undefined;
-}

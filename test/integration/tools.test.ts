@@ -1,15 +1,15 @@
-// The built-in tools inside a real VS Code: editor state, the Problems list, the diff-review edit flow, runaway
+// The built-in tools inside a real VS Code: editor state, the Problems list, edits reviewed in the editor, runaway
 // searches and commands. Over 300 lines because it is one describe block per tool, each needing the real editor.
 import assert from "node:assert/strict";
-import { promises as fs } from "node:fs";
+import { existsSync, promises as fs, readFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import * as vscode from "vscode";
+import { EditReview } from "../../src/host/editReview";
 import type { BuiltinTools } from "../../src/tools/builtin/builtinTools";
 import { createBuiltinTools } from "../../src/tools/builtin/builtinTools";
 import { createDiagnosticsTool } from "../../src/tools/builtin/diagnosticsTool";
-import { proposalScheme } from "../../src/tools/builtin/proposalDocuments";
 import type { JsonObject } from "../../src/relay/types";
 import { ToolRegistry } from "../../src/tools/toolRegistry";
 import { isAlive, waitForNumberIn } from "../support/processes";
@@ -20,13 +20,6 @@ interface Outcome {
   isError: boolean;
 }
 
-interface ConfirmCall {
-  shownPath: string;
-  detail: string;
-  diffTabOpen: boolean;
-  proposedText: string | undefined;
-}
-
 describe("built-in tools in the editor", function () {
   this.timeout(60_000);
 
@@ -34,9 +27,7 @@ describe("built-in tools in the editor", function () {
   let folderName: string;
   let folder: string;
   let builtin: BuiltinTools;
-  // What the injected confirmation answers next, and what it saw; the real one is a modal no test can click.
-  let confirmAnswer: boolean | (() => Promise<boolean>) = false;
-  let confirmCalls: ConfirmCall[] = [];
+  let review: EditReview;
 
   before(async () => {
     workspaceRoot =
@@ -46,27 +37,22 @@ describe("built-in tools in the editor", function () {
     folderName = `tools-test-${process.pid}-${Date.now()}`;
     folder = path.join(workspaceRoot, folderName);
     await fs.mkdir(folder, { recursive: true });
+    // VS Code for the Web (code-server) saves after a delay by default; these tests look at the disk before a decision.
+    await vscode.workspace.getConfiguration("files").update("autoSave", "off", vscode.ConfigurationTarget.Global);
+    review = new EditReview();
     builtin = createBuiltinTools({
       workspaceFolders: () => [workspaceRoot],
       excludePatterns: () => [],
       commandTimeoutMs: () => 10_000,
       maxOutputChars: () => 20_000,
-      confirmApply: async (shownPath, detail) => {
-        const diffTab = proposalDiffTab();
-        const proposedText = diffTab === undefined ? undefined : (await vscode.workspace.openTextDocument(diffTab.modified)).getText();
-        confirmCalls.push({ shownPath, detail, diffTabOpen: diffTab !== undefined, proposedText });
-        return typeof confirmAnswer === "function" ? confirmAnswer() : confirmAnswer;
-      },
+      review,
     });
   });
 
-  beforeEach(() => {
-    confirmAnswer = false;
-    confirmCalls = [];
-  });
-
   after(async () => {
-    // Applied edits are left unsaved on purpose; revert them so the window closes without a save prompt.
+    review.dispose();
+    await vscode.workspace.getConfiguration("files").update("autoSave", undefined, vscode.ConfigurationTarget.Global);
+    // Edits in review are unsaved; revert them so the window closes without a save prompt.
     for (const document of vscode.workspace.textDocuments) {
       if (!document.isDirty || !document.uri.fsPath.startsWith(folder)) continue;
       await vscode.window.showTextDocument(document);
@@ -265,7 +251,7 @@ describe("built-in tools in the editor", function () {
     });
 
     it("ends the commands still running when the tools are disposed, as on deactivation", async () => {
-      const own = createBuiltinTools({ workspaceFolders: () => [workspaceRoot], excludePatterns: () => [], commandTimeoutMs: () => 60_000, maxOutputChars: () => 1000 });
+      const own = createBuiltinTools({ workspaceFolders: () => [workspaceRoot], excludePatterns: () => [], commandTimeoutMs: () => 60_000, maxOutputChars: () => 1000, review });
       const tool = own.tools.find((each) => each.name === "run_command");
       assert.ok(tool);
       const pidFile = path.join(folder, "background.pid");
@@ -286,7 +272,7 @@ describe("built-in tools in the editor", function () {
       const { output, isError } = await run("propose_edit", { path: "../escaped.txt", new_text: "x" });
       assert.equal(isError, true);
       assert.match(output, /outside the workspace.*Nothing was changed\.$/s);
-      assert.deepEqual(confirmCalls, []);
+      assert.deepEqual(review.filesInReview(), []);
       await assert.rejects(fs.stat(path.join(workspaceRoot, "..", "escaped.txt")));
     });
 
@@ -312,97 +298,103 @@ describe("built-in tools in the editor", function () {
       const unchanged = await run("propose_edit", { path: shown, new_text: original });
       assert.match(unchanged.output, /same as its current content/);
 
-      assert.deepEqual(confirmCalls, [], "nothing was put to the user");
+      assert.deepEqual(review.filesInReview(), [], "nothing was put to the user");
       assert.equal(await fs.readFile(uri.fsPath, "utf8"), original);
       assert.equal((await vscode.workspace.openTextDocument(uri)).getText(), original);
     });
 
-    it("shows the change in a diff, applies it unsaved when confirmed, closes the diff, and can be undone", async () => {
+    it("puts the change in the editor unsaved, one Keep/Undo per changed part, and saves what is kept", async () => {
       const uri = await write("edits/apply.ts", original);
       const shown = `${folderName}/edits/apply.ts`;
-      confirmAnswer = true;
-      const { output, isError } = await run("propose_edit", { path: shown, edits: [{ old_text: "const b = 2;", new_text: "const b = 3;" }] });
-      const expected = "const a = 1;\nconst b = 3;\nconst b2 = 2;\n";
+      const edits = [
+        { old_text: "const a = 1;", new_text: "const a = 10;" },
+        { old_text: "const b2 = 2;", new_text: "const b2 = 20;" },
+      ];
+      const { output, isError } = await run("propose_edit", { path: shown, edits });
       assert.equal(isError, false, output);
-      assert.equal(output, `Applied the edit to ${shown} (1 replacement, 3 → 3 lines). It is not saved: the change is open in the editor for the user to review, undo or save.`);
-      assert.equal(confirmCalls.length, 1);
-      assert.deepEqual(confirmCalls[0], {
-        shownPath: shown,
-        detail: "1 replacement, 3 → 3 lines. The change is shown in the diff editor. Applying leaves the file unsaved, so it can be undone.",
-        diffTabOpen: true,
-        proposedText: expected,
-      });
-      assert.equal(proposalDiffTab(), undefined, "the diff tab is closed afterwards");
-
+      assert.equal(
+        output,
+        `The edit to ${shown} (2 replacements, 3 → 3 lines, 2 changed parts) is in the editor, awaiting the user's review: they keep or undo each part, and the file is saved once every part is decided. Until then the file on disk is unchanged.`,
+      );
       const document = await vscode.workspace.openTextDocument(uri);
-      assert.equal(document.getText(), expected);
+      assert.equal(document.getText(), "const a = 10;\nconst b = 2;\nconst b2 = 20;\n");
       assert.equal(document.isDirty, true);
-      assert.equal(await fs.readFile(uri.fsPath, "utf8"), original, "not saved to disk");
+      assert.equal(await fs.readFile(uri.fsPath, "utf8"), original, "nothing on disk before the review");
+      assert.equal(review.pendingChanges(uri), 2);
+      assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uri.toString(), "the file is shown");
+      const lenses = review.provideCodeLenses(document).map((lens) => [lens.range.start.line, lens.command?.command]);
+      assert.deepEqual(lenses, [
+        [0, "relayChat.review.keepChange"],
+        [0, "relayChat.review.undoChange"],
+        [2, "relayChat.review.keepChange"],
+        [2, "relayChat.review.undoChange"],
+      ]);
 
-      await vscode.window.showTextDocument(document);
-      await vscode.commands.executeCommand("undo");
-      // The dirty flag reaches the extension host after the text does.
-      await waitFor(() => document.getText() === original && !document.isDirty, 5_000, "undo to restore the saved original");
+      await review.undoChange(uri, 1);
+      assert.equal(document.getText(), "const a = 10;\nconst b = 2;\nconst b2 = 2;\n");
+      assert.equal(await fs.readFile(uri.fsPath, "utf8"), original, "still nothing on disk while a part is undecided");
+      await review.keepChange(uri, 0);
+      assert.equal(await fs.readFile(uri.fsPath, "utf8"), "const a = 10;\nconst b = 2;\nconst b2 = 2;\n");
+      await waitFor(() => !document.isDirty, 5_000, "the kept change to be saved");
+      assert.deepEqual(review.filesInReview(), []);
     });
 
-    it("changes nothing when the user rejects, and closes the diff", async () => {
-      const uri = await write("edits/reject.ts", original);
-      confirmAnswer = false;
-      const result = await run("propose_edit", { path: `${folderName}/edits/reject.ts`, new_text: "replaced\n" });
-      assert.deepEqual(result, { output: "The user rejected the edit; nothing changed.", isError: false });
-      assert.equal(confirmCalls[0]?.proposedText, "replaced\n");
-      assert.equal(proposalDiffTab(), undefined);
-      assert.equal((await vscode.workspace.openTextDocument(uri)).getText(), original);
+    it("keeps several files of a round in review together; Undo puts a file back as it was", async () => {
+      const first = await write("edits/first.ts", original);
+      const second = await write("edits/second.ts", original);
+      await run("propose_edit", { path: `${folderName}/edits/first.ts`, new_text: "replaced\n" });
+      await run("propose_edit", { path: `${folderName}/edits/second.ts`, edits: [{ old_text: "const a = 1;", new_text: "const a = 0;" }] });
+      assert.deepEqual(review.filesInReview().map((uri) => uri.fsPath).sort(), [first.fsPath, second.fsPath].sort());
+
+      await review.undoFile(first);
+      const firstDocument = await vscode.workspace.openTextDocument(first);
+      assert.equal(firstDocument.getText(), original);
+      await waitFor(() => !firstDocument.isDirty, 5_000, "the undone file to be clean again");
+      await review.keepFile(second);
+      assert.equal(await fs.readFile(second.fsPath, "utf8"), original.replace("const a = 1;", "const a = 0;"));
+      assert.equal(await fs.readFile(first.fsPath, "utf8"), original);
     });
 
-    it("does not apply when the file changed during the review", async () => {
-      const uri = await write("edits/raced.ts", original);
-      confirmAnswer = async () => {
-        const edit = new vscode.WorkspaceEdit();
-        edit.insert(uri, new vscode.Position(0, 0), "// typed meanwhile\n");
-        await vscode.workspace.applyEdit(edit);
-        return true;
-      };
-      const result = await run("propose_edit", { path: `${folderName}/edits/raced.ts`, edits: [{ old_text: "const a = 1;", new_text: "const a = 0;" }] });
-      assert.equal(result.isError, true);
-      assert.match(result.output, /changed while the edit was being reviewed/);
-      assert.equal((await vscode.workspace.openTextDocument(uri)).getText(), `// typed meanwhile\n${original}`);
+    it("ends the review of a file the person types in, leaving their text", async () => {
+      const uri = await write("edits/typed.ts", original);
+      await run("propose_edit", { path: `${folderName}/edits/typed.ts`, new_text: "proposed\n" });
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(uri, new vscode.Position(0, 0), "// typed\n");
+      await vscode.workspace.applyEdit(edit);
+      assert.deepEqual(review.filesInReview(), []);
+      assert.equal((await vscode.workspace.openTextDocument(uri)).getText(), "// typed\nproposed\n");
     });
 
-    it("does not apply when another program wrote the file during the review, before the editor noticed", async () => {
-      const uri = await write("edits/written-meanwhile.ts", original);
-      const written = "// written by another program\n";
-      confirmAnswer = async () => {
-        await fs.writeFile(uri.fsPath, written);
-        return true;
-      };
-      const result = await run("propose_edit", { path: `${folderName}/edits/written-meanwhile.ts`, edits: [{ old_text: "const a = 1;", new_text: "const a = 0;" }] });
-      assert.equal(result.isError, true, result.output);
-      assert.match(result.output, /changed while the edit was being reviewed/);
-      assert.equal(await fs.readFile(uri.fsPath, "utf8"), written);
-      await waitFor(() => vscode.workspace.textDocuments.some((document) => document.uri.toString() === uri.toString() && document.getText() === written), 10_000, "the editor to load the new text");
-      const document = await vscode.workspace.openTextDocument(uri);
-      assert.equal(document.isDirty, false, "the review left no edit behind");
+    it("goes on reviewing when files.autoSave saves the buffer, and saves an Undo the same way", async () => {
+      const files = vscode.workspace.getConfiguration("files");
+      await files.update("autoSaveDelay", 100, vscode.ConfigurationTarget.Global);
+      await files.update("autoSave", "afterDelay", vscode.ConfigurationTarget.Global);
+      try {
+        const uri = await write("edits/autosaved.ts", original);
+        await run("propose_edit", { path: `${folderName}/edits/autosaved.ts`, edits: [{ old_text: "const a = 1;", new_text: "const a = 5;" }] });
+        const proposed = original.replace("const a = 1;", "const a = 5;");
+        await waitFor(() => readFileSync(uri.fsPath, "utf8") === proposed, 10_000, "the automatic save");
+        assert.equal(review.pendingChanges(uri), 1, "an automatic save decides nothing");
+        await review.undoChange(uri, 0);
+        await waitFor(() => readFileSync(uri.fsPath, "utf8") === original, 10_000, "the undone line to be saved");
+      } finally {
+        await files.update("autoSave", "off", vscode.ConfigurationTarget.Global);
+        await files.update("autoSaveDelay", undefined, vscode.ConfigurationTarget.Global);
+      }
     });
 
-    it("creates a new file from new_text, unsaved", async () => {
+    it("creates a new file empty on disk, and Undo removes it again", async () => {
       const relative = `${folderName}/edits/new/created.md`;
-      confirmAnswer = true;
       const { output, isError } = await run("propose_edit", { path: relative, new_text: "# Title\n\nBody\n" });
       assert.equal(isError, false, output);
-      assert.match(output, /^Applied the edit to .*created\.md \(new file, 3 lines\)/);
-      assert.match(confirmCalls[0]?.detail ?? "", /^new file, 3 lines\./);
-      const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(folder, "edits", "new", "created.md")));
+      assert.match(output, /^The edit to .*created\.md \(new file, 3 lines, 1 changed part\) is in the editor.*Until then the file is empty on disk\.$/);
+      const uri = vscode.Uri.file(path.join(folder, "edits", "new", "created.md"));
+      const document = await vscode.workspace.openTextDocument(uri);
       assert.equal(document.getText(), "# Title\n\nBody\n");
       assert.equal(document.isDirty, true);
-      assert.equal(await fs.readFile(document.uri.fsPath, "utf8"), "", "created empty on disk; the content is not saved");
+      assert.equal(await fs.readFile(uri.fsPath, "utf8"), "", "created empty on disk; the content is not saved");
+      await review.undoChange(uri, 0);
+      await waitFor(() => !existsSync(uri.fsPath), 5_000, "the created file to be removed");
     });
   });
 });
-
-function proposalDiffTab(): vscode.TabInputTextDiff | undefined {
-  for (const tab of vscode.window.tabGroups.all.flatMap((group) => group.tabs)) {
-    if (tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === proposalScheme) return tab.input;
-  }
-  return undefined;
-}

@@ -83,7 +83,9 @@ describe("untrusted workspace", function () {
       client = new RelayClient({ baseUrl: `${emulator.baseUrl}/v1`, apiKey: emulator.defaultKey });
       scratch = await fs.mkdtemp(path.join(os.tmpdir(), "relay-chat-untrusted-"));
       const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
-      builtin = createBuiltinTools({ workspaceFolders: () => [root], excludePatterns: () => [], commandTimeoutMs: () => 10_000, maxOutputChars: () => 10_000 });
+      // propose_edit never gets as far as the review here: it is unavailable in an untrusted workspace.
+      const review = { propose: async () => assert.fail("propose_edit ran in an untrusted workspace") };
+      builtin = createBuiltinTools({ workspaceFolders: () => [root], excludePatterns: () => [], commandTimeoutMs: () => 10_000, maxOutputChars: () => 10_000, review });
       // The extension's own composition: the real trust state, the real settings.
       const setup = new ToolSetup(builtin.tools, readSettings, { secrets: () => [emulator.defaultKey], workspaceFolders: () => [root] }, new SessionAllowances());
       asked = [];

@@ -207,3 +207,12 @@ export class Workbench {
     fs.rmSync(this.profile, { recursive: true, force: true });
   }
 }
+
+/** Polls `condition` until it holds, for what the workbench or the disk shows a moment later. */
+export async function waitUntil(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

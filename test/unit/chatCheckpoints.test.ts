@@ -88,4 +88,27 @@ posixOnly("chat: checkpoints of a turn", () => {
     assert.equal(turnViewOf(session.conversation, turn, { streamingTurnId: null, liveText: null }).changedFiles, undefined);
     assert.equal(taken, 0);
   });
+
+  it("takes Apply to file on a turn's answer into the turn's checkpoints, so Restore puts the file back", async () => {
+    const session = harness.newSession({ settings: { model: "echo" }, tools: commandTools() });
+    const turn = finished(await session.send("show me some code"));
+    assert.equal(session.conversation.turns[0]?.checkpoint, undefined, "an answer without tool calls takes none");
+    const readme = path.join(workspace, "README.md");
+    await session.changeFilesForTurn(turn.id, () => fs.writeFile(readme, "# applied\n"));
+    assert.ok(turn.checkpoint?.after);
+    assert.equal(turn.checkpoint.changedFiles, 1);
+    assert.equal(turnViewOf(session.conversation, turn, { streamingTurnId: null, liveText: null }).changedFiles, 1, "the panel shows 1 file changed");
+    const saved = await harness.store.open(session.conversation.id);
+    assert.ok(saved.ok);
+    assert.deepEqual(saved.conversation.turns[0].checkpoint, turn.checkpoint, "saved with the turn");
+
+    // A second apply keeps the first checkpoint: Restore goes back to before both.
+    const first = turn.checkpoint.before;
+    await session.changeFilesForTurn(turn.id, () => fs.writeFile(path.join(workspace, "added.ts"), "x\n"));
+    assert.equal(turn.checkpoint.before, first);
+    assert.equal(turn.checkpoint.changedFiles, 2);
+    await checkpoints.restore(turn.checkpoint.before);
+    assert.equal(await fs.readFile(readme, "utf8"), "# readme\n");
+    assert.deepEqual(await fs.readdir(workspace), ["README.md"]);
+  });
 });

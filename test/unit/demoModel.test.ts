@@ -43,7 +43,7 @@ describe("the demo model", () => {
     const context = { workspaceFolders: () => [folder] };
     const proposeEdit = defineTool<Record<string, unknown>>({
       name: "propose_edit",
-      description: "Propose an edit to a file; the user reviews it in a diff.",
+      description: "Propose an edit to a file; the user keeps or undoes it in the editor.",
       risk: "write",
       parameters: { type: "object", properties: { path: { type: "string" }, new_text: { type: "string" }, edits: { type: "array" } }, required: ["path"] },
       run: async (args) => {
@@ -116,5 +116,14 @@ describe("the demo model", () => {
     assert.deepEqual(approvals.map((approval) => approval.name), ["read_file", "propose_edit"]);
     assert.deepEqual(proposedEdits, [{ path: "hello.ts", edits: [{ old_text: "export function greet(name: string): string {", new_text: "// Reviewed with Relay Chat's demo model.\nexport function greet(name: string): string {" }] }]);
     assert.match(answerTextOf(turn), /The edit to `hello\.ts` is in the editor/);
+  });
+
+  it("asked to suggest something for a file, reads it, then answers with a code block named after the file that redefines its function", async () => {
+    const session = harness.newSession({ settings: { model: "demo" }, tools: demoTools("approve") });
+    const turn = finishedTurn(await session.send("Suggest an improvement for `hello.ts`"));
+    assert.deepEqual(approvals.map((approval) => approval.name), ["read_file"]);
+    const answer = answerTextOf(turn);
+    assert.match(answer, /\*\*Apply to file\*\*/);
+    assert.ok(answer.includes("```ts hello.ts\nexport function greet(name: string): string {\n  // Suggested by Relay Chat's demo model.\n  return `Hello, ${name}!`;\n}\n```"), answer);
   });
 });

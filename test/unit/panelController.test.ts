@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { PanelState, ToWebview } from "../../src/panel/protocol";
 import { WorkspaceFiles } from "../../src/panel/workspaceFiles";
 import type { PanelHostHarness } from "../fixtures/panel/panelHostHarness";
-import { startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
+import { askingTools, startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
+import { FolderCheckpoints, WorkspaceCheckpoints } from "../../src/tools/checkpointStore";
 
 // The panel's controller on Node against the relay emulator: what it posts after `ready` is one
 // snapshot, then patches and deltas that rebuild exactly the state it holds.
@@ -328,5 +329,31 @@ describe("panel controller (Node, relay emulator)", function () {
     assert.deepEqual(view.posted.map((message) => message.type).slice(0, 2), ["snapshot", "showHistory"]);
     controller.showHistory();
     assert.equal(view.ofType("showHistory").length, 2, "a ready page gets it at once");
+  });
+
+  it("counts Apply to file on an answer's code block among that turn's changes, in the turn's patch", async () => {
+    const workspace = await mkdtemp(path.join(tmpdir(), "relay-chat-apply-"));
+    const checkpoints = new WorkspaceCheckpoints([new FolderCheckpoints(path.join(workspace, ".storage"), path.join(workspace, "ws"))]);
+    await mkdir(path.join(workspace, "ws"));
+    await writeFile(path.join(workspace, "ws", "README.md"), "# readme\n");
+    try {
+      harness = await startPanelHostHarness({
+        tools: (askUser) => ({
+          ...askingTools(askUser),
+          checkpoints: { take: () => checkpoints.take(), countChanges: async (from, to) => (await checkpoints.diff(from, to)).length },
+        }),
+      });
+      const { controller, editor, view } = harness;
+      controller.handle({ type: "ready" });
+      controller.handle({ type: "send", text: "show me code" });
+      const answered = await harness.waitFor(settled, "the answer");
+      assert.equal(lastTurn(answered).changedFiles, undefined);
+      editor.applyToFiles = () => writeFile(path.join(workspace, "ws", "README.md"), "# applied\n");
+      controller.handle({ type: "applyCode", code: "# applied\n", language: "md", file: "README.md", turnId: lastTurn(answered).id });
+      await harness.waitFor(() => lastTurn(view.mirror.state).changedFiles === 1, "the turn's patch with 1 file changed");
+      assert.deepEqual(editor.applied, [{ code: "# applied\n", fileHint: "README.md" }]);
+    } finally {
+      await rm(workspace, { recursive: true, force: true });
+    }
   });
 });

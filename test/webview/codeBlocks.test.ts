@@ -147,9 +147,9 @@ describe("Code blocks in Chromium: highlighting and toolbar", function () {
     assert.deepEqual(await page.evaluate(() => window.relayCodeBlockHarness.posted()), [
       { type: "copyText", text: typescriptCode },
       { type: "insertCode", code: typescriptCode },
-      { type: "applyCode", code: typescriptCode, language: "typescript", file: "src/greeting.ts" },
+      { type: "applyCode", code: typescriptCode, language: "typescript", file: "src/greeting.ts", turnId: "" },
       { type: "openCode", code: typescriptCode, language: "typescript" },
-      { type: "applyCode", code: "no language\n", language: "", file: "" },
+      { type: "applyCode", code: "no language\n", language: "", file: "", turnId: "" },
     ]);
     assert.equal(await block.getByRole("button", { name: "Copy", exact: true }).textContent(), "Copied");
   });

@@ -11,9 +11,8 @@ import { createSearchTextTool } from "../searchTextTool";
 import type { Tool } from "../toolContract";
 import { createDiagnosticsTool } from "./diagnosticsTool";
 import { createEditorContextTool } from "./editorContextTool";
-import type { ConfirmApply } from "./proposeEditTool";
+import type { EditReviewer } from "./proposeEditTool";
 import { createProposeEditTool } from "./proposeEditTool";
-import { ProposalDocuments } from "./proposalDocuments";
 
 export interface BuiltinToolsOptions {
   /** File-system paths of the open workspace folders; asked on every call because folders come and go. */
@@ -26,18 +25,17 @@ export interface BuiltinToolsOptions {
   allowedEnvironmentNames?(): readonly string[];
   /** Values no command may see (the relay key in use, RELAY_CHAT_API_KEY): a variable holding one is never passed. */
   secrets?(): readonly (string | null | undefined)[];
-  /** How propose_edit asks before applying; the default is a modal dialog. */
-  confirmApply?: ConfirmApply;
+  /** Where propose_edit's changes are kept or undone (src/host/editReview.ts). */
+  readonly review: EditReviewer;
 }
 
-/** Disposing kills the commands still running and unregisters the in-memory documents propose_edit shows its diffs with. */
+/** Disposing kills the commands still running. */
 export interface BuiltinTools extends vscode.Disposable {
   readonly tools: Tool[];
 }
 
 export function createBuiltinTools(options: BuiltinToolsOptions): BuiltinTools {
   const context: FileToolContext = { workspaceFolders: () => options.workspaceFolders(), excludePatterns: () => options.excludePatterns() };
-  const documents = new ProposalDocuments();
   const running = new RunningCommands();
   const tools = [
     createReadFileTool(context),
@@ -46,7 +44,7 @@ export function createBuiltinTools(options: BuiltinToolsOptions): BuiltinTools {
     createSearchTextTool(context),
     createDiagnosticsTool({ workspaceFolders: context.workspaceFolders }),
     createEditorContextTool({ workspaceFolders: context.workspaceFolders }),
-    createProposeEditTool({ workspaceFolders: context.workspaceFolders, documents, confirmApply: options.confirmApply }),
+    createProposeEditTool({ workspaceFolders: context.workspaceFolders, review: options.review }),
     createRunCommandTool(
       context,
       {
@@ -62,7 +60,6 @@ export function createBuiltinTools(options: BuiltinToolsOptions): BuiltinTools {
     tools,
     dispose: () => {
       running.dispose();
-      documents.dispose();
     },
   };
 }

@@ -1,5 +1,6 @@
-// propose_edit: the model proposes a change to one file; the user sees it in the diff editor and decides.
-// Approving the tool call only said "the model may propose"; the diff is the look at the concrete change.
+// propose_edit: the model proposes a change to one file. Approving the call lets the change into the file's
+// editor for review: each changed part is kept or undone there (src/host/editReview.ts), and Relay Chat saves
+// nothing before the person has decided.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -9,9 +10,7 @@ import { applyTextEdits } from "../textEdits";
 import type { Tool, ToolRunResult } from "../toolContract";
 import { defineTool } from "../toolContract";
 import { workspaceDisplayPath } from "../workspaceDisplayPath";
-import { openVerified } from "../verifiedOpen";
 import { resolveInsideWorkspace } from "../workspacePaths";
-import type { ProposalDocuments } from "./proposalDocuments";
 
 export interface ProposeEditArguments {
   path: string;
@@ -19,29 +18,25 @@ export interface ProposeEditArguments {
   edits?: TextReplacement[];
 }
 
-/** Resolves true to apply. Injectable because a modal dialog cannot be clicked from a test. */
-export type ConfirmApply = (shownPath: string, detail: string) => Promise<boolean>;
+/** Where proposed edits are reviewed; resolves once the change is in the editor, before anything is decided. */
+export interface EditReviewer {
+  propose(uri: vscode.Uri, proposed: string, options: { createsFile: boolean }): Promise<{ changes: number }>;
+}
 
 export interface ProposeEditToolOptions {
   workspaceFolders(): readonly string[];
-  readonly documents: ProposalDocuments;
-  readonly confirmApply?: ConfirmApply;
+  readonly review: EditReviewer;
 }
 
-export const askWithModalDialog: ConfirmApply = async (shownPath, detail) => {
-  const apply = vscode.l10n.t("Apply");
-  return (await vscode.window.showInformationMessage(vscode.l10n.t("Apply the proposed edit to {0}?", shownPath), { modal: true, detail }, apply)) === apply;
-};
-
-// The tool's results below (applied, rejected, nothing changed) go back to the model, not to the user's
-// screen, so they stay English whatever the display language.
+// The tool's results below (in review, nothing changed) go back to the model, not to the user's screen, so
+// they stay English whatever the display language.
 
 export function createProposeEditTool(options: ProposeEditToolOptions): Tool {
   return defineTool<ProposeEditArguments>({
     name: "propose_edit",
     description:
-      "Propose a change to one workspace file. The user reviews it in a diff and applies or rejects it; applied changes " +
-      "are left unsaved in the editor. Give either new_text (the complete new content; also creates a new file) or " +
+      "Propose a change to one workspace file. It goes into the file's editor, where the user keeps or undoes each changed " +
+      "part; the file is saved once every part is decided. Give either new_text (the complete new content; also creates a new file) or " +
       "edits: search/replace pairs where each old_text is copied exactly from the current file and occurs there exactly once.",
     risk: "write",
     argumentRoles: { path: "path" },
@@ -100,7 +95,6 @@ async function proposeEdit(options: ProposeEditToolOptions, args: ProposeEditArg
 
   // The open document, unsaved changes included, is what the user sees and what the edit replaces.
   const original = document?.getText() ?? "";
-  const versionReviewed = document?.version;
   let proposed: string;
   if (args.edits !== undefined) {
     const result = applyTextEdits(original, args.edits);
@@ -112,113 +106,21 @@ async function proposeEdit(options: ProposeEditToolOptions, args: ProposeEditArg
   if (document !== undefined && proposed === original) return fail(`The proposed content of ${shown} is the same as its current content; nothing to change.`);
   signal.throwIfAborted();
 
-  // What is on disk now, to see after the review whether another program wrote the file meanwhile: the editor
-  // may not have reloaded it yet, and then neither its version nor its text shows the change.
-  const diskBefore = resolved.exists ? await diskContent(resolved.absolutePath, shown) : null;
-  const summary = describeChange(original, proposed, document === undefined, args.edits?.length, englishOnly);
-  const shownSummary = describeChange(original, proposed, document === undefined, args.edits?.length, vscode.l10n.t);
-  const confirmed = await reviewInDiffEditor(options, { uri, exists: document !== undefined, relativePath: resolved.relativePath, shown, proposed, shownSummary });
-  if (!confirmed) return { output: "The user rejected the edit; nothing changed.", declined: true };
-  // The call may have been cancelled while the dialog was open; a cancelled call must not change anything.
-  if (signal.aborted) return fail("The call was cancelled before the edit was applied; nothing changed.");
-
-  // The path must still lead where it led when the change was computed: a folder on the way may have been
-  // replaced by a link to somewhere else while the dialog was open.
-  const again = await resolveInsideWorkspace(folders, args.path);
-  if (!again.ok || again.absolutePath !== resolved.absolutePath) {
-    return fail(`${shown} now resolves to a different place than when the edit was reviewed, so it was not applied; nothing changed.`);
-  }
-  const edit = new vscode.WorkspaceEdit();
-  if (document !== undefined) {
-    // The version alone is not enough: a document closed and opened again counts from 1 again, and an edit undone
-    // leaves a new version with the old text. What was reviewed is the text, so the text must be the same.
-    const current = document.isClosed ? await vscode.workspace.openTextDocument(uri) : document;
-    const sameVersion = current !== document || document.version === versionReviewed;
-    const diskAfter = await diskContent(resolved.absolutePath, shown);
-    const diskChanged = diskBefore === null || diskAfter === null || !diskBefore.equals(diskAfter);
-    if (!sameVersion || current.getText() !== original || diskChanged) {
-      return fail(`${shown} changed while the edit was being reviewed, so it was not applied; nothing changed. Read the file again.`);
-    }
-    edit.replace(uri, new vscode.Range(current.positionAt(0), current.positionAt(original.length)), proposed);
-  } else {
-    if (await pathExists(resolved.absolutePath)) return fail(`${shown} was created while the edit was being reviewed, so it was not applied; nothing changed.`);
-    edit.createFile(uri, { ignoreIfExists: true });
-    edit.insert(uri, new vscode.Position(0, 0), proposed);
-  }
-  // Through a WorkspaceEdit rather than the file system, so the change lands in the editor's undo history.
-  if (!(await vscode.workspace.applyEdit(edit))) return fail(`VS Code did not apply the edit to ${shown}; nothing changed.`);
-  await vscode.window.showTextDocument(uri, { preview: false });
-  return `Applied the edit to ${shown} (${summary}). It is not saved: the change is open in the editor for the user to review, undo or save.`;
-}
-
-interface Review {
-  readonly uri: vscode.Uri;
-  readonly exists: boolean;
-  readonly relativePath: string;
-  readonly shown: string;
-  readonly proposed: string;
-  /** What changes, in the display language, for the dialog. */
-  readonly shownSummary: string;
-}
-
-async function reviewInDiffEditor(options: ProposeEditToolOptions, review: Review): Promise<boolean> {
-  const { documents } = options;
-  const current = review.exists ? review.uri : documents.add("", review.relativePath, "new-file");
-  const proposed = documents.add(review.proposed, review.relativePath, "proposed");
+  const summary = describeChange(original, proposed, document === undefined, args.edits?.length);
   try {
-    const name = path.posix.basename(review.shown);
-    const title = review.exists ? vscode.l10n.t("{0}: current ↔ proposed (Relay Chat)", name) : vscode.l10n.t("{0}: new file ↔ proposed (Relay Chat)", name);
-    await vscode.commands.executeCommand("vscode.diff", current, proposed, title, { preview: true });
-    const detail = vscode.l10n.t("{0}. The change is shown in the diff editor. Applying leaves the file unsaved, so it can be undone.", review.shownSummary);
-    return await (options.confirmApply ?? askWithModalDialog)(review.shown, detail);
-  } finally {
-    await closeDiffTabs(proposed);
-    documents.remove(proposed);
-    if (current !== review.uri) documents.remove(current);
+    const { changes } = await options.review.propose(uri, proposed, { createsFile: document === undefined });
+    return `The edit to ${shown} (${summary}, ${changes === 1 ? "1 changed part" : `${changes} changed parts`}) is in the editor, awaiting the user's review: they keep or undo each part, and the file is saved once every part is decided. ${document === undefined ? "Until then the file is empty on disk." : "Until then the file on disk is unchanged."}`;
+  } catch (error) {
+    return fail(`The edit to ${shown} was not put in the editor: ${(error as Error).message} Nothing changed.`);
   }
 }
 
-async function closeDiffTabs(proposed: vscode.Uri): Promise<void> {
-  const key = proposed.toString();
-  const tabs = vscode.window.tabGroups.all
-    .flatMap((group) => group.tabs)
-    .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.toString() === key);
-  if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
-}
-
-type Localize = (english: string, ...args: Array<string | number>) => string;
-
-/** For the model's result: English whatever the display language. */
-const englishOnly: Localize = (english, ...args) => english.replace(/\{(\d+)\}/g, (match, index: string) => String(args[Number(index)] ?? match));
-
-/** The size of the change, in the model's English (`englishOnly`) or the user's language (`vscode.l10n.t`). */
-function describeChange(original: string, proposed: string, isNewFile: boolean, editCount: number | undefined, localize: Localize): string {
+/** The size of the change, for the model. */
+function describeChange(original: string, proposed: string, isNewFile: boolean, editCount: number | undefined): string {
   const lineCount = (text: string): number => (text === "" ? 0 : splitLines(text).length);
-  if (isNewFile) return localize("new file, {0} lines", lineCount(proposed));
+  if (isNewFile) return `new file, ${lineCount(proposed)} lines`;
   const before = lineCount(original);
   const after = lineCount(proposed);
-  if (editCount === undefined) return localize("whole content replaced, {0} → {1} lines", before, after);
-  return editCount === 1 ? localize("1 replacement, {0} → {1} lines", before, after) : localize("{0} replacements, {1} → {2} lines", editCount, before, after);
-}
-
-/** The file's bytes, read through a verified handle; null when it cannot be read as the file that was checked. */
-async function diskContent(absolutePath: string, shown: string): Promise<Buffer | null> {
-  const opened = await openVerified(absolutePath, shown);
-  if (!opened.ok) return null;
-  try {
-    return await opened.handle.readFile();
-  } catch {
-    return null;
-  } finally {
-    await opened.handle.close();
-  }
-}
-
-async function pathExists(absolutePath: string): Promise<boolean> {
-  try {
-    await fs.lstat(absolutePath);
-    return true;
-  } catch {
-    return false;
-  }
+  if (editCount === undefined) return `whole content replaced, ${before} → ${after} lines`;
+  return editCount === 1 ? `1 replacement, ${before} → ${after} lines` : `${editCount} replacements, ${before} → ${after} lines`;
 }
