@@ -212,11 +212,18 @@ function continuation(input: unknown): { writtenSoFar: string; questionInput: un
   return null;
 }
 
+const FILE_NAME = /(?:^|[\s`'"(])((?:[\w.-]+\/)*[\w-]+\.[a-z][a-z0-9]{0,5})(?=$|[\s`'"),:;?!]|\.(?:\s|$))/gi;
+
 /** The file a question names (`hello.ts`, src/app.js, "the README"), or null. */
 function namedFile(text: string): string | null {
-  const path = /(?:^|[\s`'"(])((?:[\w.-]+\/)*[\w-]+\.[a-z][a-z0-9]{0,5})(?=$|[\s`'"),:;?!]|\.(?:\s|$))/i.exec(text)?.[1];
+  const path = namedFiles(text)[0];
   if (path) return path;
   return /\breadme\b/i.test(text) ? "README.md" : null;
+}
+
+/** Every file a question names, in order, once each. */
+function namedFiles(text: string): string[] {
+  return [...new Set([...text.matchAll(FILE_NAME)].map((match) => match[1]))];
 }
 
 /** Attachments travel in the user message as `<attachment kind=… label=…>` blocks holding a fenced copy. */
@@ -259,6 +266,42 @@ function demoSnippet(path: string, content: string): PlannedItem {
   return message(`Here is a suggestion for \`${path}\`. **Apply to file** merges it into the function it redefines; you then keep or undo the change in the editor.\n\n\`\`\`${language} ${path}\n${snippet}\n\`\`\``);
 }
 
+/**
+ * Asked to change several files (and perhaps to run a command after), the demo works as an agent does, one
+ * round at a time: it reads every file named, proposes an edit to each, runs the command, then sums up. Null
+ * when the question names fewer than two files or asks for no change.
+ */
+function planSeveralFiles(request: ScriptInput, ran: readonly RanCall[]): PlannedItem[] | null {
+  const question = lastUserText(request.input);
+  const files = namedFiles(question);
+  if (files.length < 2 || !WANTS_EDIT.test(question)) return null;
+  const tools = offeredTools(request.tools);
+  const readFile = tools.find((tool) => tool.name === "read_file");
+  const proposeEdit = tools.find((tool) => tool.name === "propose_edit");
+  const runCommand = tools.find((tool) => tool.name === "run_command");
+  const command = /\b(?:run|execute)\s+`([^`]+)`/i.exec(question)?.[1];
+  if (!readFile || !proposeEdit) return null;
+  if (ran.length === 0) return files.map((path) => functionCall(readFile, { path }));
+  if (ran.every((call) => call.name === "read_file")) {
+    const readable = ran.filter((call) => !/^The file .* does not exist|^"/.test(call.output));
+    if (readable.length === 0) return [message(`I could not read any of ${files.map((path) => `\`${path}\``).join(", ")}.`)];
+    return readable.map((call) => functionCall(proposeEdit, demoEdit(String(call.argumentsObject.path ?? ""), call.output.split("\n").slice(1).join("\n"))));
+  }
+  if (ran.every((call) => call.name === "propose_edit") && command && runCommand) return [functionCall(runCommand, { command })];
+  const edited = files.filter((path) => ranBefore(request.input, "propose_edit", path));
+  const summary = `I proposed an edit to ${edited.map((path) => `\`${path}\``).join(", ")}: keep or undo each change in the editor.`;
+  const last = ran[ran.length - 1] as RanCall;
+  return [message(last.name === "run_command" ? `${summary} Then I ran \`${String(last.argumentsObject.command ?? "")}\`:\n\n\`\`\`text\n${last.output.slice(0, 1200)}\n\`\`\`` : summary)];
+}
+
+/** Whether this turn's input already holds a call of `name` on `path`. */
+function ranBefore(input: unknown, name: string, path: string): boolean {
+  return inputItems(input).some((item) => {
+    const record = asRecord(item);
+    return record?.type === "function_call" && record.name === name && String(record.arguments ?? "").includes(JSON.stringify(path));
+  });
+}
+
 /** The answer after tool calls ran (or were declined), the way a model reads their outputs. */
 function answerAfterTools(request: ScriptInput, ran: readonly RanCall[]): PlannedItem[] {
   const question = lastUserText(request.input);
@@ -266,6 +309,8 @@ function answerAfterTools(request: ScriptInput, ran: readonly RanCall[]): Planne
   if (declined) {
     return [message(`Understood: you declined \`${declined.name}\`, so I did not do it and will not try it again unasked. Tell me what you would like instead, or paste the part you want me to look at.`)];
   }
+  const several = planSeveralFiles(request, ran);
+  if (several) return several;
   const call = ran[ran.length - 1] as RanCall;
   const path = String(call.argumentsObject.path ?? "");
   if (call.name === "read_file") {
@@ -296,6 +341,7 @@ function introduction(userText: string): PlannedItem {
       "- ask me to *change `hello.ts`* and I will read it, then propose an edit you keep or undo in the editor;",
       "- ask me to *suggest* something for `hello.ts` and I will answer with a code block that **Apply to file** merges into it;",
       "- ask me to *run `ls`* and I will propose a `run_command` call: the riskiest approval, with the exact command line;",
+      "- ask me to *change `a.ts`, `b.ts` and `c.ts`, then run `npm test`* and I will work through it as an agent does, a round at a time;",
       "- ask for something *long* and the answer will stop at the output budget, so you can try **Continue**;",
       "- every answer ends with a receipt: outcome, tokens, latency and the request id.",
       "| setting | demo value |\n|---|---|\n| model | demo |\n| output budget | 400 tokens |",
@@ -327,6 +373,8 @@ function planDemo(request: ScriptInput): PlannedItem[] {
   const attached = attachedFile(userText);
   const question = attached ? userText.slice(0, userText.indexOf("<attachment")) : userText;
   if (attached) return [message(`You attached \`${attached.label}\`. ${describeCode(attached.label, attached.content)}`)];
+  const several = planSeveralFiles(request, []);
+  if (several) return several;
   const runCommand = tool("run_command");
   const file = namedFile(question);
   if (runCommand && WANTS_COMMAND.test(question)) {

@@ -126,4 +126,16 @@ describe("the demo model", () => {
     assert.match(answer, /\*\*Apply to file\*\*/);
     assert.ok(answer.includes("```ts hello.ts\nexport function greet(name: string): string {\n  // Suggested by Relay Chat's demo model.\n  return `Hello, ${name}!`;\n}\n```"), answer);
   });
+
+  it("asked to change several files and run a command, reads them all, edits each, runs the command, then sums up", async () => {
+    await writeFile(path.join(folder, "notes.md"), "# Notes\n");
+    const session = harness.newSession({ settings: { model: "demo" }, tools: demoTools("approve") });
+    const turn = finishedTurn(await session.send("Document `hello.ts`, `README.md` and `notes.md`, then run `ls`"));
+    assert.deepEqual(
+      approvals.map((approval) => `${approval.name} ${String((approval.args as Record<string, unknown>).path ?? (approval.args as Record<string, unknown>).command)}`),
+      ["read_file hello.ts", "read_file README.md", "read_file notes.md", "propose_edit hello.ts", "propose_edit README.md", "propose_edit notes.md", "run_command ls"],
+    );
+    assert.equal(turn.outcome.kind, "completed");
+    assert.match(answerTextOf(turn), /I proposed an edit to `hello\.ts`, `README\.md`, `notes\.md`[\s\S]*Then I ran `ls`[\s\S]*notes\.md/);
+  });
 });
