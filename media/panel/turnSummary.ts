@@ -35,7 +35,8 @@ export function renderTurnSummary(summary: SummaryView, localizer: Localizer, op
   if (receipt?.note) body.push(element("p", { className: "summary-note", text: receipt.note }));
   if (receipt?.usage) {
     const usage = receipt.usage;
-    body.push(element("p", { className: "summary-note", text: localizer.format("{0} in · {1} out", String(usage.inputTokens ?? "?"), String(usage.outputTokens ?? "?")) }));
+    const count = (tokens: number | null) => (tokens === null ? "?" : localizer.number(tokens));
+    body.push(element("p", { className: "summary-note", text: localizer.format("{0} in · {1} out", count(usage.inputTokens), count(usage.outputTokens)) }));
   }
   if (summary.text !== null) {
     const toggle = button(localizer.text("Show the summarized turns"), () => {
