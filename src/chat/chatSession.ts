@@ -253,9 +253,13 @@ export class ChatSession {
     const abort = new AbortController();
     this.inFlight = abort;
     try {
-      await sendTurnRequest({ ...this.requestContext(through), tools: undefined, listener: { onStorageProblem: (message) => this.listener.onStorageProblem?.(message) } }, asking, "summarize", prompt, this.settings.maxOutputTokens, abort.signal);
+      // The summary's text is not the turn's answer: nothing of it streams into the turn on screen.
+      const listener: ChatSessionListener = { onRequestEnd: (turnId, record) => this.listener.onRequestEnd?.(turnId, record), onStorageProblem: (message) => this.listener.onStorageProblem?.(message) };
+      await sendTurnRequest({ ...this.requestContext(through), tools: undefined, listener }, asking, "summarize", prompt, this.settings.maxOutputTokens, abort.signal);
     } finally {
       if (this.inFlight === abort) this.inFlight = null;
+      // Stopped before anything was sent (a resent image is gone): no summary was asked for.
+      if (summary.requests.length === 0) delete through.summary;
     }
     // A summary that failed keeps its receipt and replaces nothing.
     if (summaryText(summary) !== null) summary.estimatedTokensAfter = estimateSend(this.current, lastTurnId, "", 0).inputTokens;

@@ -57,6 +57,8 @@ const ANSWERED_TURNS = 8;
     await offer.getByRole("button", { name: "Summarize earlier turns" }).click();
     const summary = chat.locator(".turn-summary");
     await summary.waitFor({ timeout: 60_000 });
+    // Turns far from view are not laid out (content-visibility): bring the group into view to read it.
+    await summary.scrollIntoViewIfNeeded();
     assert.equal(await summary.locator("summary").innerText(), "Summarized: 4 earlier turns");
     await offer.waitFor({ state: "detached" });
     await summary.locator("summary").click();
