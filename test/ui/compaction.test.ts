@@ -59,10 +59,10 @@ const ANSWERED_TURNS = 8;
     await summary.waitFor({ timeout: 60_000 });
     // Turns far from view are not laid out (content-visibility): bring the group into view to read it.
     await summary.scrollIntoViewIfNeeded();
-    assert.equal(await summary.locator("summary").innerText(), "Summarized: 4 earlier turns");
+    assert.equal((await summary.locator("summary").textContent())?.trim(), "Summarized: 4 earlier turns");
     await offer.waitFor({ state: "detached" });
     await summary.locator("summary").click();
-    assert.match(await summary.innerText(), /Replaced 4 turns: the next request is about [\d,]+ input tokens instead of [\d,]+/);
+    assert.match((await summary.textContent()) ?? "", /Replaced 4 turns: the next request is about [\d,]+ input tokens instead of [\d,]+/);
     await workbench.panelScreenshot("compaction-02-summarized");
 
     await refused.getByRole("button", { name: "Retry" }).click();
