@@ -119,6 +119,22 @@ describe("compaction: a summary of earlier turns", () => {
     assert.equal(compactionBoundary(parsed.conversation, parsed.conversation.activeTurnId, 100), null);
   });
 
+  it("reads a summary request cut short by a crash as interrupted, replacing nothing", async () => {
+    const session = harness.newSession({ settings: { model: "echo", compaction: KEEP } });
+    for (const text of ["one", "two", "three"]) finishedTurn(await session.send(text));
+    const holder = finishedTurn(await session.summarizeEarlierTurns());
+    const saved = JSON.parse(JSON.stringify(session.conversation)) as typeof session.conversation;
+    const request = saved.turns.find((turn) => turn.id === holder.id)?.summary?.requests[0];
+    assert.ok(request);
+    Object.assign(request, { outcome: { kind: "in_progress" }, output: [], received: { bytes: 120, events: 3 } });
+    const parsed = parseConversation(JSON.stringify(saved));
+    assert.ok(parsed.ok);
+    const settled = parsed.conversation.turns.find((turn) => turn.id === holder.id)?.summary;
+    assert.deepEqual(settled?.requests[0]?.outcome, { kind: "interrupted", bytes: 120, events: 3, reason: "client_stopped" });
+    assert.equal(summaryText(settled), null);
+    assert.ok(activeHistoryItems(parsed.conversation).every((item) => !String(item.content).startsWith("Summary of the earlier part")));
+  });
+
   it("asks before an expensive summary like before any billed request, and sends nothing when declined", async () => {
     const session = harness.newSession({ settings: { model: "echo", compaction: KEEP, expensiveSendThresholdTokens: 1 }, confirmExpensiveSend: async (estimate) => (asked.push(estimate.purpose), false) });
     const asked: string[] = [];
