@@ -167,6 +167,9 @@ async function main() {
       ...(secondRelay ? { "relayChat.relays": [{ name: SECOND_RELAY_NAME, baseUrl: `${secondRelay.baseUrl}/v1`, kind: "openrouter" }] } : {}),
       ...(relay.model && !fresh ? { "relayChat.model": relay.model } : {}),
       "relayChat.maxOutputTokens": 400,
+      // The emulator's small-window model (test/emulator/scriptedModels.ts SMALL_CONTEXT_WINDOW): paste a long
+      // text a few times and the panel offers Summarize earlier turns (the OpenRouter-like relay lists the window itself).
+      ...(relay.emulated ? { "relayChat.contextWindows": { "small-window": 16000 } } : {}),
       "workbench.colorTheme": "Default Dark Modern",
     },
     // The key reaches the extension through its documented environment fallback, never a setting;

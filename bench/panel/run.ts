@@ -31,6 +31,7 @@ import { RecordingEditor, ScriptedConversationUi } from "../../test/fixtures/pan
 import { generateRichMarkdownDocument } from "../../test/webview/fixtures/richMarkdownDocument";
 import { PanelHarness } from "../../test/webview/support/panelHarness";
 import type { PanelPage } from "../../test/webview/support/panelHarness";
+import { DEFAULT_COMPACTION_SETTINGS } from "../../src/chat/compaction";
 
 const UPDATES = 300;
 const tools = new ToolRegistry([]);
@@ -151,6 +152,7 @@ function streamingHost(conversation: Conversation) {
         imageLimits: DEFAULT_IMAGE_LIMITS,
         selectionOffer: null,
         context: null,
+        compaction: DEFAULT_COMPACTION_SETTINGS,
         spendEstimate: null,
         totals: null,
       }),

@@ -12,6 +12,7 @@ import type { AppliedPatch } from "./panelStore";
 import { ScrollFollower } from "./scrollFollower";
 import { renderSetupNotice } from "./setupNotice";
 import { renderSpendWarning } from "./spendWarning";
+import { renderCompactionOffer } from "./turnSummary";
 import { TitleBar } from "./titleBar";
 import { EAGER_TURNS, TurnList } from "./turnList";
 
@@ -41,12 +42,14 @@ export class PanelView {
   private readonly approvals = element("div", { className: "approvals" });
   private readonly approvalCards: KeyedChildren<PanelState["approvals"][number]>;
   private readonly spendSlot = element("div", { className: "spend-slot" });
+  private readonly compactionSlot = element("div", { className: "compaction-slot" });
   private readonly composer: Composer;
   private readonly history: HistoryView;
   private readonly follower: ScrollFollower;
   private readonly announcer = new Announcer();
   private setupSignature = "";
   private spendSignature = "";
+  private compactionSignature = "";
   private dismissedNotice: string | null = null;
   private busy = false;
   private firstTurnId: string | undefined;
@@ -84,7 +87,7 @@ export class PanelView {
       this.setupSlot,
       this.notice,
       element("div", { className: "scroll-area" }, [this.scroller, this.follower.jumpButton]),
-      element("div", { className: "bottom" }, [this.spendSlot, this.composer.root]),
+      element("div", { className: "bottom" }, [this.compactionSlot, this.spendSlot, this.composer.root]),
       this.history.root,
       this.announcer.root,
     ]);
@@ -154,6 +157,7 @@ export class PanelView {
     this.renderNotice(state.notice);
     this.emptyState.hidden = state.turns.length > 0;
     this.renderSpendWarning(state);
+    this.renderCompactionOffer(state);
     this.history.update(state.conversations, state.conversationId);
     this.composer.update({
       busy: state.busy,
@@ -188,6 +192,13 @@ export class PanelView {
     this.setupSignature = signature;
     const notice = renderSetupNotice(state.setup, this.localizer, this.post);
     this.setupSlot.replaceChildren(...(notice === null ? [] : [notice]));
+  }
+
+  private renderCompactionOffer(state: PanelState): void {
+    const signature = JSON.stringify(state.compactionOffer);
+    if (signature === this.compactionSignature) return;
+    this.compactionSignature = signature;
+    this.compactionSlot.replaceChildren(...(state.compactionOffer === null ? [] : [renderCompactionOffer(state.compactionOffer, this.localizer, this.post)]));
   }
 
   private renderSpendWarning(state: PanelState): void {

@@ -6,6 +6,7 @@ import type { Localizer } from "./localizer";
 import { renderToolCallCard } from "./toolCallCard";
 import { renderTurnChanges } from "./turnChanges";
 import { renderTurnReceipt } from "./turnReceipt";
+import { renderTurnSummary } from "./turnSummary";
 import { renderRefusal, renderTurnState, toneOf } from "./turnState";
 
 export interface TurnPlace {
@@ -45,6 +46,11 @@ export class TurnElement {
   private readonly progressLabel: HTMLElement;
   private waitingForApproval = false;
   private readonly footerSlot = element("div", { className: "footer-slot" });
+  private readonly summarySlot = element("div", { className: "summary-slot" });
+  private summarySignature = "";
+  private summaryOpen = false;
+  /** A summary of the branch down to this turn is in effect: this turn and the ones before it are "Summarized". */
+  hasSummary = false;
   private userSignature = "";
   private toolSignature = "";
   private footerSignature = "";
@@ -66,6 +72,7 @@ export class TurnElement {
       // Everything the assistant side shows changes while the turn runs; the turn's end is announced once
       // by the panel's status region instead.
       element("div", { className: "assistant-message", attributes: { "aria-live": "off" } }, [this.toolSlot, this.answer.root, this.progress, this.footerSlot]),
+      this.summarySlot,
     ]);
   }
 
@@ -88,6 +95,14 @@ export class TurnElement {
     if (footerSignature !== this.footerSignature) {
       this.footerSignature = footerSignature;
       this.footerSlot.replaceChildren(...this.renderFooter(turn, context.localizer));
+    }
+    const summarySignature = JSON.stringify(turn.summary ?? null);
+    if (summarySignature !== this.summarySignature) {
+      this.summarySignature = summarySignature;
+      const summary = turn.summary;
+      this.hasSummary = summary !== undefined && summary.text !== null;
+      this.root.classList.toggle("has-summary", this.hasSummary);
+      this.summarySlot.replaceChildren(...(summary === undefined ? [] : [renderTurnSummary(summary, context.localizer, this.summaryOpen, (open) => (this.summaryOpen = open))]));
     }
     this.setContext(context);
   }

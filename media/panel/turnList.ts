@@ -68,7 +68,9 @@ export class TurnList {
       this.order.push(turn.id);
       this.groupFor(this.order.length - 1).appendChild(turnElement.root);
     }
+    const hadSummary = turnElement.hasSummary;
     turnElement.update(turn, { localizer: this.localizer, busy: this.busy, isNewest: this.order[this.order.length - 1] === turn.id, deferAnswer: !nearEnd && this.scrollRoot !== null });
+    if (turnElement.hasSummary !== hadSummary) this.markSummarized();
     if (!nearEnd) this.observeDeferred(turnElement);
     this.announceEnd(turn);
   }
@@ -111,6 +113,7 @@ export class TurnList {
       if (turnElement.root !== expectedPosition) group.insertBefore(turnElement.root, expectedPosition);
       previousNode = turnElement.root;
     });
+    this.markSummarized();
     // Groups past the last turn are empty now: drop them.
     while (this.groups.length > Math.ceil(this.order.length / TURNS_PER_GROUP)) this.groups.pop()?.remove();
     const newest = this.order[this.order.length - 1];
@@ -118,6 +121,18 @@ export class TurnList {
       if (previousNewest !== undefined) this.turns.get(previousNewest)?.setContext({ busy: this.busy, isNewest: false });
       if (newest !== undefined) this.turns.get(newest)?.setContext({ busy: this.busy, isNewest: true });
     }
+  }
+
+  /**
+   * The turns down to the newest one with a summary in effect were replaced by it in what is sent: they
+   * are marked, and shown collapsed under its "Summarized" group. Done when the order or a summary changed.
+   */
+  private markSummarized(): void {
+    let last = -1;
+    this.order.forEach((turnId, index) => {
+      if (this.turns.get(turnId)?.hasSummary) last = index;
+    });
+    this.order.forEach((turnId, index) => this.turns.get(turnId)?.root.classList.toggle("summarized", index <= last));
   }
 
   private groupFor(index: number): HTMLElement {

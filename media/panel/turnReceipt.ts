@@ -19,6 +19,7 @@ const purposeLabels: Record<string, string> = {
   tool_follow_up: "after tool results",
   continue: "Continue",
   retry_larger: "retry with a larger output budget",
+  summarize: "summary of earlier turns",
 };
 
 /**

@@ -36,6 +36,7 @@ const fixLabels: Record<FixAction, string> = {
   checkConnection: "Check connection",
   openConsole: "Open the relay's console",
   addRelay: "Add relay…",
+  summarizeEarlierTurns: "Summarize earlier turns",
 };
 
 export interface TurnStateParts {

@@ -2,12 +2,14 @@ import * as l10n from "@vscode/l10n";
 import { functionCallsOf, outputTextOf } from "../relay/accumulate";
 import type { RelayClient } from "../relay/client";
 import { redactSecrets } from "../relay/redact";
+import { userMessage } from "../relay/requestBuilder";
 import type { InputItem, RequestResult, ResponseSnapshot } from "../relay/types";
 import { ToolRegistry } from "../tools/toolRegistry";
 import type { ChatSettings } from "./chatSettings";
 import type { Clock, IdFactory } from "./clock";
 import { randomIds, systemClock } from "./clock";
-import type { Conversation, RequestPurpose, RequestRecord, Turn } from "./conversation";
+import { compactionBoundary, DEFAULT_COMPACTION_SETTINGS, SUMMARIZE_PROMPT, summaryText } from "./compaction";
+import type { Conversation, RequestPurpose, RequestRecord, Turn, TurnSummary } from "./conversation";
 import { createConversation, findTurn, newestLeafFrom, requireTurn } from "./conversation";
 import type { HistoryStore } from "./historyStore";
 import type { ImageData } from "./imageStore";
@@ -21,6 +23,7 @@ import { estimateNextRequest, estimateSend, withSpendWarning } from "./spendGuar
 import type { ChatTools, ToolCallEvent } from "./toolRound";
 import { answerFunctionCalls } from "./toolRound";
 import { checkpointAtTurnEnd, checkpointBeforeChange, checkpointBeforeRound } from "./turnCheckpoint";
+import type { TurnRequestContext } from "./turnRequest";
 import { sendTurnRequest } from "./turnRequest";
 
 // The turn loop. One ChatSession drives one conversation: it builds each request from the branch's
@@ -208,6 +211,15 @@ export class ChatSession {
     return estimateNextRequest(this.current, turn, [], this.settings.expensiveSendThresholdTokens, "tool_follow_up");
   }
 
+  /**
+   * Asks the model for a summary of the branch on screen up to the turns kept verbatim (compaction.ts):
+   * one request, estimated and confirmed like any other, stored on the last turn it covers. Only ever
+   * called on the person's request, or before a send they allowed to summarize without asking.
+   */
+  summarizeEarlierTurns(options: SendOptions = {}): Promise<TurnResult> {
+    return this.exclusive(() => this.summarize(this.current.activeTurnId, options));
+  }
+
   /** Aborts the request or tool call in flight; the turn ends as `cancelled`. */
   cancel(): void {
     this.inFlight?.abort();
@@ -220,6 +232,10 @@ export class ChatSession {
       const message = userMessageWith(text, images);
       // A resent image whose file is gone stops here, before a turn is started (the error says which).
       await this.store.images.resolve([message]);
+      if (parentId !== null && this.wouldPassCompactionThreshold(parentId, text)) {
+        const summarized = await this.summarize(parentId, options);
+        if (summarized.status !== "finished") return summarized;
+      }
       const refused = await this.guardSpend(estimateSend(this.current, parentId, text, this.settings.expensiveSendThresholdTokens), options);
       if (refused) return refused;
       const turn: Turn = { id: this.ids("turn"), parentId, userText: text, createdAt: this.clock.now(), requests: [], toolCalls: [], outcome: { kind: "in_progress" }, notice: null };
@@ -228,6 +244,45 @@ export class ChatSession {
       this.current.activeTurnId = turn.id;
       return this.runTurn(turn, "send", [message], this.settings.maxOutputTokens);
     });
+  }
+
+  /** With the person's standing consent only: the message would fill more of the window than the threshold allows. */
+  private wouldPassCompactionThreshold(parentId: string, text: string): boolean {
+    const compaction = this.settings.compaction ?? DEFAULT_COMPACTION_SETTINGS;
+    const window = this.settings.contextWindowTokens ?? null;
+    if (!compaction.withoutAsking || window === null || window <= 0) return false;
+    if (compactionBoundary(this.current, parentId, compaction.keepTurns) === null) return false;
+    return estimateSend(this.current, parentId, text, 0).inputTokens > (window * compaction.thresholdPercent) / 100;
+  }
+
+  private async summarize(lastTurnId: string | null, options: SendOptions): Promise<TurnResult> {
+    const compaction = this.settings.compaction ?? DEFAULT_COMPACTION_SETTINGS;
+    const boundary = compactionBoundary(this.current, lastTurnId, compaction.keepTurns);
+    if (boundary === null) throw new Error(l10n.t("There are no earlier turns to summarize: the last {0} turns are always sent as they are.", compaction.keepTurns));
+    const through = boundary.through;
+    // The summarize request is sent after the history up to `through` (with any earlier summary), as if it were the next turn there.
+    const asking: Turn = { id: through.id, parentId: through.id, userText: "", createdAt: this.clock.now(), requests: [], toolCalls: [], outcome: { kind: "in_progress" }, notice: null };
+    const prompt = [userMessage(SUMMARIZE_PROMPT)];
+    const refused = await this.guardSpend(estimateNextRequest(this.current, asking, prompt, this.settings.expensiveSendThresholdTokens, "summarize"), options);
+    if (refused) return refused;
+    const summary: TurnSummary = { requests: asking.requests, replacedTurns: boundary.replacedTurns, estimatedTokensBefore: estimateSend(this.current, lastTurnId, "", 0).inputTokens, estimatedTokensAfter: null };
+    through.summary = summary;
+    const abort = new AbortController();
+    this.inFlight = abort;
+    try {
+      // The summary's text is not the turn's answer: nothing of it streams into the turn on screen.
+      const listener: ChatSessionListener = { onRequestEnd: (turnId, record) => this.listener.onRequestEnd?.(turnId, record), onStorageProblem: (message) => this.listener.onStorageProblem?.(message) };
+      await sendTurnRequest({ ...this.requestContext(through), tools: undefined, listener }, asking, "summarize", prompt, this.settings.maxOutputTokens, abort.signal);
+    } finally {
+      if (this.inFlight === abort) this.inFlight = null;
+      // Stopped before anything was sent (a resent image is gone): no summary was asked for.
+      if (summary.requests.length === 0) delete through.summary;
+    }
+    // A summary that failed keeps its receipt and replaces nothing.
+    if (summaryText(summary) !== null) summary.estimatedTokensAfter = estimateSend(this.current, lastTurnId, "", 0).inputTokens;
+    await this.save(through);
+    this.listener.onTurnEnd?.(through);
+    return { status: "finished", turn: through };
   }
 
   /** Null when the request may go; otherwise the result that stops it (the user has to confirm, or declined). */
@@ -307,7 +362,11 @@ export class ChatSession {
 
   /** One HTTP request, recorded in the turn (saved before it is sent) and in the ledger. */
   private sendRequest(turn: Turn, purpose: RequestPurpose, input: InputItem[], maxOutputTokens: number | null, signal: AbortSignal): Promise<RequestResult> {
-    const context = {
+    return sendTurnRequest(this.requestContext(turn), turn, purpose, input, maxOutputTokens, signal);
+  }
+
+  private requestContext(turn: Turn): TurnRequestContext {
+    return {
       client: this.client,
       conversation: this.current,
       ledger: this.ledger,
@@ -323,7 +382,6 @@ export class ChatSession {
       save: () => this.save(turn),
       resolveImages: (items: InputItem[]) => this.store.images.resolve(items),
     };
-    return sendTurnRequest(context, turn, purpose, input, maxOutputTokens, signal);
   }
 
   private reportCheckpointProblem(problem: string): void {

@@ -1,4 +1,5 @@
 import type { ModelPrice } from "../relay/modelPrice";
+import type { CompactionSettings } from "./compaction";
 
 // The settings one turn runs with; the extension reads them from its configuration and passes them in.
 
@@ -17,6 +18,10 @@ export interface ChatSettings {
   toolRoundCap: number;
   /** Estimated input tokens above which the user confirms a send first; 0 turns the warning off. */
   expensiveSendThresholdTokens: number;
+  /** The model's context window in tokens, from the relay or relayChat.contextWindows; null or absent: unknown. */
+  contextWindowTokens?: number | null;
+  /** When to offer (or, with consent, make) a summary of earlier turns; absent: the defaults. */
+  compaction?: CompactionSettings;
 }
 
 export const DEFAULT_TOOL_ROUND_CAP = 10;

@@ -27,9 +27,10 @@ export type TurnOutcomeKind = TurnOutcome["kind"];
 
 /**
  * Why a request was made, so the ledger and the panel can tell a billed follow-up from a first send.
+ * `summarize` asks for a summary of earlier turns (compaction.ts); it belongs to the last turn it summarized.
  * `vscode_chat` is a request VS Code's own chat made to a relay model (src/lm); it is in no conversation.
  */
-export type RequestPurpose = "send" | "tool_follow_up" | "continue" | "retry_larger" | "vscode_chat";
+export type RequestPurpose = "send" | "tool_follow_up" | "continue" | "retry_larger" | "summarize" | "vscode_chat";
 
 /** Where a request stands: its outcome, or `in_progress` while it runs (saved so a crash leaves a trace). */
 export type RequestState = RequestOutcome | { kind: "in_progress" };
@@ -124,6 +125,23 @@ export interface Turn {
   legacyItems?: InputItem[];
   /** Checkpoints of the workspace's files around the turn's tool rounds that could change them; absent when none ran. */
   checkpoint?: TurnCheckpoint;
+  /**
+   * A summary of the branch from the first turn down to this one, asked for by the person (compaction.ts).
+   * Once its request completed, every later request on a branch through this turn sends the summary
+   * instead of these turns' items; the turns themselves stay. Absent when none was made here.
+   */
+  summary?: TurnSummary;
+}
+
+/** A summary that replaces the turns up to the one it is stored on in what later requests send. */
+export interface TurnSummary {
+  /** The summarize request (one); its completed answer's text is the summary. */
+  requests: RequestRecord[];
+  /** How many turns it replaced (earlier summaries count as the turns they replaced). */
+  replacedTurns: number;
+  /** The estimated input tokens of the next message before and after the summary replaced the turns. */
+  estimatedTokensBefore: number;
+  estimatedTokensAfter: number | null;
 }
 
 /** The workspace's files before and after a turn's tools could change them (see src/tools/checkpointStore). */

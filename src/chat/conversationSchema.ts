@@ -1,6 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import { isObject } from "../relay/outputItems";
-import type { Conversation } from "./conversation";
+import type { Conversation, RequestRecord } from "./conversation";
 import { CONVERSATION_SCHEMA_VERSION } from "./conversation";
 import { CONTINUE_PROMPT } from "./historyItems";
 
@@ -183,14 +183,14 @@ function cycleProblem(turns: ReadonlyArray<{ id: string; parentId: string | null
  */
 export function settleUnfinishedTurns(conversation: Conversation, isRunning: (turnId: string) => boolean): void {
   for (const turn of conversation.turns) {
-    if (turn.outcome.kind !== "in_progress" || isRunning(turn.id)) continue;
+    if (isRunning(turn.id)) continue;
+    for (const request of turn.summary?.requests ?? []) if (request.outcome.kind === "in_progress") settleStoppedRequest(request);
+    if (turn.outcome.kind !== "in_progress") continue;
     let requestId: string | null = null;
     let stoppedInRequest = false;
     for (const request of turn.requests) {
       if (request.outcome.kind !== "in_progress") continue;
-      const received = request.received ?? { bytes: 0, events: 0 };
-      request.outcome = { kind: "interrupted", bytes: received.bytes, events: received.events, reason: "client_stopped" };
-      request.explanation = l10n.t("Relay Chat stopped during this request. The relay may have finished and billed it; look it up in its usage log before sending again.");
+      settleStoppedRequest(request);
       requestId = request.requestId ?? requestId;
       stoppedInRequest = true;
     }
@@ -202,4 +202,11 @@ export function settleUnfinishedTurns(conversation: Conversation, isRunning: (tu
         : l10n.t("Relay Chat stopped during this request. What had arrived is kept, and this answer is not sent with later messages.")
       : l10n.t("Relay Chat stopped between the requests of this turn (while tool calls were handled); it is not sent with later messages.");
   }
+}
+
+/** A request saved while running, whose process is gone: interrupted, keeping what had arrived. */
+function settleStoppedRequest(request: RequestRecord): void {
+  const received = request.received ?? { bytes: 0, events: 0 };
+  request.outcome = { kind: "interrupted", bytes: received.bytes, events: received.events, reason: "client_stopped" };
+  request.explanation = l10n.t("Relay Chat stopped during this request. The relay may have finished and billed it; look it up in its usage log before sending again.");
 }

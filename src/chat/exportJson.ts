@@ -5,7 +5,8 @@ import { titleOf } from "./conversationSummary";
 import { activeHistoryItems } from "./historyItems";
 
 // The machine-readable export: `input` is exactly the item list the next message on this branch would be
-// sent after (what the relay has been sent, unchanged), and `turns` adds what only the client knows.
+// sent after (what the relay has been sent, unchanged, with a summary in place of the turns it replaced), and
+// `turns` adds what only the client knows, the summarized turns and their summary (`turn.summary`) included.
 
 export interface ConversationJsonExport {
   format: "relay-chat-conversation";

@@ -1,4 +1,5 @@
 import { answerTextOf } from "./answerText";
+import { summaryText } from "./compaction";
 import type { Conversation, Turn } from "./conversation";
 import { activePath } from "./conversation";
 import { titleOf } from "./conversationSummary";
@@ -29,6 +30,11 @@ function turnLines(turn: Turn, localize: Localize): string[] {
   }
   const answer = answerTextOf(turn);
   if (answer !== "") lines.push(answer, "");
+  const summary = summaryText(turn.summary);
+  if (turn.summary && summary !== null) {
+    // The turns above stay for the reader; later requests were sent this summary in their place.
+    lines.push(`## ${localize("Summary of the {0} turns above", turn.summary.replacedTurns)}`, "", `> ${localize("Later requests were sent this summary instead of the turns above.")}`, "", summary, "");
+  }
   return lines;
 }
 

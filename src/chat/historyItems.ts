@@ -1,5 +1,6 @@
 import { userMessage } from "../relay/requestBuilder";
 import type { InputItem } from "../relay/types";
+import { summaryIndexIn, summaryItem, summaryText } from "./compaction";
 import type { Conversation, RequestRecord, Turn } from "./conversation";
 import { pathTo } from "./conversation";
 
@@ -18,10 +19,16 @@ export function turnHistoryItems(turn: Turn, relay?: string): InputItem[] {
   return requestItems(turn.requests, relay);
 }
 
-/** The history a new turn placed after `parentId` starts from (for a request to `relay`). */
+/**
+ * The history a new turn placed after `parentId` starts from (for a request to `relay`): where a summary
+ * is in effect on the branch, the summary and then the turns after the one it is stored on.
+ */
 export function historyItemsBefore(conversation: Conversation, parentId: string | null, relay?: string): InputItem[] {
-  const items: InputItem[] = [];
-  for (const turn of pathTo(conversation, parentId)) {
+  const path = pathTo(conversation, parentId);
+  const summarized = summaryIndexIn(path);
+  const summary = summarized < 0 ? null : summaryText(path[summarized]?.summary);
+  const items: InputItem[] = summary === null ? [] : [summaryItem(summary)];
+  for (const turn of path.slice(summarized + 1)) {
     if (turn.outcome.kind === "completed") items.push(...turnHistoryItems(turn, relay));
   }
   return items;

@@ -2,7 +2,8 @@ import type { ModelPrice } from "../relay/modelPrice";
 import type { InputItem } from "../relay/types";
 import type { Conversation, RequestPurpose, Turn } from "./conversation";
 import { pathTo } from "./conversation";
-import { requestInputFor, turnHistoryItems } from "./historyItems";
+import { summaryIndexIn } from "./compaction";
+import { historyItemsBefore, requestInputFor } from "./historyItems";
 
 // Resent history is billed as input on every request, so a long conversation gets more expensive per
 // message. This is only an ESTIMATE, made before sending, to warn the user in time: it is not what the
@@ -62,11 +63,12 @@ export function estimateSend(conversation: Conversation, parentId: string | null
   const lastTurn = path[path.length - 1];
   const lastRequest = lastTurn?.requests.filter((request) => request.outcome.kind === "completed").pop();
   const usage = lastRequest?.usage;
-  if (usage && typeof usage.input_tokens === "number") {
+  // Usage counted before a summary replaced turns would count them still: the summary's branch is counted by its characters.
+  if (usage && typeof usage.input_tokens === "number" && !summarizedSince(path, lastRequest?.startedAt ?? 0)) {
     historyTokens = usage.input_tokens + (typeof usage.output_tokens === "number" ? usage.output_tokens : 0);
     basis = "last_usage";
   } else {
-    for (const turn of path) historyTokens += estimateTokensOfItems(turnHistoryItems(turn));
+    historyTokens = estimateTokensOfItems(historyItemsBefore(conversation, parentId));
   }
   return estimate(historyTokens + estimateTokensOfText(newText), thresholdTokens, basis, "send");
 }
@@ -84,6 +86,11 @@ export function estimateNextRequest(conversation: Conversation, turn: Turn, adde
     return estimate(usage.input_tokens + resentOutput + estimateTokensOfItems(added), thresholdTokens, "last_usage", purpose);
   }
   return estimate(estimateTokensOfItems([...requestInputFor(conversation, turn), ...added]), thresholdTokens, "characters", purpose);
+}
+
+function summarizedSince(path: readonly Turn[], since: number): boolean {
+  const summarized = path[summaryIndexIn(path)]?.summary?.requests[0];
+  return summarized !== undefined && summarized.startedAt >= since;
 }
 
 function estimate(inputTokens: number, thresholdTokens: number, basis: SendEstimate["basis"], purpose: RequestPurpose): SendEstimate {

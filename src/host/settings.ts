@@ -2,6 +2,8 @@ import * as vscode from "vscode";
 import { resolveRelayProfiles } from "../relay/relayProfiles";
 import type { RelayProfile } from "../relay/relayProfiles";
 import { DEFAULT_REQUEST_ID_HEADERS } from "../relay/requestId";
+import type { CompactionSettings } from "../chat/compaction";
+import { DEFAULT_COMPACTION_SETTINGS } from "../chat/compaction";
 
 /** The `relayChat.*` settings, read in one place. The key is never among them. */
 export interface RelayChatSettings {
@@ -36,6 +38,8 @@ export interface RelayChatSettings {
   historyWarningTokens: number;
   /** relayChat.spendWarning, in the model's price currency; null when unset. */
   spendWarningAmount: number | null;
+  /** relayChat.compaction.*: when the panel offers a summary of earlier turns, and whether it may make one unasked. */
+  compaction: CompactionSettings;
 }
 
 export function readSettings(): RelayChatSettings {
@@ -73,6 +77,12 @@ export function readSettings(): RelayChatSettings {
     toolRoundCap: Math.max(1, config.get<number>("toolRoundCap", 10)),
     historyWarningTokens: Math.max(0, config.get<number>("historyWarningTokens", 50_000)),
     spendWarningAmount: positiveNumberOrNull(config.get<unknown>("spendWarning", null)),
+    compaction: {
+      thresholdPercent: Math.min(100, Math.max(1, config.get<number>("compaction.thresholdPercent", DEFAULT_COMPACTION_SETTINGS.thresholdPercent))),
+      keepTurns: Math.max(1, config.get<number>("compaction.keepTurns", DEFAULT_COMPACTION_SETTINGS.keepTurns)),
+      // Read for every request (the session's settings are read again per send), never cached.
+      withoutAsking: config.get<boolean>("compaction.withoutAsking", false) === true,
+    },
   };
 }
 

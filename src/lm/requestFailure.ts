@@ -77,6 +77,8 @@ function causeLabel(cause: ErrorCause): string {
       return vscode.l10n.t("cause: rate limit");
     case "bad_request":
       return vscode.l10n.t("cause: a request the relay rejected");
+    case "context_length":
+      return vscode.l10n.t("cause: a conversation longer than the model's context window");
     case "server":
       return vscode.l10n.t("cause: the relay's server or upstream");
     case "network":

@@ -56,6 +56,8 @@ export function purposeLabel(purpose: LedgerRow["purpose"]): string {
       return vscode.l10n.t("Panel: continue");
     case "retry_larger":
       return vscode.l10n.t("Panel: retry with a larger budget");
+    case "summarize":
+      return vscode.l10n.t("Panel: summary of earlier turns");
     case "vscode_chat":
       return vscode.l10n.t("VS Code chat");
     default: {

@@ -1,6 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import type { ChatSession } from "../chat/chatSession";
 import { chatSettingsWithDefaults } from "../chat/chatSettings";
+import { DEFAULT_COMPACTION_SETTINGS } from "../chat/compaction";
 import type { ChatSettings } from "../chat/chatSettings";
 import { findTurn } from "../chat/conversation";
 import type { HistoryChange, HistoryStore } from "../chat/historyStore";
@@ -365,6 +366,7 @@ export class ChatController implements PanelSource {
       attachments: this.editorActions.attachments.views(),
       selectionOffer: this.editorActions.selectionOffer,
       context: this.contextMeter(),
+      compaction: this.options.relay.settings.compaction ?? DEFAULT_COMPACTION_SETTINGS,
       imageLimits: this.imageLimits(),
       consoleConfigured: this.consoleConfigured,
       spendEstimate: this.prompts.spendEstimate,
@@ -380,7 +382,20 @@ export class ChatController implements PanelSource {
   }
 
   private contextMeter() {
-    return contextMeterFor(this.conversation, this.editorActions.attachments.text, this.options.preferences?.().contextWindows[this.model()] ?? null);
+    return contextMeterFor(this.conversation, this.editorActions.attachments.text, this.contextWindow());
+  }
+
+  /** The model's context window: as the relay lists it (OpenRouter's context_length), else relayChat.contextWindows. */
+  private contextWindow(): number | null {
+    const model = this.model();
+    const relay = this.options.relay.activeRelay;
+    const listed = relay === null ? undefined : this.options.priceOf?.(relay, model)?.contextWindow;
+    return listed ?? this.options.preferences?.().contextWindows[model] ?? null;
+  }
+
+  /** Asks for a summary of the turns before the last few (the person clicked Summarize earlier turns). */
+  summarizeEarlierTurns(): Promise<void> {
+    return this.runTurn((session) => session.summarizeEarlierTurns());
   }
 
   private canSend(): boolean {
@@ -512,6 +527,8 @@ export class ChatController implements PanelSource {
       maxOutputTokens: settings.maxOutputTokens,
       toolRoundCap: settings.toolRoundCap,
       expensiveSendThresholdTokens: settings.historyWarningTokens,
+      contextWindowTokens: this.contextWindow(),
+      compaction: settings.compaction ?? DEFAULT_COMPACTION_SETTINGS,
     });
   }
 

@@ -5,8 +5,8 @@ import type { ChatTools } from "../chat/toolRound";
 import { curlForReceipt } from "./curlCommand";
 import { AttachmentList } from "./messageAttachments";
 import type { NewAttachment } from "./messageAttachments";
-import type { EditorServices, RelayAccess } from "./panelServices";
-import type { FileMatchView, FixAction } from "./protocol";
+import type { EditorFix, EditorServices, RelayAccess } from "./panelServices";
+import type { FileMatchView } from "./protocol";
 import type { FileReferenceResolver } from "./fileReferences";
 import type { WorkspaceFiles } from "./workspaceFiles";
 
@@ -103,7 +103,7 @@ export class EditorActions {
   }
 
   /** A fix button of an error: the command that repairs the likely cause. */
-  runFix(action: FixAction): Promise<void> {
+  runFix(action: EditorFix): Promise<void> {
     return this.context.editor.runFix(action);
   }
 

@@ -75,7 +75,7 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
     case "removeAttachment":
       return editor.removeAttachment(message.id);
     case "fix":
-      return editor.runFix(message.action);
+      return message.action === "summarizeEarlierTurns" ? controller.summarizeEarlierTurns() : editor.runFix(message.action);
     case "log":
       return controller.log(message.level, message.message);
     default:

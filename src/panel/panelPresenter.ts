@@ -6,6 +6,8 @@ import type { SendEstimate } from "../chat/spendGuard";
 import { splitMessage } from "./messageAttachments";
 import type { AttachmentView, ContextMeterView, ConversationListEntry, ImageLimitsView, PanelFields, ReceiptView, RelayModelsView, SetupView, TotalsView, TurnView } from "./protocol";
 import { receiptOf, turnViewOf } from "./turnView";
+import { compactionOfferFor } from "./compactionOffer";
+import type { CompactionSettings } from "../chat/compaction";
 
 // What the panel shows, computed from what the host knows: the conversation, the settings, the model
 // list and the open questions. Pure (no vscode, no I/O) and tested on Node. Each part is computed on its
@@ -26,6 +28,7 @@ export interface PanelInputs {
   attachments: AttachmentView[];
   selectionOffer: { label: string } | null;
   context: ContextMeterView | null;
+  compaction: CompactionSettings;
   imageLimits: ImageLimitsView;
   /** relayChat.consoleUrl is set, so a quota problem can offer to open the relay's console. */
   consoleConfigured: boolean;
@@ -61,6 +64,7 @@ export class PanelPresenter {
       attachments: inputs.attachments,
       selectionOffer: inputs.selectionOffer,
       context: inputs.context,
+      compactionOffer: compactionOfferFor(conversation, inputs.context, inputs.compaction, inputs.busy),
       imageLimits: inputs.imageLimits,
       spendWarning:
         spendEstimate === null

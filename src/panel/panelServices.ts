@@ -1,3 +1,4 @@
+import type { CompactionSettings } from "../chat/compaction";
 import type { TurnCheckpoint } from "../chat/conversation";
 import type { RelayClient } from "../relay/client";
 import type { FixAction, ImageLimitsView, ToWebview } from "./protocol";
@@ -6,6 +7,8 @@ import type { NewAttachment } from "./messageAttachments";
 // What the chat controller needs from its surroundings, as small interfaces. The vscode adapter
 // (vscodePanelServices.ts, chatViewProvider.ts) implements them in the editor; tests and benchmarks pass
 // plain objects, so the controller runs on Node against the relay emulator.
+
+export type EditorFix = Exclude<FixAction, "summarizeEarlierTurns">;
 
 /** The relay settings the panel uses (a subset of the extension's settings). */
 export interface PanelSettings {
@@ -18,6 +21,8 @@ export interface PanelSettings {
   historyWarningTokens: number;
   /** relayChat.spendWarning: ask before a request whose input is estimated to cost more (price currency); null: off. */
   spendWarningAmount?: number | null;
+  /** relayChat.compaction.*; absent: the defaults. */
+  compaction?: CompactionSettings;
 }
 
 /** The relays, the active relay's client and why there is none. */
@@ -59,7 +64,8 @@ export interface EditorServices {
   openCode(code: string, language: string): Promise<void>;
   /** Merges `code` into the file the block names (`fileHint`, or "": the active editor's), for review in the editor. */
   applyCode(code: string, fileHint: string): Promise<void>;
-  runFix(action: FixAction): Promise<void>;
+  /** The fixes that open a command or page (Summarize earlier turns is the controller's). */
+  runFix(action: EditorFix): Promise<void>;
   /** The active editor's selection, or null when nothing is selected. */
   activeSelection(): NewAttachment | null;
   /** The active editor's whole file, or null when no editor is open. */

@@ -23,7 +23,7 @@ export type OutcomeKind =
   | "not_finished";
 
 /** What a button in an error offers; the host carries it out. */
-export type FixAction = "setApiKey" | "openSettings" | "selectModel" | "checkConnection" | "openConsole" | "addRelay";
+export type FixAction = "setApiKey" | "openSettings" | "selectModel" | "checkConnection" | "openConsole" | "addRelay" | "summarizeEarlierTurns";
 
 export interface UsageView {
   inputTokens: number | null;
@@ -146,6 +146,27 @@ export interface TurnView {
   branchCount: number;
   /** How many files the turn's tools changed (between its checkpoints); absent when it took none or changed none. */
   changedFiles?: number;
+  /**
+   * A summary of the branch down to this turn, stored here; when `text` is set it is in effect, and the
+   * webview shows this turn and the ones before it collapsed under "Summarized". Absent when none was made.
+   */
+  summary?: SummaryView;
+}
+
+export interface SummaryView {
+  /** The summary; null while its request runs or when it failed (its receipt says why). */
+  text: string | null;
+  replacedTurns: number;
+  estimatedTokensBefore: number;
+  estimatedTokensAfter: number | null;
+  receipt: ReceiptView | null;
+}
+
+/** Why the panel offers Summarize earlier turns: the next request nears the window, or the relay refused one as too long. */
+export interface CompactionOfferView {
+  reason: "near_limit" | "too_long";
+  /** How many turns the summary would replace. */
+  turns: number;
 }
 
 /** One argument of a call waiting for approval, as it will be used (see src/tools/approvalDisplay.ts). */
@@ -281,6 +302,8 @@ export interface PanelFields {
   /** The active editor's selection, offered as a one-click attachment. */
   selectionOffer: { label: string } | null;
   context: ContextMeterView | null;
+  /** Summarize earlier turns is offered (above the composer); null when it is not. */
+  compactionOffer: CompactionOfferView | null;
   imageLimits: ImageLimitsView;
   spendWarning: SpendWarningView | null;
   /** Totals of the conversation on screen: every request of every branch, from the request ledger. */
@@ -394,7 +417,7 @@ const isImageList = (value: unknown): value is ImageUpload[] =>
       BASE64.test(image.data),
   );
 
-const FIX_ACTIONS: readonly string[] = ["setApiKey", "openSettings", "selectModel", "checkConnection", "openConsole", "addRelay"];
+const FIX_ACTIONS: readonly string[] = ["setApiKey", "openSettings", "selectModel", "checkConnection", "openConsole", "addRelay", "summarizeEarlierTurns"];
 
 /** Field checks per message type; anything else that crosses postMessage is ignored and logged. */
 const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>) => boolean } = {

@@ -44,6 +44,8 @@ export function fixesFor(outcome: TurnOutcome, options: { consoleConfigured: boo
       return outcome.kind === "network_error" ? ["openSettings", "checkConnection"] : [];
     case "bad_request":
       return ["selectModel"];
+    case "context_length":
+      return ["summarizeEarlierTurns", "selectModel"];
     default:
       return [];
   }

@@ -4,12 +4,13 @@ import { isObject } from "../relay/outputItems";
 import type { OutputItem } from "../relay/types";
 import { answerTextOf } from "../chat/answerText";
 import { preferredCost } from "../chat/cost";
-import type { Conversation, RequestRecord, ToolCallRecord, Turn } from "../chat/conversation";
+import { summaryText } from "../chat/compaction";
+import type { Conversation, RequestRecord, ToolCallRecord, Turn, TurnSummary } from "../chat/conversation";
 import { activePath, siblingsOf } from "../chat/conversation";
 import { outcomeLabel as outcomeLabelIn } from "../chat/outcomeLabel";
 import { outcomeFromOutputText } from "../tools/runToolCall";
 import { splitMessage } from "./messageAttachments";
-import type { CostView, OutcomeKind, ReceiptView, ToolCallView, TurnView } from "./protocol";
+import type { CostView, OutcomeKind, ReceiptView, SummaryView, ToolCallView, TurnView } from "./protocol";
 import { actionsFor, causeOf, fixesFor } from "./turnFixes";
 
 // Turns of the branch on screen, as the webview shows them. Pure (no vscode) so it is tested in Node.
@@ -65,7 +66,26 @@ export function turnViewOf(conversation: Conversation, turn: Turn, options: Turn
     branchIndex: siblings.findIndex((sibling) => sibling.id === turn.id),
     branchCount: siblings.length,
     ...(turn.checkpoint?.after && turn.checkpoint.changedFiles > 0 ? { changedFiles: turn.checkpoint.changedFiles } : {}),
+    ...(turn.summary ? { summary: summaryViewOf(turn.summary) } : {}),
   };
+}
+
+function summaryViewOf(summary: TurnSummary): SummaryView {
+  const request = summary.requests[0];
+  return {
+    text: summaryText(summary),
+    replacedTurns: summary.replacedTurns,
+    estimatedTokensBefore: summary.estimatedTokensBefore,
+    estimatedTokensAfter: summary.estimatedTokensAfter,
+    receipt: request === undefined || request.outcome.kind === "in_progress" ? null : receiptOf(request, summaryNote(summary)),
+  };
+}
+
+/** What the receipt of a summarize request says it replaced. */
+function summaryNote(summary: TurnSummary): string {
+  return summary.estimatedTokensAfter === null
+    ? l10n.t("Would have replaced {0} turns (about {1} input tokens, an estimate).", summary.replacedTurns, summary.estimatedTokensBefore)
+    : l10n.t("Replaced {0} turns: the next request is about {1} input tokens instead of {2} (estimates).", summary.replacedTurns, summary.estimatedTokensAfter, summary.estimatedTokensBefore);
 }
 
 /**
@@ -89,7 +109,7 @@ export function outcomeLabel(outcome: Parameters<typeof outcomeLabelIn>[0]): str
   return outcomeLabelIn(outcome, l10n.t);
 }
 
-export function receiptOf(request: RequestRecord): ReceiptView {
+export function receiptOf(request: RequestRecord, extraNote: string | null = null): ReceiptView {
   const usage = request.usage;
   return {
     purpose: request.purpose,
@@ -110,7 +130,7 @@ export function receiptOf(request: RequestRecord): ReceiptView {
     model: request.model,
     relay: request.relay ?? null,
     cost: costViewOf(request),
-    note: receiptNote(request),
+    note: [extraNote, receiptNote(request)].filter((note) => note !== null).join(" ") || null,
   };
 }
 

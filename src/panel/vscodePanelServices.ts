@@ -2,15 +2,15 @@ import * as vscode from "vscode";
 import type { CodeBlockActions } from "./codeBlockActions";
 import type { ConversationUi } from "./conversationCommands";
 import type { NewAttachment } from "./messageAttachments";
-import type { EditorServices, ModelMemory, PanelPreferences } from "./panelServices";
-import type { FixAction } from "./protocol";
+import type { EditorFix, EditorServices, ModelMemory, PanelPreferences } from "./panelServices";
+
 import { DEFAULT_IMAGE_LIMITS, MEGABYTE } from "./protocol";
 import type { WorkspaceFiles } from "./workspaceFiles";
 
 // The panel's thin vscode adapter: the editor actions, dialogs and the remembered model the controller
 // asks for, done with the VS Code API. No decisions here; those are in the controller and its parts.
 
-const FIX_COMMANDS: Record<Exclude<FixAction, "openConsole">, string> = {
+const FIX_COMMANDS: Record<Exclude<EditorFix, "openConsole">, string> = {
   setApiKey: "relayChat.setApiKey",
   openSettings: "relayChat.openSettings",
   selectModel: "relayChat.selectModel",

@@ -2,6 +2,18 @@
 // table once, with the snapshot; the webview falls back to English for a missing entry.
 // Imports nothing: the host and the webview's type check both include it.
 export const WEBVIEW_STRINGS: readonly string[] = [
+  "The relay refused the conversation as longer than the model's context window.",
+  "The next request nears the model's context window.",
+  "A summary can replace the {0} earlier turn in what is sent: one more request; the turn stays here.",
+  "A summary can replace the {0} earlier turns in what is sent: one more request; the turns stay here.",
+  "Summarize earlier turns",
+  "Summary of earlier turns (not made)",
+  "Summarized: {0} earlier turn",
+  "Summarized: {0} earlier turns",
+  "The summary request did not complete: {0}",
+  "Show the summarized turns",
+  "Hide the summarized turns",
+  "summary of earlier turns",
   "{0} image",
   "{0} images",
   "At most {0} images go with one message.",

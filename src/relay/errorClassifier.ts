@@ -23,8 +23,16 @@ const CODE_CAUSES: ReadonlyArray<[RegExp, ErrorCause]> = [
   [/(insufficient_(user_|token_)?quota|quota_exceeded|billing|balance|pre_consume_token_quota_failed)/i, "quota"],
   [/^(rate_limit_exceeded|rate_limited|too_many_requests)$/i, "rate_limit"],
   [/^(server_error|internal_error|service_unavailable|overloaded|bad_gateway|upstream_error)$/i, "server"],
-  [/^(invalid_request|invalid_request_error|context_length_exceeded|invalid_value|decimal_below_min_value|invalid_type|missing_required_parameter)$/i, "bad_request"],
+  [/^(context_length_exceeded|string_above_max_length|model_context_window_exceeded|request_too_large)$/i, "context_length"],
+  [/^(invalid_request|invalid_request_error|invalid_value|decimal_below_min_value|invalid_type|missing_required_parameter)$/i, "bad_request"],
 ];
+
+/**
+ * How relays and providers word a request longer than the context window when their code says less
+ * (OpenAI "maximum context length is", "exceeds the context window", Anthropic "prompt is too long",
+ * vLLM/others "context length", "too many tokens").
+ */
+const CONTEXT_TOO_LONG = /maximum context length|context[ _-]?(length|window)[\w ]*(exceed|too long)|exceeds? the (model'?s? )?context (window|length)|prompt is too long|input is too long|too many (input )?tokens/i;
 
 /** How relays and providers word a refused image ("image input is not supported", "image_url is only supported by certain models"). */
 const IMAGES_REFUSED = /\b(image|vision)[\w ]*\b(not supported|only supported|does not support|unsupported|not (allowed|enabled|available))|\b(does not|doesn't|cannot) (support|accept|read|process) (image|vision)/i;
@@ -41,6 +49,8 @@ function adviceFor(cause: ErrorCause): string {
       return l10n.t("Check the account balance and the key's remaining quota in the relay's console: both must cover the request.");
     case "rate_limit":
       return l10n.t("The relay is rate limiting requests. Wait a moment before sending again; nothing was retried automatically.");
+    case "context_length":
+      return l10n.t("The conversation is longer than the model's context window. Summarize earlier turns to go on, start a new chat, or pick a model with a larger window.");
     case "bad_request":
       return l10n.t("The relay rejected the request as invalid. The model may not support a feature that was used (a listed model can still lack one).");
     case "server":
@@ -58,6 +68,11 @@ function causeFromCode(code: string | null): ErrorCause | null {
   if (!code) return null;
   for (const [pattern, cause] of CODE_CAUSES) if (pattern.test(code)) return cause;
   return null;
+}
+
+/** A generic "invalid request" (or an upstream error) whose message says the input is too long is a length problem. */
+function withLengthInMessage(cause: ErrorCause, message: string): ErrorCause {
+  return (cause === "bad_request" || cause === "server") && CONTEXT_TOO_LONG.test(message) ? "context_length" : cause;
 }
 
 function causeFromStatus(status: number): ErrorCause {
@@ -114,8 +129,8 @@ export function classifyHttpError(status: number, bodyText: string, contentType:
     return { cause, code: null, message: what, explanation: `${what} ${adviceFor(cause)}` };
   }
   const code = parsed.code ?? parsed.type;
-  const cause = causeFromCode(parsed.code) ?? causeFromCode(parsed.type) ?? causeFromStatus(status);
   const message = parsed.message ?? `HTTP ${status}`;
+  const cause = withLengthInMessage(causeFromCode(parsed.code) ?? causeFromCode(parsed.type) ?? causeFromStatus(status), message);
   if (status >= 400 && status < 500 && IMAGES_REFUSED.test(message)) {
     return { cause: "bad_request", code, message, explanation: `${message} ${l10n.t("This model does not accept images. Pick a model that can read images, or send the message again without them.")}` };
   }
@@ -128,7 +143,7 @@ export function classifyServiceError(code: string | null, message: string): Clas
   if (code === CHAT_COMPLETIONS_FORMAT_CODE) {
     return { cause: "model_permission", code, message, explanation: `${message} ${l10n.t("Pick another model, or ask the relay's operator to serve this one through the Responses API. Nothing was retried.")}` };
   }
-  const cause = causeFromCode(code) ?? "server";
+  const cause = withLengthInMessage(causeFromCode(code) ?? "server", message);
   const reported = code ? l10n.t("The relay reported an error ({0}): {1}", code, message) : l10n.t("The relay reported an error: {0}", message);
   return { cause, code, message, explanation: `${reported} ${adviceFor(cause)}` };
 }

@@ -113,6 +113,8 @@ export type ErrorCause =
   | "quota"
   | "rate_limit"
   | "bad_request"
+  /** The request is longer than the model's context window: summarizing earlier turns helps. */
+  | "context_length"
   | "server"
   | "network"
   | "stream"

@@ -5,6 +5,7 @@ import { sendJson } from "./errorBodies";
 import type { EmulatorProfile } from "./profiles";
 import { modelListOf } from "./profiles";
 import { CREDITS_PER_USD } from "./responseCost";
+import { contextWindowOf } from "./scriptedModels";
 
 // The side endpoints relays have for money, in their real shapes (see src/relay/balanceReaders.ts and
 // pricingReaders.ts for the sources): new-api's status, pricing, OpenAI-compatible billing and token
@@ -111,7 +112,7 @@ const HANDLERS: Record<EmulatorProfile, Record<string, Handler>> = {
           .map((model) => ({
             model_name: model,
             litellm_params: { model: `openai/${model}` },
-            model_info: { id: model, mode: "responses", input_cost_per_token: view.pricePerInputToken / CREDITS_PER_USD, output_cost_per_token: view.pricePerOutputToken / CREDITS_PER_USD, cache_read_input_token_cost: view.pricePerInputToken / 2 / CREDITS_PER_USD, max_input_tokens: EMULATOR_CONTEXT_WINDOW, max_output_tokens: 16_384 },
+            model_info: { id: model, mode: "responses", input_cost_per_token: view.pricePerInputToken / CREDITS_PER_USD, output_cost_per_token: view.pricePerOutputToken / CREDITS_PER_USD, cache_read_input_token_cost: view.pricePerInputToken / 2 / CREDITS_PER_USD, max_input_tokens: contextWindowOf(model, EMULATOR_CONTEXT_WINDOW), max_output_tokens: 16_384 },
           })),
       });
     },
@@ -129,10 +130,10 @@ export function modelListFor(view: Pick<MoneyView, "profile" | "pricePerInputTok
       name: `Emulator: ${id}`,
       created: 1_700_000_000,
       description: "A scripted model of the relay emulator.",
-      context_length: EMULATOR_CONTEXT_WINDOW,
+      context_length: contextWindowOf(id, EMULATOR_CONTEXT_WINDOW),
       architecture: { modality: "text->text", input_modalities: ["text"], output_modalities: ["text"], tokenizer: "Other", instruct_type: null },
       pricing: { prompt: perToken(view.pricePerInputToken), completion: perToken(view.pricePerOutputToken), request: "0", image: "0", web_search: "0", internal_reasoning: "0", input_cache_read: perToken(view.pricePerInputToken / 2) },
-      top_provider: { context_length: EMULATOR_CONTEXT_WINDOW, max_completion_tokens: 16_384, is_moderated: false },
+      top_provider: { context_length: contextWindowOf(id, EMULATOR_CONTEXT_WINDOW), max_completion_tokens: 16_384, is_moderated: false },
       per_request_limits: null,
       supported_parameters: ["tools", "tool_choice", "max_tokens", "reasoning"],
     })),

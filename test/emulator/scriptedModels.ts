@@ -5,7 +5,41 @@ import { longMarkdownAnswer } from "./longAnswer";
 import { splitIntoArgumentDeltas, splitIntoWordDeltas } from "./tokenCounting";
 
 /** The models every emulator knows how to answer; any other listed model id behaves like `echo`. */
-export const SCRIPTED_MODEL_IDS = ["echo", "tools", "tools-parallel", "reasoning", "long", "demo", "thinker", "run-message", "run-command"] as const;
+export const SCRIPTED_MODEL_IDS = ["echo", "tools", "tools-parallel", "reasoning", "long", "demo", "thinker", "run-message", "run-command", "small-window"] as const;
+
+/**
+ * `small-window` echoes like `echo` but has a small context window (in the emulator's own token count): a
+ * longer input is refused the way OpenAI's Responses API refuses it (new-api and one-api pass the body on).
+ * 16,000 tokens hold about 200 short echoed turns (some 13,000 tokens) and not much more.
+ */
+export const SMALL_CONTEXT_WINDOW = 16_000;
+
+/** The context window a model list names for a scripted model: `small-window`'s, or `fallback`. */
+export function contextWindowOf(model: string, fallback: number): number {
+  return model === "small-window" ? SMALL_CONTEXT_WINDOW : fallback;
+}
+
+export function contextWindowProblem(model: string, inputTokens: number): ServiceErrorFields | null {
+  if (model !== "small-window" || inputTokens <= SMALL_CONTEXT_WINDOW) return null;
+  return { message: "Your input exceeds the context window of this model. Please adjust your input and try again.", type: "invalid_request_error", code: "context_length_exceeded", param: "input" };
+}
+
+/**
+ * Relay Chat's request for a summary of earlier turns (src/chat/compaction.ts SUMMARIZE_PROMPT), which
+ * any scripted model answers with a short summary of the user messages it was sent, as a model would.
+ */
+const SUMMARIZE_REQUEST = /^Summarize our conversation so far/;
+
+function summaryOf(input: unknown): PlannedItem {
+  const questions = inputItems(input)
+    .map(asRecord)
+    .filter((item) => item?.role === "user")
+    .map((item) => textOfContent(item?.content))
+    .filter((text) => !SUMMARIZE_REQUEST.test(text));
+  const first = questions[0] ?? "";
+  const last = questions[questions.length - 1] ?? "";
+  return message(`- The person sent ${questions.length} message(s), from "${first.slice(0, 80)}" to "${last.slice(0, 80)}".\n- Each was answered by repeating it.`);
+}
 
 /** Models a person watches (the demo) stream at a readable pace; the others as fast as possible. */
 export const SCRIPTED_DELTA_INTERVAL_MS: Readonly<Record<string, number>> = { demo: 12 };
@@ -439,6 +473,7 @@ export function planOutput(request: ScriptInput): PlannedItem[] {
   if (request.model === "thinker") return [thinking(request), ...(forcedToolCall(request) ?? [message(`You said: ${lastUserText(request.input)}`)])];
   const forced = forcedToolCall(request);
   if (forced) return forced;
+  if (SUMMARIZE_REQUEST.test(lastUserText(request.input))) return [summaryOf(request.input)];
   switch (request.model) {
     case "tools":
       return planTools(request);

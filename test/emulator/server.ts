@@ -25,7 +25,7 @@ import { generateResponse } from "./responseEvents";
 import type { MoneyView, QuotaDisplayType } from "./moneyEndpoints";
 import { answerMoneyRequest, modelListFor } from "./moneyEndpoints";
 import { CREDITS_PER_USD, withBilledCost } from "./responseCost";
-import { SCRIPTED_DELTA_INTERVAL_MS, SCRIPTED_MODEL_IDS, planOutput, reasoningEffortProblem } from "./scriptedModels";
+import { SCRIPTED_DELTA_INTERVAL_MS, SCRIPTED_MODEL_IDS, contextWindowProblem, planOutput, reasoningEffortProblem } from "./scriptedModels";
 import type { StreamPacing } from "./sseWriter";
 import { SSE_CONTENT_TYPE, writeSseEvents } from "./sseWriter";
 import { countInputTokens } from "./tokenCounting";
@@ -320,9 +320,11 @@ class RelayEmulatorServer implements RelayEmulator {
     if (modelRejection) return this.reject(response, modelRejection, requestId);
     const effortProblem = reasoningEffortProblem(requestBody);
     if (effortProblem) return this.sendError(response, 400, effortProblem, requestId);
+    const inputTokens = countInputTokens(requestBody.input);
+    const lengthProblem = contextWindowProblem(requestBody.model, inputTokens);
+    if (lengthProblem) return this.sendError(response, 400, lengthProblem, requestId);
 
     const plan = planOutput(requestBody);
-    const inputTokens = countInputTokens(requestBody.input);
     // Relays pre-charge against max_output_tokens when given; otherwise the planned length stands in.
     const estimatedOutputTokens = requestBody.max_output_tokens ?? plannedOutputTokens(plan);
     const estimatedCost = this.cost(inputTokens, estimatedOutputTokens);

@@ -167,7 +167,7 @@ describe("relay emulator", () => {
 
     it("lists the scripted models by default", async () => {
       const listed = (await (await getModels(emulator)).json()) as { data: Array<{ id: string }> };
-      assert.deepEqual(listed.data.map((model) => model.id), ["echo", "tools", "tools-parallel", "reasoning", "long", "demo", "thinker", "run-message", "run-command"]);
+      assert.deepEqual(listed.data.map((model) => model.id), ["echo", "tools", "tools-parallel", "reasoning", "long", "demo", "thinker", "run-message", "run-command", "small-window"]);
     });
   });
 

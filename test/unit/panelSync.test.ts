@@ -39,6 +39,7 @@ class PlainSource implements PanelSource {
     attachments: [],
     selectionOffer: null,
     context: null,
+    compactionOffer: null,
     imageLimits: { maxLongestSide: 2048, maxBytes: 5 * 1024 * 1024 },
     spendWarning: null,
     totals: null,
