@@ -41,7 +41,7 @@ function isPathLike(candidate: string, mayContainSpaces = false): boolean {
 }
 
 /**
- * Markup of a fenced code block: a header with the language label, and the code. The toolbar is added by
+ * Markup of a fenced code block: a header with the language label and the file it names, and the code. The toolbar is added by
  * the panel once the block is finished (codeBlockToolbar.ts). The streaming view patches the text of
  * `pre > code` in place while the fence is open, so the code text must stay the only content of that element.
  */
@@ -51,10 +51,12 @@ export function renderFencedCodeBlock(token: Token, escaping: HtmlEscaping): str
   const languageAttribute = language ? ` data-language="${escapedLanguage}"` : "";
   const fileAttribute = file ? ` data-file="${escaping.escapeHtml(file)}"` : "";
   const languageLabel = language ? `<span class="code-language">${escapedLanguage}</span>` : "";
+  // The file the block is for: where Apply to file will put it, visible before the click.
+  const fileLabel = file ? `<span class="code-file">${escaping.escapeHtml(file)}</span>` : "";
   const codeClass = language ? ` class="language-${escapedLanguage}"` : "";
   return (
     `<div class="code-block"${languageAttribute}${fileAttribute}>` +
-    `<div class="code-header">${languageLabel}</div>` +
+    `<div class="code-header">${languageLabel}${fileLabel}</div>` +
     `<pre><code${codeClass}>${escaping.escapeHtml(token.content)}</code></pre>` +
     `</div>\n`
   );

@@ -138,7 +138,7 @@ describe("StreamingMarkdownView in Chromium", function () {
     const html = await harness.page.evaluate(() => window.relayRenderHarness.renderOneShot('```ts title="src/a b.ts" {1}\nconst a = 1 < 2;\n```\n'));
     assert.equal(
       html,
-      '<div class="code-block" data-language="ts" data-file="src/a b.ts"><div class="code-header"><span class="code-language">ts</span></div>' +
+      '<div class="code-block" data-language="ts" data-file="src/a b.ts"><div class="code-header"><span class="code-language">ts</span><span class="code-file">src/a b.ts</span></div>' +
         '<pre><code class="language-ts">const a = 1 &lt; 2;\n</code></pre></div>\n',
     );
   });
