@@ -150,6 +150,7 @@ function streamingHost(conversation: Conversation) {
         attachments: [],
         imageLimits: DEFAULT_IMAGE_LIMITS,
         selectionOffer: null,
+        activeFileOffer: null,
         context: null,
         spendEstimate: null,
         totals: null,

@@ -160,6 +160,7 @@ export class PanelView {
       canSend: state.setup.hasBaseUrl && state.setup.hasApiKey,
       attachments: state.attachments,
       selectionOffer: state.selectionOffer,
+      activeFileOffer: state.activeFileOffer,
       model: state.model,
       models: state.models,
       modelsNote: state.modelsNote,

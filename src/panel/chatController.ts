@@ -239,7 +239,7 @@ export class ChatController implements PanelSource {
       this.setNotice(l10n.t("An image is larger than {0} MB even after downscaling; the message was not sent. Attach a smaller image or raise relayChat.images.maxMegabytes.", maxBytes / MEGABYTE));
       return;
     }
-    const message = composeMessage(trimmed, attachments.take());
+    const message = composeMessage(trimmed, this.editorActions.takeAttachments());
     await this.runTurn((session) => session.send(message, { images }));
   }
 
@@ -351,6 +351,7 @@ export class ChatController implements PanelSource {
       busy: this.busy,
       attachments: this.editorActions.attachments.views(),
       selectionOffer: this.editorActions.selectionOffer,
+      activeFileOffer: this.editorActions.activeFileOffer,
       context: this.contextMeter(),
       imageLimits: this.imageLimits(),
       consoleConfigured: this.consoleConfigured,
@@ -367,7 +368,7 @@ export class ChatController implements PanelSource {
   }
 
   private contextMeter() {
-    return contextMeterFor(this.conversation, this.editorActions.attachments.text, this.options.preferences?.().contextWindows[this.model()] ?? null);
+    return contextMeterFor(this.conversation, this.editorActions.pendingText(), this.options.preferences?.().contextWindows[this.model()] ?? null);
   }
 
   private canSend(): boolean {

@@ -74,6 +74,8 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
       return editor.findFiles(message.query);
     case "removeAttachment":
       return editor.removeAttachment(message.id);
+    case "removeActiveFile":
+      return editor.removeActiveFile();
     case "fix":
       return editor.runFix(message.action);
     case "log":

@@ -25,6 +25,7 @@ export interface PanelInputs {
   busy: boolean;
   attachments: AttachmentView[];
   selectionOffer: { label: string } | null;
+  activeFileOffer: { label: string } | null;
   context: ContextMeterView | null;
   imageLimits: ImageLimitsView;
   /** relayChat.consoleUrl is set, so a quota problem can offer to open the relay's console. */
@@ -60,6 +61,7 @@ export class PanelPresenter {
       busy: inputs.busy,
       attachments: inputs.attachments,
       selectionOffer: inputs.selectionOffer,
+      activeFileOffer: inputs.activeFileOffer,
       context: inputs.context,
       imageLimits: inputs.imageLimits,
       spendWarning:

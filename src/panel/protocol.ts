@@ -280,6 +280,8 @@ export interface PanelFields {
   attachments: AttachmentView[];
   /** The active editor's selection, offered as a one-click attachment. */
   selectionOffer: { label: string } | null;
+  /** The active editor's file, sent with the next message unless the user removes it. */
+  activeFileOffer: { label: string } | null;
   context: ContextMeterView | null;
   imageLimits: ImageLimitsView;
   spendWarning: SpendWarningView | null;
@@ -367,6 +369,8 @@ export type ToHost =
   /** The `#` picker's query (the text after `#`). */
   | { type: "findFiles"; query: string }
   | { type: "removeAttachment"; id: string }
+  /** The active editor's file is not to go with the messages (until another editor is active). */
+  | { type: "removeActiveFile" }
   | { type: "confirmSend"; confirmed: boolean }
   | { type: "fix"; action: FixAction }
   | { type: "log"; level: "info" | "error"; message: string };
@@ -429,6 +433,7 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   attachPath: (message) => isString(message.path),
   findFiles: (message) => isString(message.query),
   removeAttachment: (message) => isString(message.id),
+  removeActiveFile: () => true,
   confirmSend: (message) => typeof message.confirmed === "boolean",
   fix: (message) => isString(message.action) && FIX_ACTIONS.includes(message.action),
   log: (message) => (message.level === "info" || message.level === "error") && isString(message.message),

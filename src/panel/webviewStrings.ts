@@ -51,6 +51,8 @@ export const WEBVIEW_STRINGS: readonly string[] = [
   "Ask anything, # to attach a file",
   "Attach context",
   "Attach selection {0}",
+  "Current file",
+  "{0} (current file): sent with your message",
   "Attached",
   "Back to chat",
   "bidirectional control",

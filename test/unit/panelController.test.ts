@@ -317,6 +317,43 @@ describe("panel controller (Node, relay emulator)", function () {
     await harness.waitFor((current) => current.selectionOffer === null, "no offer without a selection");
   });
 
+  it("sends the active editor's file with each message until it is removed, and the removal lasts until the editor changes", async () => {
+    harness = await startPanelHostHarness();
+    const { controller, editor } = harness;
+    controller.handle({ type: "ready" });
+    const posts = () => harness.emulator.received.filter((request) => request.method === "POST").map((request) => request.rawBody ?? "");
+    editor.file = { kind: "file", label: "src/a.ts", text: "export const heliotrope = 1;\n", language: "typescript" };
+    controller.editorActions.offerActiveFile("src/a.ts");
+    const offered = await harness.waitFor((state) => state.activeFileOffer?.label === "src/a.ts", "the offer");
+    assert.ok((offered.context?.estimatedTokens ?? 0) > 0, "the meter counts the file");
+
+    controller.handle({ type: "send", text: "What is this?" });
+    const first = await harness.waitFor((state) => settled(state) && state.turns.length === 1, "the first answer");
+    assert.deepEqual(lastTurn(first).attachments, [{ kind: "file", label: "src/a.ts" }]);
+    assert.match(posts()[0] ?? "", /export const heliotrope = 1;/);
+    assert.equal(first.activeFileOffer?.label, "src/a.ts", "still offered for the next message");
+
+    editor.file = { ...editor.file, text: "export const edited = 2;\n" };
+    controller.handle({ type: "removeActiveFile" });
+    await harness.waitFor((state) => state.activeFileOffer === null, "the removal");
+    controller.editorActions.offerActiveFile("src/a.ts");
+    controller.handle({ type: "send", text: "And now?" });
+    const second = await harness.waitFor((state) => settled(state) && state.turns.length === 2, "the second answer");
+    assert.deepEqual(lastTurn(second).attachments, [], "removed, so not sent");
+    assert.doesNotMatch(posts()[1] ?? "", /export const edited/);
+
+    editor.file = { kind: "file", label: "src/b.ts", text: "export const b = 3;\n", language: "typescript" };
+    controller.editorActions.offerActiveFile("src/b.ts");
+    await harness.waitFor((state) => state.activeFileOffer?.label === "src/b.ts", "another editor, offered again");
+    // The editor moved on before the offer caught up: the offered file is not replaced by another one.
+    editor.file = { kind: "file", label: "src/c.ts", text: "export const c = 4;\n", language: "typescript" };
+    controller.handle({ type: "send", text: "Third?" });
+    const third = await harness.waitFor((state) => settled(state) && state.turns.length === 3, "the third answer");
+    assert.deepEqual(lastTurn(third).attachments, []);
+    controller.editorActions.offerActiveFile(null);
+    await harness.waitFor((state) => state.activeFileOffer === null, "no file, no offer");
+  });
+
   it("keeps the History action for a page that is still loading, and delivers it after the snapshot", async () => {
     harness = await startPanelHostHarness();
     const { controller, view } = harness;
