@@ -25,6 +25,8 @@ export interface TurnHandlers {
   post(message: ToHost): void;
   /** Puts the turn's text back in the message box; sending it then starts a new branch. */
   edit(turnId: string, text: string): void;
+  /** Thumbnails of the images a message carried, by their stored names. */
+  sentImages(names: readonly string[]): HTMLElement;
 }
 
 /** A turn is finished once nothing more will arrive for it. */
@@ -70,7 +72,7 @@ export class TurnElement {
   }
 
   update(turn: TurnView, context: TurnContext): void {
-    const userSignature = JSON.stringify([turn.userText, turn.attachments, turn.branchIndex, turn.branchCount]);
+    const userSignature = JSON.stringify([turn.userText, turn.attachments, turn.images, turn.branchIndex, turn.branchCount]);
     if (userSignature !== this.userSignature) {
       this.userSignature = userSignature;
       this.userSlot.replaceChildren(this.renderUserMessage(turn, context.localizer));
@@ -128,9 +130,8 @@ export class TurnElement {
       iconButton("edit", localizer.text("Edit"), () => this.handlers.edit(this.turnId, turn.userText)),
       iconButton("refresh", localizer.text("Regenerate"), () => this.handlers.post({ type: "regenerate", turnId: this.turnId })),
     ]);
-    const imageCount = turn.imageCount ?? 0;
     const chips =
-      turn.attachments.length === 0 && imageCount === 0
+      turn.attachments.length === 0
         ? null
         : element(
             "div",
@@ -140,10 +141,6 @@ export class TurnElement {
                 icon(attachment.kind === "file" ? "file" : "selection"),
                 element("span", { className: "chip-label", text: attachment.label }),
               ]),
-            ).concat(
-              imageCount === 0
-                ? []
-                : [element("span", { className: "chip sent" }, [icon("file-media"), element("span", { className: "chip-label", text: localizer.plural(imageCount, "{0} image", "{0} images") })])],
             ),
           );
     // The actions float at the top right, before the text, so the text flows around them instead of under them.
@@ -152,6 +149,7 @@ export class TurnElement {
       actions,
       element("div", { className: "user-text", text: turn.userText }),
       chips,
+      turn.images && turn.images.length > 0 ? this.handlers.sentImages(turn.images) : null,
       turn.branchCount > 1 ? this.renderBranchNavigation(turn, localizer) : null,
     ]);
   }

@@ -305,6 +305,12 @@ export class ChatController implements PanelSource {
     this.sync.changed();
   }
 
+  /** A sent image for its thumbnail, as a data URL (the page's CSP allows `data:` images). */
+  async loadImage(name: string): Promise<void> {
+    const image = await this.options.store.images.get(name);
+    this.view?.post({ type: "image", name, dataUrl: image === null ? null : `data:${image.mediaType};base64,${image.data}` });
+  }
+
   /** Adds the editor's selection (Ask About Selection) to the next message. */
   attachSelection(): void {
     this.editorActions.attachSelection();

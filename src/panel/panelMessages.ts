@@ -76,6 +76,8 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
       return editor.removeAttachment(message.id);
     case "removeActiveFile":
       return editor.removeActiveFile();
+    case "loadImage":
+      return controller.loadImage(message.name);
     case "fix":
       return editor.runFix(message.action);
     case "log":

@@ -115,8 +115,8 @@ export interface TurnView {
   /** What the user typed (attached context is listed in `attachments`). */
   userText: string;
   attachments: AttachmentLabel[];
-  /** How many images went with the message (shown as a chip; their bytes stay with the host); absent when none. */
-  imageCount?: number;
+  /** Stored names of the images that went with the message (thumbnails: the page asks for each with `loadImage`); absent when none. */
+  images?: string[];
   /** Markdown of the answer so far (completed text, or the partial text of an unfinished turn). */
   answerText: string;
   /** What the model declined to answer, in its own words (`refusal` parts); null when it refused nothing. */
@@ -325,7 +325,9 @@ export type ToWebview =
   /** Files for the `#` picker, best match first, for the query the webview asked about. */
   | { type: "fileMatches"; query: string; files: FileMatchView[] }
   /** The answer to `findFileReferences`: of the `checked` paths, `files` are workspace files (and become links). */
-  | { type: "fileReferences"; checked: string[]; files: string[] };
+  | { type: "fileReferences"; checked: string[]; files: string[] }
+  /** The answer to `loadImage`: the stored image as a data URL, null when its file is missing. */
+  | { type: "image"; name: string; dataUrl: string | null };
 
 export type ToHost =
   | { type: "ready" }
@@ -371,6 +373,8 @@ export type ToHost =
   | { type: "removeAttachment"; id: string }
   /** The active editor's file is not to go with the messages (until another editor is active). */
   | { type: "removeActiveFile" }
+  /** The data of a sent message's image, by its stored name (for its thumbnail). */
+  | { type: "loadImage"; name: string }
   | { type: "confirmSend"; confirmed: boolean }
   | { type: "fix"; action: FixAction }
   | { type: "log"; level: "info" | "error"; message: string };
@@ -434,6 +438,7 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   findFiles: (message) => isString(message.query),
   removeAttachment: (message) => isString(message.id),
   removeActiveFile: () => true,
+  loadImage: (message) => isString(message.name),
   confirmSend: (message) => typeof message.confirmed === "boolean",
   fix: (message) => isString(message.action) && FIX_ACTIONS.includes(message.action),
   log: (message) => (message.level === "info" || message.level === "error") && isString(message.message),
@@ -501,6 +506,8 @@ export function isToWebview(value: unknown): value is ToWebview {
       return isString(value.query) && Array.isArray(value.files) && value.files.every((file) => isRecord(file) && isString(file.path));
     case "fileReferences":
       return isStringList(value.checked) && isStringList(value.files);
+    case "image":
+      return isString(value.name) && (value.dataUrl === null || isString(value.dataUrl));
     default:
       return false;
   }

@@ -46,7 +46,7 @@ export function turnViewOf(conversation: Conversation, turn: Turn, options: Turn
     id: turn.id,
     userText: message.text,
     attachments: message.attachments,
-    ...(turn.images && turn.images.length > 0 ? { imageCount: turn.images.length } : {}),
+    ...(turn.images && turn.images.length > 0 ? { images: [...turn.images] } : {}),
     answerText: streaming && options.liveText !== null ? options.liveText : answerTextOf(turn),
     refusal: refusalTextOf(outputs) || null,
     streaming,

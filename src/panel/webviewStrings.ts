@@ -2,12 +2,12 @@
 // table once, with the snapshot; the webview falls back to English for a missing entry.
 // Imports nothing: the host and the webview's type check both include it.
 export const WEBVIEW_STRINGS: readonly string[] = [
-  "{0} image",
-  "{0} images",
   "At most {0} images go with one message.",
   "{0} is larger than {1} MB even after downscaling, so it was not attached.",
   "The image",
   "Image {0}",
+  "View {0} large",
+  "Close",
   "{0} could not be read as an image.",
   "Remove image {0}",
   "Attach image",

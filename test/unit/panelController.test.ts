@@ -261,14 +261,22 @@ describe("panel controller (Node, relay emulator)", function () {
     }
   });
 
-  it("sends pasted images with the message, shows how many went, and refuses one over the byte limit whole", async () => {
+  it("sends pasted images with the message, serves their thumbnails, and refuses one over the byte limit whole", async () => {
     harness = await startPanelHostHarness({ preferences: () => ({ contextWindows: {}, consoleUrl: "", imageLimits: { maxLongestSide: 2048, maxBytes: 16 } }) });
     const { controller } = harness;
     controller.handle({ type: "ready" });
     const small = { mediaType: "image/png" as const, data: "iVBORw0KGgo=" };
     controller.handle({ type: "send", text: "What is this?", images: [small] });
     const state = await harness.waitFor(settled, "the answer");
-    assert.equal(lastTurn(state).imageCount, 1);
+    const [stored] = lastTurn(state).images ?? [];
+    assert.match(stored ?? "", /^[0-9a-f]{64}\.png$/, "the turn names its stored image");
+    // The thumbnail's data comes when the page asks for it, as a data URL; a name that is no stored image gets null.
+    controller.handle({ type: "loadImage", name: stored ?? "" });
+    controller.handle({ type: "loadImage", name: "../secret.png" });
+    await harness.waitFor(() => harness.view.ofType("image").length === 2, "both answers");
+    const answers = new Map(harness.view.ofType("image").map((answer) => [answer.name, answer.dataUrl]));
+    assert.equal(answers.get(stored ?? ""), "data:image/png;base64,iVBORw0KGgo=");
+    assert.equal(answers.get("../secret.png"), null);
     assert.deepEqual(state.imageLimits, { maxLongestSide: 2048, maxBytes: 16 }, "the limits reach the webview");
     const posts = () => harness.emulator.received.filter((request) => request.method === "POST");
     assert.match(posts()[0]?.rawBody ?? "", /"type":"input_image","image_url":"data:image\/png;base64,iVBORw0KGgo="/);
