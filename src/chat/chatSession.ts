@@ -144,6 +144,12 @@ export class ChatSession {
     return this.startTurn(turn.parentId, turn.userText, options, turn.images ?? []);
   }
 
+  /** Sends the turn's message again without its images, as a new branch (the model refused them); user-initiated only. */
+  resendWithoutImages(turnId: string, options: SendOptions = {}): Promise<TurnResult> {
+    const turn = requireTurn(this.current, turnId);
+    return this.startTurn(turn.parentId, turn.userText, { ...options, images: [] });
+  }
+
   /** Puts the branch through `turnId` on screen (its newest continuation), and saves that choice. */
   async showBranch(turnId: string): Promise<void> {
     this.assertIdle();

@@ -70,7 +70,7 @@ export interface ToolCallView {
   approvedBy?: { kind: "rule"; rule: string } | { kind: "session" };
 }
 
-export type TurnAction = "retry" | "continue";
+export type TurnAction = "retry" | "continue" | "resendWithoutImages";
 
 /** The image types a message may carry (what the Responses `input_image` part takes from most models). */
 export const IMAGE_MEDIA_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
@@ -342,6 +342,8 @@ export type ToHost =
   | { type: "approval"; callId: string; answer: "approve" | "deny" | "allow_session" | "always_allow" | "read_only_always" }
   | { type: "retry"; turnId: string }
   | { type: "continue"; turnId: string }
+  /** The turn's message again, as a new version without its images (the model refused them). */
+  | { type: "resendWithoutImages"; turnId: string }
   | { type: "regenerate"; turnId: string }
   | { type: "editAndResend"; turnId: string; text: string }
   | { type: "showBranch"; turnId: string; direction: -1 | 1 }
@@ -416,6 +418,7 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   approval: (message) => isString(message.callId) && (message.answer === "approve" || message.answer === "deny" || message.answer === "allow_session" || message.answer === "always_allow" || message.answer === "read_only_always"),
   retry: (message) => isString(message.turnId),
   continue: (message) => isString(message.turnId),
+  resendWithoutImages: (message) => isString(message.turnId),
   regenerate: (message) => isString(message.turnId),
   editAndResend: (message) => isString(message.turnId) && isString(message.text),
   showBranch: (message) => isString(message.turnId) && (message.direction === -1 || message.direction === 1),

@@ -138,6 +138,7 @@ export const WEBVIEW_STRINGS: readonly string[] = [
   "Request id",
   "Result",
   "Retry",
+  "Send again without images",
   "retry with a larger output budget",
   "Runs a command on your machine.",
   "Send",

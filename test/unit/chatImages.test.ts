@@ -4,6 +4,7 @@ import path from "node:path";
 import { HistoryStore } from "../../src/chat/historyStore";
 import { FileStorage } from "../../src/chat/fileStorage";
 import { exportText } from "../../src/panel/conversationCommands";
+import { turnViewsOf } from "../../src/panel/turnView";
 import type { ChatHarness } from "../fixtures/chat/chatHarness";
 import { allFilesUnder, finishedTurn, startChatHarness } from "../fixtures/chat/chatHarness";
 
@@ -89,6 +90,28 @@ describe("images in messages", () => {
     const turn = finishedTurn(await session.send("what is this?", { images: [{ mediaType: "image/png", data: PNG }] }));
     assert.equal(turn.outcome.kind, "http_error");
     assert.match(turn.requests[0]?.explanation ?? "", /This model does not accept images\. Pick a model that can read images, or send the message again without them\./);
+    const [view] = turnViewsOf(session.conversation, { streamingTurnId: null, liveText: null });
+    assert.deepEqual(view?.actions, ["resendWithoutImages", "retry"], "the failed turn offers to send it again without the images");
+
+    const resent = finishedTurn(await session.resendWithoutImages(turn.id));
+    assert.equal(resent.outcome.kind, "completed");
+    assert.equal(resent.parentId, turn.parentId, "a new version of the message; the refused one stays reachable");
+    assert.equal(resent.images, undefined);
+    const bodies = harness.emulator.received.filter((request) => request.method === "POST").map((request) => JSON.parse(request.rawBody) as { input: unknown[] });
+    assert.equal(bodies.length, 2, "one request for the one click");
+    assert.deepEqual(bodies[1]?.input, [{ type: "message", role: "user", content: "what is this?" }]);
+    const [afterResend] = turnViewsOf(session.conversation, { streamingTurnId: null, liveText: null });
+    assert.deepEqual(afterResend?.actions, []);
+  });
+
+  it("offers no resend without images for a turn that had none, or for another 400", async () => {
+    const session = harness.newSession();
+    harness.emulator.queueFault({ kind: "status", status: 400, code: "invalid_request_error", message: "image_url is only supported by certain models." });
+    finishedTurn(await session.send("no image here"));
+    harness.emulator.queueFault({ kind: "status", status: 400, code: "invalid_request_error", message: "Unknown parameter: foo." });
+    finishedTurn(await session.send("with an image", { images: [{ mediaType: "image/png", data: PNG }] }));
+    const views = turnViewsOf(session.conversation, { streamingTurnId: null, liveText: null });
+    assert.deepEqual(views.map((view) => view.actions), [["retry"], ["retry"]]);
   });
 
   it("refuses a media type outside PNG, JPEG, WebP and GIF", async () => {

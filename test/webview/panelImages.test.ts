@@ -121,6 +121,22 @@ describe("Chat panel webview: images in the composer (Chromium)", function () {
     assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
   });
 
+  it("offers to send a message whose images the model refused again without them", async () => {
+    const { page } = panel;
+    const refused = turn("t1", {
+      images: ["c".repeat(64) + ".png"],
+      outcome: "http_error",
+      outcomeLabel: "HTTP 400",
+      explanation: "image_url is only supported by certain models. This model does not accept images.",
+      fixes: ["selectModel"],
+      actions: ["resendWithoutImages", "retry"],
+    });
+    await panel.sendState(panelState({ turns: [refused] }));
+    await panel.clearPosted();
+    await page.getByRole("button", { name: "Send again without images" }).click();
+    assert.deepEqual((await panel.posted()).filter((message) => message.type !== "loadImage"), [{ type: "resendWithoutImages", turnId: "t1" }]);
+  });
+
   it("opens a thumbnail of the message box large", async () => {
     const { page } = panel;
     await panel.sendState(panelState());
