@@ -3,7 +3,7 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { HistoryStore } from "../../src/chat/historyStore";
 import { FileStorage } from "../../src/chat/fileStorage";
-import { exportText } from "../../src/panel/conversationCommands";
+import { exportConversation } from "../../src/panel/conversationCommands";
 import { turnViewsOf } from "../../src/panel/turnView";
 import type { ChatHarness } from "../fixtures/chat/chatHarness";
 import { allFilesUnder, finishedTurn, startChatHarness } from "../fixtures/chat/chatHarness";
@@ -56,11 +56,30 @@ describe("images in messages", () => {
   it("exports the images as data URLs in the JSON export's input", async () => {
     const session = harness.newSession();
     finishedTurn(await session.send("what is this?", { images: [{ mediaType: "image/png", data: PNG }] }));
-    const exported = JSON.parse(await exportText(session.conversation, "chat.json", harness.store.images)) as { input: { content: unknown }[] };
-    assert.deepEqual(exported.input[0]?.content, [
+    const exported = await exportConversation(session.conversation, "chat.json", harness.store.images);
+    assert.deepEqual((JSON.parse(exported.text) as { input: { content: unknown }[] }).input[0]?.content, [
       { type: "input_text", text: "what is this?" },
       { type: "input_image", image_url: `data:image/png;base64,${PNG}` },
     ]);
+    assert.deepEqual(exported.images, [], "no files beside a JSON export");
+  });
+
+  it("exports Markdown with the images as files in a folder beside it, linked relatively", async () => {
+    const session = harness.newSession();
+    const turn = finishedTurn(await session.send("what is this?", { images: [{ mediaType: "image/png", data: PNG }] }));
+    finishedTurn(await session.send("and this, again?", { images: [{ mediaType: "image/png", data: PNG }] }));
+    const [name] = turn.images ?? [];
+    const target = path.join("/exports", "My chat.md");
+    const exported = await exportConversation(session.conversation, target, harness.store.images);
+    assert.deepEqual(
+      exported.images.map((image) => ({ relativePath: image.relativePath, base64: Buffer.from(image.bytes).toString("base64") })),
+      [{ relativePath: path.join("My chat-images", name ?? ""), base64: PNG }],
+      "the image both messages carried is one file, with the image's own bytes",
+    );
+    assert.equal(exported.text.split(`![Image 1](My%20chat-images/${name})`).length - 1, 2, exported.text);
+    assert.ok(!exported.text.includes(PNG), "no base64 in the document");
+    for (const file of await allFilesUnder(harness.folder)) if (file.file.endsWith(".png")) await rm(file.file);
+    await assert.rejects(exportConversation(session.conversation, target, harness.store.images), /An image of this conversation is missing from its folder/);
   });
 
   it("regenerating a turn, or editing its text, sends its images again", async () => {

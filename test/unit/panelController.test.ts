@@ -274,6 +274,12 @@ describe("panel controller (Node, relay emulator)", function () {
     controller.handle({ type: "loadImage", name: stored ?? "" });
     controller.handle({ type: "loadImage", name: "../secret.png" });
     await harness.waitFor(() => harness.view.ofType("image").length === 2, "both answers");
+    // A Markdown export writes the image beside it, before the document that links to it.
+    harness.conversationUi.exportPath = path.join("/exports", "chat.md");
+    controller.handle({ type: "exportConversation", conversationId: state.conversationId! });
+    await harness.waitFor(() => harness.conversationUi.written.size === 1, "the export");
+    assert.deepEqual([...harness.conversationUi.writtenBinary.keys()], [path.join("/exports", "chat-images", stored ?? "")]);
+    assert.match(harness.conversationUi.written.get(path.join("/exports", "chat.md")) ?? "", new RegExp(`!\\[Image 1\\]\\(chat-images/${stored}\\)`));
     const answers = new Map(harness.view.ofType("image").map((answer) => [answer.name, answer.dataUrl]));
     assert.equal(answers.get(stored ?? ""), "data:image/png;base64,iVBORw0KGgo=");
     assert.equal(answers.get("../secret.png"), null);
