@@ -36,6 +36,8 @@ describe("images in messages", () => {
         { type: "input_image", image_url: `data:image/png;base64,${PNG}` },
       ],
     });
+    const posts = harness.emulator.received.filter((request) => request.method === "POST");
+    assert.deepEqual(posts.map((request) => request.inputImages), [["image/png"], ["image/png", "image/png"]], "the emulator records the images each request carried");
     // The second request resends the first message byte for byte.
     assert.equal(JSON.stringify(bodies[1]?.input[0]), JSON.stringify(bodies[0]?.input[0]));
     assert.equal(first.images?.length, 1);
