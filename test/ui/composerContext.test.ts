@@ -105,9 +105,8 @@ async function responsesPosts(): Promise<Array<{ inputImages: string[]; body: un
     await message.fill("And without it?");
     await message.press("Enter");
     await chat.getByText("You said: And without it?").first().waitFor({ timeout: 60_000 });
-    const last = JSON.stringify((await responsesPosts()).at(-1)?.body);
-    assert.match(last, /And without it\?/);
-    assert.equal(last.split("# Sample workspace").length - 1, 1, "only the first message (in the history) carries the file");
+    const input = ((await responsesPosts()).at(-1)?.body as { input: unknown[] }).input;
+    assert.deepEqual(input.at(-1), { type: "message", role: "user", content: "And without it?" }, "the new message goes without the file");
     await workbench.runCommand("View: Close All Editors");
   });
 });
