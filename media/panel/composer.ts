@@ -1,5 +1,5 @@
 import type { AttachmentView, ContextMeterView, FileMatchView, ImageLimitsView, RelayModelsView, ToHost } from "../../src/panel/protocol";
-import { DEFAULT_IMAGE_LIMITS, IMAGE_MEDIA_TYPES, IMAGE_TOKEN_ESTIMATE } from "../../src/panel/protocol";
+import { DEFAULT_IMAGE_LIMITS, IMAGE_MEDIA_TYPES } from "../../src/panel/protocol";
 import { button, element } from "./dom";
 import { FilePicker, hashQueryAt } from "./filePicker";
 import { icon, iconButton } from "./icons";
@@ -251,10 +251,10 @@ export class Composer {
     this.stopButton.hidden = !this.state.busy;
   }
 
-  /** The host's estimate of the history and attachments, plus the draft (about four characters a token). */
+  /** The host's estimate of the history and attachments, plus the draft (about four characters a token) and the images. */
   private updateMeter(): void {
     const context = this.state.context;
-    const tokens = (context?.estimatedTokens ?? 0) + Math.ceil(this.textarea.value.length / 4) + this.images.count * IMAGE_TOKEN_ESTIMATE;
+    const tokens = (context?.estimatedTokens ?? 0) + Math.ceil(this.textarea.value.length / 4) + this.images.count * (context?.tokensPerImage ?? 0);
     // Nothing to measure yet (an empty new chat without a known window): no meter.
     this.meter.hidden = context === null || (tokens === 0 && context.windowTokens === null);
     if (context === null) return;

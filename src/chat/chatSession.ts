@@ -209,7 +209,7 @@ export class ChatSession {
       const message = userMessageWith(text, images);
       // A resent image whose file is gone stops here, before a turn is started (the error says which).
       await this.store.images.resolve([message]);
-      const refused = await this.guardSpend(estimateSend(this.current, parentId, text, this.settings.expensiveSendThresholdTokens), options);
+      const refused = await this.guardSpend(estimateSend(this.current, parentId, text, this.settings.expensiveSendThresholdTokens, images.length), options);
       if (refused) return refused;
       const turn: Turn = { id: this.ids("turn"), parentId, userText: text, createdAt: this.clock.now(), requests: [], toolCalls: [], outcome: { kind: "in_progress" }, notice: null };
       if (images.length > 0) turn.images = images;

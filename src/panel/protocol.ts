@@ -95,12 +95,6 @@ export interface ImageLimitsView {
 }
 
 export const MEGABYTE = 1024 * 1024;
-/**
- * The context meter's estimate for one image: OpenAI's count for a 1024 x 1024 image at high detail
- * (85 base tokens + 170 per 512-pixel tile, four tiles). Relays and models count differently; this is a
- * round figure of the right size, not a bill.
- */
-export const IMAGE_TOKEN_ESTIMATE = 765;
 /** The settings' defaults (documented in the README and the manifest). */
 export const DEFAULT_IMAGE_LIMITS: ImageLimitsView = { maxLongestSide: 2048, maxBytes: 5 * MEGABYTE };
 
@@ -242,8 +236,10 @@ export interface CostView {
 
 /** The estimated input of the next send against the model's context window (when the setting gives one). */
 export interface ContextMeterView {
-  /** History and attachments; the webview adds the draft it holds. */
+  /** History and attachments; the webview adds the draft and the images it holds. */
   estimatedTokens: number;
+  /** The estimate for each image waiting in the message box (src/chat/spendGuard.ts IMAGE_TOKEN_ESTIMATE). */
+  tokensPerImage: number;
   windowTokens: number | null;
 }
 

@@ -5,6 +5,10 @@ import { HistoryStore } from "../../src/chat/historyStore";
 import { FileStorage } from "../../src/chat/fileStorage";
 import { exportConversation } from "../../src/panel/conversationCommands";
 import { turnViewsOf } from "../../src/panel/turnView";
+import { contextMeterFor } from "../../src/panel/contextMeter";
+import { createConversation } from "../../src/chat/conversation";
+import { userMessageWith } from "../../src/chat/imageStore";
+import { IMAGE_TOKEN_ESTIMATE, estimateSend, estimateTokensOfItems, estimateTokensOfText } from "../../src/chat/spendGuard";
 import type { ChatHarness } from "../fixtures/chat/chatHarness";
 import { allFilesUnder, finishedTurn, startChatHarness } from "../fixtures/chat/chatHarness";
 
@@ -133,6 +137,15 @@ describe("images in messages", () => {
     finishedTurn(await session.send("with an image", { images: [{ mediaType: "image/png", data: PNG }] }));
     const views = turnViewsOf(session.conversation, { streamingTurnId: null, liveText: null });
     assert.deepEqual(views.map((view) => view.actions), [["retry"], ["retry"]]);
+  });
+
+  it("counts each image as the documented 765 tokens in the estimates (context meter, spend warning)", () => {
+    const names = ["a".repeat(64) + ".png", "b".repeat(64) + ".png"];
+    const textPart = estimateTokensOfText(JSON.stringify({ type: "input_text", text: "abcd" }));
+    assert.equal(IMAGE_TOKEN_ESTIMATE, 765);
+    assert.equal(estimateTokensOfItems([userMessageWith("abcd", names)]), textPart + 2 * IMAGE_TOKEN_ESTIMATE, "sent images in the history");
+    assert.equal(estimateSend(createConversation("c", "m", 1), null, "abcd", 0, 2).inputTokens, 1 + 2 * IMAGE_TOKEN_ESTIMATE, "the images of the message being sent");
+    assert.equal(contextMeterFor(null, "", null).tokensPerImage, IMAGE_TOKEN_ESTIMATE, "the meter counts images in the box the same way");
   });
 
   it("refuses a media type outside PNG, JPEG, WebP and GIF", async () => {

@@ -58,10 +58,11 @@ describe("Chat panel webview: images in the composer (Chromium)", function () {
 
   it("shows a pasted image as a removable thumbnail and sends it beside the text", async () => {
     const { page } = panel;
-    await panel.sendState(panelState());
+    await panel.sendState(panelState({ context: { estimatedTokens: 10, windowTokens: null, tokensPerImage: 765 } }));
     await deliverImage(page, "paste", "screenshot.png", 40, 30);
     const thumbnail = page.locator(".image-thumbnail img");
     await thumbnail.waitFor();
+    assert.equal(await page.locator(".context-meter").getAttribute("aria-valuenow"), "775", "the meter counts the image by the host's estimate");
     assert.equal(await thumbnail.getAttribute("alt"), "screenshot.png");
     assert.match((await thumbnail.getAttribute("src")) ?? "", /^data:image\/png;base64,/);
     // Only an image, no text: Send is still possible.

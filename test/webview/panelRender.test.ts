@@ -351,7 +351,7 @@ describe("Chat panel webview: rendering (Chromium)", function () {
       conversations: [{ id: hostile("id"), title: hostile("title"), updatedAt: 0, turnCount: 1, model: hostile("historyModel") }],
       title: hostile("heading"),
       selectionOffer: { label: hostile("selection") },
-      context: { estimatedTokens: 1, windowTokens: null },
+      context: { estimatedTokens: 1, windowTokens: null, tokensPerImage: 765 },
       conversationId: hostile("id"),
       notice: hostile("notice"),
       turns: [
