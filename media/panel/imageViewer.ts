@@ -14,10 +14,10 @@ export function viewableImage(image: HTMLImageElement, label: string, localizer:
 
 export class ImageViewer {
   readonly root = element("dialog", { className: "image-viewer" });
-  private readonly image = element("img");
+  private readonly closeButton: HTMLButtonElement;
 
   constructor(localizer: Localizer) {
-    this.root.append(iconButton("close", localizer.text("Close"), () => this.root.close(), "image-viewer-close"), this.image);
+    this.closeButton = iconButton("close", localizer.text("Close"), () => this.root.close(), "image-viewer-close");
     // A click anywhere closes it, as on the image previews people know; Escape closes a modal dialog by itself.
     this.root.addEventListener("click", () => this.root.close());
   }
@@ -31,8 +31,8 @@ export class ImageViewer {
     const opener = target instanceof Element ? target.closest(`.${OPENER_CLASS}`) : null;
     const thumbnail = opener?.querySelector("img");
     if (!thumbnail?.getAttribute("src")) return false;
-    this.image.src = thumbnail.src;
-    this.image.alt = thumbnail.alt;
+    // The large image exists only while it is shown: the page holds no empty <img>.
+    this.root.replaceChildren(this.closeButton, element("img", { attributes: { src: thumbnail.src, alt: thumbnail.alt } }));
     this.root.showModal();
     return true;
   }

@@ -6,7 +6,7 @@
 // Screenshots: test-results/ui/images-*.png and context-*.png.
 import * as assert from "node:assert/strict";
 import type { FrameLocator } from "playwright-core";
-import { Workbench } from "./workbench";
+import { workbenchForSuite } from "./workbench";
 
 const controlUrl = process.env.RELAY_CHAT_UI_EMULATOR_CONTROL ?? "";
 const enabled = Boolean(controlUrl) && process.env.RELAY_CHAT_UI_CHAT !== "0";
@@ -18,23 +18,11 @@ async function responsesPosts(): Promise<Array<{ inputImages: string[]; body: un
 
 (enabled ? describe : describe.skip)("the composer's context in the workbench: a pasted image, the active file", function () {
   this.timeout(180_000);
-  let workbench: Workbench;
+  const workbench = workbenchForSuite("context");
   let chat: FrameLocator;
 
   before(async () => {
-    workbench = await Workbench.open();
-    chat = await workbench.openRelayChat();
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed" && workbench) {
-      const safeName = (this.currentTest.title || "failure").replace(/[^a-z0-9]+/gi, "-").toLowerCase();
-      await workbench.screenshot(`failed-context-${safeName}`).catch(() => undefined);
-    }
-  });
-
-  after(async () => {
-    await workbench?.close();
+    chat = await workbench().openRelayChat();
   });
 
   it("pastes a screenshot into the message box and sends it as an input_image part", async () => {
@@ -55,7 +43,7 @@ async function responsesPosts(): Promise<Array<{ inputImages: string[]; body: un
       box.dispatchEvent(new ClipboardEvent("paste", { clipboardData: transfer, bubbles: true, cancelable: true }));
     });
     await chat.locator(".image-thumbnail img").waitFor({ timeout: 30_000 });
-    await workbench.screenshot("images-01-pasted");
+    await workbench().screenshot("images-01-pasted");
 
     const before = (await responsesPosts()).length;
     await message.fill("What is in this screenshot?");
@@ -76,23 +64,23 @@ async function responsesPosts(): Promise<Array<{ inputImages: string[]; body: un
     assert.equal(await thumbnail.evaluate((image: HTMLImageElement) => image.naturalWidth), 320, "the thumbnail loaded under the view's CSP");
     await chat.getByRole("button", { name: "View Image 1 large" }).last().click();
     await chat.locator("dialog.image-viewer").waitFor({ state: "visible", timeout: 10_000 });
-    await workbench.screenshot("images-02-sent-and-opened");
+    await workbench().screenshot("images-02-sent-and-opened");
     await chat.locator("dialog.image-viewer").press("Escape");
     await chat.locator("dialog.image-viewer").waitFor({ state: "hidden", timeout: 10_000 });
   });
 
   it("sends the active editor's file with the message until its chip is removed", async () => {
-    await workbench.runCommand("Go to File...");
-    const quickOpen = workbench.page.locator(".quick-input-widget input");
+    await workbench().runCommand("Go to File...");
+    const quickOpen = workbench().page.locator(".quick-input-widget input");
     await quickOpen.fill("README.md");
-    await workbench.page.locator(".quick-input-list .monaco-list-row", { hasText: "README.md" }).first().waitFor({ timeout: 30_000 });
+    await workbench().page.locator(".quick-input-list .monaco-list-row", { hasText: "README.md" }).first().waitFor({ timeout: 30_000 });
     await quickOpen.press("Enter");
-    await workbench.page.locator(".tabs-container .tab", { hasText: "README.md" }).first().waitFor({ timeout: 30_000 });
+    await workbench().page.locator(".tabs-container .tab", { hasText: "README.md" }).first().waitFor({ timeout: 30_000 });
     const chip = chat.locator(".chip.active-file");
     await chip.waitFor({ timeout: 30_000 });
     assert.match(await chip.innerText(), /README\.md\s*Current file/);
-    await workbench.newChat();
-    await workbench.screenshot("context-01-current-file");
+    await workbench().newChat();
+    await workbench().screenshot("context-01-current-file");
     const message = chat.getByRole("textbox", { name: "Message" });
     await message.fill("Summarize the open file");
     await message.press("Enter");
@@ -107,6 +95,6 @@ async function responsesPosts(): Promise<Array<{ inputImages: string[]; body: un
     await chat.getByText("You said: And without it?").first().waitFor({ timeout: 60_000 });
     const input = ((await responsesPosts()).at(-1)?.body as { input: unknown[] }).input;
     assert.deepEqual(input.at(-1), { type: "message", role: "user", content: "And without it?" }, "the new message goes without the file");
-    await workbench.runCommand("View: Close All Editors");
+    await workbench().runCommand("View: Close All Editors");
   });
 });
