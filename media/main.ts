@@ -74,6 +74,9 @@ class PanelApp {
       case "fileReferences":
         this.fileReferences?.checked(message.checked, message.files);
         return;
+      case "image":
+        this.view?.showImage(message.name, message.dataUrl);
+        return;
       default:
         unreachable(message);
     }

@@ -181,6 +181,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     },
   );
   controller.attach(provider);
+  controller.editorActions.offerActiveFile(activeFileLabel());
   // Other windows on the same folder share the history: their changes show here without a reload.
   const historyWatch = store.watch((change) => void controller.onHistoryChanged(change));
   phase("panel");
@@ -253,6 +254,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       if (event.affectsConfiguration("relayChat.model")) void controller.onModelSettingChanged();
       if (affectsRelaySettings(event)) void refreshConnection();
       if (event.affectsConfiguration("files.exclude")) workspaceFiles.invalidate();
+      if (event.affectsConfiguration("relayChat.context.activeEditor")) controller.editorActions.offerActiveFile(activeFileLabel());
     }),
     vscode.workspace.onDidCreateFiles(() => workspaceFiles.invalidate()),
     vscode.workspace.onDidDeleteFiles(() => workspaceFiles.invalidate()),
@@ -260,7 +262,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     vscode.workspace.onDidChangeWorkspaceFolders(() => workspaceFiles.invalidate()),
     // The selection is offered as a one-click attachment; offered once the selection settles.
     vscode.window.onDidChangeTextEditorSelection(() => offerSelection()),
-    vscode.window.onDidChangeActiveTextEditor(() => offerSelection()),
+    vscode.window.onDidChangeActiveTextEditor(() => {
+      offerSelection();
+      controller.editorActions.offerActiveFile(activeFileLabel());
+    }),
     keys.onDidChange(() => void refreshConnection()),
     // A tool turned off loses its session allowance, so turning it back on asks first.
     connection.onDidChange(() => {
@@ -348,6 +353,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   );
   timings.activateMs = sinceActivation();
   return { handle: (message) => controller.handle(message), state: () => controller.state(), storageFolder, logFolder: context.logUri.fsPath, timings: () => ({ ...timings }) };
+}
+
+/**
+ * The active editor's file as the panel names it, or null: when relayChat.context.activeEditor is off, or the
+ * editor shows no file on disk (output, untitled, diff sides and other virtual documents).
+ */
+function activeFileLabel(): string | null {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.document.uri.scheme !== "file") return null;
+  if (!vscode.workspace.getConfiguration("relayChat").get<boolean>("context.activeEditor", true)) return null;
+  return vscode.workspace.asRelativePath(editor.document.uri);
 }
 
 /** The active editor's selection as "path:first-last", or null when nothing is selected. */

@@ -105,6 +105,7 @@ async function hostPipeline(baseUrl: string): Promise<Pipeline & { view: Countin
       confirmDelete: async () => false,
       chooseExportFile: async () => undefined,
       writeFile: async () => undefined,
+      writeBinaryFile: async () => undefined,
       showInformation: () => undefined,
       showWarning: () => undefined,
       showExported: () => undefined,

@@ -151,6 +151,7 @@ function streamingHost(conversation: Conversation) {
         attachments: [],
         imageLimits: DEFAULT_IMAGE_LIMITS,
         selectionOffer: null,
+        activeFileOffer: null,
         context: null,
         compaction: DEFAULT_COMPACTION_SETTINGS,
         spendEstimate: null,

@@ -1,5 +1,5 @@
 import type { AttachmentView, ContextMeterView, FileMatchView, ImageLimitsView, RelayModelsView, ToHost } from "../../src/panel/protocol";
-import { DEFAULT_IMAGE_LIMITS, IMAGE_MEDIA_TYPES, IMAGE_TOKEN_ESTIMATE } from "../../src/panel/protocol";
+import { DEFAULT_IMAGE_LIMITS, IMAGE_MEDIA_TYPES } from "../../src/panel/protocol";
 import { button, element } from "./dom";
 import { FilePicker, hashQueryAt } from "./filePicker";
 import { icon, iconButton } from "./icons";
@@ -13,6 +13,8 @@ export interface ComposerState {
   readonly canSend: boolean;
   readonly attachments: readonly AttachmentView[];
   readonly selectionOffer: { label: string } | null;
+  /** The active editor's file, sent with the message unless removed (a chip with a close button). */
+  readonly activeFileOffer: { label: string } | null;
   readonly model: string | null;
   readonly models: readonly string[];
   readonly modelsNote: string | null;
@@ -41,7 +43,7 @@ export class Composer {
   private readonly images: ImageAttachments;
   private readonly imagePicker = element("input", { className: "image-picker", attributes: { type: "file", accept: IMAGE_MEDIA_TYPES.join(","), multiple: "", hidden: "" } });
   private chipsSignature = "";
-  private state: ComposerState = { busy: false, canSend: false, attachments: [], selectionOffer: null, model: null, models: [], modelsNote: null, relay: null, relayModels: [], context: null, imageLimits: DEFAULT_IMAGE_LIMITS };
+  private state: ComposerState = { busy: false, canSend: false, attachments: [], selectionOffer: null, activeFileOffer: null, model: null, models: [], modelsNote: null, relay: null, relayModels: [], context: null, imageLimits: DEFAULT_IMAGE_LIMITS };
   /** Set while the box holds an earlier message being edited: sending then resends that turn. */
   private editingTurnId: string | null = null;
 
@@ -122,10 +124,15 @@ export class Composer {
     this.updateButtons();
     this.modelPicker.update({ model: state.model, models: state.models, note: state.modelsNote, relay: state.relay, relayModels: state.relayModels });
     this.updateMeter();
-    const signature = JSON.stringify([state.attachments, state.selectionOffer]);
+    const signature = JSON.stringify([state.attachments, state.selectionOffer, state.activeFileOffer]);
     if (signature === this.chipsSignature) return;
     this.chipsSignature = signature;
     const chips = state.attachments.map((attachment) => this.renderChip(attachment));
+    const activeFile = state.activeFileOffer;
+    // The active file goes with the message unless it is attached already (then it goes once, as attached).
+    if (activeFile !== null && !state.attachments.some((attachment) => attachment.kind === "file" && attachment.label === activeFile.label)) {
+      chips.unshift(this.renderActiveFileChip(activeFile.label));
+    }
     const offer = state.selectionOffer;
     // The selection is offered unless it is attached already.
     if (offer !== null && !state.attachments.some((attachment) => attachment.kind === "selection" && attachment.label === offer.label)) {
@@ -244,10 +251,10 @@ export class Composer {
     this.stopButton.hidden = !this.state.busy;
   }
 
-  /** The host's estimate of the history and attachments, plus the draft (about four characters a token). */
+  /** The host's estimate of the history and attachments, plus the draft (about four characters a token) and the images. */
   private updateMeter(): void {
     const context = this.state.context;
-    const tokens = (context?.estimatedTokens ?? 0) + Math.ceil(this.textarea.value.length / 4) + this.images.count * IMAGE_TOKEN_ESTIMATE;
+    const tokens = (context?.estimatedTokens ?? 0) + Math.ceil(this.textarea.value.length / 4) + this.images.count * (context?.tokensPerImage ?? 0);
     // Nothing to measure yet (an empty new chat without a known window): no meter.
     this.meter.hidden = context === null || (tokens === 0 && context.windowTokens === null);
     if (context === null) return;
@@ -271,6 +278,16 @@ export class Composer {
   private resize(): void {
     this.textarea.style.height = "auto";
     this.textarea.style.height = `${Math.min(MAX_INPUT_HEIGHT, this.textarea.scrollHeight + 2)}px`;
+  }
+
+  private renderActiveFileChip(label: string): HTMLElement {
+    const description = this.localizer.text("Current file");
+    return element("span", { className: "chip active-file", attributes: { title: this.localizer.format("{0} (current file): sent with your message", label) } }, [
+      icon("file"),
+      element("span", { className: "chip-label", text: label }),
+      element("span", { className: "chip-description", text: description }),
+      iconButton("close", this.localizer.format("Remove {0}", label), () => this.post({ type: "removeActiveFile" }), "chip-remove"),
+    ]);
   }
 
   private renderChip(attachment: AttachmentView): HTMLElement {

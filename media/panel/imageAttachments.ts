@@ -2,6 +2,7 @@ import type { ImageLimitsView, ImageMediaType, ImageUpload } from "../../src/pan
 import { DEFAULT_IMAGE_LIMITS, IMAGE_MEDIA_TYPES, MAX_IMAGES_PER_MESSAGE, MEGABYTE } from "../../src/panel/protocol";
 import { element } from "./dom";
 import { iconButton } from "./icons";
+import { viewableImage } from "./imageViewer";
 import type { Localizer } from "./localizer";
 
 // Images pasted, dropped or picked for the next message: each is read, downscaled in a canvas when it is
@@ -75,7 +76,7 @@ export class ImageAttachments {
     this.strip.replaceChildren(
       ...this.images.map((image) =>
         element("span", { className: "image-thumbnail", attributes: { title: image.name } }, [
-          element("img", { attributes: { src: dataUrlOf(image), alt: image.name } }),
+          viewableImage(element("img", { attributes: { src: dataUrlOf(image), alt: image.name } }), image.name, this.localizer),
           iconButton("close", this.localizer.format("Remove image {0}", image.name), () => this.remove(image.id), "chip-remove"),
         ]),
       ),

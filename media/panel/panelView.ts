@@ -6,10 +6,12 @@ import { Composer } from "./composer";
 import { element } from "./dom";
 import { HistoryView } from "./historyView";
 import { icon, iconButton } from "./icons";
+import { ImageViewer } from "./imageViewer";
 import { KeyedChildren } from "./keyedChildren";
 import type { Localizer } from "./localizer";
 import type { AppliedPatch } from "./panelStore";
 import { ScrollFollower } from "./scrollFollower";
+import { SentImages } from "./sentImages";
 import { renderSetupNotice } from "./setupNotice";
 import { renderSpendWarning } from "./spendWarning";
 import { renderCompactionOffer } from "./turnSummary";
@@ -44,6 +46,8 @@ export class PanelView {
   private readonly spendSlot = element("div", { className: "spend-slot" });
   private readonly compactionSlot = element("div", { className: "compaction-slot" });
   private readonly composer: Composer;
+  private readonly sentImages: SentImages;
+  private readonly viewer: ImageViewer;
   private readonly history: HistoryView;
   private readonly follower: ScrollFollower;
   private readonly announcer = new Announcer();
@@ -60,8 +64,10 @@ export class PanelView {
     const { localizer, post } = options;
     this.history = new HistoryView(localizer, post, () => this.composer.focus());
     this.titleBar = new TitleBar(localizer, () => this.showHistory());
+    this.sentImages = new SentImages(post, () => this.root);
+    this.viewer = new ImageViewer(localizer);
     this.turnList = new TurnList(
-      { post, edit: (turnId, text) => this.composer.startEdit(turnId, text) },
+      { post, edit: (turnId, text) => this.composer.startEdit(turnId, text), sentImages: (names) => this.sentImages.render(names, localizer) },
       (text) => this.announcer.announce(text),
       localizer,
       this.scroller,
@@ -89,13 +95,20 @@ export class PanelView {
       element("div", { className: "scroll-area" }, [this.scroller, this.follower.jumpButton]),
       element("div", { className: "bottom" }, [this.compactionSlot, this.spendSlot, this.composer.root]),
       this.history.root,
+      this.viewer.root,
       this.announcer.root,
     ]);
+    this.root.addEventListener("click", (event) => this.viewer.openFrom(event.target));
+  }
+
+  /** The data of a sent image the page asked for. */
+  showImage(name: string, dataUrl: string | null): void {
+    this.sentImages.received(name, dataUrl);
   }
 
   /** Escape stops a running turn from anywhere in the page (dialogs handle their own Escape first). */
   handleDocumentKeydown(event: KeyboardEvent): void {
-    if (event.key === "Escape" && this.busy && !event.defaultPrevented && !event.isComposing && !this.history.isOpen) {
+    if (event.key === "Escape" && this.busy && !event.defaultPrevented && !event.isComposing && !this.history.isOpen && !this.viewer.isOpen) {
       event.preventDefault();
       this.post({ type: "stop" });
     }
@@ -164,6 +177,7 @@ export class PanelView {
       canSend: state.setup.hasBaseUrl && state.setup.hasApiKey,
       attachments: state.attachments,
       selectionOffer: state.selectionOffer,
+      activeFileOffer: state.activeFileOffer,
       model: state.model,
       models: state.models,
       modelsNote: state.modelsNote,

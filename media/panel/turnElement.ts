@@ -26,6 +26,8 @@ export interface TurnHandlers {
   post(message: ToHost): void;
   /** Puts the turn's text back in the message box; sending it then starts a new branch. */
   edit(turnId: string, text: string): void;
+  /** Thumbnails of the images a message carried, by their stored names. */
+  sentImages(names: readonly string[]): HTMLElement;
 }
 
 /** A turn is finished once nothing more will arrive for it. */
@@ -77,7 +79,7 @@ export class TurnElement {
   }
 
   update(turn: TurnView, context: TurnContext): void {
-    const userSignature = JSON.stringify([turn.userText, turn.attachments, turn.branchIndex, turn.branchCount]);
+    const userSignature = JSON.stringify([turn.userText, turn.attachments, turn.images, turn.branchIndex, turn.branchCount]);
     if (userSignature !== this.userSignature) {
       this.userSignature = userSignature;
       this.userSlot.replaceChildren(this.renderUserMessage(turn, context.localizer));
@@ -143,9 +145,8 @@ export class TurnElement {
       iconButton("edit", localizer.text("Edit"), () => this.handlers.edit(this.turnId, turn.userText)),
       iconButton("refresh", localizer.text("Regenerate"), () => this.handlers.post({ type: "regenerate", turnId: this.turnId })),
     ]);
-    const imageCount = turn.imageCount ?? 0;
     const chips =
-      turn.attachments.length === 0 && imageCount === 0
+      turn.attachments.length === 0
         ? null
         : element(
             "div",
@@ -155,10 +156,6 @@ export class TurnElement {
                 icon(attachment.kind === "file" ? "file" : "selection"),
                 element("span", { className: "chip-label", text: attachment.label }),
               ]),
-            ).concat(
-              imageCount === 0
-                ? []
-                : [element("span", { className: "chip sent" }, [icon("file-media"), element("span", { className: "chip-label", text: localizer.plural(imageCount, "{0} image", "{0} images") })])],
             ),
           );
     // The actions float at the top right, before the text, so the text flows around them instead of under them.
@@ -167,6 +164,7 @@ export class TurnElement {
       actions,
       element("div", { className: "user-text", text: turn.userText }),
       chips,
+      turn.images && turn.images.length > 0 ? this.handlers.sentImages(turn.images) : null,
       turn.branchCount > 1 ? this.renderBranchNavigation(turn, localizer) : null,
     ]);
   }
@@ -211,7 +209,7 @@ export class TurnElement {
     if (turn.refusal !== null) parts.push(renderRefusal(turn.refusal, localizer));
     if (toneOf(turn.outcome) !== "none") {
       const state = renderTurnState(turn, localizer, (action) => {
-        if (action === "retry" || action === "continue") this.handlers.post({ type: action, turnId: this.turnId });
+        if (action === "retry" || action === "continue" || action === "resendWithoutImages") this.handlers.post({ type: action, turnId: this.turnId });
         else this.handlers.post({ type: "fix", action });
       });
       this.stateBox = state.root;

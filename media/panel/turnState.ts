@@ -29,6 +29,12 @@ export function toneOf(outcome: OutcomeKind): TurnTone {
 
 const toneIcons: Record<TurnTone, string> = { none: "pass", neutral: "circle-slash", warning: "warning", error: "error" };
 
+const actionLabels: Record<TurnAction, string> = {
+  retry: "Retry",
+  continue: "Continue",
+  resendWithoutImages: "Send again without images",
+};
+
 const fixLabels: Record<FixAction, string> = {
   setApiKey: "Set API key",
   openSettings: "Open settings",
@@ -60,7 +66,7 @@ export function renderTurnState(turn: TurnView, localizer: Localizer, post: (act
     const noteId = uniqueId("billing-note");
     actions = element("div", { className: "retry-actions" }, [
       ...turn.actions.map((action) =>
-        button(action === "retry" ? localizer.text("Retry") : localizer.text("Continue"), () => post(action), {
+        button(localizer.text(actionLabels[action]), () => post(action), {
           // The first action leads unless a fix does: after a key error, setting the key comes first.
           className: action === turn.actions[0] && fixes.length === 0 ? "primary" : "secondary",
           attributes: { "aria-describedby": noteId },

@@ -147,6 +147,12 @@ export class ChatSession {
     return this.startTurn(turn.parentId, turn.userText, options, turn.images ?? []);
   }
 
+  /** Sends the turn's message again without its images, as a new branch (the model refused them); user-initiated only. */
+  resendWithoutImages(turnId: string, options: SendOptions = {}): Promise<TurnResult> {
+    const turn = requireTurn(this.current, turnId);
+    return this.startTurn(turn.parentId, turn.userText, { ...options, images: [] });
+  }
+
   /** Puts the branch through `turnId` on screen (its newest continuation), and saves that choice. */
   async showBranch(turnId: string): Promise<void> {
     this.assertIdle();
@@ -236,7 +242,7 @@ export class ChatSession {
         const summarized = await this.summarize(parentId, options);
         if (summarized.status !== "finished") return summarized;
       }
-      const refused = await this.guardSpend(estimateSend(this.current, parentId, text, this.settings.expensiveSendThresholdTokens), options);
+      const refused = await this.guardSpend(estimateSend(this.current, parentId, text, this.settings.expensiveSendThresholdTokens, images.length), options);
       if (refused) return refused;
       const turn: Turn = { id: this.ids("turn"), parentId, userText: text, createdAt: this.clock.now(), requests: [], toolCalls: [], outcome: { kind: "in_progress" }, notice: null };
       if (images.length > 0) turn.images = images;

@@ -7,17 +7,21 @@ import type { Localize } from "./outcomeLabel";
 import { englishText, outcomeLabel } from "./outcomeLabel";
 
 // The branch on screen as a Markdown document a person reads. Item kinds the client does not render
-// (reasoning, unknown ones) are left out; the JSON export has them exactly as sent.
+// (reasoning, unknown ones) are left out; the JSON export has them exactly as sent. A message's images
+// are links into a folder written beside the document (`imageFolder`), under their stored names.
 
-export function conversationToMarkdown(conversation: Conversation, localize: Localize = englishText): string {
+export function conversationToMarkdown(conversation: Conversation, localize: Localize = englishText, imageFolder = "images"): string {
   const started = new Date(conversation.createdAt).toISOString();
   const lines: string[] = [`# ${oneLine(titleOf(conversation))}`, "", localize("Model: {0} · Started: {1}", conversation.model, started), ""];
-  for (const turn of activePath(conversation)) lines.push(...turnLines(turn, localize));
+  for (const turn of activePath(conversation)) lines.push(...turnLines(turn, localize, imageFolder));
   return `${lines.join("\n").trimEnd()}\n`;
 }
 
-function turnLines(turn: Turn, localize: Localize): string[] {
+function turnLines(turn: Turn, localize: Localize, imageFolder: string): string[] {
   const lines = [`## ${localize("You")}`, "", turn.userText, ""];
+  const images = turn.images ?? [];
+  // Relative links, encoded: the folder is named after the document, which may have spaces.
+  if (images.length > 0) lines.push(images.map((name, index) => `![${localize("Image {0}", index + 1)}](${encodeURIComponent(imageFolder)}/${name})`).join(" "), "");
   for (const call of turn.toolCalls) {
     lines.push(`**${localize("Tool call")}** \`${call.name}\``, "", fenced(call.arguments || "{}", "json"), "", localize("Result:"), "", fenced(call.output.output, ""), "");
   }

@@ -13,6 +13,12 @@ import { historyItemsBefore, requestInputFor } from "./historyItems";
 // message, Continue, Retry, and the follow-up after tool calls.
 
 export const CHARACTERS_PER_TOKEN_ESTIMATE = 4;
+/**
+ * The estimate for one image: OpenAI's count for a 1024 x 1024 image at high detail (85 base tokens + 170
+ * per 512-pixel tile, four tiles). Relays and models count differently; this is a round figure of the
+ * right size, not a bill.
+ */
+export const IMAGE_TOKEN_ESTIMATE = 765;
 
 export interface SendEstimate {
   /** Estimated input tokens of the request about to be sent. */
@@ -44,19 +50,24 @@ export function estimateTokensOfText(text: string): number {
   return Math.ceil(text.length / CHARACTERS_PER_TOKEN_ESTIMATE);
 }
 
-/** Text of plain messages and tool results counts as text; anything else as its JSON. */
+/** Text of plain messages and tool results counts as text, an image part as IMAGE_TOKEN_ESTIMATE; anything else as its JSON. */
 export function estimateTokensOfItems(items: readonly InputItem[]): number {
   let tokens = 0;
   for (const item of items) {
     if (typeof item.content === "string") tokens += estimateTokensOfText(item.content);
+    else if (Array.isArray(item.content)) for (const part of item.content) tokens += isImagePart(part) ? IMAGE_TOKEN_ESTIMATE : estimateTokensOfText(JSON.stringify(part));
     else if (item.type === "function_call_output" && typeof item.output === "string") tokens += estimateTokensOfText(item.output);
     else tokens += estimateTokensOfText(JSON.stringify(item));
   }
   return tokens;
 }
 
-/** The estimated input size of a new message sent after `parentId` on that branch. */
-export function estimateSend(conversation: Conversation, parentId: string | null, newText: string, thresholdTokens: number): SendEstimate {
+function isImagePart(part: unknown): boolean {
+  return typeof part === "object" && part !== null && (part as { type?: unknown }).type === "input_image";
+}
+
+/** The estimated input size of a new message (with `newImages` images) sent after `parentId` on that branch. */
+export function estimateSend(conversation: Conversation, parentId: string | null, newText: string, thresholdTokens: number, newImages = 0): SendEstimate {
   const path = pathTo(conversation, parentId).filter((turn) => turn.outcome.kind === "completed");
   let historyTokens = 0;
   let basis: SendEstimate["basis"] = "characters";
@@ -70,7 +81,7 @@ export function estimateSend(conversation: Conversation, parentId: string | null
   } else {
     historyTokens = estimateTokensOfItems(historyItemsBefore(conversation, parentId));
   }
-  return estimate(historyTokens + estimateTokensOfText(newText), thresholdTokens, basis, "send");
+  return estimate(historyTokens + estimateTokensOfText(newText) + newImages * IMAGE_TOKEN_ESTIMATE, thresholdTokens, basis, "send");
 }
 
 /**

@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import type { ChatMessage, ChatPart } from "./responsesInput";
+import { imageTypeOf } from "./responsesInput";
 
 // Reads VS Code's message classes into plain data (responsesInput.ts). VS Code revives the parts it
 // sends into this extension host's own classes, so `instanceof` is reliable for the final ones; parts
@@ -21,9 +22,12 @@ function partOf(part: unknown): ChatPart {
   if (part instanceof vscode.LanguageModelTextPart) return { kind: "text", text: part.value };
   if (part instanceof vscode.LanguageModelToolCallPart) return { kind: "tool_call", callId: part.callId, name: part.name, input: part.input };
   if (part instanceof vscode.LanguageModelToolResultPart) return { kind: "tool_result", callId: part.callId, text: toolResultText(part.content) };
-  const data = dataPartText(part);
-  if (data !== null) return data.text === null ? { kind: "skipped", what: data.mimeType } : { kind: "text", text: data.text };
-  return { kind: "skipped", what: kindName(part) };
+  const data = dataPartOf(part);
+  if (data === null) return { kind: "skipped", what: kindName(part) };
+  const mediaType = imageTypeOf(data.mimeType);
+  if (mediaType !== null) return { kind: "image", mediaType, base64: Buffer.from(data.data).toString("base64") };
+  const text = dataPartText(data);
+  return text === null ? { kind: "skipped", what: data.mimeType } : { kind: "text", text };
 }
 
 /** A tool result is sent as one string; a part that cannot be text is named, so the model knows it was there. */
@@ -32,20 +36,23 @@ export function toolResultText(content: readonly unknown[]): string {
     .map((part) => {
       if (part instanceof vscode.LanguageModelTextPart) return part.value;
       if (part instanceof vscode.LanguageModelPromptTsxPart) return JSON.stringify(part.value);
-      const data = dataPartText(part);
-      if (data !== null) return data.text ?? `[a ${data.mimeType} part was left out: the relay takes text only]`;
+      const data = dataPartOf(part);
+      if (data !== null) return dataPartText(data) ?? `[a ${data.mimeType} part was left out: the relay takes text only]`;
       return `[a ${kindName(part)} part was left out: the relay takes text only]`;
     })
     .join("");
 }
 
-/** LanguageModelDataPart (final in later VS Code versions): text and JSON are read as text, anything else is not. */
-function dataPartText(part: unknown): { mimeType: string; text: string | null } | null {
+/** LanguageModelDataPart (final in later VS Code versions), recognised by its shape. */
+function dataPartOf(part: unknown): { mimeType: string; data: Uint8Array } | null {
   if (typeof part !== "object" || part === null) return null;
   const { mimeType, data } = part as { mimeType?: unknown; data?: unknown };
-  if (typeof mimeType !== "string" || !(data instanceof Uint8Array)) return null;
-  const textual = /^text\/|[/+]json$/i.test(mimeType);
-  return { mimeType, text: textual ? new TextDecoder().decode(data) : null };
+  return typeof mimeType === "string" && data instanceof Uint8Array ? { mimeType, data } : null;
+}
+
+/** Text and JSON data are read as text; anything else is not (null). */
+function dataPartText(part: { mimeType: string; data: Uint8Array }): string | null {
+  return /^text\/|[/+]json$/i.test(part.mimeType) ? new TextDecoder().decode(part.data) : null;
 }
 
 function kindName(part: unknown): string {

@@ -12,6 +12,8 @@ export interface ModelLimits {
   maxOutputTokens: number;
   /** False when the setting says so or the relay check-up found the model without tools. */
   toolCalling: boolean;
+  /** Whether VS Code's chat may attach images: only when the setting says the model reads them (relays do not tell). */
+  imageInput: boolean;
   /** Where the numbers came from, for the tooltip. */
   source: "setting" | "default";
 }
@@ -20,6 +22,7 @@ export interface ModelOverride {
   maxInputTokens?: number;
   maxOutputTokens?: number;
   toolCalling?: boolean;
+  imageInput?: boolean;
 }
 
 /** Reads the setting's value defensively: a hand-edited settings.json may hold anything. */
@@ -32,6 +35,7 @@ export function modelOverridesFrom(value: unknown): Map<string, ModelOverride> {
     if (isPositiveInteger(entry.maxInputTokens)) override.maxInputTokens = entry.maxInputTokens;
     if (isPositiveInteger(entry.maxOutputTokens)) override.maxOutputTokens = entry.maxOutputTokens;
     if (typeof entry.toolCalling === "boolean") override.toolCalling = entry.toolCalling;
+    if (typeof entry.imageInput === "boolean") override.imageInput = entry.imageInput;
     overrides.set(modelId, override);
   }
   return overrides;
@@ -51,6 +55,7 @@ export function limitsFor(modelId: string, overrides: ReadonlyMap<string, ModelO
     maxInputTokens: maxInputTokens ?? DEFAULT_MAX_INPUT_TOKENS,
     maxOutputTokens: maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
     toolCalling: toolCalling ?? !knownWithoutTools,
+    imageInput: own.imageInput ?? all.imageInput ?? false,
     source: maxInputTokens !== undefined || maxOutputTokens !== undefined ? "setting" : "default",
   };
 }

@@ -84,7 +84,7 @@ export class RelayModelCatalog {
           ),
           maxInputTokens: limits.maxInputTokens,
           maxOutputTokens: limits.maxOutputTokens,
-          capabilities: { toolCalling: limits.toolCalling, imageInput: false },
+          capabilities: { toolCalling: limits.toolCalling, imageInput: limits.imageInput },
         };
       }),
     );

@@ -12,6 +12,8 @@ export type ChatPart =
   | { kind: "tool_call"; callId: string; name: string; input: unknown }
   /** What the caller's tool returned, as text. */
   | { kind: "tool_result"; callId: string; text: string }
+  /** An image the user attached (a model marked as reading images), its bytes base64-encoded. */
+  | { kind: "image"; mediaType: string; base64: string }
   /** A part the relay cannot take (an image, a cache hint, a thinking part): left out, and said so. */
   | { kind: "skipped"; what: string };
 
@@ -32,8 +34,9 @@ const EMPTY_OBJECT_SCHEMA: JsonObject = { type: "object", properties: {} };
 /**
  * The `input` items, in order. Within a user message, tool results come first: the Responses interface
  * wants each `function_call_output` right after the history that holds its `function_call`, and VS Code
- * puts any text of that message after the results. Within an assistant message, text comes before the
- * calls, as the model wrote it. `relayName` maps a tool's VS Code name to the name the relay knows.
+ * puts any text of that message after the results; its images follow its text as `input_image` parts.
+ * Within an assistant message, text comes before the calls, as the model wrote it. `relayName` maps a
+ * tool's VS Code name to the name the relay knows.
  */
 export function responsesInputFrom(messages: readonly ChatMessage[], relayName: (name: string) => string): InputItem[] {
   const items: InputItem[] = [];
@@ -43,7 +46,9 @@ export function responsesInputFrom(messages: readonly ChatMessage[], relayName: 
       for (const part of message.parts) {
         if (part.kind === "tool_result") items.push({ type: "function_call_output", call_id: part.callId, output: part.text });
       }
-      if (text !== "") items.push({ type: "message", role: "user", content: text });
+      const images = message.parts.flatMap((part) => (part.kind === "image" ? [{ type: "input_image", image_url: `data:${part.mediaType};base64,${part.base64}` }] : []));
+      if (images.length > 0) items.push({ type: "message", role: "user", content: [...(text === "" ? [] : [{ type: "input_text", text }]), ...images] });
+      else if (text !== "") items.push({ type: "message", role: "user", content: text });
     } else if (message.role === "assistant") {
       if (text !== "") items.push({ type: "message", role: "assistant", content: text });
       for (const part of message.parts) {
@@ -56,6 +61,15 @@ export function responsesInputFrom(messages: readonly ChatMessage[], relayName: 
     }
   }
   return items;
+}
+
+/** The image types the Responses `input_image` part takes; another image type is left out like other data. */
+const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/webp", "image/gif"]);
+
+/** The media type to send an image part under, or null when the part is no image a relay takes. */
+export function imageTypeOf(mimeType: string): string | null {
+  const normal = mimeType.toLowerCase() === "image/jpg" ? "image/jpeg" : mimeType.toLowerCase();
+  return IMAGE_TYPES.has(normal) ? normal : null;
 }
 
 /**

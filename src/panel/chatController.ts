@@ -240,7 +240,7 @@ export class ChatController implements PanelSource {
       this.setNotice(l10n.t("An image is larger than {0} MB even after downscaling; the message was not sent. Attach a smaller image or raise relayChat.images.maxMegabytes.", maxBytes / MEGABYTE));
       return;
     }
-    const message = composeMessage(trimmed, attachments.take());
+    const message = composeMessage(trimmed, this.editorActions.takeAttachments());
     await this.runTurn((session) => session.send(message, { images }));
   }
 
@@ -319,6 +319,12 @@ export class ChatController implements PanelSource {
     this.sync.changed();
   }
 
+  /** A sent image for its thumbnail, as a data URL (the page's CSP allows `data:` images). */
+  async loadImage(name: string): Promise<void> {
+    const image = await this.options.store.images.get(name);
+    this.view?.post({ type: "image", name, dataUrl: image === null ? null : `data:${image.mediaType};base64,${image.data}` });
+  }
+
   /** Adds the editor's selection (Ask About Selection) to the next message. */
   attachSelection(): void {
     this.editorActions.attachSelection();
@@ -365,6 +371,7 @@ export class ChatController implements PanelSource {
       busy: this.busy,
       attachments: this.editorActions.attachments.views(),
       selectionOffer: this.editorActions.selectionOffer,
+      activeFileOffer: this.editorActions.activeFileOffer,
       context: this.contextMeter(),
       compaction: this.options.relay.settings.compaction ?? DEFAULT_COMPACTION_SETTINGS,
       imageLimits: this.imageLimits(),
@@ -382,7 +389,7 @@ export class ChatController implements PanelSource {
   }
 
   private contextMeter() {
-    return contextMeterFor(this.conversation, this.editorActions.attachments.text, this.contextWindow());
+    return contextMeterFor(this.conversation, this.editorActions.pendingText(), this.contextWindow());
   }
 
   /** The model's context window: as the relay lists it (OpenRouter's context_length), else relayChat.contextWindows. */

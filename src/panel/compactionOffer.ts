@@ -9,7 +9,7 @@ import { causeOf } from "./turnFixes";
 // the threshold, or the relay refused the last one as too long; and there are turns before the kept ones.
 // Pure; the summary itself is made only when the person asks (or allowed it in the settings).
 
-export function compactionOfferFor(conversation: Conversation | null, meter: ContextMeterView | null, settings: CompactionSettings, busy: boolean): CompactionOfferView | null {
+export function compactionOfferFor(conversation: Conversation | null, meter: Pick<ContextMeterView, "estimatedTokens" | "windowTokens"> | null, settings: CompactionSettings, busy: boolean): CompactionOfferView | null {
   if (conversation === null || busy) return null;
   const last = activePath(conversation).at(-1);
   const tooLong = last !== undefined && causeOf(last.outcome) === "context_length";

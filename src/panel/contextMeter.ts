@@ -1,5 +1,5 @@
 import type { Conversation } from "../chat/conversation";
-import { estimateSend } from "../chat/spendGuard";
+import { IMAGE_TOKEN_ESTIMATE, estimateSend } from "../chat/spendGuard";
 import type { ContextMeterView } from "./protocol";
 
 // The context meter: how big the next request would be (the whole branch is resent, plus what is
@@ -14,7 +14,7 @@ export function contextMeterFor(conversation: Conversation | null, attachedText:
   const key = `${conversation?.id}:${conversation?.updatedAt}:${conversation?.activeTurnId}:${conversation?.turns.length}:${attachedText.length}:${windowTokens}`;
   if (cached?.key === key) return cached.view;
   const estimatedTokens = conversation === null ? Math.ceil(attachedText.length / 4) : estimateSend(conversation, conversation.activeTurnId, attachedText, 0).inputTokens;
-  const view: ContextMeterView = { estimatedTokens, windowTokens: windowTokens !== null && windowTokens > 0 ? windowTokens : null };
+  const view: ContextMeterView = { estimatedTokens, windowTokens: windowTokens !== null && windowTokens > 0 ? windowTokens : null, tokensPerImage: IMAGE_TOKEN_ESTIMATE };
   cached = { key, view };
   return view;
 }

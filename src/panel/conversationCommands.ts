@@ -1,5 +1,7 @@
+import * as path from "node:path";
 import * as l10n from "@vscode/l10n";
 import type { Conversation } from "../chat/conversation";
+import { activePath } from "../chat/conversation";
 import { titleOf } from "../chat/conversationSummary";
 import type { ConversationSummary } from "../chat/conversationSummary";
 import { conversationToJson } from "../chat/exportJson";
@@ -23,6 +25,7 @@ export interface ConversationUi {
   /** Where to export; `suggestedName` has no folder and no extension. Undefined when the user cancels. */
   chooseExportFile(suggestedName: string): Promise<string | undefined>;
   writeFile(path: string, text: string): Promise<void>;
+  writeBinaryFile(path: string, bytes: Uint8Array): Promise<void>;
   showInformation(message: string): void;
   showWarning(message: string): void;
   /** Says where the export went, with an Open button for the file. */
@@ -109,14 +112,16 @@ export class ConversationCommands {
     }
     const target = await this.ui.chooseExportFile(safeFileName(titleOf(opened.conversation)));
     if (target === undefined) return;
-    let text: string;
+    let exported: ExportedConversation;
     try {
-      text = await exportText(opened.conversation, target, this.store.images);
+      exported = await exportConversation(opened.conversation, target, this.store.images);
     } catch (error) {
       this.ui.showWarning((error as Error).message);
       return;
     }
-    await this.ui.writeFile(target, this.redact(text));
+    // The images first: the document never links to a file that is not there yet.
+    for (const image of exported.images) await this.ui.writeBinaryFile(path.join(path.dirname(target), image.relativePath), image.bytes);
+    await this.ui.writeFile(target, this.redact(exported.text));
     this.ui.showExported(l10n.t("Exported to {0}.", target), target);
   }
 
@@ -125,10 +130,29 @@ export class ConversationCommands {
   }
 }
 
-/** JSON carries the branch's input as it would be sent, images as data URLs; Markdown is for reading. */
-export async function exportText(conversation: Conversation, path: string, images: ImageStore): Promise<string> {
-  if (!path.toLowerCase().endsWith(".json")) return conversationToMarkdown(conversation, l10n.t);
-  return conversationToJson(conversation, await images.resolve(activeHistoryItems(conversation)));
+export interface ExportedConversation {
+  text: string;
+  /** Image files to write beside the document, by their path relative to its folder. */
+  images: { relativePath: string; bytes: Uint8Array }[];
+}
+
+/**
+ * JSON carries the branch's input as it would be sent, images as data URLs. Markdown is for reading: its
+ * images are files in a folder beside it (`chat.md` links into `chat-images/`). A missing image stops the
+ * export, saying which, rather than exporting a conversation without it.
+ */
+export async function exportConversation(conversation: Conversation, target: string, images: ImageStore): Promise<ExportedConversation> {
+  if (target.toLowerCase().endsWith(".json")) return { text: conversationToJson(conversation, await images.resolve(activeHistoryItems(conversation))), images: [] };
+  const folder = `${path.basename(target).replace(/\.[^.]*$/, "")}-images`;
+  const names = [...new Set(activePath(conversation).flatMap((turn) => turn.images ?? []))];
+  const files = await Promise.all(
+    names.map(async (name) => {
+      const image = await images.get(name);
+      if (image === null) throw new Error(l10n.t("An image of this conversation is missing from its folder ({0}).", name));
+      return { relativePath: path.join(folder, name), bytes: Buffer.from(image.data, "base64") };
+    }),
+  );
+  return { text: conversationToMarkdown(conversation, l10n.t, folder), images: files };
 }
 
 /** A file name from a title: letters, digits, spaces, dots and dashes; at most 60 characters. */

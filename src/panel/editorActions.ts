@@ -3,8 +3,8 @@ import type { Conversation } from "../chat/conversation";
 import type { ImageStore } from "../chat/imageStore";
 import type { ChatTools } from "../chat/toolRound";
 import { curlForReceipt } from "./curlCommand";
-import { AttachmentList } from "./messageAttachments";
-import type { NewAttachment } from "./messageAttachments";
+import { AttachmentList, MAX_ATTACHMENT_CHARS } from "./messageAttachments";
+import type { Attachment, NewAttachment } from "./messageAttachments";
 import type { EditorFix, EditorServices, RelayAccess } from "./panelServices";
 import type { FileMatchView } from "./protocol";
 import type { FileReferenceResolver } from "./fileReferences";
@@ -42,6 +42,10 @@ export class EditorActions {
   readonly attachments = new AttachmentList();
   /** The active editor's selection, offered as a chip; null when nothing is selected. */
   selectionOffer: { label: string } | null = null;
+  /** The active editor's file (relayChat.context.activeEditor), sent with each message unless removed. */
+  private activeFileLabel: string | null = null;
+  /** The active file the user removed: it stays out until another editor becomes the active one. */
+  private removedActiveFile: string | null = null;
 
   constructor(private readonly context: EditorActionsContext) {}
 
@@ -123,6 +127,46 @@ export class EditorActions {
     if (offer?.label === this.selectionOffer?.label) return;
     this.selectionOffer = offer;
     this.context.attachmentsChanged();
+  }
+
+  /** The active editor changed; `label` names its file, null when it has none (or the setting is off). */
+  offerActiveFile(label: string | null): void {
+    if (label === this.activeFileLabel) return;
+    this.activeFileLabel = label;
+    this.removedActiveFile = null;
+    this.context.attachmentsChanged();
+  }
+
+  /** The active editor's file as the composer shows it; null when there is none or the user removed it. */
+  get activeFileOffer(): { label: string } | null {
+    const label = this.activeFileLabel;
+    return label === null || label === this.removedActiveFile ? null : { label };
+  }
+
+  removeActiveFile(): void {
+    this.removedActiveFile = this.activeFileLabel;
+    this.context.attachmentsChanged();
+  }
+
+  /** What goes with the message being sent: the attachments, then the offered active file as it reads now. */
+  takeAttachments(): Attachment[] {
+    const file = this.offeredActiveFile();
+    if (file !== null) this.attachments.add(file);
+    return this.attachments.take();
+  }
+
+  /** All text the next message would carry, for the estimate of its size. */
+  pendingText(): string {
+    const file = this.offeredActiveFile();
+    return file === null ? this.attachments.text : `${this.attachments.text}\n${file.text.slice(0, MAX_ATTACHMENT_CHARS)}`;
+  }
+
+  /** The editor's file, when it is still the one offered (the editor may have moved on since). */
+  private offeredActiveFile(): NewAttachment | null {
+    const offer = this.activeFileOffer;
+    if (offer === null) return null;
+    const file = this.context.editor.activeFile();
+    return file?.label === offer.label ? file : null;
   }
 
   async findFiles(query: string): Promise<void> {

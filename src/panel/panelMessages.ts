@@ -31,6 +31,8 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
       return controller.retry(message.turnId);
     case "continue":
       return controller.runTurn((session) => session.continueTurn(message.turnId));
+    case "resendWithoutImages":
+      return controller.runTurn((session) => session.resendWithoutImages(message.turnId));
     case "regenerate":
       return controller.runTurn((session) => session.regenerate(message.turnId));
     case "editAndResend":
@@ -74,6 +76,10 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
       return editor.findFiles(message.query);
     case "removeAttachment":
       return editor.removeAttachment(message.id);
+    case "removeActiveFile":
+      return editor.removeActiveFile();
+    case "loadImage":
+      return controller.loadImage(message.name);
     case "fix":
       return message.action === "summarizeEarlierTurns" ? controller.summarizeEarlierTurns() : editor.runFix(message.action);
     case "log":

@@ -27,6 +27,7 @@ export interface PanelInputs {
   busy: boolean;
   attachments: AttachmentView[];
   selectionOffer: { label: string } | null;
+  activeFileOffer: { label: string } | null;
   context: ContextMeterView | null;
   compaction: CompactionSettings;
   imageLimits: ImageLimitsView;
@@ -63,6 +64,7 @@ export class PanelPresenter {
       busy: inputs.busy,
       attachments: inputs.attachments,
       selectionOffer: inputs.selectionOffer,
+      activeFileOffer: inputs.activeFileOffer,
       context: inputs.context,
       compactionOffer: compactionOfferFor(conversation, inputs.context, inputs.compaction, inputs.busy),
       imageLimits: inputs.imageLimits,

@@ -70,7 +70,7 @@ export interface ToolCallView {
   approvedBy?: { kind: "rule"; rule: string } | { kind: "session" };
 }
 
-export type TurnAction = "retry" | "continue";
+export type TurnAction = "retry" | "continue" | "resendWithoutImages";
 
 /** The image types a message may carry (what the Responses `input_image` part takes from most models). */
 export const IMAGE_MEDIA_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
@@ -95,12 +95,6 @@ export interface ImageLimitsView {
 }
 
 export const MEGABYTE = 1024 * 1024;
-/**
- * The context meter's estimate for one image: OpenAI's count for a 1024 x 1024 image at high detail
- * (85 base tokens + 170 per 512-pixel tile, four tiles). Relays and models count differently; this is a
- * round figure of the right size, not a bill.
- */
-export const IMAGE_TOKEN_ESTIMATE = 765;
 /** The settings' defaults (documented in the README and the manifest). */
 export const DEFAULT_IMAGE_LIMITS: ImageLimitsView = { maxLongestSide: 2048, maxBytes: 5 * MEGABYTE };
 
@@ -115,8 +109,8 @@ export interface TurnView {
   /** What the user typed (attached context is listed in `attachments`). */
   userText: string;
   attachments: AttachmentLabel[];
-  /** How many images went with the message (shown as a chip; their bytes stay with the host); absent when none. */
-  imageCount?: number;
+  /** Stored names of the images that went with the message (thumbnails: the page asks for each with `loadImage`); absent when none. */
+  images?: string[];
   /** Markdown of the answer so far (completed text, or the partial text of an unfinished turn). */
   answerText: string;
   /** What the model declined to answer, in its own words (`refusal` parts); null when it refused nothing. */
@@ -263,8 +257,10 @@ export interface CostView {
 
 /** The estimated input of the next send against the model's context window (when the setting gives one). */
 export interface ContextMeterView {
-  /** History and attachments; the webview adds the draft it holds. */
+  /** History and attachments; the webview adds the draft and the images it holds. */
   estimatedTokens: number;
+  /** The estimate for each image waiting in the message box (src/chat/spendGuard.ts IMAGE_TOKEN_ESTIMATE). */
+  tokensPerImage: number;
   windowTokens: number | null;
 }
 
@@ -301,6 +297,8 @@ export interface PanelFields {
   attachments: AttachmentView[];
   /** The active editor's selection, offered as a one-click attachment. */
   selectionOffer: { label: string } | null;
+  /** The active editor's file, sent with the next message unless the user removes it. */
+  activeFileOffer: { label: string } | null;
   context: ContextMeterView | null;
   /** Summarize earlier turns is offered (above the composer); null when it is not. */
   compactionOffer: CompactionOfferView | null;
@@ -346,7 +344,9 @@ export type ToWebview =
   /** Files for the `#` picker, best match first, for the query the webview asked about. */
   | { type: "fileMatches"; query: string; files: FileMatchView[] }
   /** The answer to `findFileReferences`: of the `checked` paths, `files` are workspace files (and become links). */
-  | { type: "fileReferences"; checked: string[]; files: string[] };
+  | { type: "fileReferences"; checked: string[]; files: string[] }
+  /** The answer to `loadImage`: the stored image as a data URL, null when its file is missing. */
+  | { type: "image"; name: string; dataUrl: string | null };
 
 export type ToHost =
   | { type: "ready" }
@@ -361,6 +361,8 @@ export type ToHost =
   | { type: "approval"; callId: string; answer: "approve" | "deny" | "allow_session" | "always_allow" | "read_only_always" }
   | { type: "retry"; turnId: string }
   | { type: "continue"; turnId: string }
+  /** The turn's message again, as a new version without its images (the model refused them). */
+  | { type: "resendWithoutImages"; turnId: string }
   | { type: "regenerate"; turnId: string }
   | { type: "editAndResend"; turnId: string; text: string }
   | { type: "showBranch"; turnId: string; direction: -1 | 1 }
@@ -390,6 +392,10 @@ export type ToHost =
   /** The `#` picker's query (the text after `#`). */
   | { type: "findFiles"; query: string }
   | { type: "removeAttachment"; id: string }
+  /** The active editor's file is not to go with the messages (until another editor is active). */
+  | { type: "removeActiveFile" }
+  /** The data of a sent message's image, by its stored name (for its thumbnail). */
+  | { type: "loadImage"; name: string }
   | { type: "confirmSend"; confirmed: boolean }
   | { type: "fix"; action: FixAction }
   | { type: "log"; level: "info" | "error"; message: string };
@@ -431,6 +437,7 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   approval: (message) => isString(message.callId) && (message.answer === "approve" || message.answer === "deny" || message.answer === "allow_session" || message.answer === "always_allow" || message.answer === "read_only_always"),
   retry: (message) => isString(message.turnId),
   continue: (message) => isString(message.turnId),
+  resendWithoutImages: (message) => isString(message.turnId),
   regenerate: (message) => isString(message.turnId),
   editAndResend: (message) => isString(message.turnId) && isString(message.text),
   showBranch: (message) => isString(message.turnId) && (message.direction === -1 || message.direction === 1),
@@ -452,6 +459,8 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   attachPath: (message) => isString(message.path),
   findFiles: (message) => isString(message.query),
   removeAttachment: (message) => isString(message.id),
+  removeActiveFile: () => true,
+  loadImage: (message) => isString(message.name),
   confirmSend: (message) => typeof message.confirmed === "boolean",
   fix: (message) => isString(message.action) && FIX_ACTIONS.includes(message.action),
   log: (message) => (message.level === "info" || message.level === "error") && isString(message.message),
@@ -519,6 +528,8 @@ export function isToWebview(value: unknown): value is ToWebview {
       return isString(value.query) && Array.isArray(value.files) && value.files.every((file) => isRecord(file) && isString(file.path));
     case "fileReferences":
       return isStringList(value.checked) && isStringList(value.files);
+    case "image":
+      return isString(value.name) && (value.dataUrl === null || isString(value.dataUrl));
     default:
       return false;
   }

@@ -1,5 +1,5 @@
 import type { TurnOutcome } from "../chat/conversation";
-import { classifyHttpError, classifyNetworkError, classifyServiceError } from "../relay/errorClassifier";
+import { classifyHttpError, classifyNetworkError, classifyServiceError, isImageRefusal } from "../relay/errorClassifier";
 import type { ErrorCause } from "../relay/types";
 import type { FixAction, TurnAction } from "./protocol";
 
@@ -53,10 +53,13 @@ export function fixesFor(outcome: TurnOutcome, options: { consoleConfigured: boo
 
 /**
  * Retry only where a request reached the relay: a refused connection or an unknown host sent nothing, so
- * Check connection (a fix) is what helps there. Continue only after an incomplete answer.
+ * Check connection (a fix) is what helps there. Continue only after an incomplete answer. A message whose
+ * images the model refused can go again without them.
  */
-export function actionsFor(outcome: TurnOutcome): TurnAction[] {
+export function actionsFor(outcome: TurnOutcome, options: { hasImages: boolean } = { hasImages: false }): TurnAction[] {
   switch (outcome.kind) {
+    case "http_error":
+      return options.hasImages && isImageRefusal(outcome.status, outcome.body) ? ["resendWithoutImages", "retry"] : ["retry"];
     case "completed":
     case "in_progress":
       return [];

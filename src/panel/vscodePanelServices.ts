@@ -138,6 +138,10 @@ export const vscodeConversationUi: ConversationUi = {
   async writeFile(path, text) {
     await vscode.workspace.fs.writeFile(vscode.Uri.file(path), Buffer.from(text, "utf8"));
   },
+  async writeBinaryFile(path, bytes) {
+    // Creates the folder too (the images' folder beside an exported Markdown file).
+    await vscode.workspace.fs.writeFile(vscode.Uri.file(path), bytes);
+  },
   showInformation(message) {
     void vscode.window.showInformationMessage(message);
   },

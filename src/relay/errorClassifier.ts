@@ -131,11 +131,21 @@ export function classifyHttpError(status: number, bodyText: string, contentType:
   const code = parsed.code ?? parsed.type;
   const message = parsed.message ?? `HTTP ${status}`;
   const cause = withLengthInMessage(causeFromCode(parsed.code) ?? causeFromCode(parsed.type) ?? causeFromStatus(status), message);
-  if (status >= 400 && status < 500 && IMAGES_REFUSED.test(message)) {
+  if (refusesImages(status, message)) {
     return { cause: "bad_request", code, message, explanation: `${message} ${l10n.t("This model does not accept images. Pick a model that can read images, or send the message again without them.")}` };
   }
   // The status and code are the outcome's label, shown beside the explanation: it says the rest.
   return { cause, code, message, explanation: `${message} ${adviceFor(cause)}` };
+}
+
+/** The relay turned the request down because of its images (the model does not take any). */
+export function isImageRefusal(status: number, bodyText: string): boolean {
+  const message = parseErrorBody(bodyText)?.message;
+  return typeof message === "string" && refusesImages(status, message);
+}
+
+function refusesImages(status: number, message: string): boolean {
+  return status >= 400 && status < 500 && IMAGES_REFUSED.test(message);
 }
 
 /** Errors reported inside a 200 stream or body (`error` event, `response.failed`). */

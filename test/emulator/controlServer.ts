@@ -2,7 +2,8 @@
 // object (in-host tests run inside VS Code's extension host, the emulator in the runner's process):
 //   POST /faults    body: one Fault (faults.ts), applied to the next POST /v1/responses
 //   POST /replay    body: raw SSE text, sent as the answer to the next POST /v1/responses
-//   GET  /received  the requests the relay received, oldest first (method, path, headers, body, requestId)
+//   GET  /received  the requests the relay received, oldest first (method, path, headers, body, requestId,
+//                   inputImages: the media types of the input's data URL images)
 // Started only with `main.ts --control`; it never shares the relay's port, so the relay's own routes
 // behave exactly as without it.
 import { createServer } from "node:http";
@@ -31,7 +32,7 @@ export async function startControlServer(emulator: RelayEmulator): Promise<{ url
         return reply(200, { queued: true });
       }
       if (request.method === "GET" && request.url === "/received") {
-        return reply(200, emulator.received.map(({ method, path, headers, body, requestId }) => ({ method, path, headers, body, requestId })));
+        return reply(200, emulator.received.map(({ method, path, headers, body, requestId, inputImages }) => ({ method, path, headers, body, requestId, inputImages })));
       }
       reply(404, { error: `no control route ${request.method} ${request.url}` });
     });

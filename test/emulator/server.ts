@@ -70,6 +70,8 @@ export interface ReceivedRequest {
   body: unknown;
   rawBody: string;
   requestId: string;
+  /** The media type of each `input_image` part of the input that carries a data URL ("image/png"), in order. */
+  inputImages: string[];
 }
 
 export interface UsageRecord {
@@ -130,6 +132,21 @@ async function readBody(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/** The data URL images of a Responses body's input messages, by media type. */
+function inputImagesOf(body: unknown): string[] {
+  const input = typeof body === "object" && body !== null ? (body as { input?: unknown }).input : undefined;
+  if (!Array.isArray(input)) return [];
+  return input.flatMap((item: unknown) => {
+    const content = typeof item === "object" && item !== null ? (item as { content?: unknown }).content : undefined;
+    if (!Array.isArray(content)) return [];
+    return content.flatMap((part: unknown) => {
+      const { type, image_url: url } = (typeof part === "object" && part !== null ? part : {}) as { type?: unknown; image_url?: unknown };
+      const mediaType = type === "input_image" && typeof url === "string" ? /^data:([^;,]+);base64,/.exec(url)?.[1] : undefined;
+      return mediaType === undefined ? [] : [mediaType];
+    });
+  });
 }
 
 function parseJson(rawBody: string): { ok: true; value: unknown } | { ok: false } {
@@ -236,7 +253,7 @@ class RelayEmulatorServer implements RelayEmulator {
     const parsed = rawBody.length > 0 ? parseJson(rawBody) : { ok: false as const };
     const path = (request.url ?? "/").split("?")[0];
     const method = request.method ?? "GET";
-    this.received.push({ method, path, headers: request.headers, body: parsed.ok ? parsed.value : undefined, rawBody, requestId });
+    this.received.push({ method, path, headers: request.headers, body: parsed.ok ? parsed.value : undefined, rawBody, requestId, inputImages: parsed.ok ? inputImagesOf(parsed.value) : [] });
 
     if (path === "/v1/models" && method === "GET") return this.listModels(request, response, requestId);
     if (path === "/v1/responses" && method === "POST") {

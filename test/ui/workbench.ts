@@ -34,6 +34,30 @@ export function uiEnvironment(): UiEnvironment {
 }
 
 
+/**
+ * A suite's workbench: opened before its tests, a failed test's screen saved as
+ * failed-<prefix>-<test title>.png, closed after them. Called inside a describe, before its own hooks.
+ */
+export function workbenchForSuite(prefix: string): () => Workbench {
+  let workbench: Workbench | undefined;
+  before(async () => {
+    workbench = await Workbench.open();
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === "failed" && workbench) {
+      const safeName = (this.currentTest.title || "failure").replace(/[^a-z0-9]+/gi, "-").toLowerCase();
+      await workbench.screenshot(`failed-${prefix}-${safeName}`).catch(() => undefined);
+    }
+  });
+  after(async () => {
+    await workbench?.close();
+  });
+  return () => {
+    if (workbench === undefined) throw new Error("the workbench opens in the suite's first before hook");
+    return workbench;
+  };
+}
+
 export class Workbench {
   private constructor(
     readonly page: Page,

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { modelOverridesFrom, limitsFor, DEFAULT_MAX_INPUT_TOKENS, DEFAULT_MAX_OUTPUT_TOKENS } from "../../src/lm/modelLimits";
 import type { ChatMessage } from "../../src/lm/responsesInput";
-import { functionToolsFrom, parseCallArguments, responsesInputFrom, skippedPartsOf, toolNamesToSend } from "../../src/lm/responsesInput";
+import { functionToolsFrom, imageTypeOf, parseCallArguments, responsesInputFrom, skippedPartsOf, toolNamesToSend } from "../../src/lm/responsesInput";
 import { isValidRelayToolName, relayToolNames } from "../../src/lm/toolNames";
 import { ToolSupportFindings } from "../../src/lm/toolSupportFindings";
 import { buildResponseRequest } from "../../src/relay/requestBuilder";
@@ -48,6 +48,33 @@ describe("lm: VS Code's messages as Responses input", () => {
       { type: "message", role: "user", content: "thanks" },
     ]);
     assert.deepEqual(skippedPartsOf(conversation), ["1 × image/png"]);
+  });
+
+  it("sends a user message's images as input_image data URLs after its text, in a request the schema accepts", () => {
+    const messages: ChatMessage[] = [
+      { role: "user", parts: [{ kind: "text", text: "What is on " }, { kind: "image", mediaType: "image/png", base64: "iVBORw0KGgo=" }, { kind: "text", text: "this screen?" }] },
+      { role: "user", parts: [{ kind: "image", mediaType: "image/jpeg", base64: "/9j/4AAQ" }] },
+    ];
+    const input = responsesInputFrom(messages, relayName);
+    assert.deepEqual(input, [
+      {
+        type: "message",
+        role: "user",
+        content: [
+          { type: "input_text", text: "What is on this screen?" },
+          { type: "input_image", image_url: "data:image/png;base64,iVBORw0KGgo=" },
+        ],
+      },
+      { type: "message", role: "user", content: [{ type: "input_image", image_url: "data:image/jpeg;base64,/9j/4AAQ" }] },
+    ]);
+    assert.deepEqual(skippedPartsOf(messages), [], "nothing left out");
+    const verdict = validateResponseRequest(buildResponseRequest({ model: "m", input, stream: true }), { requireMessageType: true });
+    assert.equal(verdict.valid, true, verdict.valid ? "" : verdict.errors);
+  });
+
+  it("takes PNG, JPEG, WebP and GIF data parts as images, and no other type", () => {
+    assert.deepEqual(["image/png", "IMAGE/JPEG", "image/jpg", "image/webp", "image/gif"].map(imageTypeOf), ["image/png", "image/jpeg", "image/jpeg", "image/webp", "image/gif"]);
+    assert.deepEqual(["image/svg+xml", "image/tiff", "application/json", "text/plain"].map(imageTypeOf), [null, null, null, null]);
   });
 
   it("builds a request the Open Responses schema accepts, with flat function tools and store:false", () => {
@@ -95,15 +122,23 @@ describe("lm: VS Code's messages as Responses input", () => {
 describe("lm: model limits", () => {
   it("uses the documented defaults, then '*', then the model's own entry", () => {
     const none = limitsFor("m", modelOverridesFrom({}), false);
-    assert.deepEqual(none, { maxInputTokens: DEFAULT_MAX_INPUT_TOKENS, maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS, toolCalling: true, source: "default" });
+    assert.deepEqual(none, { maxInputTokens: DEFAULT_MAX_INPUT_TOKENS, maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS, toolCalling: true, imageInput: false, source: "default" });
     const overrides = modelOverridesFrom({ "*": { maxInputTokens: 32_000, toolCalling: false }, m: { maxOutputTokens: 4096, toolCalling: true } });
-    assert.deepEqual(limitsFor("m", overrides, false), { maxInputTokens: 32_000, maxOutputTokens: 4096, toolCalling: true, source: "setting" });
+    assert.deepEqual(limitsFor("m", overrides, false), { maxInputTokens: 32_000, maxOutputTokens: 4096, toolCalling: true, imageInput: false, source: "setting" });
     assert.equal(limitsFor("other", overrides, false).toolCalling, false);
   });
 
   it("turns tool calling off for a model the check-up found without tools, unless the setting says otherwise", () => {
     assert.equal(limitsFor("m", modelOverridesFrom({}), true).toolCalling, false);
     assert.equal(limitsFor("m", modelOverridesFrom({ m: { toolCalling: true } }), true).toolCalling, true);
+  });
+
+  it("declares image input only for models the setting marks as reading images (relays do not say)", () => {
+    const overrides = modelOverridesFrom({ "*": { imageInput: true }, "text-only": { imageInput: false }, vision: { imageInput: true } });
+    assert.equal(limitsFor("vision", overrides, false).imageInput, true);
+    assert.equal(limitsFor("other", overrides, false).imageInput, true, "'*' marks every model");
+    assert.equal(limitsFor("text-only", overrides, false).imageInput, false, "the model's own entry wins");
+    assert.equal(limitsFor("vision", modelOverridesFrom({ vision: { imageInput: "yes" } }), false).imageInput, false, "a non-boolean is ignored");
   });
 
   it("ignores malformed entries in a hand-edited setting", () => {

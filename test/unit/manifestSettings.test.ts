@@ -41,3 +41,13 @@ describe("settings that decide where the key goes", () => {
     assert.deepEqual(machineScoped, []);
   });
 });
+
+describe("the active editor's file as context", () => {
+  it("relayChat.context.activeEditor is a boolean, on by default, that a workspace may set", () => {
+    const setting = settings["relayChat.context.activeEditor"] as SettingContribution & { type?: string; default?: unknown };
+    assert.ok(setting, "contributed");
+    assert.equal(setting.type, "boolean");
+    assert.equal(setting.default, true);
+    assert.equal(setting.scope, undefined, "window scope: a workspace may turn it off");
+  });
+});

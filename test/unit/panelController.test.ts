@@ -262,14 +262,28 @@ describe("panel controller (Node, relay emulator)", function () {
     }
   });
 
-  it("sends pasted images with the message, shows how many went, and refuses one over the byte limit whole", async () => {
+  it("sends pasted images with the message, serves their thumbnails, and refuses one over the byte limit whole", async () => {
     harness = await startPanelHostHarness({ preferences: () => ({ contextWindows: {}, consoleUrl: "", imageLimits: { maxLongestSide: 2048, maxBytes: 16 } }) });
     const { controller } = harness;
     controller.handle({ type: "ready" });
     const small = { mediaType: "image/png" as const, data: "iVBORw0KGgo=" };
     controller.handle({ type: "send", text: "What is this?", images: [small] });
     const state = await harness.waitFor(settled, "the answer");
-    assert.equal(lastTurn(state).imageCount, 1);
+    const [stored] = lastTurn(state).images ?? [];
+    assert.match(stored ?? "", /^[0-9a-f]{64}\.png$/, "the turn names its stored image");
+    // The thumbnail's data comes when the page asks for it, as a data URL; a name that is no stored image gets null.
+    controller.handle({ type: "loadImage", name: stored ?? "" });
+    controller.handle({ type: "loadImage", name: "../secret.png" });
+    await harness.waitFor(() => harness.view.ofType("image").length === 2, "both answers");
+    // A Markdown export writes the image beside it, before the document that links to it.
+    harness.conversationUi.exportPath = path.join("/exports", "chat.md");
+    controller.handle({ type: "exportConversation", conversationId: state.conversationId! });
+    await harness.waitFor(() => harness.conversationUi.written.size === 1, "the export");
+    assert.deepEqual([...harness.conversationUi.writtenBinary.keys()], [path.join("/exports", "chat-images", stored ?? "")]);
+    assert.match(harness.conversationUi.written.get(path.join("/exports", "chat.md")) ?? "", new RegExp(`!\\[Image 1\\]\\(chat-images/${stored}\\)`));
+    const answers = new Map(harness.view.ofType("image").map((answer) => [answer.name, answer.dataUrl]));
+    assert.equal(answers.get(stored ?? ""), "data:image/png;base64,iVBORw0KGgo=");
+    assert.equal(answers.get("../secret.png"), null);
     assert.deepEqual(state.imageLimits, { maxLongestSide: 2048, maxBytes: 16 }, "the limits reach the webview");
     const posts = () => harness.emulator.received.filter((request) => request.method === "POST");
     assert.match(posts()[0]?.rawBody ?? "", /"type":"input_image","image_url":"data:image\/png;base64,iVBORw0KGgo="/);
@@ -316,6 +330,43 @@ describe("panel controller (Node, relay emulator)", function () {
     assert.deepEqual(state.attachments.map(({ kind, label }) => ({ kind, label })), [{ kind: "selection", label: "src/a.ts:3-9" }]);
     controller.editorActions.offerSelection(null);
     await harness.waitFor((current) => current.selectionOffer === null, "no offer without a selection");
+  });
+
+  it("sends the active editor's file with each message until it is removed, and the removal lasts until the editor changes", async () => {
+    harness = await startPanelHostHarness();
+    const { controller, editor } = harness;
+    controller.handle({ type: "ready" });
+    const posts = () => harness.emulator.received.filter((request) => request.method === "POST").map((request) => request.rawBody ?? "");
+    editor.file = { kind: "file", label: "src/a.ts", text: "export const heliotrope = 1;\n", language: "typescript" };
+    controller.editorActions.offerActiveFile("src/a.ts");
+    const offered = await harness.waitFor((state) => state.activeFileOffer?.label === "src/a.ts", "the offer");
+    assert.ok((offered.context?.estimatedTokens ?? 0) > 0, "the meter counts the file");
+
+    controller.handle({ type: "send", text: "What is this?" });
+    const first = await harness.waitFor((state) => settled(state) && state.turns.length === 1, "the first answer");
+    assert.deepEqual(lastTurn(first).attachments, [{ kind: "file", label: "src/a.ts" }]);
+    assert.match(posts()[0] ?? "", /export const heliotrope = 1;/);
+    assert.equal(first.activeFileOffer?.label, "src/a.ts", "still offered for the next message");
+
+    editor.file = { ...editor.file, text: "export const edited = 2;\n" };
+    controller.handle({ type: "removeActiveFile" });
+    await harness.waitFor((state) => state.activeFileOffer === null, "the removal");
+    controller.editorActions.offerActiveFile("src/a.ts");
+    controller.handle({ type: "send", text: "And now?" });
+    const second = await harness.waitFor((state) => settled(state) && state.turns.length === 2, "the second answer");
+    assert.deepEqual(lastTurn(second).attachments, [], "removed, so not sent");
+    assert.doesNotMatch(posts()[1] ?? "", /export const edited/);
+
+    editor.file = { kind: "file", label: "src/b.ts", text: "export const b = 3;\n", language: "typescript" };
+    controller.editorActions.offerActiveFile("src/b.ts");
+    await harness.waitFor((state) => state.activeFileOffer?.label === "src/b.ts", "another editor, offered again");
+    // The editor moved on before the offer caught up: the offered file is not replaced by another one.
+    editor.file = { kind: "file", label: "src/c.ts", text: "export const c = 4;\n", language: "typescript" };
+    controller.handle({ type: "send", text: "Third?" });
+    const third = await harness.waitFor((state) => settled(state) && state.turns.length === 3, "the third answer");
+    assert.deepEqual(lastTurn(third).attachments, []);
+    controller.editorActions.offerActiveFile(null);
+    await harness.waitFor((state) => state.activeFileOffer === null, "no file, no offer");
   });
 
   it("keeps the History action for a page that is still loading, and delivers it after the snapshot", async () => {

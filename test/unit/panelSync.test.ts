@@ -38,6 +38,7 @@ class PlainSource implements PanelSource {
     busy: false,
     attachments: [],
     selectionOffer: null,
+    activeFileOffer: null,
     context: null,
     compactionOffer: null,
     imageLimits: { maxLongestSide: 2048, maxBytes: 5 * 1024 * 1024 },

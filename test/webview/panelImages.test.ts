@@ -8,6 +8,9 @@ import type { PanelPage } from "./support/panelHarness";
 // with the message beside its text; large ones are downscaled in the page, and one still over the byte
 // limit is refused whole.
 
+/** A 2 x 2 PNG. */
+const TWO_PIXEL_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGMwXlUORAwQCgAkLgVRsvdxdgAAAABJRU5ErkJggg==";
+
 /** Pastes (or drops) a `width` x `height` PNG made in the page; `noisy` fills it with random pixels so it compresses badly. */
 async function deliverImage(page: Page, how: "paste" | "drop", name: string, width: number, height: number, noisy = false): Promise<void> {
   await page.evaluate(
@@ -55,10 +58,11 @@ describe("Chat panel webview: images in the composer (Chromium)", function () {
 
   it("shows a pasted image as a removable thumbnail and sends it beside the text", async () => {
     const { page } = panel;
-    await panel.sendState(panelState());
+    await panel.sendState(panelState({ context: { estimatedTokens: 10, windowTokens: null, tokensPerImage: 765 } }));
     await deliverImage(page, "paste", "screenshot.png", 40, 30);
     const thumbnail = page.locator(".image-thumbnail img");
     await thumbnail.waitFor();
+    assert.equal(await page.locator(".context-meter").getAttribute("aria-valuenow"), "775", "the meter counts the image by the host's estimate");
     assert.equal(await thumbnail.getAttribute("alt"), "screenshot.png");
     assert.match((await thumbnail.getAttribute("src")) ?? "", /^data:image\/png;base64,/);
     // Only an image, no text: Send is still possible.
@@ -84,10 +88,64 @@ describe("Chat panel webview: images in the composer (Chromium)", function () {
     assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
   });
 
-  it("shows how many images a sent message carried", async () => {
+  it("shows a sent message's images as thumbnails the host serves as data URLs, and opens one large on click", async () => {
     const { page } = panel;
-    await panel.sendState(panelState({ turns: [turn("t1", { imageCount: 2 })] }));
-    assert.equal(await page.locator(".sent-attachments .chip").innerText(), "2 images");
+    const [first, second] = ["a".repeat(64) + ".png", "b".repeat(64) + ".png"];
+    await panel.clearPosted();
+    await panel.sendState(panelState({ turns: [turn("t1", { images: [first, second] })] }));
+    assert.deepEqual(
+      (await panel.posted()).filter((message) => message.type === "loadImage"),
+      [
+        { type: "loadImage", name: first },
+        { type: "loadImage", name: second },
+      ],
+    );
+    await panel.send({ type: "image", name: first, dataUrl: `data:image/png;base64,${TWO_PIXEL_PNG}` });
+    // Anything but an image data URL is not shown (the host sends none; the page does not trust that).
+    await panel.send({ type: "image", name: second, dataUrl: "https://example.com/tracker.png" });
+    const thumbnails = page.locator(".sent-images img");
+    await page.waitForFunction(() => (document.querySelector<HTMLImageElement>(".sent-images img")?.naturalWidth ?? 0) === 2);
+    assert.equal(await thumbnails.nth(1).getAttribute("src"), null);
+    assert.equal(await thumbnails.nth(1).getAttribute("class"), "missing");
+    await page.getByRole("button", { name: "View Image 1 large" }).click();
+    const viewer = page.locator("dialog.image-viewer");
+    assert.equal(await viewer.isVisible(), true);
+    assert.equal(await viewer.locator("img").getAttribute("src"), `data:image/png;base64,${TWO_PIXEL_PNG}`);
+    await page.keyboard.press("Escape");
+    assert.equal(await viewer.isVisible(), false);
+    // A turn drawn again (another patch) uses the data it has and asks for nothing more.
+    await panel.clearPosted();
+    await panel.sendState(panelState({ turns: [turn("t1", { images: [first], userText: "edited" })] }));
+    assert.equal(await page.locator(".sent-images img").getAttribute("src"), `data:image/png;base64,${TWO_PIXEL_PNG}`);
+    assert.deepEqual((await panel.posted()).filter((message) => message.type === "loadImage"), []);
+    assert.deepEqual(panel.pageErrors, []);
+    assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
+  });
+
+  it("offers to send a message whose images the model refused again without them", async () => {
+    const { page } = panel;
+    const refused = turn("t1", {
+      images: ["c".repeat(64) + ".png"],
+      outcome: "http_error",
+      outcomeLabel: "HTTP 400",
+      explanation: "image_url is only supported by certain models. This model does not accept images.",
+      fixes: ["selectModel"],
+      actions: ["resendWithoutImages", "retry"],
+    });
+    await panel.sendState(panelState({ turns: [refused] }));
+    await panel.clearPosted();
+    await page.getByRole("button", { name: "Send again without images" }).click();
+    assert.deepEqual((await panel.posted()).filter((message) => message.type !== "loadImage"), [{ type: "resendWithoutImages", turnId: "t1" }]);
+  });
+
+  it("opens a thumbnail of the message box large", async () => {
+    const { page } = panel;
+    await panel.sendState(panelState());
+    await deliverImage(page, "paste", "shot.png", 40, 30);
+    await page.getByRole("button", { name: "View shot.png large" }).click();
+    assert.equal(await page.locator("dialog.image-viewer").isVisible(), true);
+    await page.locator("dialog.image-viewer").click();
+    assert.equal(await page.locator("dialog.image-viewer").isVisible(), false, "a click closes it");
   });
 
   it("downscales a dropped image to the longest side the settings allow", async () => {

@@ -251,6 +251,21 @@ describe("Chat panel webview: interaction (Chromium)", function () {
     assert.equal(await page.locator(".composer-chips .chip").count(), 0);
   });
 
+  it("shows the active editor's file as a chip that one click removes, once even when it is attached too", async () => {
+    const { page } = panel;
+    await panel.sendState(panelState({ activeFileOffer: { label: "src/lib.rs" } }));
+    const chip = page.locator(".composer-chips .chip.active-file");
+    assert.equal(await chip.count(), 1);
+    assert.match((await chip.textContent()) ?? "", /src\/lib\.rs.*Current file/);
+    assert.equal(await page.getByRole("button", { name: "Send", exact: true }).isDisabled(), true, "the file alone is no message");
+    await panel.clearPosted();
+    await page.getByRole("button", { name: "Remove src/lib.rs" }).click();
+    assert.deepEqual(await panel.posted(), [{ type: "removeActiveFile" }]);
+    await panel.sendState(panelState({ attachments: [{ id: "a1", label: "src/lib.rs", kind: "file" }], activeFileOffer: { label: "src/lib.rs" } }));
+    assert.equal(await page.locator(".composer-chips .chip").count(), 1, "attached by hand, it shows (and goes) once");
+    assert.equal(await chip.count(), 0);
+  });
+
   it("picks a workspace file with # and sends only once the text is cleaned", async () => {
     const { page } = panel;
     await panel.sendState(panelState());

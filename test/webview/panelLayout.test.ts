@@ -39,7 +39,7 @@ function busyConversation(): PanelState {
     ],
     attachments: [{ id: "a1", label: "src/relay/client.ts", kind: "file" }],
     selectionOffer: { label: "src/panel/chatController.ts:120-164" },
-    context: { estimatedTokens: 31_200, windowTokens: 128_000 },
+    context: { estimatedTokens: 31_200, windowTokens: 128_000, tokensPerImage: 765 },
     totals: { requests: 5, inputTokens: 48_100, cachedTokens: 30_000, outputTokens: 3_210, requestsWithoutUsage: 1 },
     approvals: [{ callId: "call_run", toolName: "run_command", toolDescription: "Runs a command in the workspace folder.", risk: "execute", argumentsJson: '{\n  "command": "cargo test --workspace -- --nocapture"\n}', canAllowForSession: false }],
   };
@@ -129,7 +129,7 @@ describe("Chat panel webview: layout at every width and theme (Chromium)", funct
   it("shows the empty state and the first-run card without overflow at 260 px", async () => {
     const panel = await harness.open({ width: 260, height: 600, theme: "dark" });
     try {
-      await panel.sendState(panelState({ setup: { hasBaseUrl: false, hasApiKey: false, baseUrl: null }, conversationId: null, title: "New chat", context: { estimatedTokens: 0, windowTokens: null } }));
+      await panel.sendState(panelState({ setup: { hasBaseUrl: false, hasApiKey: false, baseUrl: null }, conversationId: null, title: "New chat", context: { estimatedTokens: 0, windowTokens: null, tokensPerImage: 765 } }));
       assert.deepEqual(await layoutProblems(panel.page), []);
       await panel.page.screenshot({ path: join(screenshots, "panel-260-dark-first-run.png") });
     } finally {

@@ -351,7 +351,8 @@ describe("Chat panel webview: rendering (Chromium)", function () {
       conversations: [{ id: hostile("id"), title: hostile("title"), updatedAt: 0, turnCount: 1, model: hostile("historyModel") }],
       title: hostile("heading"),
       selectionOffer: { label: hostile("selection") },
-      context: { estimatedTokens: 1, windowTokens: null },
+      activeFileOffer: { label: hostile("activeFile") },
+      context: { estimatedTokens: 1, windowTokens: null, tokensPerImage: 765 },
       conversationId: hostile("id"),
       notice: hostile("notice"),
       turns: [
@@ -377,7 +378,7 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     assert.equal(await page.locator("[onerror], [onload]").count(), 0);
     await page.locator(".title-button").click();
     const text = (await page.locator("#app").textContent()) ?? "";
-    for (const label of ["user", "explanation", "tool", "args", "output", "request", "approvalTool", "description", "approvalArgs", "label", "spend", "notice", "title", "heading", "historyModel", "selection"]) {
+    for (const label of ["user", "explanation", "tool", "args", "output", "request", "approvalTool", "description", "approvalArgs", "label", "spend", "notice", "title", "heading", "historyModel", "selection", "activeFile"]) {
       assert.ok(text.includes(hostile(label)), `${label} shown as text`);
     }
     assert.equal(await page.locator(".model-picker").getAttribute("title"), `Model: ${hostile("note")}`);
