@@ -163,12 +163,12 @@ function planTools(request: ScriptInput): PlannedItem[] {
 
 /** Runs the user's message as a command line (run_command), then reports the result: for tests of what a command changes. */
 function planRunMessage(request: ScriptInput): PlannedItem[] {
-  return planCommand(request, lastUserText(request.input));
+  return planCommand(request, typedQuestion(request.input));
 }
 
 /** Proposes run_command with the command line the user wrote after "run: " (approval rules, issue 21). */
 function planRunCommand(request: ScriptInput): PlannedItem[] {
-  return planCommand(request, /run: (.+)$/s.exec(lastUserText(request.input))?.[1]);
+  return planCommand(request, /run: (.+)$/s.exec(typedQuestion(request.input))?.[1]);
 }
 
 function planCommand(request: ScriptInput, command: string | undefined): PlannedItem[] {
@@ -260,6 +260,16 @@ function namedFiles(text: string): string[] {
   return [...new Set([...text.matchAll(FILE_NAME)].map((match) => match[1]))];
 }
 
+/**
+ * What the person typed: the last user message without the `<attachment>` blocks the panel adds after it
+ * (the active editor's file goes with most messages, so the question must be read apart from it).
+ */
+function typedQuestion(input: unknown): string {
+  const text = lastUserText(input);
+  const start = text.indexOf("<attachment ");
+  return (start === -1 ? text : text.slice(0, start)).trim();
+}
+
 /** Attachments travel in the user message as `<attachment kind=… label=…>` blocks holding a fenced copy. */
 function attachedFile(text: string): { label: string; content: string } | null {
   const match = /<attachment kind="(?:file|selection)" label="([^"]*)">\n(`{3,})[^\n]*\n([\s\S]*?)\n\2\n<\/attachment>/.exec(text);
@@ -306,7 +316,7 @@ function demoSnippet(path: string, content: string): PlannedItem {
  * when the question names fewer than two files or asks for no change.
  */
 function planSeveralFiles(request: ScriptInput, ran: readonly RanCall[]): PlannedItem[] | null {
-  const question = lastUserText(request.input);
+  const question = typedQuestion(request.input);
   const files = namedFiles(question);
   if (files.length < 2 || !WANTS_EDIT.test(question)) return null;
   const tools = offeredTools(request.tools);
@@ -338,7 +348,7 @@ function ranBefore(input: unknown, name: string, path: string): boolean {
 
 /** The answer after tool calls ran (or were declined), the way a model reads their outputs. */
 function answerAfterTools(request: ScriptInput, ran: readonly RanCall[]): PlannedItem[] {
-  const question = lastUserText(request.input);
+  const question = typedQuestion(request.input);
   const declined = ran.find((call) => /^The user (declined|rejected)/.test(call.output));
   if (declined) {
     return [message(`Understood: you declined \`${declined.name}\`, so I did not do it and will not try it again unasked. Tell me what you would like instead, or paste the part you want me to look at.`)];
@@ -405,8 +415,7 @@ function planDemo(request: ScriptInput): PlannedItem[] {
   const tools = offeredTools(request.tools);
   const tool = (name: string) => tools.find((candidate) => candidate.name === name);
   const attached = attachedFile(userText);
-  const question = attached ? userText.slice(0, userText.indexOf("<attachment")) : userText;
-  if (attached) return [message(`You attached \`${attached.label}\`. ${describeCode(attached.label, attached.content)}`)];
+  const question = typedQuestion(request.input);
   const several = planSeveralFiles(request, []);
   if (several) return several;
   const runCommand = tool("run_command");
@@ -414,6 +423,11 @@ function planDemo(request: ScriptInput): PlannedItem[] {
   if (runCommand && WANTS_COMMAND.test(question)) {
     const command = /`([^`]+)`/.exec(question)?.[1] ?? (file ? `wc -l ${file}` : "ls -la");
     return [functionCall(runCommand, { command })];
+  }
+  // Attached code is what a question about "this code" means; a question with its own subject (a named
+  // file, a command) is answered as asked, whatever file happens to go with it.
+  if (attached && !file && (WANTS_EXPLANATION.test(question) || /\b(this|the|attached) (code|file)\b/i.test(question))) {
+    return [message(`You attached \`${attached.label}\`. ${describeCode(attached.label, attached.content)}`)];
   }
   const readFile = tool("read_file");
   if (readFile && file) return [functionCall(readFile, { path: file })];

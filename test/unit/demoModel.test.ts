@@ -138,4 +138,18 @@ describe("the demo model", () => {
     assert.equal(turn.outcome.kind, "completed");
     assert.match(answerTextOf(turn), /I proposed an edit to `hello\.ts`, `README\.md`, `notes\.md`[\s\S]*Then I ran `ls`[\s\S]*notes\.md/);
   });
+
+  it("with the active editor's file going along, answers the question typed: a command is run, a named file read, a greeting introduced", async () => {
+    const current = [{ kind: "file" as const, label: "hello.ts", text: HELLO, language: "ts" }];
+    const session = harness.newSession({ settings: { model: "demo" }, tools: demoTools("approve") });
+    finishedTurn(await session.send(composeMessage("Please run `ls`", current)));
+    finishedTurn(await session.send(composeMessage("Read README.md", current)));
+    assert.deepEqual(approvals, [
+      { name: "run_command", args: { command: "ls" } },
+      { name: "read_file", args: { path: "README.md" } },
+    ]);
+    const greeting = finishedTurn(await session.send(composeMessage("Hello there", current)));
+    assert.match(answerTextOf(greeting), /demo model/);
+    assert.doesNotMatch(answerTextOf(greeting), /You attached/);
+  });
 });
