@@ -10,7 +10,7 @@
 // test-results/ui/.
 //
 // Options: --vsix FILE (skip packaging), --extension-path DIR (package another folder; default the
-// repository), --timeout SECONDS (default 300), --grep TEXT, --model ID (default echo), --native-chat
+// repository), --timeout SECONDS (default 900: the whole run, about 20 test files, stays far under it), --grep TEXT, --model ID (default echo), --native-chat
 // (turn VS Code's own chat on, with anonymous access, for test/ui/nativeChat.test.ts), --locale zh-cn (VS
 // Code's display language, with the test language pack, for test/ui/chinese.test.ts), --relay-in-user-settings
 // (configure the relay as a person does: its address and model in the User settings file, no RELAY_CHAT_*
@@ -32,7 +32,7 @@ const { values: options } = parseArgs({
   options: {
     vsix: { type: "string" },
     "extension-path": { type: "string", default: repoRoot },
-    timeout: { type: "string", default: "300" },
+    timeout: { type: "string", default: "900" },
     grep: { type: "string" },
     model: { type: "string", default: "echo" },
     "native-chat": { type: "boolean", default: false },
