@@ -7,7 +7,7 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { FrameLocator } from "playwright-core";
-import { Workbench, uiEnvironment, waitUntil } from "./workbench";
+import { uiEnvironment, waitUntil, workbenchForSuite } from "./workbench";
 
 const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT_UI_NATIVE_CHAT !== "1";
 
@@ -18,24 +18,22 @@ const PACKAGE_JSON = JSON.stringify({ name: "agent-turn", private: true, scripts
 
 (enabled ? describe : describe.skip)("An agent turn: three edits and a command, restored with one action", function () {
   this.timeout(240_000);
-  let workbench: Workbench;
   let chat: FrameLocator;
   const folder = uiEnvironment().folder;
   const inFolder = (name: string) => path.join(folder, name);
 
-  before(async () => {
+  before(() => {
     for (const name of FILES) fs.writeFileSync(inFolder(name), ORIGINAL(name));
     fs.writeFileSync(inFolder("package.json"), PACKAGE_JSON);
-    workbench = await Workbench.open();
-    chat = await workbench.openRelayChat();
+  });
+  // Registered after that hook, so the workbench opens on the files already written.
+  const workbench = workbenchForSuite("agent-turn");
+
+  before(async () => {
+    chat = await workbench().openRelayChat();
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed" && workbench) await workbench.screenshot("failed-agent-turn").catch(() => undefined);
-  });
-
-  after(async () => {
-    await workbench?.close();
+  after(() => {
     for (const name of [...FILES, "package.json", "agent-test-ran.txt"]) fs.rmSync(inFolder(name), { force: true });
   });
 
@@ -46,7 +44,7 @@ const PACKAGE_JSON = JSON.stringify({ name: "agent-turn", private: true, scripts
   }
 
   it("approves the reads and edits, allows npm test for good, keeps the edits, then restores all of it at once", async () => {
-    await workbench.newChat();
+    await workbench().newChat();
     await chat.getByRole("combobox", { name: "Model" }).selectOption("demo");
     await send(`Document \`${FILES[0]}\`, \`${FILES[1]}\` and \`${FILES[2]}\`, then run \`npm test\``);
 
@@ -63,9 +61,9 @@ const PACKAGE_JSON = JSON.stringify({ name: "agent-turn", private: true, scripts
       await waitUntil(async () => !(await approve.first().isDisabled().catch(() => false)), "the next card is ready");
     }
     assert.equal(approved, 6);
-    await workbench.panelScreenshot("agent-turn-01-command-card");
+    await workbench().panelScreenshot("agent-turn-01-command-card");
     await always.click();
-    const dialog = workbench.page.locator(".monaco-dialog-box");
+    const dialog = workbench().page.locator(".monaco-dialog-box");
     await dialog.waitFor({ timeout: 30_000 });
     assert.match(await dialog.innerText(), /\{"pattern":"npm test","match":"exact"\}/);
     await dialog.getByRole("button", { name: "Write rule and run" }).click();
@@ -73,22 +71,22 @@ const PACKAGE_JSON = JSON.stringify({ name: "agent-turn", private: true, scripts
     await waitUntil(() => fs.existsSync(inFolder("agent-test-ran.txt")), "npm test wrote its file");
 
     // The edits wait in the editor; keeping them all saves the three files.
-    await workbench.runCommand("Relay Chat: Show Files to Review");
-    await workbench.page.locator(".quick-input-list .monaco-list-row", { hasText: "Keep all changes in every file" }).click();
+    await workbench().runCommand("Relay Chat: Show Files to Review");
+    await workbench().page.locator(".quick-input-list .monaco-list-row", { hasText: "Keep all changes in every file" }).click();
     for (const name of FILES) await waitUntil(() => fs.readFileSync(inFolder(name), "utf8").startsWith("// Reviewed with Relay Chat's demo model."), `${name} is saved with the edit`);
-    await waitUntil(async () => (await workbench.page.locator(".codelens-decoration a", { hasText: "Keep" }).count()) === 0, "no Keep / Undo lens is left in the editor");
+    await waitUntil(async () => (await workbench().page.locator(".codelens-decoration a", { hasText: "Keep" }).count()) === 0, "no Keep / Undo lens is left in the editor");
 
     const changes = chat.locator(".turn-changes").last();
     await changes.waitFor({ timeout: 60_000 });
     assert.match(await changes.innerText(), /4 files changed/);
-    await workbench.panelScreenshot("agent-turn-02-files-changed");
+    await workbench().panelScreenshot("agent-turn-02-files-changed");
 
     await changes.getByRole("button", { name: "Restore files to before this turn" }).click();
     await dialog.waitFor({ timeout: 30_000 });
     const plan = await dialog.innerText();
     for (const name of FILES) assert.match(plan, new RegExp(name.replace(".", "\\.")));
     assert.match(plan, /agent-test-ran\.txt/);
-    await workbench.screenshot("agent-turn-03-restore-dialog");
+    await workbench().screenshot("agent-turn-03-restore-dialog");
     await dialog.getByRole("button", { name: "Restore", exact: true }).click();
     await waitUntil(() => !fs.existsSync(inFolder("agent-test-ran.txt")), "the command's file is gone");
     for (const name of FILES) await waitUntil(() => fs.readFileSync(inFolder(name), "utf8") === ORIGINAL(name), `${name} is as it was`);
@@ -97,6 +95,6 @@ const PACKAGE_JSON = JSON.stringify({ name: "agent-turn", private: true, scripts
     await send("Please run `npm test`");
     await chat.getByText('Ran without asking: your rule run_command allow "npm test" (exact)').first().waitFor({ timeout: 90_000 });
     await waitUntil(() => fs.existsSync(inFolder("agent-test-ran.txt")), "npm test ran by the rule");
-    await workbench.panelScreenshot("agent-turn-04-ran-by-rule");
+    await workbench().panelScreenshot("agent-turn-04-ran-by-rule");
   });
 });

@@ -3,30 +3,21 @@
 // the file in the editor (not a web address). Screenshot: test-results/ui/answer-file-link.png.
 import * as assert from "node:assert/strict";
 import type { FrameLocator } from "playwright-core";
-import { Workbench } from "./workbench";
+import { workbenchForSuite } from "./workbench";
 
 const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT_UI_NATIVE_CHAT !== "1";
 
 (enabled ? describe : describe.skip)("a workspace file named in an answer", function () {
   this.timeout(120_000);
-  let workbench: Workbench;
+  const workbench = workbenchForSuite("answer-file-link");
   let chat: FrameLocator;
 
   before(async () => {
-    workbench = await Workbench.open();
-    chat = await workbench.openRelayChat();
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed" && workbench) await workbench.screenshot("failed-answer-file-link").catch(() => undefined);
-  });
-
-  after(async () => {
-    await workbench?.close();
+    chat = await workbench().openRelayChat();
   });
 
   it("is a link that opens the file in the editor", async () => {
-    await workbench.newChat();
+    await workbench().newChat();
     await chat.getByRole("combobox", { name: "Model" }).selectOption("tools");
     const message = chat.getByRole("textbox", { name: "Message" });
     await message.fill("Read the readme");
@@ -38,7 +29,7 @@ const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT
     await link.waitFor({ timeout: 60_000 });
     assert.equal(await chat.locator(".answer a[data-href]").count(), 0, "no web link was made of the file name");
     await link.click();
-    await workbench.page.locator(".tabs-container .tab.active", { hasText: "README.md" }).waitFor({ timeout: 30_000 });
-    await workbench.screenshot("answer-file-link");
+    await workbench().page.locator(".tabs-container .tab.active", { hasText: "README.md" }).waitFor({ timeout: 30_000 });
+    await workbench().screenshot("answer-file-link");
   });
 });

@@ -2,7 +2,7 @@
 // relay emulator. Run with: node scripts/vscode/runUiTests.mjs
 import * as assert from "node:assert/strict";
 import type { FrameLocator } from "playwright-core";
-import { Workbench } from "./workbench";
+import { workbenchForSuite } from "./workbench";
 
 // The chat steps need the real panel. RELAY_CHAT_UI_CHAT=0 limits the run to the workbench steps
 // (useful when testing the harness against a stand-in extension).
@@ -10,35 +10,20 @@ const chatSteps = process.env.RELAY_CHAT_UI_CHAT !== "0";
 
 describe("Relay Chat in the workbench", function () {
   this.timeout(120_000);
-  let workbench: Workbench;
+  const workbench = workbenchForSuite("chat-panel");
   let chat: FrameLocator;
 
-  before(async () => {
-    workbench = await Workbench.open();
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed" && workbench) {
-      const safeName = (this.currentTest.title || "failure").replace(/[^a-z0-9]+/gi, "-").toLowerCase();
-      await workbench.screenshot(`failed-${safeName}`).catch(() => undefined);
-    }
-  });
-
-  after(async () => {
-    await workbench?.close();
-  });
-
   it("shows the Relay Chat entry in the activity bar", async () => {
-    const entry = workbench.activityBarEntry("Relay Chat");
+    const entry = workbench().activityBarEntry("Relay Chat");
     await entry.waitFor({ timeout: 60_000 });
-    await workbench.screenshot("01-workbench");
+    await workbench().screenshot("01-workbench");
   });
 
   it("opens the chat view from the activity bar", async () => {
-    await workbench.activityBarEntry("Relay Chat").click();
-    chat = workbench.webview();
+    await workbench().activityBarEntry("Relay Chat").click();
+    chat = workbench().webview();
     await chat.locator("body").waitFor({ timeout: 60_000 });
-    await workbench.screenshot("02-chat-view");
+    await workbench().screenshot("02-chat-view");
   });
 
   (chatSteps ? it : it.skip)("streams an answer and shows the turn's details", async () => {
@@ -54,20 +39,20 @@ describe("Relay Chat in the workbench", function () {
     const text = await details.innerText();
     assert.match(text, /completed/i, `turn details: ${text}`);
     assert.match(text, /req_[A-Za-z0-9]+/, `turn details without a request id: ${text}`);
-    await workbench.screenshot("03-answer");
+    await workbench().screenshot("03-answer");
   });
 
   (chatSteps ? it : it.skip)("asks before a tool runs, and answers after Approve", async () => {
     // The emulator's "tools" model proposes a call to the first offered tool (read_file).
     await chat.getByRole("combobox", { name: "Model" }).selectOption("tools");
-    await workbench.newChat();
+    await workbench().newChat();
     const message = chat.getByRole("textbox", { name: "Message" });
     await message.fill("Please read a file");
     await message.press("Enter");
     const approve = chat.getByRole("button", { name: "Approve", exact: true });
     await approve.waitFor({ timeout: 60_000 });
     assert.ok(await chat.getByRole("button", { name: "Deny", exact: true }).isVisible());
-    await workbench.screenshot("04-tool-approval");
+    await workbench().screenshot("04-tool-approval");
     await approve.click();
     await chat.getByText(/Tool result:/).first().waitFor({ timeout: 60_000 });
     // One quiet line for the turn; expanded, one entry per request (the follow-up has its own).
@@ -77,13 +62,13 @@ describe("Relay Chat in the workbench", function () {
     await details.getByText("Request 2 of 2: after tool results").waitFor({ timeout: 60_000 });
     assert.match(await details.innerText(), /Request 1 of 2.*Request 2 of 2: after tool results/s);
     assert.match(await chat.locator(".tool-card").last().innerText(), /read_file\s+ran/);
-    await workbench.screenshot("05-tool-answer");
+    await workbench().screenshot("05-tool-answer");
   });
 
   (chatSteps ? it : it.skip)("stops a long answer with Stop and says it was cancelled", async () => {
     // The "demo" model streams at a readable pace; "long" makes it write about 2,000 words.
     await chat.getByRole("combobox", { name: "Model" }).selectOption("demo");
-    await workbench.newChat();
+    await workbench().newChat();
     const message = chat.getByRole("textbox", { name: "Message" });
     await message.fill("Write something long");
     await message.press("Enter");
@@ -96,16 +81,16 @@ describe("Relay Chat in the workbench", function () {
     await details.getByText(/cancelled/i).first().waitFor({ state: "attached", timeout: 30_000 });
     assert.match(await details.innerText(), /cancelled/i);
     await chat.getByRole("button", { name: "Retry", exact: true }).waitFor({ timeout: 30_000 });
-    await workbench.screenshot("06-stopped");
+    await workbench().screenshot("06-stopped");
   });
 
   (chatSteps ? it : it.skip)("keeps a key set through SecretStorage over the environment's, and clears it", async () => {
     // The environment holds the emulator's key. A wrong key stored with "Set API Key" must win (and
     // be refused by the relay); after "Clear API Key" the environment's key works again.
-    await workbench.runCommand("Relay Chat: Set API Key");
-    await workbench.answerInput("sk-wrong-key-set-through-the-ui-0000");
+    await workbench().runCommand("Relay Chat: Set API Key");
+    await workbench().answerInput("sk-wrong-key-set-through-the-ui-0000");
     await chat.getByRole("combobox", { name: "Model" }).selectOption("echo");
-    await workbench.newChat();
+    await workbench().newChat();
     const message = chat.getByRole("textbox", { name: "Message" });
     await message.fill("Is the stored key used?");
     await message.press("Enter");
@@ -113,20 +98,20 @@ describe("Relay Chat in the workbench", function () {
     await refused.waitFor({ timeout: 60_000 });
     assert.match(await refused.innerText(), /HTTP 401/);
     assert.ok(await chat.getByRole("button", { name: "Set API key" }).last().isVisible(), "the error offers the fix");
-    await workbench.screenshot("07-wrong-key");
+    await workbench().screenshot("07-wrong-key");
 
-    await workbench.runCommand("Relay Chat: Clear API Key");
-    await workbench.newChat();
+    await workbench().runCommand("Relay Chat: Clear API Key");
+    await workbench().newChat();
     await message.fill("And now?");
     await message.press("Enter");
     await chat.getByText("You said: And now?").first().waitFor({ timeout: 60_000 });
   });
 
   (chatSteps ? it : it.skip)("still lists earlier conversations after the window reloads", async () => {
-    await workbench.reload();
-    await workbench.activityBarEntry("Relay Chat").click();
-    chat = workbench.webview();
-    await workbench.viewAction("Show Chat History").click();
+    await workbench().reload();
+    await workbench().activityBarEntry("Relay Chat").click();
+    chat = workbench().webview();
+    await workbench().viewAction("Show Chat History").click();
     const history = chat.getByRole("region", { name: "Chat history" });
     await history.waitFor({ timeout: 60_000 });
     // The list is read from disk after the view loads; typing filters it.
@@ -135,6 +120,6 @@ describe("Relay Chat in the workbench", function () {
     await entry.waitFor({ timeout: 30_000 });
     await entry.click();
     await chat.getByText("You said: Hello from the UI test").first().waitFor({ timeout: 60_000 });
-    await workbench.screenshot("08-after-reload");
+    await workbench().screenshot("08-after-reload");
   });
 });

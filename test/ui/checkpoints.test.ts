@@ -5,32 +5,26 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { FrameLocator } from "playwright-core";
-import { Workbench, uiEnvironment, waitUntil } from "./workbench";
+import { uiEnvironment, waitUntil, workbenchForSuite } from "./workbench";
 
 const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT_UI_NATIVE_CHAT !== "1";
 
 (enabled ? describe : describe.skip)("Checkpoints: restore a turn's file changes", function () {
   this.timeout(180_000);
-  let workbench: Workbench;
+  const workbench = workbenchForSuite("checkpoints");
   let chat: FrameLocator;
   const created = path.join(uiEnvironment().folder, "made-by-the-turn.txt");
 
   before(async () => {
-    workbench = await Workbench.open();
-    chat = await workbench.openRelayChat();
+    chat = await workbench().openRelayChat();
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed" && workbench) await workbench.screenshot("failed-checkpoints").catch(() => undefined);
-  });
-
-  after(async () => {
+  after(() => {
     fs.rmSync(created, { force: true });
-    await workbench?.close();
   });
 
   it("runs a command that writes a file, then restores the turn and the file is gone; the restore can be undone", async () => {
-    await workbench.newChat();
+    await workbench().newChat();
     // The emulator's "run-message" model runs the message as a command line through run_command.
     await chat.getByRole("combobox", { name: "Model" }).selectOption("run-message");
     const message = chat.getByRole("textbox", { name: "Message" });
@@ -44,28 +38,28 @@ const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT
     await changes.waitFor({ timeout: 60_000 });
     assert.match(await changes.innerText(), /1 file changed/);
     assert.equal(fs.readFileSync(created, "utf8").trim(), "written by the turn");
-    await workbench.panelScreenshot("checkpoints-01-files-changed");
+    await workbench().panelScreenshot("checkpoints-01-files-changed");
 
     await changes.getByRole("button", { name: "Review" }).click();
-    const row = workbench.page.locator(".quick-input-list .monaco-list-row", { hasText: "made-by-the-turn.txt" });
+    const row = workbench().page.locator(".quick-input-list .monaco-list-row", { hasText: "made-by-the-turn.txt" });
     await row.waitFor({ timeout: 30_000 });
-    await workbench.screenshot("checkpoints-02-review");
+    await workbench().screenshot("checkpoints-02-review");
     await row.click();
     // VS Code's diff editor, the checkpoint (before the turn) against the file now.
-    await workbench.page.locator(".tabs-container .tab", { hasText: "made-by-the-turn.txt (before this turn" }).waitFor({ timeout: 30_000 });
-    await workbench.page.locator(".editor-instance .monaco-diff-editor").first().waitFor({ timeout: 30_000 });
-    await workbench.screenshot("checkpoints-03-diff-editor");
+    await workbench().page.locator(".tabs-container .tab", { hasText: "made-by-the-turn.txt (before this turn" }).waitFor({ timeout: 30_000 });
+    await workbench().page.locator(".editor-instance .monaco-diff-editor").first().waitFor({ timeout: 30_000 });
+    await workbench().screenshot("checkpoints-03-diff-editor");
 
     await changes.getByRole("button", { name: "Restore files to before this turn" }).click();
-    const dialog = workbench.page.locator(".monaco-dialog-box");
+    const dialog = workbench().page.locator(".monaco-dialog-box");
     await dialog.waitFor({ timeout: 30_000 });
     assert.match(await dialog.innerText(), /deleted: made-by-the-turn\.txt/);
-    await workbench.screenshot("checkpoints-04-restore-dialog");
+    await workbench().screenshot("checkpoints-04-restore-dialog");
     await dialog.getByRole("button", { name: "Restore", exact: true }).click();
     await waitUntil(() => !fs.existsSync(created), "the file the turn wrote is gone after the restore");
 
-    await waitUntil(async () => (await workbench.notificationMessages()).some((text) => /Restored 1 file/.test(text)), "the restore is reported");
-    await workbench.page.locator(".notifications-center .notification-list-item", { hasText: "Restored 1 file" }).getByRole("button", { name: "Undo restore" }).click();
+    await waitUntil(async () => (await workbench().notificationMessages()).some((text) => /Restored 1 file/.test(text)), "the restore is reported");
+    await workbench().page.locator(".notifications-center .notification-list-item", { hasText: "Restored 1 file" }).getByRole("button", { name: "Undo restore" }).click();
     await waitUntil(() => fs.existsSync(created), "Undo restore brings the file back");
     assert.equal(fs.readFileSync(created, "utf8").trim(), "written by the turn");
   });

@@ -4,30 +4,18 @@
 // language pack (test/fixtures/zhLanguagePack). Screenshots: test-results/ui-zh-cn/.
 import * as assert from "node:assert/strict";
 import type { FrameLocator } from "playwright-core";
-import { Workbench } from "./workbench";
+import { workbenchForSuite } from "./workbench";
 
 const enabled = process.env.RELAY_CHAT_UI_LOCALE === "zh-cn";
 const labels = { newChat: "新建聊天", message: "消息" };
 
 (enabled ? describe : describe.skip)("the panel in Chinese (Simplified)", function () {
   this.timeout(120_000);
-  let workbench: Workbench;
+  const workbench = workbenchForSuite("zh-cn");
   let chat: FrameLocator;
 
   before(async () => {
-    workbench = await Workbench.open();
-    chat = await workbench.openRelayChat(labels.message);
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed" && workbench) {
-      const safeName = (this.currentTest.title || "failure").replace(/[^a-z0-9]+/gi, "-").toLowerCase();
-      await workbench.screenshot(`failed-zh-cn-${safeName}`).catch(() => undefined);
-    }
-  });
-
-  after(async () => {
-    await workbench?.close();
+    chat = await workbench().openRelayChat(labels.message);
   });
 
   async function send(text: string): Promise<void> {
@@ -37,21 +25,21 @@ const labels = { newChat: "新建聊天", message: "消息" };
   }
 
   it("names the view, the composer and an answer's receipt in Chinese", async () => {
-    assert.match(await workbench.page.locator(".part.sidebar .title-label").innerText(), /聊天/, "the view's name from package.nls.zh-cn.json");
-    await workbench.newChat(labels);
+    assert.match(await workbench().page.locator(".part.sidebar .title-label").innerText(), /聊天/, "the view's name from package.nls.zh-cn.json");
+    await workbench().newChat(labels);
     await chat.locator(".composer-toolbar").getByRole("combobox", { name: "模型" }).selectOption("echo");
     assert.equal(await chat.getByRole("textbox", { name: labels.message }).getAttribute("placeholder"), "输入任何问题，输入 # 附加文件");
     await send("你好");
     const receipt = chat.getByRole("region", { name: "轮次详情" }).last();
     await receipt.filter({ hasText: "已完成" }).waitFor({ timeout: 60_000 });
     assert.equal(await receipt.getByRole("button", { name: "复制请求 ID" }).count(), 1);
-    await workbench.panelScreenshot("zh-cn-1-answer");
+    await workbench().panelScreenshot("zh-cn-1-answer");
   });
 
   it("explains an error in Chinese, with the fix that fits", async () => {
-    await workbench.newChat(labels);
-    await workbench.runCommand("Relay Chat: 选择模型");
-    await workbench.answerInput("no-such-model");
+    await workbench().newChat(labels);
+    await workbench().runCommand("Relay Chat: 选择模型");
+    await workbench().answerInput("no-such-model");
     await chat.locator(".composer-toolbar").getByRole("combobox", { name: "模型" }).locator("option", { hasText: "no-such-model" }).waitFor({ state: "attached", timeout: 30_000 });
     await send("哪个模型回答？");
     const state = chat.locator(".turn-state.tone-error").last();
@@ -60,6 +48,6 @@ const labels = { newChat: "新建聊天", message: "消息" };
     assert.match(text, /HTTP 404/);
     assert.match(text, /请检查模型/, `the advice from the relay client, translated: ${text}`);
     assert.ok(await state.getByRole("button", { name: "选择其他模型" }).isVisible());
-    await workbench.panelScreenshot("zh-cn-2-error");
+    await workbench().panelScreenshot("zh-cn-2-error");
   });
 });

@@ -4,7 +4,7 @@
 // Screenshots: test-results/ui/compaction-*.png.
 import * as assert from "node:assert/strict";
 import type { FrameLocator } from "playwright-core";
-import { Workbench } from "./workbench";
+import { workbenchForSuite } from "./workbench";
 
 const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0";
 /** About 1,000 tokens per message; echoed, a turn is about 2,000: the ninth message passes the window. */
@@ -13,23 +13,11 @@ const ANSWERED_TURNS = 8;
 
 (enabled ? describe : describe.skip)("a long conversation in the workbench", function () {
   this.timeout(300_000);
-  let workbench: Workbench;
+  const workbench = workbenchForSuite("compaction");
   let chat: FrameLocator;
 
   before(async () => {
-    workbench = await Workbench.open();
-    chat = await workbench.openRelayChat();
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed" && workbench) {
-      const safeName = (this.currentTest.title || "failure").replace(/[^a-z0-9]+/gi, "-").toLowerCase();
-      await workbench.screenshot(`failed-compaction-${safeName}`).catch(() => undefined);
-    }
-  });
-
-  after(async () => {
-    await workbench?.close();
+    chat = await workbench().openRelayChat();
   });
 
   async function ask(text: string): Promise<void> {
@@ -40,7 +28,7 @@ const ANSWERED_TURNS = 8;
 
   it("reaches the model's context window, summarizes earlier turns on request, and goes on", async () => {
     await chat.getByRole("combobox", { name: "Model" }).selectOption("small-window");
-    await workbench.newChat();
+    await workbench().newChat();
     for (let index = 1; index <= ANSWERED_TURNS; index += 1) {
       await ask(question(index));
       await chat.getByText(`You said: Question ${index}:`).first().waitFor({ timeout: 60_000 });
@@ -52,7 +40,7 @@ const ANSWERED_TURNS = 8;
     assert.match(await refused.innerText(), /context window/);
     const offer = chat.locator(".compaction-offer");
     await offer.waitFor();
-    await workbench.panelScreenshot("compaction-01-refused-and-offered");
+    await workbench().panelScreenshot("compaction-01-refused-and-offered");
 
     await offer.getByRole("button", { name: "Summarize earlier turns" }).click();
     const summary = chat.locator(".turn-summary");
@@ -63,7 +51,7 @@ const ANSWERED_TURNS = 8;
     await offer.waitFor({ state: "detached" });
     await summary.locator("summary").click();
     assert.match((await summary.textContent()) ?? "", /Replaced 4 turns: the next request is about [\d,]+ input tokens instead of [\d,]+/);
-    await workbench.panelScreenshot("compaction-02-summarized");
+    await workbench().panelScreenshot("compaction-02-summarized");
 
     await refused.getByRole("button", { name: "Retry" }).click();
     await chat.getByText(`You said: Question ${ANSWERED_TURNS + 1}:`).first().waitFor({ timeout: 60_000 });
@@ -71,6 +59,6 @@ const ANSWERED_TURNS = 8;
     await chat.getByText("You said: And the next question?").first().waitFor({ timeout: 60_000 });
     const last = chat.getByRole("region", { name: "Turn details" }).last();
     assert.match(await last.innerText(), /completed/i);
-    await workbench.panelScreenshot("compaction-03-answered-after-summary");
+    await workbench().panelScreenshot("compaction-03-answered-after-summary");
   });
 });

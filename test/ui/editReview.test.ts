@@ -5,7 +5,7 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { FrameLocator } from "playwright-core";
-import { Workbench, uiEnvironment, waitUntil } from "./workbench";
+import { uiEnvironment, waitUntil, workbenchForSuite } from "./workbench";
 
 const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT_UI_NATIVE_CHAT !== "1";
 
@@ -13,27 +13,25 @@ const GREETING = "export function greet(name) {\n  return `Hello, ${name}!`;\n}\
 
 (enabled ? describe : describe.skip)("Apply to file: a snippet merged and reviewed in the editor", function () {
   this.timeout(180_000);
-  let workbench: Workbench;
   let chat: FrameLocator;
   const file = path.join(uiEnvironment().folder, "greeting.js");
 
-  before(async () => {
+  before(() => {
     fs.writeFileSync(file, GREETING);
-    workbench = await Workbench.open();
-    chat = await workbench.openRelayChat();
+  });
+  // Registered after that hook, so the workbench opens on the file already written.
+  const workbench = workbenchForSuite("edit-review");
+
+  before(async () => {
+    chat = await workbench().openRelayChat();
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed" && workbench) await workbench.screenshot("failed-edit-review").catch(() => undefined);
-  });
-
-  after(async () => {
-    await workbench?.close();
+  after(() => {
     fs.rmSync(file, { force: true });
   });
 
   it("applies the demo's suggestion into its function, shows Keep / Undo over the change, and Keep saves the file", async () => {
-    await workbench.newChat();
+    await workbench().newChat();
     await chat.getByRole("combobox", { name: "Model" }).selectOption("demo");
     const message = chat.getByRole("textbox", { name: "Message" });
     await message.fill("Suggest an improvement for `greeting.js`");
@@ -47,21 +45,21 @@ const GREETING = "export function greet(name) {\n  return `Hello, ${name}!`;\n}\
     await block.hover();
     await block.getByRole("button", { name: "Apply to file" }).click();
 
-    const keep = workbench.page.locator(".codelens-decoration a", { hasText: "Keep" }).first();
+    const keep = workbench().page.locator(".codelens-decoration a", { hasText: "Keep" }).first();
     await keep.waitFor({ timeout: 30_000 });
-    assert.equal(await workbench.page.locator(".monaco-dialog-box").count(), 0, "no dialog over the change");
-    await workbench.page.locator(".tabs-container .tab", { hasText: "greeting.js" }).first().waitFor({ timeout: 10_000 });
+    assert.equal(await workbench().page.locator(".monaco-dialog-box").count(), 0, "no dialog over the change");
+    await workbench().page.locator(".tabs-container .tab", { hasText: "greeting.js" }).first().waitFor({ timeout: 10_000 });
     // The change is in the editor; code-server saves after a delay (files.autoSave), so the disk may have it already.
     // The turn whose answer it came from counts it among its changes (its checkpoints), for Review and Restore.
     const changes = chat.locator(".turn-changes").last();
     await changes.waitFor({ timeout: 30_000 });
     assert.match(await changes.innerText(), /1 file changed/);
-    await workbench.screenshot("edit-review-01-keep-undo");
+    await workbench().screenshot("edit-review-01-keep-undo");
 
     await keep.click();
     const expected = GREETING.replace("export function greet(name) {\n", "export function greet(name) {\n  // Suggested by Relay Chat's demo model.\n");
     await waitUntil(() => fs.readFileSync(file, "utf8") === expected, "Keep saves the merged function");
-    await workbench.page.locator(".tabs-container .tab.dirty", { hasText: "greeting.js" }).waitFor({ state: "detached", timeout: 10_000 });
-    await waitUntil(async () => (await workbench.page.locator(".codelens-decoration a", { hasText: "Keep" }).count()) === 0, "the Keep / Undo lenses go away");
+    await workbench().page.locator(".tabs-container .tab.dirty", { hasText: "greeting.js" }).waitFor({ state: "detached", timeout: 10_000 });
+    await waitUntil(async () => (await workbench().page.locator(".codelens-decoration a", { hasText: "Keep" }).count()) === 0, "the Keep / Undo lenses go away");
   });
 });

@@ -4,52 +4,38 @@
 // the approval card asks, and the answer carries the tool's result. Screenshots: test-results/ui/external-*.png.
 import * as assert from "node:assert/strict";
 import type { FrameLocator } from "playwright-core";
-import { Workbench } from "./workbench";
+import type { Workbench } from "./workbench";
+import { workbenchForSuite } from "./workbench";
 
 const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT_UI_NATIVE_CHAT !== "1";
 
+/** Ticks get_weather in "Choose Tools from Other Extensions", or unticks it; `screenshot` names the open pick. */
+async function toggleTheTool(workbench: Workbench, screenshot?: string): Promise<void> {
+  await workbench.runCommand("Relay Chat: Choose Tools from Other Extensions");
+  const row = workbench.page.locator(".quick-input-list .monaco-list-row", { hasText: "get_weather" });
+  await row.waitFor({ timeout: 30_000 });
+  if (screenshot) await workbench.screenshot(screenshot);
+  await row.locator(".monaco-checkbox, input[type=checkbox]").first().click();
+  await workbench.page.locator(".quick-input-widget input").press("Enter");
+  await workbench.page.locator(".quick-input-widget").waitFor({ state: "hidden" });
+}
+
 (enabled ? describe : describe.skip)("another extension's tool in the panel", function () {
   this.timeout(120_000);
-  let workbench: Workbench;
+  // The choice is a user setting of the shared test profile: untick the tool again for the tests that follow.
+  const workbench = workbenchForSuite("external", { beforeClose: (open) => toggleTheTool(open) });
   let chat: FrameLocator;
 
   before(async () => {
-    workbench = await Workbench.open();
-    chat = await workbench.openRelayChat();
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed" && workbench) {
-      const safeName = (this.currentTest.title || "failure").replace(/[^a-z0-9]+/gi, "-").toLowerCase();
-      await workbench.screenshot(`failed-external-${safeName}`).catch(() => undefined);
-    }
-  });
-
-  after(async () => {
-    // The choice is a user setting of the shared test profile: untick the tool again for the tests that follow.
-    if (workbench) {
-      await workbench.runCommand("Relay Chat: Choose Tools from Other Extensions");
-      const row = workbench.page.locator(".quick-input-list .monaco-list-row", { hasText: "get_weather" });
-      await row.waitFor({ timeout: 30_000 });
-      await row.locator(".monaco-checkbox, input[type=checkbox]").first().click();
-      await workbench.page.locator(".quick-input-widget input").press("Enter");
-      await workbench.page.locator(".quick-input-widget").waitFor({ state: "hidden" });
-    }
-    await workbench?.close();
+    chat = await workbench().openRelayChat();
   });
 
   it("is chosen in the quick pick of VS Code's tools", async () => {
-    await workbench.runCommand("Relay Chat: Choose Tools from Other Extensions");
-    const row = workbench.page.locator(".quick-input-list .monaco-list-row", { hasText: "get_weather" });
-    await row.waitFor({ timeout: 30_000 });
-    await workbench.screenshot("external-01-choose-tools");
-    await row.locator(".monaco-checkbox, input[type=checkbox]").first().click();
-    await workbench.page.locator(".quick-input-widget input").press("Enter");
-    await workbench.page.locator(".quick-input-widget").waitFor({ state: "hidden" });
+    await toggleTheTool(workbench(), "external-01-choose-tools");
   });
 
   it("asks on the approval card, and after Approve answers with the tool's result", async () => {
-    await workbench.newChat();
+    await workbench().newChat();
     await chat.getByRole("combobox", { name: "Model" }).selectOption("tools");
     const message = chat.getByRole("textbox", { name: "Message" });
     await message.fill("What is the weather in Paris?");
@@ -62,9 +48,9 @@ const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT
     await card.getByText("What the model was told about this tool").click();
     assert.match(await card.innerText(), /External tool "get_weather"/);
     assert.equal(await chat.getByRole("button", { name: "Allow for this session" }).count(), 0, "an external tool always asks");
-    await workbench.screenshot("external-02-approval-card");
+    await workbench().screenshot("external-02-approval-card");
     await approve.click();
     await chat.getByText("Tool result: sunny in Paris").first().waitFor({ timeout: 60_000 });
-    await workbench.screenshot("external-03-answer");
+    await workbench().screenshot("external-03-answer");
   });
 });

@@ -6,7 +6,7 @@
 // asks for a GitHub sign-in otherwise; this machine has no internet).
 import * as assert from "node:assert/strict";
 import type { Locator } from "playwright-core";
-import { Workbench, uiEnvironment } from "./workbench";
+import { uiEnvironment, workbenchForSuite } from "./workbench";
 
 const controlUrl = process.env.RELAY_CHAT_UI_EMULATOR_CONTROL;
 const enabled = process.env.RELAY_CHAT_UI_NATIVE_CHAT === "1" && Boolean(controlUrl);
@@ -22,33 +22,18 @@ async function queueFault(fault: Record<string, unknown>): Promise<void> {
 
 (enabled ? describe : describe.skip)("relay models in VS Code's own chat", function () {
   this.timeout(180_000);
-  let workbench: Workbench;
-
-  before(async () => {
-    workbench = await Workbench.open();
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed" && workbench) {
-      const safeName = (this.currentTest.title || "failure").replace(/[^a-z0-9]+/gi, "-").toLowerCase();
-      await workbench.screenshot(`failed-native-chat-${safeName}`).catch(() => undefined);
-    }
-  });
-
-  after(async () => {
-    await workbench?.close();
-  });
+  const workbench = workbenchForSuite("native-chat");
 
   /** Types a message into VS Code's chat input and sends it, as a person does. */
   async function send(text: string): Promise<void> {
-    await workbench.page.locator(".interactive-input-part .monaco-editor").first().click();
-    await workbench.page.keyboard.type(text);
-    await workbench.page.keyboard.press("Enter");
+    await workbench().page.locator(".interactive-input-part .monaco-editor").first().click();
+    await workbench().page.keyboard.type(text);
+    await workbench().page.keyboard.press("Enter");
   }
 
   /** The chat's answer holding `needle` (the chat list is virtualised, so answers are found by content). */
   async function answerContaining(needle: string, timeoutMs = 90_000): Promise<string> {
-    const answer: Locator = workbench.page.locator(".interactive-session .interactive-response").filter({ hasText: needle }).last();
+    const answer: Locator = workbench().page.locator(".interactive-session .interactive-response").filter({ hasText: needle }).last();
     await answer.waitFor({ timeout: timeoutMs });
     return answer.innerText();
   }
@@ -60,7 +45,7 @@ async function queueFault(fault: Record<string, unknown>): Promise<void> {
       const posts = await responsesPosts();
       if (posts.length > countBefore) return posts[countBefore].requestId;
       if (Date.now() > deadline) throw new Error("the relay received no request from VS Code's chat");
-      await workbench.page.waitForTimeout(250);
+      await workbench().page.waitForTimeout(250);
     }
   }
 
@@ -68,18 +53,18 @@ async function queueFault(fault: Record<string, unknown>): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!(await condition())) {
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await workbench.page.waitForTimeout(250);
+      await workbench().page.waitForTimeout(250);
     }
   }
 
   it("lists the relay's models in the chat's model picker", async () => {
-    await workbench.runCommand("Chat: Open Chat");
-    const picker = workbench.page.locator(".interactive-input-part .model-picker-split").first();
+    await workbench().runCommand("Chat: Open Chat");
+    const picker = workbench().page.locator(".interactive-input-part .model-picker-split").first();
     await picker.waitFor({ timeout: 60_000 });
     // The chat picks a model once VS Code has asked Relay Chat for the list (right after activation).
     await until(async () => /\b(demo|echo|long|reasoning|tools)\b/.test(await picker.innerText()), "a relay model in the chat's picker", 60_000);
     await picker.click();
-    const rows = workbench.page.locator(".action-widget .monaco-list-row");
+    const rows = workbench().page.locator(".action-widget .monaco-list-row");
     await rows.first().waitFor();
     const other = rows.filter({ hasText: "Other Models" });
     if (await other.count()) await other.first().click();
@@ -88,7 +73,7 @@ async function queueFault(fault: Record<string, unknown>): Promise<void> {
     const listed = (await rows.allInnerTexts()).join(" | ");
     for (const model of ["demo", "echo", "tools"]) assert.ok(listed.includes(model), `${model} in the picker: ${listed}`);
     assert.ok(listed.includes(new URL(uiEnvironment().relayBaseUrl).host), `each model names its relay: ${listed}`);
-    await workbench.screenshot("native-chat-01-model-picker");
+    await workbench().screenshot("native-chat-01-model-picker");
     await echo.first().click();
     await until(async () => /echo/.test(await picker.innerText()), "echo to be the chat's model");
   });
@@ -100,7 +85,7 @@ async function queueFault(fault: Record<string, unknown>): Promise<void> {
     const answer = await answerContaining("hello from VS Code's own chat");
     assert.match(answer, /^You said:/);
     assert.equal((await responsesPosts()).length, before + 1, "one request for one message");
-    await workbench.screenshot("native-chat-02-answer");
+    await workbench().screenshot("native-chat-02-answer");
   });
 
   const errorCases: Array<{ name: string; fault: Record<string, unknown>; says: RegExp }> = [
@@ -121,7 +106,7 @@ async function queueFault(fault: Record<string, unknown>): Promise<void> {
       const answer = await answerContaining(`Request id: ${requestId}`);
       assert.match(answer, errorCase.says);
       assert.equal((await responsesPosts()).length, before + 1, "exactly one request: neither Relay Chat nor VS Code's chat retried");
-      await workbench.screenshot(`native-chat-${String(index + 3).padStart(2, "0")}-${errorCase.name}`);
+      await workbench().screenshot(`native-chat-${String(index + 3).padStart(2, "0")}-${errorCase.name}`);
     });
   }
 
@@ -133,7 +118,7 @@ async function queueFault(fault: Record<string, unknown>): Promise<void> {
     const answer = await answerContaining(`Request id: ${await nextRequestId(before)}`);
     assert.match(answer, /incomplete \(max_output_tokens\)/);
     assert.equal((await responsesPosts()).length, before + 1);
-    await workbench.screenshot(`native-chat-${String(errorCases.length + 3).padStart(2, "0")}-incomplete`);
+    await workbench().screenshot(`native-chat-${String(errorCases.length + 3).padStart(2, "0")}-incomplete`);
   });
 });
 

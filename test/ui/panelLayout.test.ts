@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { FrameLocator } from "playwright-core";
 import { panelLayoutProblems } from "../webview/support/panelLayoutProblems";
-import { Workbench } from "./workbench";
+import { workbenchForSuite } from "./workbench";
 
 const widths = [280, 480];
 
@@ -25,23 +25,12 @@ async function layoutProblems(chat: FrameLocator): Promise<string[]> {
 
 describe("Relay Chat panel layout in the workbench", function () {
   this.timeout(240_000);
-  let workbench: Workbench;
+  const workbench = workbenchForSuite("layout");
   let chat: FrameLocator;
 
   before(async () => {
-    workbench = await Workbench.open();
-    await workbench.activityBarEntry("Relay Chat").waitFor({ timeout: 60_000 });
-    chat = await workbench.openRelayChat();
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed" && workbench) {
-      await workbench.screenshot(`failed-${(this.currentTest.title || "failure").replace(/[^a-z0-9]+/gi, "-").toLowerCase()}`).catch(() => undefined);
-    }
-  });
-
-  after(async () => {
-    await workbench?.close();
+    await workbench().activityBarEntry("Relay Chat").waitFor({ timeout: 60_000 });
+    chat = await workbench().openRelayChat();
   });
 
   async function checkLayout(what: string): Promise<void> {
@@ -55,7 +44,7 @@ describe("Relay Chat panel layout in the workbench", function () {
   }
 
   async function newChat(model: string): Promise<void> {
-    await workbench.newChat();
+    await workbench().newChat();
     await chat.locator(".composer-toolbar").getByRole("combobox", { name: "Model" }).selectOption(model);
   }
 
@@ -63,15 +52,15 @@ describe("Relay Chat panel layout in the workbench", function () {
     for (const [themeName, theme] of themes) {
       const shot = async (step: string) => {
         const name = `layout-${width}-${themeName}-${step}`;
-        const file = await workbench.panelScreenshot(name);
+        const file = await workbench().panelScreenshot(name);
         if (process.env.RELAY_CHAT_UPDATE_SCREENSHOTS && readmeScreenshots.has(name)) {
           fs.copyFileSync(file, path.resolve(__dirname, "..", "..", "docs", "images", `${name.replace(/^layout-/, "panel-")}.png`));
         }
       };
 
       it(`at ${width} px in ${theme}: streams an answer, keeps one scroll region, expands its receipt`, async () => {
-        await workbench.setSidebarWidth(width);
-        await workbench.setColorTheme(theme);
+        await workbench().setSidebarWidth(width);
+        await workbench().setColorTheme(theme);
         const viewWidth = await chat.locator("body").evaluate(() => document.documentElement.clientWidth);
         assert.ok(Math.abs(viewWidth - width) <= 24, `the chat view is ${viewWidth} px wide`);
         await newChat("demo");
@@ -106,9 +95,9 @@ describe("Relay Chat panel layout in the workbench", function () {
       });
 
       it(`at ${width} px in ${theme}: shows an error once, in its turn, with the fix that fits`, async () => {
-        await workbench.newChat();
-        await workbench.runCommand("Relay Chat: Select Model");
-        await workbench.answerInput("no-such-model");
+        await workbench().newChat();
+        await workbench().runCommand("Relay Chat: Select Model");
+        await workbench().answerInput("no-such-model");
         await chat.locator(".composer-toolbar").getByRole("combobox", { name: "Model" }).locator("option", { hasText: "no-such-model" }).waitFor({ state: "attached", timeout: 30_000 });
         await send("Which model answers?");
         const state = chat.locator(".turn-state.tone-error").last();
@@ -141,7 +130,7 @@ describe("Relay Chat panel layout in the workbench", function () {
       });
 
       it(`at ${width} px in ${theme}: filters the history by typing`, async () => {
-        await workbench.viewAction("Show Chat History").click();
+        await workbench().viewAction("Show Chat History").click();
         const history = chat.getByRole("region", { name: "Chat history" });
         await history.waitFor({ timeout: 30_000 });
         await history.getByRole("searchbox", { name: "Filter conversations" }).fill("file");

@@ -4,7 +4,7 @@
 // Screenshots: test-results/ui/relays-*.png.
 import * as assert from "node:assert/strict";
 import type { FrameLocator } from "playwright-core";
-import { Workbench } from "./workbench";
+import { workbenchForSuite } from "./workbench";
 
 const secondRelayUrl = process.env.RELAY_CHAT_UI_SECOND_RELAY_URL ?? "";
 const secondRelayKey = process.env.RELAY_CHAT_UI_SECOND_RELAY_KEY ?? "";
@@ -19,39 +19,27 @@ async function responsesPostsTo(controlUrl: string): Promise<number> {
 
 (enabled ? describe : describe.skip)("several relays in the workbench", function () {
   this.timeout(180_000);
-  let workbench: Workbench;
+  const workbench = workbenchForSuite("relays");
   let chat: FrameLocator;
 
   before(async () => {
-    workbench = await Workbench.open();
-    chat = await workbench.openRelayChat();
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed" && workbench) {
-      const safeName = (this.currentTest.title || "failure").replace(/[^a-z0-9]+/gi, "-").toLowerCase();
-      await workbench.screenshot(`failed-relays-${safeName}`).catch(() => undefined);
-    }
-  });
-
-  after(async () => {
-    await workbench?.close();
+    chat = await workbench().openRelayChat();
   });
 
   it("adds a second relay through Add Relay…: address, name, key, then the check-up", async () => {
-    await workbench.runCommand("Relay Chat: Add Relay…");
-    await workbench.answerInput(secondRelayUrl);
-    const nameBox = workbench.page.locator(".quick-input-widget input");
-    await workbench.page.locator(".quick-input-widget").getByText(/Add Relay \(2\/3\)/).waitFor();
+    await workbench().runCommand("Relay Chat: Add Relay…");
+    await workbench().answerInput(secondRelayUrl);
+    const nameBox = workbench().page.locator(".quick-input-widget input");
+    await workbench().page.locator(".quick-input-widget").getByText(/Add Relay \(2\/3\)/).waitFor();
     await nameBox.fill(NAME);
     await nameBox.press("Enter");
-    await workbench.page.locator(".quick-input-widget").getByText(/Add Relay \(3\/3\)/).waitFor();
-    await workbench.answerInput(secondRelayKey);
+    await workbench().page.locator(".quick-input-widget").getByText(/Add Relay \(3\/3\)/).waitFor();
+    await workbench().answerInput(secondRelayKey);
     // The check-up's report opens as a Markdown preview when it is done.
-    await workbench.page.locator(".tabs-container .tab", { hasText: "connection-check" }).first().waitFor({ timeout: 90_000 });
-    await workbench.screenshot("relays-01-check-up");
+    await workbench().page.locator(".tabs-container .tab", { hasText: "connection-check" }).first().waitFor({ timeout: 90_000 });
+    await workbench().screenshot("relays-01-check-up");
     // The report is a webview of its own: closed, so the chat is the only webview again.
-    const reportTab = workbench.page.locator(".tabs-container .tab", { hasText: "connection-check" }).first();
+    const reportTab = workbench().page.locator(".tabs-container .tab", { hasText: "connection-check" }).first();
     await reportTab.hover();
     await reportTab.locator(".tab-actions .action-label").first().click();
     await reportTab.waitFor({ state: "detached" });
@@ -64,7 +52,7 @@ async function responsesPostsTo(controlUrl: string): Promise<number> {
     assert.equal(groups.length, 2, `two relays in the picker: ${groups.join(", ")}`);
     assert.ok(groups.includes(NAME));
     await picker.selectOption(`${NAME}\u0000echo`);
-    await workbench.newChat();
+    await workbench().newChat();
     assert.match(await picker.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent ?? ""), new RegExp(`${NAME} › echo`));
     const before = await responsesPostsTo(secondRelayControl);
     const message = chat.getByRole("textbox", { name: "Message" });
@@ -88,19 +76,19 @@ async function responsesPostsTo(controlUrl: string): Promise<number> {
     const details = await receipt.innerText();
     assert.match(details, new RegExp(`Relay\\s+${NAME}`), details);
     assert.match(details, /estimated from the model's price/);
-    const balance = workbench.page.locator(".statusbar-item", { has: workbench.page.locator(".codicon-credit-card") });
+    const balance = workbench().page.locator(".statusbar-item", { has: workbench().page.locator(".codicon-credit-card") });
     await balance.waitFor({ timeout: 30_000 });
     assert.match(await balance.innerText(), /\$\d|unlimited/, "the second relay's balance in the status bar");
-    await workbench.panelScreenshot("relays-02-second-relay-answer");
-    await workbench.screenshot("relays-03-cost-and-balance");
+    await workbench().panelScreenshot("relays-02-second-relay-answer");
+    await workbench().screenshot("relays-03-cost-and-balance");
   });
 
   it("removes the relay and its key through Remove Relay…", async () => {
-    await workbench.runCommand("Relay Chat: Remove Relay…");
-    const pick = workbench.page.locator(".quick-input-list .monaco-list-row", { hasText: NAME }).first();
+    await workbench().runCommand("Relay Chat: Remove Relay…");
+    const pick = workbench().page.locator(".quick-input-list .monaco-list-row", { hasText: NAME }).first();
     await pick.waitFor();
     await pick.click();
-    const dialog = workbench.page.locator(".monaco-dialog-box");
+    const dialog = workbench().page.locator(".monaco-dialog-box");
     await dialog.waitFor();
     await dialog.getByRole("button", { name: "Remove" }).click();
     const picker = chat.locator(".composer-toolbar").getByRole("combobox", { name: "Model" });

@@ -7,26 +7,17 @@
 // Screenshots: test-results/ui/session-approvals-*.png, approval-rules-*.png.
 import * as assert from "node:assert/strict";
 import type { FrameLocator } from "playwright-core";
-import { Workbench } from "./workbench";
+import { workbenchForSuite } from "./workbench";
 
 const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT_UI_NATIVE_CHAT !== "1";
 
 (enabled ? describe : describe.skip)("Session Approvals in the chat view's menu, and approval rules", function () {
   this.timeout(180_000);
-  let workbench: Workbench;
+  const workbench = workbenchForSuite("session-approvals");
   let chat: FrameLocator;
 
   before(async () => {
-    workbench = await Workbench.open();
-    chat = await workbench.openRelayChat();
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed" && workbench) await workbench.screenshot("failed-session-approvals").catch(() => undefined);
-  });
-
-  after(async () => {
-    await workbench?.close();
+    chat = await workbench().openRelayChat();
   });
 
   async function send(text: string): Promise<void> {
@@ -36,7 +27,7 @@ const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT
   }
 
   it("lists a tool allowed for this session and revokes it, so its next call asks again", async () => {
-    await workbench.newChat();
+    await workbench().newChat();
     await chat.getByRole("combobox", { name: "Model" }).selectOption("tools");
     await send("Read the readme");
     const allow = chat.getByRole("button", { name: "Allow for this session" });
@@ -47,36 +38,36 @@ const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT
     await chat.getByText(/Tool result:/).nth(1).waitFor({ timeout: 60_000 });
     assert.equal(await chat.getByRole("button", { name: "Approve", exact: true }).count(), 0, "allowed for the session: no card");
 
-    await workbench.page.locator('.part.sidebar .title-actions .action-label[aria-label^="Views and More Actions"], .part.sidebar .title-actions .action-label[aria-label^="More Actions"]').first().click();
-    await workbench.page.getByRole("menuitem", { name: "Session Approvals..." }).click();
-    const row = workbench.page.locator(".quick-input-list .monaco-list-row", { hasText: "read_file" });
+    await workbench().page.locator('.part.sidebar .title-actions .action-label[aria-label^="Views and More Actions"], .part.sidebar .title-actions .action-label[aria-label^="More Actions"]').first().click();
+    await workbench().page.getByRole("menuitem", { name: "Session Approvals..." }).click();
+    const row = workbench().page.locator(".quick-input-list .monaco-list-row", { hasText: "read_file" });
     await row.waitFor({ timeout: 30_000 });
-    assert.equal(await workbench.page.locator(".quick-input-list .monaco-list-row", { hasText: "Revoke All" }).count(), 1);
-    await workbench.screenshot("session-approvals-01-quick-pick");
+    assert.equal(await workbench().page.locator(".quick-input-list .monaco-list-row", { hasText: "Revoke All" }).count(), 1);
+    await workbench().screenshot("session-approvals-01-quick-pick");
     await row.click();
-    await workbench.page.locator(".quick-input-widget").waitFor({ state: "hidden" });
+    await workbench().page.locator(".quick-input-widget").waitFor({ state: "hidden" });
 
     await send("And once again");
     const approve = chat.getByRole("button", { name: "Approve", exact: true });
     await approve.waitFor({ timeout: 60_000 });
-    await workbench.screenshot("session-approvals-02-asked-again");
+    await workbench().screenshot("session-approvals-02-asked-again");
     await chat.getByRole("button", { name: "Deny", exact: true }).click();
   });
 
   it("Always allow this command writes the exact rule after showing it; the same command then runs without asking, another still asks", async () => {
-    await workbench.newChat();
+    await workbench().newChat();
     await chat.getByRole("combobox", { name: "Model" }).selectOption("run-command");
     await send("run: echo rules-ok");
     const always = chat.getByRole("button", { name: "Always allow this command…" });
     await always.waitFor({ timeout: 60_000 });
-    await workbench.panelScreenshot("approval-rules-01-card");
+    await workbench().panelScreenshot("approval-rules-01-card");
     await always.click();
 
     // The host's modal shows what will be written before anything is.
-    const dialog = workbench.page.locator(".monaco-dialog-box");
+    const dialog = workbench().page.locator(".monaco-dialog-box");
     await dialog.waitFor({ timeout: 30_000 });
     assert.match(await dialog.innerText(), /\{"pattern":"echo rules-ok","match":"exact"\}/);
-    await workbench.screenshot("approval-rules-02-confirm");
+    await workbench().screenshot("approval-rules-02-confirm");
     await dialog.getByRole("button", { name: "Write rule and run" }).click();
     await chat.getByText(/Tool result: .*rules-ok/s).first().waitFor({ timeout: 60_000 });
 
@@ -84,7 +75,7 @@ const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT
     await chat.getByText(/Tool result: .*rules-ok/s).nth(1).waitFor({ timeout: 60_000 });
     assert.equal(await chat.getByRole("button", { name: "Approve", exact: true }).count(), 0, "the rule approved it: no card");
     await chat.getByText('Ran without asking: your rule run_command allow "echo rules-ok" (exact)').first().waitFor({ timeout: 30_000 });
-    await workbench.panelScreenshot("approval-rules-03-ran-by-rule");
+    await workbench().panelScreenshot("approval-rules-03-ran-by-rule");
 
     await send("run: echo rules-ok; echo more");
     const approve = chat.getByRole("button", { name: "Approve", exact: true });

@@ -8,7 +8,7 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import type { FrameLocator } from "playwright-core";
-import { Workbench, uiEnvironment } from "./workbench";
+import { uiEnvironment, workbenchForSuite } from "./workbench";
 
 const settingsFile = process.env.RELAY_CHAT_UI_USER_SETTINGS ?? "";
 const relayKey = process.env.RELAY_CHAT_UI_RELAY_KEY ?? "";
@@ -17,23 +17,11 @@ const enabled = Boolean(settingsFile && relayKey);
 (enabled ? describe : describe.skip)("the relay set in the User settings file of a remote-style window", function () {
   this.timeout(180_000);
   const relayBaseUrl = uiEnvironment().relayBaseUrl;
-  let workbench: Workbench;
+  const workbench = workbenchForSuite("user-settings");
   let chat: FrameLocator;
 
   before(async () => {
-    workbench = await Workbench.open();
-    chat = await workbench.openRelayChat();
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed" && workbench) {
-      const safeName = (this.currentTest.title || "failure").replace(/[^a-z0-9]+/gi, "-").toLowerCase();
-      await workbench.screenshot(`failed-${safeName}`).catch(() => undefined);
-    }
-  });
-
-  after(async () => {
-    await workbench?.close();
+    chat = await workbench().openRelayChat();
   });
 
   async function sendAndExpectCompleted(text: string): Promise<void> {
@@ -52,47 +40,47 @@ const enabled = Boolean(settingsFile && relayKey);
   it("reads the relay address from the User settings file after VS Code migrated it", async () => {
     // VS Code's first start rewrote the legacy value: the file has been parsed and written since.
     const deadline = Date.now() + 30_000;
-    while (!fs.readFileSync(settingsFile, "utf8").includes('"off"') && Date.now() < deadline) await workbench.page.waitForTimeout(200);
+    while (!fs.readFileSync(settingsFile, "utf8").includes('"off"') && Date.now() < deadline) await workbench().page.waitForTimeout(200);
     assert.match(fs.readFileSync(settingsFile, "utf8"), /"extensions\.autoUpdate":\s*"off"/, "VS Code migrates the legacy value");
     assert.doesNotMatch(await panelText(), /No relay address is set/);
   });
 
   it("sets the key through the command palette for the address in the User settings", async () => {
-    await workbench.runCommand("Relay Chat: Set API Key");
-    const prompt = workbench.page.locator(".quick-input-widget");
+    await workbench().runCommand("Relay Chat: Set API Key");
+    const prompt = workbench().page.locator(".quick-input-widget");
     await prompt.getByText(/API key for/).first().waitFor({ timeout: 30_000 });
     assert.match(await prompt.innerText(), new RegExp(`API key for ${relayBaseUrl.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`), "the key is asked for the relay in the User settings, not for a new address");
-    await workbench.answerInput(relayKey);
-    await workbench.page.locator(".quick-input-widget").waitFor({ state: "hidden" });
-    await workbench.newChat();
+    await workbench().answerInput(relayKey);
+    await workbench().page.locator(".quick-input-widget").waitFor({ state: "hidden" });
+    await workbench().newChat();
     const text = await panelText();
     assert.doesNotMatch(text, /No relay address is set/);
     assert.doesNotMatch(text, /No API key is set/);
     await sendAndExpectCompleted("first message to the relay in the User settings");
-    await workbench.panelScreenshot("user-settings-01-answer");
+    await workbench().panelScreenshot("user-settings-01-answer");
   });
 
   it("still talks to that relay after another User setting is edited", async () => {
     // As a person changes a setting: through the workbench, which writes the User settings file and parses it again.
-    await workbench.runCommand("View: Toggle Status Bar Visibility");
-    await workbench.page.locator(".part.statusbar").waitFor({ state: "hidden", timeout: 30_000 });
+    await workbench().runCommand("View: Toggle Status Bar Visibility");
+    await workbench().page.locator(".part.statusbar").waitFor({ state: "hidden", timeout: 30_000 });
     const deadline = Date.now() + 30_000;
     while (!/"workbench\.statusBar\.visible":\s*false/.test(fs.readFileSync(settingsFile, "utf8")) && Date.now() < deadline) {
-      await workbench.page.waitForTimeout(200);
+      await workbench().page.waitForTimeout(200);
     }
     assert.match(fs.readFileSync(settingsFile, "utf8"), /"workbench\.statusBar\.visible":\s*false/, "the edit is in the User settings file");
     assert.equal(JSON.parse(fs.readFileSync(settingsFile, "utf8"))["relayChat.baseUrl"], relayBaseUrl);
-    await workbench.newChat();
+    await workbench().newChat();
     assert.doesNotMatch(await panelText(), /No relay address is set|No API key is set/);
     await sendAndExpectCompleted("second message after a settings edit");
   });
 
   it("still talks to that relay after a reload", async () => {
-    await workbench.reload();
-    chat = await workbench.openRelayChat();
-    await workbench.newChat();
+    await workbench().reload();
+    chat = await workbench().openRelayChat();
+    await workbench().newChat();
     assert.doesNotMatch(await panelText(), /No relay address is set|No API key is set/);
     await sendAndExpectCompleted("third message after a reload");
-    await workbench.panelScreenshot("user-settings-02-after-reload");
+    await workbench().panelScreenshot("user-settings-02-after-reload");
   });
 });

@@ -5,30 +5,18 @@
 // case where VS Code would otherwise leave already-true steps unticked (src/host/walkthrough.ts).
 import * as assert from "node:assert/strict";
 import type { Locator } from "playwright-core";
-import { Workbench } from "./workbench";
+import { workbenchForSuite } from "./workbench";
 
 describe("the Get Started walkthrough", function () {
   this.timeout(180_000);
-  let workbench: Workbench;
+  const workbench = workbenchForSuite("walkthrough");
 
-  before(async () => {
-    workbench = await Workbench.open();
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed" && workbench) await workbench.screenshot("failed-walkthrough").catch(() => undefined);
-  });
-
-  after(async () => {
-    await workbench?.close();
-  });
-
-  const step = (title: string): Locator => workbench.page.locator("button.getting-started-step", { hasText: title });
+  const step = (title: string): Locator => workbench().page.locator("button.getting-started-step", { hasText: title });
   const isChecked = async (title: string) => (await step(title).locator('[aria-checked="true"]').count()) > 0;
 
   it("ticks off the relay, its key, the picked model and the first answer as they happen", async () => {
-    const chat = await workbench.openRelayChat();
-    await workbench.runCommand("Relay Chat: Get Started");
+    const chat = await workbench().openRelayChat();
+    await workbench().runCommand("Relay Chat: Get Started");
     await step("Add a relay").waitFor({ timeout: 60_000 });
     // The UI tests' relay is set and its key is in the environment: those two steps are done already.
     await step("Add a relay").locator('[aria-checked="true"]').waitFor({ timeout: 30_000 });
@@ -36,8 +24,8 @@ describe("the Get Started walkthrough", function () {
     assert.equal(await isChecked("Pick a model"), false, "no model picked yet");
     assert.equal(await isChecked("Ask a first question"), false, "no answer yet");
 
-    await workbench.runCommand("Relay Chat: Select Model");
-    await workbench.answerInput("echo");
+    await workbench().runCommand("Relay Chat: Select Model");
+    await workbench().answerInput("echo");
     await step("Pick a model").locator('[aria-checked="true"]').waitFor({ timeout: 30_000 });
 
     const message = chat.getByRole("textbox", { name: "Message" });
@@ -46,6 +34,6 @@ describe("the Get Started walkthrough", function () {
     await chat.getByText("You said: Hello from the walkthrough").first().waitFor({ timeout: 60_000 });
     await step("Ask a first question").locator('[aria-checked="true"]').waitFor({ timeout: 30_000 });
     assert.equal(await isChecked("Run the check-up"), false, "the check-up was not run");
-    await workbench.screenshot("walkthrough");
+    await workbench().screenshot("walkthrough");
   });
 });

@@ -36,9 +36,12 @@ export function uiEnvironment(): UiEnvironment {
 
 /**
  * A suite's workbench: opened before its tests, a failed test's screen saved as
- * failed-<prefix>-<test title>.png, closed after them. Called inside a describe, before its own hooks.
+ * failed-<prefix>-<test title>.png, closed after them. Called inside a describe: its hooks run in the
+ * order of registration among the suite's own, so a `before` registered earlier runs before the workbench
+ * opens, and `after` hooks registered later run once it is closed. `beforeClose` runs while it is still
+ * open, for undoing what the suite changed in the shared profile.
  */
-export function workbenchForSuite(prefix: string): () => Workbench {
+export function workbenchForSuite(prefix: string, options: { beforeClose?: (workbench: Workbench) => Promise<void> } = {}): () => Workbench {
   let workbench: Workbench | undefined;
   before(async () => {
     workbench = await Workbench.open();
@@ -50,10 +53,15 @@ export function workbenchForSuite(prefix: string): () => Workbench {
     }
   });
   after(async () => {
-    await workbench?.close();
+    if (workbench === undefined) return;
+    try {
+      await options.beforeClose?.(workbench);
+    } finally {
+      await workbench.close();
+    }
   });
   return () => {
-    if (workbench === undefined) throw new Error("the workbench opens in the suite's first before hook");
+    if (workbench === undefined) throw new Error("the workbench opens in a before hook of the suite");
     return workbench;
   };
 }
