@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import type { CodeBlockActions } from "./codeBlockActions";
 import type { ConversationUi } from "./conversationCommands";
+import { MAX_ATTACHMENT_CHARS } from "./messageAttachments";
 import type { NewAttachment } from "./messageAttachments";
 import type { EditorFix, EditorServices, ModelMemory, PanelPreferences } from "./panelServices";
 
@@ -112,7 +113,11 @@ const editorServices: Omit<EditorServices, "pickAttachment" | "openCode" | "appl
   activeFile(): NewAttachment | null {
     const editor = vscode.window.activeTextEditor;
     if (!editor) return null;
-    return { kind: "file", label: vscode.workspace.asRelativePath(editor.document.uri), text: editor.document.getText(), language: editor.document.languageId };
+    const document = editor.document;
+    // No more than an attachment keeps, and one character more so the cut is still noticed: the panel asks
+    // for this on its updates, and a large log open in the editor is not copied whole each time.
+    const end = document.positionAt(MAX_ATTACHMENT_CHARS + 1);
+    return { kind: "file", label: vscode.workspace.asRelativePath(document.uri), text: document.getText(new vscode.Range(new vscode.Position(0, 0), end)), language: document.languageId };
   },
   showInformation(message) {
     void vscode.window.showInformationMessage(message);
