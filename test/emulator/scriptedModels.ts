@@ -1,3 +1,5 @@
+import { imagesOfContent } from "./inputImages";
+import type { SeenImage } from "./inputImages";
 import { createHash } from "node:crypto";
 import type { ServiceErrorFields } from "./errorBodies";
 import type { PlannedItem } from "./outputPlan";
@@ -86,6 +88,16 @@ export function lastUserText(input: unknown): string {
     if (item?.role === "user") return textOfContent(item.content);
   }
   return "";
+}
+
+/** The images of the last user message. */
+function lastUserImages(input: unknown): SeenImage[] {
+  const items = inputItems(input);
+  for (let index = items.length - 1; index >= 0; index -= 1) {
+    const item = asRecord(items[index]);
+    if (item?.role === "user") return imagesOfContent(item.content);
+  }
+  return [];
 }
 
 /** Outputs at the end of the input: the client has just run the proposed functions. */
@@ -289,6 +301,21 @@ function describeCode(name: string, content: string): string {
   return `\`${name}\` has ${lines} line${lines === 1 ? "" : "s"}. ${summary}\n\n\`\`\`text\n${content.split("\n").slice(0, 8).join("\n")}\n\`\`\``;
 }
 
+/** What the demo can say of pasted images: their kind and size (it has no eyes for the pixels). */
+function describeImages(images: readonly SeenImage[], question: string): string {
+  const described = images.map((image, index) => {
+    const kind = image.mediaType.replace(/^image\//, "").toUpperCase();
+    const size = image.width !== null && image.height !== null ? `${image.width} × ${image.height} pixels` : "a size I could not read";
+    return `${index + 1}. a ${kind} image, ${size}`;
+  });
+  const asked = question === "" ? "" : ` You asked: *${question.split("\n")[0]!.slice(0, 200)}*.`;
+  return [
+    `I received ${images.length === 1 ? "one image" : `${images.length} images`} with your message, as \`input_image\` parts:${asked}`,
+    described.join("\n"),
+    "A real vision model would now describe what it shows; the demo model only reads the image's header, so this is as far as it sees.",
+  ].join("\n\n");
+}
+
 /** The edit the demo proposes to a file it has read: a comment above its first line, exact as the file has it. */
 function demoEdit(path: string, content: string): Record<string, unknown> {
   const firstLine = content.split("\n").find((line) => line.trim() !== "") ?? "";
@@ -416,6 +443,8 @@ function planDemo(request: ScriptInput): PlannedItem[] {
   const tool = (name: string) => tools.find((candidate) => candidate.name === name);
   const attached = attachedFile(userText);
   const question = typedQuestion(request.input);
+  const images = lastUserImages(request.input);
+  if (images.length > 0) return [message(describeImages(images, question))];
   const several = planSeveralFiles(request, []);
   if (several) return several;
   const runCommand = tool("run_command");

@@ -2,6 +2,7 @@
 // step by step (key, body, schema, model access, funds, generation, faults, the profile's framing), with
 // a usage log and queued misbehaviour for tests. Kept in one file, longer than most, because that
 // request path reads best top to bottom; generation, faults, profiles and framing live beside it.
+import { imagesOfContent } from "./inputImages";
 import { createServer } from "node:http";
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -138,15 +139,7 @@ async function readBody(request: IncomingMessage): Promise<string> {
 function inputImagesOf(body: unknown): string[] {
   const input = typeof body === "object" && body !== null ? (body as { input?: unknown }).input : undefined;
   if (!Array.isArray(input)) return [];
-  return input.flatMap((item: unknown) => {
-    const content = typeof item === "object" && item !== null ? (item as { content?: unknown }).content : undefined;
-    if (!Array.isArray(content)) return [];
-    return content.flatMap((part: unknown) => {
-      const { type, image_url: url } = (typeof part === "object" && part !== null ? part : {}) as { type?: unknown; image_url?: unknown };
-      const mediaType = type === "input_image" && typeof url === "string" ? /^data:([^;,]+);base64,/.exec(url)?.[1] : undefined;
-      return mediaType === undefined ? [] : [mediaType];
-    });
-  });
+  return input.flatMap((item: unknown) => imagesOfContent(typeof item === "object" && item !== null ? (item as { content?: unknown }).content : undefined).map((image) => image.mediaType));
 }
 
 function parseJson(rawBody: string): { ok: true; value: unknown } | { ok: false } {

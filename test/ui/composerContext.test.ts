@@ -26,6 +26,8 @@ async function responsesPosts(): Promise<Array<{ inputImages: string[]; body: un
   });
 
   it("pastes a screenshot into the message box and sends it as an input_image part", async () => {
+    // The demo model says what it received: the image's kind and size, read from the data URL.
+    await chat.getByRole("combobox", { name: "Model" }).selectOption("demo");
     const message = chat.getByRole("textbox", { name: "Message" });
     await message.click();
     // The webview's own paste handling: a clipboard paste event carrying a PNG file, made in the frame.
@@ -53,6 +55,7 @@ async function responsesPosts(): Promise<Array<{ inputImages: string[]; body: un
     const posts = await responsesPosts();
     assert.equal(posts.length, before + 1, "one request");
     assert.deepEqual(posts.at(-1)?.inputImages, ["image/png"], "the relay got the image as an input_image data URL");
+    await chat.getByText("a PNG image, 320 × 200 pixels").first().waitFor({ timeout: 30_000 });
 
     // The sent message shows it as a thumbnail (a data URL the extension served), which opens large.
     const thumbnail = chat.locator(".sent-images img").last();
@@ -80,6 +83,7 @@ async function responsesPosts(): Promise<Array<{ inputImages: string[]; body: un
     await chip.waitFor({ timeout: 30_000 });
     assert.match(await chip.innerText(), /README\.md\s*Current file/);
     await workbench().newChat();
+    await chat.getByRole("combobox", { name: "Model" }).selectOption("echo");
     await workbench().screenshot("context-01-current-file");
     const message = chat.getByRole("textbox", { name: "Message" });
     await message.fill("Summarize the open file");

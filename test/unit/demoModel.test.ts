@@ -152,4 +152,14 @@ describe("the demo model", () => {
     assert.match(answerTextOf(greeting), /demo model/);
     assert.doesNotMatch(answerTextOf(greeting), /You attached/);
   });
+
+  it("asked about a pasted screenshot, says what it received: the image's kind and size, and the question", async () => {
+    // A 1x1 transparent PNG.
+    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+    const session = harness.newSession({ settings: { model: "demo" }, tools: demoTools("approve") });
+    const turn = finishedTurn(await session.send("What does this error say?", { images: [{ mediaType: "image/png", data: png }] }));
+    assert.deepEqual(approvals, [], "no tool is proposed for an image question");
+    const answer = answerTextOf(turn);
+    assert.match(answer, /one image[\s\S]*What does this error say\?[\s\S]*a PNG image, 1 × 1 pixels/);
+  });
 });
