@@ -310,7 +310,7 @@ function describeImages(images: readonly SeenImage[], question: string): string 
   });
   const asked = question === "" ? "" : ` You asked: *${question.split("\n")[0]!.slice(0, 200)}*.`;
   return [
-    `I received ${images.length === 1 ? "one image" : `${images.length} images`} with your message, as \`input_image\` parts:${asked}`,
+    `I received ${images.length === 1 ? "one image" : `${images.length} images`} with your message (\`input_image\` parts).${asked}`,
     described.join("\n"),
     "A real vision model would now describe what it shows; the demo model only reads the image's header, so this is as far as it sees.",
   ].join("\n\n");
