@@ -48,7 +48,8 @@ describe("chat through the real extension", function () {
     assert.equal(turn.receipts.length, 1);
     assert.match(turn.receipts[0].requestId ?? "", /^req_/);
     assert.ok((turn.receipts[0].usage?.inputTokens ?? 0) > 0);
-    assert.ok(state.conversations.some((entry) => entry.id === state.conversationId), "saved and listed");
+    // The history list is read again after the save, a moment after the answer settles.
+    await waitForState(api, (now) => now.conversations.some((entry) => entry.id === now.conversationId), "saved and listed");
     assert.equal(state.totals?.requests, 1, "the conversation's totals count the request");
     assert.ok((state.totals?.inputTokens ?? 0) > 0);
   });
