@@ -21,6 +21,7 @@ import { installTestLanguagePack } from "./vscode/testLanguagePack.mjs";
 import { installAll } from "./vscode/installCodeServer.mjs";
 import { cacheDir, chromiumArgs, chromiumPath, repoRoot, resultsDir } from "./vscode/paths.mjs";
 
+const FIRST_RELAY_NAME = "Demo relay";
 const SECOND_RELAY_NAME = "Second relay (OpenRouter-like)";
 const fresh = process.argv.includes("--fresh");
 
@@ -95,7 +96,15 @@ async function withWorkbench(url, folder, name, check) {
     await page.goto(`${url}?folder=${encodeURIComponent(folder)}`);
     // The walkthrough's step media are webviews too: the chat view is the one from this extension.
     const view = page.frameLocator('iframe.webview.ready[src*="extensionId=relay-chat.relay-chat"]').frameLocator("#active-frame");
-    await check(page, view);
+    try {
+      await check(page, view);
+    } catch (error) {
+      // What the page showed when the check gave up says more than the timeout does.
+      mkdirSync(resultsDir, { recursive: true });
+      await page.screenshot({ path: path.join(resultsDir, `${name}-failed.png`) }).catch(() => undefined);
+      console.log(`Screenshot of the failure: ${path.relative(repoRoot, path.join(resultsDir, `${name}-failed.png`))}`);
+      throw error;
+    }
     // The pointer leaves the activity bar, so no tooltip covers the panel in the picture.
     await page.mouse.move(850, 450);
     await page.locator(".workbench-hover-container, .monaco-hover").first().waitFor({ state: "hidden", timeout: 5_000 }).catch(() => undefined);
@@ -164,7 +173,11 @@ async function main() {
     workspaceFolder: folder,
     settings: {
       ...(fresh ? { "workbench.welcomePage.walkthroughs.openOnInstall": true } : { "relayChat.baseUrl": relay.baseUrl }),
-      ...(secondRelay ? { "relayChat.relays": [{ name: SECOND_RELAY_NAME, baseUrl: `${secondRelay.baseUrl}/v1`, kind: "openrouter" }] } : {}),
+      // The demo's own relay comes first in the list, so it is the one the panel sends to until another is
+      // picked (the first relay is the default; relayChat.baseUrl alone would be listed after these).
+      ...(secondRelay
+        ? { "relayChat.relays": [{ name: FIRST_RELAY_NAME, baseUrl: relay.baseUrl }, { name: SECOND_RELAY_NAME, baseUrl: `${secondRelay.baseUrl}/v1`, kind: "openrouter" }] }
+        : {}),
       ...(relay.model && !fresh ? { "relayChat.model": relay.model } : {}),
       "relayChat.maxOutputTokens": 400,
       // The emulator's small-window model (test/emulator/scriptedModels.ts SMALL_CONTEXT_WINDOW): paste a long
