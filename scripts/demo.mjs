@@ -174,7 +174,7 @@ async function main() {
     settings: {
       ...(fresh ? { "workbench.welcomePage.walkthroughs.openOnInstall": true } : { "relayChat.baseUrl": relay.baseUrl }),
       // The demo's own relay comes first in the list, so it is the one the panel sends to until another is
-      // picked (the first relay is the default; relayChat.baseUrl alone would be listed after these).
+      // picked (relayChat.baseUrl names the same address, so it adds no relay of its own).
       ...(secondRelay
         ? { "relayChat.relays": [{ name: FIRST_RELAY_NAME, baseUrl: relay.baseUrl }, { name: SECOND_RELAY_NAME, baseUrl: `${secondRelay.baseUrl}/v1`, kind: "openrouter" }] }
         : {}),

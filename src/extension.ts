@@ -34,6 +34,7 @@ import type { PanelState, ToHost } from "./panel/protocol";
 import { checkConnection } from "./relay/connectionCheck";
 import { connectionReportMarkdown } from "./relay/connectionReport";
 import { redactSecrets } from "./relay/redact";
+import { defaultRelay } from "./relay/relayProfiles";
 import { SessionAllowances } from "./tools/approvalPolicy";
 import { createBuiltinTools } from "./tools/builtin/builtinTools";
 
@@ -150,7 +151,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     toolsNotice: trustRestrictionNotice,
     turnChanges: checkpointReview.actions,
     relayReady: connectionReady,
-    modelMemory: workspaceModelMemory(context.workspaceState, () => connection.relayNames()[0] ?? null),
+    modelMemory: workspaceModelMemory(context.workspaceState, () => defaultRelay(connection.relays)?.name ?? null),
     editor: createEditorServices(workspaceFiles, codeBlocks, activeConsoleUrl),
     conversationUi: vscodeConversationUi,
     files: workspaceFiles,

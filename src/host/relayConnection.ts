@@ -3,6 +3,7 @@ import { RelayClient, RelayConfigurationError } from "../relay/client";
 import type { ApiKeyStore, FoundKey, KeySource, WaitingEnvironmentKey } from "./apiKeyStore";
 import type { OutputLog } from "./outputLog";
 import type { RelayProfile } from "../relay/relayProfiles";
+import { defaultRelay } from "../relay/relayProfiles";
 import type { RelayChatSettings } from "./settings";
 import { relayOrigin as relayOriginOf } from "./apiKeyStore";
 import { readSettings } from "./settings";
@@ -79,7 +80,7 @@ export class RelayConnection implements vscode.Disposable {
   async refresh(): Promise<void> {
     const read = readSettings();
     const picked = this.choice.get();
-    const active = read.relays.find((relay) => relay.name === picked) ?? read.relays[0] ?? null;
+    const active = read.relays.find((relay) => relay.name === picked) ?? defaultRelay(read.relays) ?? null;
     this.activeProfile = active;
     // Everything downstream (the panel's setup card, the CLI-like checks) means the active relay's address.
     this.settings = { ...read, baseUrl: active?.baseUrl ?? "" };

@@ -170,15 +170,15 @@ const MODEL_BY_RELAY_KEY = "relayChat.modelByRelay";
 
 /**
  * The model picked in the panel for each relay, per workspace. The one model earlier versions kept is used for
- * the first relay until a model is picked for it.
+ * the default relay (the one of `relayChat.baseUrl`, which earlier versions had alone) until a model is picked for it.
  */
-export function workspaceModelMemory(state: vscode.Memento, firstRelay: () => string | null): ModelMemory {
+export function workspaceModelMemory(state: vscode.Memento, defaultRelayName: () => string | null): ModelMemory {
   const byRelay = () => state.get<Record<string, string>>(MODEL_BY_RELAY_KEY) ?? {};
   return {
     get: (relay) => {
       const remembered = byRelay();
       if (Object.prototype.hasOwnProperty.call(remembered, relay)) return remembered[relay] || undefined;
-      return relay === firstRelay() ? state.get<string>(MODEL_KEY) || undefined : undefined;
+      return relay === defaultRelayName() ? state.get<string>(MODEL_KEY) || undefined : undefined;
     },
     set: async (relay, model) => {
       await state.update(MODEL_BY_RELAY_KEY, { ...byRelay(), [relay]: model ?? "" });

@@ -123,6 +123,15 @@ export function resolveRelayProfiles(sources: RelayProfileSources): ResolvedRela
   return { profiles, problems };
 }
 
+/**
+ * The relay the panel sends to until the person picks one: the relay of `relayChat.baseUrl` (or
+ * RELAY_CHAT_BASE_URL) when there is one, because that is the relay they used before listing others, and a
+ * relay added to `relayChat.relays` by hand must not take its place unasked; otherwise the list's first.
+ */
+export function defaultRelay(profiles: readonly RelayProfile[]): RelayProfile | undefined {
+  return profiles.find((profile) => profile.origin !== "relays") ?? profiles[0];
+}
+
 /** Why `baseUrl` cannot be used as a relay's address, in a sentence; null when it can. */
 export function baseUrlProblem(baseUrl: string): string | null {
   try {

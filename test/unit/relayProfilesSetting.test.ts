@@ -1,7 +1,7 @@
 // relayChat.relays and the single relayChat.baseUrl of earlier versions, resolved into one list of relays:
 // bad entries are named and skipped, the rest still work, and no entry can carry a key.
 import * as assert from "node:assert/strict";
-import { relayNameFromUrl, resolveRelayProfiles } from "../../src/relay/relayProfiles";
+import { defaultRelay, relayNameFromUrl, resolveRelayProfiles } from "../../src/relay/relayProfiles";
 import type { RelayProfileSources } from "../../src/relay/relayProfiles";
 
 const none: RelayProfileSources = { relays: undefined, baseUrl: "", extraHeaders: {}, consoleUrl: "", environmentBaseUrl: "" };
@@ -36,6 +36,15 @@ describe("relay profiles from the settings", () => {
     ]);
     const same = resolveRelayProfiles({ ...none, relays, baseUrl: "https://cheap.example.com" });
     assert.deepEqual(same.profiles.map((profile) => profile.name), ["Cheap relay", "OpenRouter"], "the same root is not listed twice");
+  });
+
+  it("sends to the relay of relayChat.baseUrl until one is picked, so a relay added to the list by hand does not take its place", () => {
+    const relays = [{ name: "Cheap relay", baseUrl: "https://cheap.example.com/v1" }];
+    assert.equal(defaultRelay(resolveRelayProfiles({ ...none, relays, baseUrl: "https://official.example.com" }).profiles)?.name, "official.example.com");
+    assert.equal(defaultRelay(resolveRelayProfiles({ ...none, relays, environmentBaseUrl: "http://127.0.0.1:8787" }).profiles)?.name, "127.0.0.1:8787");
+    assert.equal(defaultRelay(resolveRelayProfiles({ ...none, relays, baseUrl: "https://cheap.example.com" }).profiles)?.name, "Cheap relay", "the list's entry at the same address");
+    assert.equal(defaultRelay(resolveRelayProfiles({ ...none, relays }).profiles)?.name, "Cheap relay", "without a base URL, the list's first");
+    assert.equal(defaultRelay([]), undefined);
   });
 
   it("names and skips a bad entry, and keeps the good ones", () => {
