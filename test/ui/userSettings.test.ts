@@ -3,7 +3,8 @@
 // machine-scoped setting was read at first and lost as soon as the User settings were parsed again. Here the
 // address and model are in the User settings file beside a value VS Code migrates on its first start, there
 // are no RELAY_CHAT_* variables and no key: the key is set through the command palette, a message is sent,
-// another User setting is edited, a message is sent again, and again after a reload.
+// another User setting is edited, a message is sent again, again after a reload, and again after a second
+// relay is added to relayChat.relays by hand.
 // Runs only under `runUiTests.mjs --relay-in-user-settings`. Screenshots: test-results/ui-user-settings/.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
@@ -82,5 +83,35 @@ const enabled = Boolean(settingsFile && relayKey);
     assert.doesNotMatch(await panelText(), /No relay address is set|No API key is set/);
     await sendAndExpectCompleted("third message after a reload");
     await workbench().panelScreenshot("user-settings-02-after-reload");
+  });
+
+  it("keeps sending to that relay after a second relay is added to relayChat.relays by hand", async () => {
+    // As a person adds one: in the User settings JSON editor, saved; no key for it yet, and nothing picked
+    // in the panel. Had the hand-added relay become the default, the panel would now ask for its key.
+    const handAdded = "Hand-added relay";
+    const settings = JSON.parse(fs.readFileSync(settingsFile, "utf8")) as Record<string, unknown>;
+    settings["relayChat.relays"] = [{ name: handAdded, baseUrl: "https://hand-added.example.com/v1" }];
+    const page = workbench().page;
+    await workbench().runCommand("Preferences: Open User Settings (JSON)");
+    await page.locator(".tabs-container .tab", { hasText: "settings.json" }).first().waitFor({ timeout: 30_000 });
+    await page.locator(".editor-instance .monaco-editor .view-lines").first().click();
+    await page.keyboard.press("ControlOrMeta+A");
+    await page.keyboard.press("Delete");
+    // One line, inserted at once into an empty editor: no auto-indent, no brackets closed or selection wrapped.
+    await page.keyboard.insertText(JSON.stringify(settings));
+    await page.keyboard.press("ControlOrMeta+S");
+    const deadline = Date.now() + 30_000;
+    while (!fs.readFileSync(settingsFile, "utf8").includes(handAdded) && Date.now() < deadline) await page.waitForTimeout(200);
+    assert.deepEqual(JSON.parse(fs.readFileSync(settingsFile, "utf8"))["relayChat.relays"], settings["relayChat.relays"], "saved as typed");
+    const picker = chat.locator(".composer-toolbar").getByRole("combobox", { name: "Model" });
+    await picker.locator(`optgroup[label="${handAdded}"]`).waitFor({ state: "attached", timeout: 30_000 });
+    const groups = await picker.locator("optgroup").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("label")));
+    assert.deepEqual(groups, [handAdded, new URL(relayBaseUrl).host], "the list's relays first, the base URL's relay after them");
+    await workbench().newChat();
+    assert.doesNotMatch(await panelText(), /No relay address is set|No API key is set/);
+    const chosen = await picker.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent ?? "");
+    assert.match(chosen, new RegExp(`^${new URL(relayBaseUrl).host.replace(/[.]/g, "\\.")} › `), "the base URL's relay is still the one the panel sends to");
+    await sendAndExpectCompleted("fourth message after a relay was added by hand");
+    await workbench().panelScreenshot("user-settings-03-relay-added-by-hand");
   });
 });
