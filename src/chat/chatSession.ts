@@ -2,13 +2,12 @@ import * as l10n from "@vscode/l10n";
 import { functionCallsOf, outputTextOf } from "../relay/accumulate";
 import type { RelayClient } from "../relay/client";
 import { redactSecrets } from "../relay/redact";
-import { userMessage } from "../relay/requestBuilder";
 import type { InputItem, RequestResult, ResponseSnapshot } from "../relay/types";
 import { ToolRegistry } from "../tools/toolRegistry";
 import type { ChatSettings } from "./chatSettings";
 import type { Clock, IdFactory } from "./clock";
 import { randomIds, systemClock } from "./clock";
-import { compactionBoundary, DEFAULT_COMPACTION_SETTINGS, SUMMARIZE_PROMPT, summaryText } from "./compaction";
+import { compactionBoundary, DEFAULT_COMPACTION_SETTINGS, summaryRequestItems, summaryRequestTurn, summaryText } from "./compaction";
 import type { Conversation, RequestPurpose, RequestRecord, Turn, TurnSummary } from "./conversation";
 import { createConversation, findTurn, newestLeafFrom, requireTurn } from "./conversation";
 import type { HistoryStore } from "./historyStore";
@@ -19,7 +18,7 @@ import { incompleteActionsFor, largerBudgetFor, lastBudgetOf, requireIncompleteT
 import { continuationItems } from "./historyItems";
 import type { RequestLedger } from "./requestLedger";
 import type { SendEstimate } from "./spendGuard";
-import { estimateNextRequest, estimateSend, withSpendWarning } from "./spendGuard";
+import { estimateNextRequest, estimateSend, summaryRequestFits, withSpendWarning } from "./spendGuard";
 import type { ChatTools, ToolCallEvent } from "./toolRound";
 import { answerFunctionCalls } from "./toolRound";
 import { checkpointAtTurnEnd, checkpointBeforeChange, checkpointBeforeRound } from "./turnCheckpoint";
@@ -32,6 +31,9 @@ import { sendTurnRequest } from "./turnRequest";
 // regenerate) or is the follow-up the spec requires after a function call, capped per turn. Each of them
 // is estimated first and, above the threshold, confirmed. How one request is sent and recorded so that a
 // crash loses at most a few seconds of text is in turnRequest.ts.
+
+/** With relayChat.compaction.withoutAsking: at most this many summaries (each billed) before one message. */
+const MAX_SUMMARIES_BEFORE_A_SEND = 3;
 
 /** Progress for the panel. Snapshots arrive once per received batch of events, not per event. */
 export interface ChatSessionListener {
@@ -238,9 +240,11 @@ export class ChatSession {
       const message = userMessageWith(text, images);
       // A resent image whose file is gone stops here, before a turn is started (the error says which).
       await this.store.images.resolve([message]);
-      if (parentId !== null && this.wouldPassCompactionThreshold(parentId, text)) {
+      // A summary covers only what fits in the window, so a very long branch may take more than one.
+      for (let summaries = 0; summaries < MAX_SUMMARIES_BEFORE_A_SEND && parentId !== null && this.wouldPassCompactionThreshold(parentId, text); summaries += 1) {
         const summarized = await this.summarize(parentId, options);
         if (summarized.status !== "finished") return summarized;
+        if (summaryText(summarized.turn.summary) === null) break;
       }
       const refused = await this.guardSpend(estimateSend(this.current, parentId, text, this.settings.expensiveSendThresholdTokens, images.length), options);
       if (refused) return refused;
@@ -263,12 +267,13 @@ export class ChatSession {
 
   private async summarize(lastTurnId: string | null, options: SendOptions): Promise<TurnResult> {
     const compaction = this.settings.compaction ?? DEFAULT_COMPACTION_SETTINGS;
-    const boundary = compactionBoundary(this.current, lastTurnId, compaction.keepTurns);
+    const fits = summaryRequestFits(this.current, this.settings.contextWindowTokens ?? null, this.settings.maxOutputTokens);
+    const boundary = compactionBoundary(this.current, lastTurnId, compaction.keepTurns, fits);
     if (boundary === null) throw new Error(l10n.t("There are no earlier turns to summarize: the last {0} turns are always sent as they are.", compaction.keepTurns));
     const through = boundary.through;
     // The summarize request is sent after the history up to `through` (with any earlier summary), as if it were the next turn there.
-    const asking: Turn = { id: through.id, parentId: through.id, userText: "", createdAt: this.clock.now(), requests: [], toolCalls: [], outcome: { kind: "in_progress" }, notice: null };
-    const prompt = [userMessage(SUMMARIZE_PROMPT)];
+    const asking = summaryRequestTurn(through, this.clock.now());
+    const prompt = summaryRequestItems();
     const refused = await this.guardSpend(estimateNextRequest(this.current, asking, prompt, this.settings.expensiveSendThresholdTokens, "summarize"), options);
     if (refused) return refused;
     const summary: TurnSummary = { requests: asking.requests, replacedTurns: boundary.replacedTurns, estimatedTokensBefore: estimateSend(this.current, lastTurnId, "", 0).inputTokens, estimatedTokensAfter: null };

@@ -20,6 +20,16 @@ export const DEFAULT_COMPACTION_THRESHOLD_PERCENT = 80;
 export const SUMMARIZE_PROMPT =
   "Summarize our conversation so far for your own later use: the goals, decisions, facts, file names, code and open questions that later answers depend on. Write it as compact notes, without preamble.";
 
+/** What a summary request adds after the history it summarizes. */
+export function summaryRequestItems(): InputItem[] {
+  return [userMessage(SUMMARIZE_PROMPT)];
+}
+
+/** The turn a summary request is sent as: after `through`, as if it were the next turn there (never stored). */
+export function summaryRequestTurn(through: Turn, createdAt: number): Turn {
+  return { id: through.id, parentId: through.id, userText: "", createdAt, requests: [], toolCalls: [], outcome: { kind: "in_progress" }, notice: null };
+}
+
 /** How the summary is put in front of the turns it did not replace. */
 export function summaryItem(text: string): InputItem {
   return userMessage(`Summary of the earlier part of this conversation (the turns before were summarized to fit the context window):\n\n${text}`);
@@ -62,14 +72,37 @@ export interface CompactionBoundary {
  * Where a summary of the branch ending at `lastTurnId` would end, or null when there is nothing to
  * summarize (fewer completed turns since the last summary than are kept). Turns that did not complete
  * are never sent, so they count neither as kept nor as summarized.
+ *
+ * `fits` says whether the summary request ending at a turn fits the context window. The request carries
+ * every turn it summarizes, so when all of them would not fit, the boundary moves back to the latest turn
+ * that does: the summary covers what fits, and the offer stays for the rest (summarizing in chunks, each
+ * summary carrying the one before it). When not even one turn fits, it covers one, and the relay says why.
  */
-export function compactionBoundary(conversation: Conversation, lastTurnId: string | null, keepTurns: number): CompactionBoundary | null {
+export function compactionBoundary(conversation: Conversation, lastTurnId: string | null, keepTurns: number, fits?: (through: Turn) => boolean): CompactionBoundary | null {
   const path = pathTo(conversation, lastTurnId);
   const summarized = summaryIndexIn(path);
   const since = path.slice(summarized + 1).filter((turn) => turn.outcome.kind === "completed");
   const newlyReplaced = since.length - Math.max(0, keepTurns);
   if (newlyReplaced < 1) return null;
-  const through = since[newlyReplaced - 1] as Turn;
+  const count = fits ? largestFitting(newlyReplaced, (candidate) => fits(since[candidate - 1] as Turn)) : newlyReplaced;
   const earlier = summarized < 0 ? 0 : (path[summarized]?.summary?.replacedTurns ?? 0);
-  return { through, replacedTurns: earlier + newlyReplaced };
+  return { through: since[count - 1] as Turn, replacedTurns: earlier + count };
+}
+
+/** The largest count in 1…most for which `fits` holds (it holds for every smaller count once it holds), else 1. */
+function largestFitting(most: number, fits: (count: number) => boolean): number {
+  if (fits(most)) return most;
+  let low = 1;
+  let high = most - 1;
+  let found = 1;
+  while (low <= high) {
+    const middle = Math.floor((low + high) / 2);
+    if (fits(middle)) {
+      found = middle;
+      low = middle + 1;
+    } else {
+      high = middle - 1;
+    }
+  }
+  return found;
 }

@@ -2,7 +2,7 @@ import type { ModelPrice } from "../relay/modelPrice";
 import type { InputItem } from "../relay/types";
 import type { Conversation, RequestPurpose, Turn } from "./conversation";
 import { pathTo } from "./conversation";
-import { summaryIndexIn } from "./compaction";
+import { summaryIndexIn, summaryRequestItems, summaryRequestTurn } from "./compaction";
 import { historyItemsBefore, requestInputFor } from "./historyItems";
 
 // Resent history is billed as input on every request, so a long conversation gets more expensive per
@@ -97,6 +97,25 @@ export function estimateNextRequest(conversation: Conversation, turn: Turn, adde
     return estimate(usage.input_tokens + resentOutput + estimateTokensOfItems(added), thresholdTokens, "last_usage", purpose);
   }
   return estimate(estimateTokensOfItems([...requestInputFor(conversation, turn), ...added]), thresholdTokens, "characters", purpose);
+}
+
+/**
+ * The share of the window a summary request's estimate may fill. The estimate counts characters, and a
+ * relay's tokenizer and its per-message overhead count more (about 8% more for many short messages, measured
+ * against the emulator's count); the rest leaves the summary room to be written when no output budget is set.
+ */
+const SUMMARY_ESTIMATE_SHARE = 0.8;
+
+/**
+ * Whether the request for a summary of the branch up to a turn fits the model's context window, leaving
+ * room for the answer (compaction.ts summarizes in chunks when it does not); undefined when the window is unknown.
+ */
+export function summaryRequestFits(conversation: Conversation, windowTokens: number | null, maxOutputTokens: number | null): ((through: Turn) => boolean) | undefined {
+  if (windowTokens === null || windowTokens <= 0) return undefined;
+  const room = windowTokens * SUMMARY_ESTIMATE_SHARE - (maxOutputTokens ?? 0);
+  // An output budget near the window's size leaves no room to plan with: the summary is not cut into turns.
+  if (room <= 0) return undefined;
+  return (through) => estimateNextRequest(conversation, summaryRequestTurn(through, 0), summaryRequestItems(), 0, "summarize").inputTokens <= room;
 }
 
 function summarizedSince(path: readonly Turn[], since: number): boolean {

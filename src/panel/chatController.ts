@@ -374,6 +374,7 @@ export class ChatController implements PanelSource {
       activeFileOffer: this.editorActions.activeFileOffer,
       context: this.contextMeter(),
       compaction: this.options.relay.settings.compaction ?? DEFAULT_COMPACTION_SETTINGS,
+      maxOutputTokens: this.options.relay.settings.maxOutputTokens,
       imageLimits: this.imageLimits(),
       consoleConfigured: this.consoleConfigured,
       spendEstimate: this.prompts.spendEstimate,

@@ -30,6 +30,8 @@ export interface PanelInputs {
   activeFileOffer: { label: string } | null;
   context: ContextMeterView | null;
   compaction: CompactionSettings;
+  /** relayChat.maxOutputTokens: the room a summary request leaves for its answer. */
+  maxOutputTokens?: number | null;
   imageLimits: ImageLimitsView;
   /** relayChat.consoleUrl is set, so a quota problem can offer to open the relay's console. */
   consoleConfigured: boolean;
@@ -66,7 +68,7 @@ export class PanelPresenter {
       selectionOffer: inputs.selectionOffer,
       activeFileOffer: inputs.activeFileOffer,
       context: inputs.context,
-      compactionOffer: compactionOfferFor(conversation, inputs.context, inputs.compaction, inputs.busy),
+      compactionOffer: compactionOfferFor(conversation, inputs.context, inputs.compaction, inputs.busy, inputs.maxOutputTokens ?? null),
       imageLimits: inputs.imageLimits,
       spendWarning:
         spendEstimate === null

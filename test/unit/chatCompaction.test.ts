@@ -8,6 +8,7 @@ import { activePath } from "../../src/chat/conversation";
 import { parseConversation } from "../../src/chat/conversationSchema";
 import { activeHistoryItems } from "../../src/chat/historyItems";
 import { estimateSend } from "../../src/chat/spendGuard";
+import { compactionOfferFor } from "../../src/panel/compactionOffer";
 import { causeOf } from "../../src/panel/turnFixes";
 import type { JsonObject } from "../../src/relay/types";
 import { SMALL_CONTEXT_WINDOW } from "../emulator/scriptedModels";
@@ -156,6 +157,55 @@ describe("compaction: a summary of earlier turns", () => {
       const summaries = session.conversation.turns.filter((turn) => turn.summary !== undefined);
       assert.equal(summaries.length, withoutAsking ? 1 : 0);
     }
+  });
+
+  it("summarizes in chunks when the turns to summarize would not fit the window themselves (a switch to a smaller model)", async function () {
+    this.timeout(120_000);
+    // Sixty long turns with a model whose window is not known here, about twice the small model's window.
+    const session = harness.newSession({ settings: { model: "echo", compaction: { ...KEEP, keepTurns: 4 } } });
+    for (let index = 1; index <= 60; index += 1) finishedTurn(await session.send(`note ${index}: ${"detail ".repeat(120)}`));
+    session.settings = { ...session.settings, model: "small-window", contextWindowTokens: SMALL_CONTEXT_WINDOW };
+    const refused = finishedTurn(await session.send("and now?"));
+    assert.equal(causeOf(refused.outcome), "context_length");
+
+    const offer = compactionOfferFor(session.conversation, { estimatedTokens: 0, windowTokens: SMALL_CONTEXT_WINDOW }, { ...KEEP, keepTurns: 4 }, false);
+    const first = finishedTurn(await session.summarizeEarlierTurns());
+    const firstBody = harness.postedBodies().at(-1) as JsonObject;
+    assert.ok(countInputTokens(firstBody.input) <= SMALL_CONTEXT_WINDOW, `the summary request fits the window (${countInputTokens(firstBody.input)})`);
+    assert.ok(summaryText(first.summary), "the first chunk is summarized");
+    const firstReplaced = first.summary?.replacedTurns ?? 0;
+    assert.ok(firstReplaced > 0 && firstReplaced < 56, `it covers what fits, not all 56 earlier turns (${firstReplaced})`);
+    assert.deepEqual(offer, { reason: "too_long", turns: firstReplaced }, "the offer named the turns one click replaces");
+    assert.notEqual(compactionBoundary(session.conversation, session.conversation.activeTurnId, 4), null, "the rest can be summarized next");
+
+    let summaries = 1;
+    let latest = first;
+    while ((latest.summary?.replacedTurns ?? 0) < 56 && summaries < 5) {
+      latest = finishedTurn(await session.summarizeEarlierTurns());
+      summaries += 1;
+      const body = harness.postedBodies().at(-1) as JsonObject;
+      assert.ok(countInputTokens(body.input) <= SMALL_CONTEXT_WINDOW, `summary ${summaries} fits the window`);
+      assert.match(String(inputOf(body)[0]?.content), /^Summary of the earlier part/, "each chunk carries the summary before it");
+      assert.ok(summaryText(latest.summary), `summary ${summaries} is answered`);
+    }
+    // Of the 60 completed turns the last four stay; the refused one is never sent, so it is not summarized either.
+    assert.equal(latest.summary?.replacedTurns, 56);
+    const retried = finishedTurn(await session.regenerate(refused.id));
+    assert.equal(retried.outcome.kind, "completed", retried.notice ?? "");
+    assertValid(harness.postedBodies().at(-1) as JsonObject);
+  });
+
+  it("with consent to summarize without asking, makes as many chunks as the window needs before the message, then sends it", async function () {
+    this.timeout(120_000);
+    // Ninety long turns: about three times the small model's window.
+    const session = harness.newSession({ settings: { model: "echo", compaction: { ...KEEP, keepTurns: 4, withoutAsking: true } } });
+    for (let index = 1; index <= 90; index += 1) finishedTurn(await session.send(`note ${index}: ${"detail ".repeat(120)}`));
+    session.settings = { ...session.settings, model: "small-window", contextWindowTokens: SMALL_CONTEXT_WINDOW };
+    const answered = finishedTurn(await session.send("and now?"));
+    assert.equal(answered.outcome.kind, "completed", answered.notice ?? "");
+    const summaryBodies = harness.postedBodies().filter((body) => inputOf(body).at(-1)?.content === SUMMARIZE_PROMPT);
+    assert.ok(summaryBodies.length >= 2 && summaryBodies.length <= 3, `summaries made: ${summaryBodies.length}`);
+    for (const body of [...summaryBodies, harness.postedBodies().at(-1) as JsonObject]) assert.ok(countInputTokens(body.input) <= SMALL_CONTEXT_WINDOW);
   });
 
   it("keeps a 200-turn conversation going after one consented summary against a model with a small context window", async function () {
