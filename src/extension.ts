@@ -4,6 +4,7 @@ import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import { FileStorage } from "./chat/fileStorage";
 import { HistoryStore } from "./chat/historyStore";
+import { ReviewNotes } from "./chat/reviewNote";
 import { ledgerToCsv } from "./chat/ledgerCsv";
 import { RequestLedger } from "./chat/requestLedger";
 import { ApiKeyStore } from "./host/apiKeyStore";
@@ -125,9 +126,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   };
   const checkpointing = new WorkspaceCheckpointing(storageFolder, log);
   // Proposed edits (propose_edit, Apply to file) wait in their editors for Keep or Undo.
-  const editReview = new EditReview();
+  // What the person did with the model's changes (kept, undone, restored), told to the model with the next message.
+  const reviewNotes = new ReviewNotes();
+  const editReview = new EditReview(reviewNotes);
   context.subscriptions.push(editReview, registerEditReviewCommands(editReview));
-  const checkpointReview = registerCheckpointReview(checkpointing);
+  const checkpointReview = registerCheckpointReview(checkpointing, reviewNotes);
   context.subscriptions.push(checkpointReview.disposable);
   const externalTools = new ExternalTools(() => connection.secrets(), (message) => log.info(message));
 
@@ -150,6 +153,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     tools: chatTools,
     toolsNotice: trustRestrictionNotice,
     turnChanges: checkpointReview.actions,
+    editReviews: reviewNotes,
     relayReady: connectionReady,
     modelMemory: workspaceModelMemory(context.workspaceState, () => defaultRelay(connection.relays)?.name ?? null),
     editor: createEditorServices(workspaceFiles, codeBlocks, activeConsoleUrl),

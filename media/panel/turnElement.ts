@@ -79,7 +79,7 @@ export class TurnElement {
   }
 
   update(turn: TurnView, context: TurnContext): void {
-    const userSignature = JSON.stringify([turn.userText, turn.attachments, turn.images, turn.branchIndex, turn.branchCount]);
+    const userSignature = JSON.stringify([turn.userText, turn.attachments, turn.images, turn.reviewNote, turn.branchIndex, turn.branchCount]);
     if (userSignature !== this.userSignature) {
       this.userSignature = userSignature;
       this.userSlot.replaceChildren(this.renderUserMessage(turn, context.localizer));
@@ -165,6 +165,13 @@ export class TurnElement {
       element("div", { className: "user-text", text: turn.userText }),
       chips,
       turn.images && turn.images.length > 0 ? this.handlers.sentImages(turn.images) : null,
+      // What went to the model beside the typed text is on screen too, one click away (it is in English: it is the model's).
+      turn.reviewNote
+        ? element("details", { className: "review-note" }, [
+            element("summary", {}, [icon("diff"), element("span", { text: localizer.text("Sent with this message: what you did with the model's changes to files") })]),
+            element("p", { text: turn.reviewNote }),
+          ])
+        : null,
       turn.branchCount > 1 ? this.renderBranchNavigation(turn, localizer) : null,
     ]);
   }

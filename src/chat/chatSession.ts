@@ -2,6 +2,7 @@ import * as l10n from "@vscode/l10n";
 import { functionCallsOf, outputTextOf } from "../relay/accumulate";
 import type { RelayClient } from "../relay/client";
 import { redactSecrets } from "../relay/redact";
+import { userMessage } from "../relay/requestBuilder";
 import type { InputItem, RequestResult, ResponseSnapshot } from "../relay/types";
 import { ToolRegistry } from "../tools/toolRegistry";
 import type { ChatSettings } from "./chatSettings";
@@ -92,6 +93,8 @@ export interface SendOptions {
   confirmed?: boolean;
   /** Images sent beside the text (a new message only; a regenerated turn keeps its own). */
   images?: readonly ImageData[];
+  /** What the model is told, before the text, about the person's review of its proposed edits (reviewNote.ts). */
+  reviewNote?: string | null;
 }
 
 export class ChatSession {
@@ -140,19 +143,19 @@ export class ChatSession {
   /** Sends an edited version of a turn's message, with its images, as a new branch; the original turn stays reachable. */
   editAndResend(turnId: string, newText: string, options: SendOptions = {}): Promise<TurnResult> {
     const turn = requireTurn(this.current, turnId);
-    return this.startTurn(turn.parentId, newText, options, turn.images ?? []);
+    return this.startTurn(turn.parentId, newText, { reviewNote: turn.reviewNote, ...options }, turn.images ?? []);
   }
 
   /** Asks again for the same message as a new branch; the earlier answer stays reachable. */
   regenerate(turnId: string, options: SendOptions = {}): Promise<TurnResult> {
     const turn = requireTurn(this.current, turnId);
-    return this.startTurn(turn.parentId, turn.userText, options, turn.images ?? []);
+    return this.startTurn(turn.parentId, turn.userText, { reviewNote: turn.reviewNote, ...options }, turn.images ?? []);
   }
 
   /** Sends the turn's message again without its images, as a new branch (the model refused them); user-initiated only. */
   resendWithoutImages(turnId: string, options: SendOptions = {}): Promise<TurnResult> {
     const turn = requireTurn(this.current, turnId);
-    return this.startTurn(turn.parentId, turn.userText, { ...options, images: [] });
+    return this.startTurn(turn.parentId, turn.userText, { reviewNote: turn.reviewNote, ...options, images: [] });
   }
 
   /** Puts the branch through `turnId` on screen (its newest continuation), and saves that choice. */
@@ -250,9 +253,12 @@ export class ChatSession {
       if (refused) return refused;
       const turn: Turn = { id: this.ids("turn"), parentId, userText: text, createdAt: this.clock.now(), requests: [], toolCalls: [], outcome: { kind: "in_progress" }, notice: null };
       if (images.length > 0) turn.images = images;
+      // The note goes first, as its own message, so the person's words stay as they typed them.
+      const note = options.reviewNote ? [userMessage(options.reviewNote)] : [];
+      if (options.reviewNote) turn.reviewNote = options.reviewNote;
       this.current.turns.push(turn);
       this.current.activeTurnId = turn.id;
-      return this.runTurn(turn, "send", [message], this.settings.maxOutputTokens);
+      return this.runTurn(turn, "send", [...note, message], this.settings.maxOutputTokens);
     });
   }
 

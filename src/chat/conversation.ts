@@ -107,6 +107,8 @@ export interface Turn {
   userText: string;
   /** Stored names of the images sent with the message (see imageStore.ts); absent when none. */
   images?: string[];
+  /** What the model was told before the message about the review of its proposed edits (reviewNote.ts); absent when nothing. */
+  reviewNote?: string;
   createdAt: number;
   /**
    * The requests of the turn, in order; the one running is last, with outcome `in_progress`. The turn's

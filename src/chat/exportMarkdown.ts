@@ -22,6 +22,7 @@ function turnLines(turn: Turn, localize: Localize, imageFolder: string): string[
   const images = turn.images ?? [];
   // Relative links, encoded: the folder is named after the document, which may have spaces.
   if (images.length > 0) lines.push(images.map((name, index) => `![${localize("Image {0}", index + 1)}](${encodeURIComponent(imageFolder)}/${name})`).join(" "), "");
+  if (turn.reviewNote) lines.push(`${localize("Sent with this message: what you did with the model's changes to files")}`, "", fenced(turn.reviewNote, ""), "");
   for (const call of turn.toolCalls) {
     lines.push(`**${localize("Tool call")}** \`${call.name}\``, "", fenced(call.arguments || "{}", "json"), "", localize("Result:"), "", fenced(call.output.output, ""), "");
   }

@@ -1,17 +1,19 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { TurnCheckpoint } from "../chat/conversation";
+import type { ReviewNotes } from "../chat/reviewNote";
 import type { TurnChangesActions } from "../panel/panelServices";
 import type { CheckpointId, FileChange } from "../tools/checkpointStore";
 import type { WorkspaceCheckpointing } from "./checkpointSetup";
 
 // Review and Restore for a turn that changed files: the list of changes since the turn's checkpoint, each
 // opening VS Code's diff editor (the checkpoint side served from the shadow repository), and a restore that
-// shows what it will change, asks once, and can itself be undone.
+// shows what it will change, asks once, and can itself be undone. What a restore did is told to the model
+// with the next message (src/chat/reviewNote.ts).
 
 const scheme = "relay-chat-checkpoint";
 
-export function registerCheckpointReview(checkpointing: WorkspaceCheckpointing): { actions: TurnChangesActions; disposable: vscode.Disposable } {
+export function registerCheckpointReview(checkpointing: WorkspaceCheckpointing, notes: ReviewNotes | null = null): { actions: TurnChangesActions; disposable: vscode.Disposable } {
   const provider: vscode.TextDocumentContentProvider = {
     async provideTextDocumentContent(uri) {
       const { checkpoint, folder, file } = JSON.parse(uri.query) as { checkpoint: CheckpointId; folder: string; file: string };
@@ -23,7 +25,7 @@ export function registerCheckpointReview(checkpointing: WorkspaceCheckpointing):
     disposable,
     actions: {
       review: (checkpoint) => review(checkpointing, checkpoint),
-      restore: (checkpoint) => restore(checkpointing, checkpoint.before),
+      restore: (checkpoint) => restore(checkpointing, checkpoint.before, notes),
     },
   };
 }
@@ -47,7 +49,7 @@ async function review(checkpointing: WorkspaceCheckpointing, checkpoint: TurnChe
   await vscode.commands.executeCommand("vscode.diff", before, current, vscode.l10n.t("{0} (before this turn ↔ now)", change.path));
 }
 
-async function restore(checkpointing: WorkspaceCheckpointing, target: CheckpointId): Promise<void> {
+async function restore(checkpointing: WorkspaceCheckpointing, target: CheckpointId, notes: ReviewNotes | null): Promise<void> {
   const checkpoints = checkpointing.current();
   const planned = await checkpoints.diff(await checkpoints.take(), target);
   if (planned.length === 0) {
@@ -65,11 +67,13 @@ async function restore(checkpointing: WorkspaceCheckpointing, target: Checkpoint
   if (answer !== restoreButton) return;
   const { before, changes } = await checkpoints.restore(target);
   await revertUnsaved(changes);
+  for (const change of changes) notes?.settle({ path: displayPath(change), result: "restored" });
   const undoButton = vscode.l10n.t("Undo restore");
   const next = await vscode.window.showInformationMessage(vscode.l10n.t("Restored {0} file(s) to how they were before this turn.", changes.length), undoButton);
   if (next !== undoButton) return;
   const undone = await checkpoints.restore(before);
   await revertUnsaved(undone.changes);
+  for (const change of undone.changes) notes?.settle({ path: displayPath(change), result: "restore_undone" });
   void vscode.window.showInformationMessage(vscode.l10n.t("Undid the restore: {0} file(s) are back as they were.", undone.changes.length));
 }
 
@@ -84,6 +88,11 @@ async function revertUnsaved(changes: readonly FileChange[]): Promise<void> {
     await vscode.window.showTextDocument(document, { preview: false, preserveFocus: true });
     await vscode.commands.executeCommand("workbench.action.files.revert");
   }
+}
+
+/** The file as the person (and the model's tools) name it: relative to the workspace (with the folder's name when there are several). */
+function displayPath(change: FileChange): string {
+  return vscode.workspace.asRelativePath(path.join(change.folder, change.path));
 }
 
 function checkpointUri(checkpoint: CheckpointId, change: FileChange): vscode.Uri {

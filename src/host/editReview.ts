@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import type { ReviewNotes, ReviewOutcome } from "../chat/reviewNote";
 import type { EditReviewer } from "../tools/builtin/proposeEditTool";
 import type { TextHunk } from "../tools/textHunks";
 import { applyHunks, computeHunks, hunkStartLine, linesWithBreaks } from "../tools/textHunks";
@@ -10,6 +11,8 @@ import { applyHunks, computeHunks, hunkStartLine, linesWithBreaks } from "../too
 // Nothing reaches the disk before every hunk is decided (only an empty new file is created, so the buffer has
 // a place; Undo removes it again), unless files.autoSave saves the buffer: then Undo is saved the same way.
 // Typing in a file under review, or saving it by hand, ends its review: the text is the person's.
+// How the review of a model's proposal ended is kept until the conversation's next message tells the model
+// (src/chat/reviewNote.ts).
 
 type Decision = "pending" | "kept" | "undone";
 
@@ -25,6 +28,8 @@ interface FileReview {
   decisions: Decision[];
   /** Counts proposals to the file, so a Keep/Undo from an outdated CodeLens is ignored. */
   generation: number;
+  /** The model proposed it (propose_edit) rather than the person (Apply to file). */
+  fromModel: boolean;
 }
 
 export const KEEP_CHANGE_COMMAND = "relayChat.review.keepChange";
@@ -57,7 +62,9 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
   readonly onDidChange = this.changed.event;
   readonly onDidChangeCodeLenses = this.changed.event;
 
-  constructor() {
+  /** `notes`: where the end of a review of the model's proposal is kept until the model is told. */
+  constructor(private readonly notes: ReviewNotes | null = null) {
+    notes?.setLive(() => this.inReviewFromModel());
     this.status.name = vscode.l10n.t("Relay Chat: files to review");
     this.status.command = SHOW_REVIEW_COMMAND;
     this.subscriptions = [
@@ -71,7 +78,7 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
   }
 
   /** Puts `proposed` into the file's buffer for review; a file already in review keeps its first original. */
-  async propose(uri: vscode.Uri, proposed: string, options: { createsFile: boolean }): Promise<{ changes: number }> {
+  async propose(uri: vscode.Uri, proposed: string, options: { createsFile: boolean; fromModel?: boolean }): Promise<{ changes: number }> {
     let existing = this.reviews.get(uri.toString());
     if (options.createsFile) {
       const create = new vscode.WorkspaceEdit();
@@ -99,6 +106,7 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
         hunks,
         decisions: hunks.map(() => "pending"),
         generation: (existing?.generation ?? 0) + 1,
+        fromModel: (existing?.fromModel ?? false) || options.fromModel === true,
       });
     }
     this.refresh();
@@ -223,6 +231,7 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
       return;
     }
     this.forget(review.document.uri);
+    this.settle(review, null);
     const keptAny = review.decisions.includes("kept");
     this.applying++;
     try {
@@ -244,6 +253,7 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
     const review = this.reviews.get(document.uri.toString());
     if (!review || this.applying > 0 || document.getText() === this.expectedText(review)) return;
     this.forget(document.uri);
+    this.settle(review, "changed_by_person");
   }
 
   /**
@@ -254,6 +264,27 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
     const review = this.reviews.get(event.document.uri.toString());
     if (!review || this.applying > 0 || event.reason !== vscode.TextDocumentSaveReason.Manual) return;
     this.forget(event.document.uri);
+    // What is still undecided is saved as it stands: kept.
+    review.decisions = review.decisions.map((decision) => (decision === "pending" ? "kept" : decision));
+    this.settle(review, null);
+  }
+
+  /** Keeps how the review of a model's proposal ended (`result`, or what its decisions add up to) for the model. */
+  private settle(review: FileReview, result: "changed_by_person" | null): void {
+    if (!review.fromModel || !this.notes) return;
+    const path = this.displayPath(review);
+    const total = review.decisions.length;
+    const kept = review.decisions.filter((decision) => decision === "kept").length;
+    if (result !== null) this.notes.settle({ path, result });
+    else this.notes.settle(kept === total ? { path, result: "kept" } : kept === 0 ? { path, result: "undone" } : { path, result: "partly_kept", kept, total });
+  }
+
+  private inReviewFromModel(): ReviewOutcome[] {
+    return [...this.reviews.values()].filter((review) => review.fromModel).map((review) => ({ path: this.displayPath(review), result: "in_review" }));
+  }
+
+  private displayPath(review: FileReview): string {
+    return vscode.workspace.asRelativePath(review.document.uri);
   }
 
   private forget(uri: vscode.Uri): void {

@@ -6,6 +6,8 @@ import type { ChatSettings } from "../chat/chatSettings";
 import { findTurn } from "../chat/conversation";
 import type { HistoryChange, HistoryStore } from "../chat/historyStore";
 import type { RequestLedger } from "../chat/requestLedger";
+import type { ReviewReport } from "../chat/reviewNote";
+import { changedFilesOnBranch, reviewNoteText } from "../chat/reviewNote";
 import type { ChatTools } from "../chat/toolRound";
 import { redactSecrets } from "../relay/redact";
 import type { ApprovalAnswer } from "../tools/approvalPolicy";
@@ -80,6 +82,8 @@ export interface ChatControllerOptions {
   toolsNotice?: () => string | null;
   /** Review and restore of a turn's file changes; absent where checkpoints are not built. */
   turnChanges?: TurnChangesActions;
+  /** What the person did with the model's changes to files (review, restore), told to the model with the next message. */
+  editReviews?: ReviewReport;
 }
 
 export class ChatController implements PanelSource {
@@ -241,7 +245,14 @@ export class ChatController implements PanelSource {
       return;
     }
     const message = composeMessage(trimmed, this.editorActions.takeAttachments());
-    await this.runTurn((session) => session.send(message, { images }));
+    const outcomes = this.conversation && this.options.editReviews && changedFilesOnBranch(this.conversation) ? this.options.editReviews.outcomes() : [];
+    const reviewNote = reviewNoteText(outcomes);
+    await this.runTurn(async (session) => {
+      const result = await session.send(message, { images, reviewNote });
+      // Told once the note is part of the history that is resent (a completed turn); after a declined or failed
+      // send the next message carries it again.
+      if (reviewNote !== null && result.status === "finished" && result.turn.outcome.kind === "completed" && result.turn.reviewNote === reviewNote) this.options.editReviews?.told(outcomes);
+    });
   }
 
   stop(): void {

@@ -111,6 +111,8 @@ export interface TurnView {
   attachments: AttachmentLabel[];
   /** Stored names of the images that went with the message (thumbnails: the page asks for each with `loadImage`); absent when none. */
   images?: string[];
+  /** What the model was told before the message about the review of its proposed edits; absent when nothing. */
+  reviewNote?: string;
   /** Markdown of the answer so far (completed text, or the partial text of an unfinished turn). */
   answerText: string;
   /** What the model declined to answer, in its own words (`refusal` parts); null when it refused nothing. */

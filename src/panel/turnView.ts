@@ -48,6 +48,7 @@ export function turnViewOf(conversation: Conversation, turn: Turn, options: Turn
     userText: message.text,
     attachments: message.attachments,
     ...(turn.images && turn.images.length > 0 ? { images: [...turn.images] } : {}),
+    ...(turn.reviewNote ? { reviewNote: turn.reviewNote } : {}),
     answerText: streaming && options.liveText !== null ? options.liveText : answerTextOf(turn),
     refusal: refusalTextOf(outputs) || null,
     streaming,

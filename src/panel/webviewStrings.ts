@@ -141,6 +141,7 @@ export const WEBVIEW_STRINGS: readonly string[] = [
   "read",
   "Reads from your workspace.",
   "Reasoning",
+  "Sent with this message: what you did with the model's changes to files",
   "Regenerate",
   "Relay: {0}",
   "rejected",

@@ -6,6 +6,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import * as vscode from "vscode";
+import { ReviewNotes } from "../../src/chat/reviewNote";
 import { EditReview } from "../../src/host/editReview";
 import type { BuiltinTools } from "../../src/tools/builtin/builtinTools";
 import { createBuiltinTools } from "../../src/tools/builtin/builtinTools";
@@ -28,6 +29,7 @@ describe("built-in tools in the editor", function () {
   let folder: string;
   let builtin: BuiltinTools;
   let review: EditReview;
+  let notes: ReviewNotes;
 
   before(async () => {
     workspaceRoot =
@@ -39,7 +41,8 @@ describe("built-in tools in the editor", function () {
     await fs.mkdir(folder, { recursive: true });
     // VS Code for the Web (code-server) saves after a delay by default; these tests look at the disk before a decision.
     await vscode.workspace.getConfiguration("files").update("autoSave", "off", vscode.ConfigurationTarget.Global);
-    review = new EditReview();
+    notes = new ReviewNotes();
+    review = new EditReview(notes);
     builtin = createBuiltinTools({
       workspaceFolders: () => [workspaceRoot],
       excludePatterns: () => [],
@@ -395,6 +398,43 @@ describe("built-in tools in the editor", function () {
       assert.equal(await fs.readFile(uri.fsPath, "utf8"), "", "created empty on disk; the content is not saved");
       await review.undoChange(uri, 0);
       await waitFor(() => !existsSync(uri.fsPath), 5_000, "the created file to be removed");
+    });
+
+    it("keeps how the review of each proposal ended for the model's next message, until it is told", async () => {
+      notes.told(notes.outcomes());
+      const names = ["undone", "kept", "partly", "typed", "waiting"];
+      const uris = await Promise.all(names.map((name) => write(`told/${name}.ts`, original)));
+      for (const name of names) {
+        await run("propose_edit", { path: `${folderName}/told/${name}.ts`, edits: [{ old_text: "const a = 1;", new_text: "const a = 7;" }, { old_text: "const b2 = 2;", new_text: "const b2 = 7;" }] });
+      }
+      // The person's own Apply to file is not the model's proposal: nothing to tell about it.
+      const applied = await write("told/applied.ts", original);
+      await review.propose(applied, "applied\n", { createsFile: false });
+      const [undone, kept, partly, typed] = uris as [vscode.Uri, vscode.Uri, vscode.Uri, vscode.Uri];
+      await review.undoFile(undone);
+      await review.keepFile(kept);
+      await review.keepChange(partly, 0);
+      await review.undoChange(partly, 1);
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(typed, new vscode.Position(0, 0), "// typed\n");
+      await vscode.workspace.applyEdit(edit);
+
+      const shown = (name: string) => vscode.workspace.asRelativePath(path.join(folder, "told", `${name}.ts`));
+      const outcomes = notes.outcomes();
+      assert.deepEqual(
+        outcomes.filter((outcome) => outcome.path.includes("told")),
+        [
+          { path: shown("undone"), result: "undone" },
+          { path: shown("kept"), result: "kept" },
+          { path: shown("partly"), result: "partly_kept", kept: 1, total: 2 },
+          { path: shown("typed"), result: "changed_by_person" },
+          { path: shown("waiting"), result: "in_review" },
+        ],
+      );
+      notes.told(outcomes);
+      assert.deepEqual(notes.outcomes(), [{ path: shown("waiting"), result: "in_review" }], "settled reviews are told once; one still in review is told until decided");
+      await review.undoFile(uris[4] as vscode.Uri);
+      await review.undoFile(applied);
     });
   });
 });

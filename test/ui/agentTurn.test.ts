@@ -1,7 +1,8 @@
 // Issue 21's "Done when", as a person does it in a real VS Code: one message asks the model to change three
 // files and run `npm test`; the person approves the reads and edits, allows `npm test` for good from its
 // card, keeps the edits in the editor, then restores all of it (three edits and the file the command wrote)
-// with one action; asked again later, `npm test` runs without a card because of the rule.
+// with one action; asked again later, `npm test` runs without a card because of the rule, and that message tells
+// the model the files were restored.
 // Screenshots: test-results/ui/agent-turn-*.png.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
@@ -10,6 +11,7 @@ import type { FrameLocator } from "playwright-core";
 import { uiEnvironment, waitUntil, workbenchForSuite } from "./workbench";
 
 const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT_UI_NATIVE_CHAT !== "1";
+const controlUrl = process.env.RELAY_CHAT_UI_EMULATOR_CONTROL ?? "";
 
 const FILES = ["agent-a.js", "agent-b.js", "agent-c.js"];
 const ORIGINAL = (name: string) => `function ${name.replace(/\W/g, "_")}() {\n  return 1;\n}\n`;
@@ -96,5 +98,18 @@ const PACKAGE_JSON = JSON.stringify({ name: "agent-turn", private: true, scripts
     await chat.getByText('Ran without asking: your rule run_command allow "npm test" (exact)').first().waitFor({ timeout: 90_000 });
     await waitUntil(() => fs.existsSync(inFolder("agent-test-ran.txt")), "npm test ran by the rule");
     await workbench().panelScreenshot("agent-turn-04-ran-by-rule");
+
+    // The model was told, with that message, that the person restored what it had changed; the panel shows it too.
+    const note = chat.locator(".turn").last().locator(".review-note");
+    await note.locator("summary").click();
+    const shown = await note.innerText();
+    for (const name of [...FILES, "agent-test-ran.txt"]) assert.match(shown, new RegExp(`${name.replace(".", "\\.")}: restored by the user`));
+    if (controlUrl) {
+      const received = (await (await fetch(`${controlUrl}/received`)).json()) as Array<{ method: string; path: string; body: { input?: Array<{ role?: string; content?: unknown }> } }>;
+      const last = received.filter((request) => request.method === "POST" && request.path === "/v1/responses").at(-1);
+      const userTexts = (last?.body.input ?? []).filter((item) => item.role === "user").map((item) => String(item.content));
+      assert.ok(userTexts.some((text) => text.startsWith("[Relay Chat: what the user did with your changes to files") && text.includes("agent-a.js: restored")), "the request carried the note");
+    }
+    await workbench().panelScreenshot("agent-turn-05-told-the-model");
   });
 });

@@ -20,7 +20,8 @@ export interface ProposeEditArguments {
 
 /** Where proposed edits are reviewed; resolves once the change is in the editor, before anything is decided. */
 export interface EditReviewer {
-  propose(uri: vscode.Uri, proposed: string, options: { createsFile: boolean }): Promise<{ changes: number }>;
+  /** `fromModel`: the model proposed it (propose_edit), so the outcome of its review is told to the model later. */
+  propose(uri: vscode.Uri, proposed: string, options: { createsFile: boolean; fromModel?: boolean }): Promise<{ changes: number }>;
 }
 
 export interface ProposeEditToolOptions {
@@ -108,7 +109,7 @@ async function proposeEdit(options: ProposeEditToolOptions, args: ProposeEditArg
 
   const summary = describeChange(original, proposed, document === undefined, args.edits?.length);
   try {
-    const { changes } = await options.review.propose(uri, proposed, { createsFile: document === undefined });
+    const { changes } = await options.review.propose(uri, proposed, { createsFile: document === undefined, fromModel: true });
     return `The edit to ${shown} (${summary}, ${changes === 1 ? "1 changed part" : `${changes} changed parts`}) is in the editor, awaiting the user's review: they keep or undo each part, and the file is saved once every part is decided. ${document === undefined ? "Until then the file is empty on disk." : "Until then the file on disk is unchanged."}`;
   } catch (error) {
     return fail(`The edit to ${shown} was not put in the editor: ${(error as Error).message} Nothing changed.`);
