@@ -154,6 +154,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     toolsNotice: trustRestrictionNotice,
     turnChanges: checkpointReview.actions,
     editReviews: reviewNotes,
+    filesToReview: () => editReview.filesInReview().length,
     relayReady: connectionReady,
     modelMemory: workspaceModelMemory(context.workspaceState, () => defaultRelay(connection.relays)?.name ?? null),
     editor: createEditorServices(workspaceFiles, codeBlocks, activeConsoleUrl),
@@ -272,6 +273,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       controller.editorActions.offerActiveFile(activeFileLabel());
     }),
     keys.onDidChange(() => void refreshConnection()),
+    editReview.onDidChange(() => controller.reviewChanged()),
     // A tool turned off loses its session allowance, so turning it back on asks first.
     connection.onDidChange(() => {
       for (const name of connection.settings.disabledTools) sessionAllowances.revoke(name);

@@ -3,7 +3,7 @@ import { Announcer } from "./announcer";
 import { routeAnswerActions } from "./answerActions";
 import { renderApprovalCard } from "./approvalCard";
 import { Composer } from "./composer";
-import { element } from "./dom";
+import { button, element } from "./dom";
 import { HistoryView } from "./historyView";
 import { icon, iconButton } from "./icons";
 import { ImageViewer } from "./imageViewer";
@@ -45,6 +45,7 @@ export class PanelView {
   private readonly approvalCards: KeyedChildren<PanelState["approvals"][number]>;
   private readonly spendSlot = element("div", { className: "spend-slot" });
   private readonly compactionSlot = element("div", { className: "compaction-slot" });
+  private readonly reviewSlot = element("div", { className: "review-slot" });
   private readonly composer: Composer;
   private readonly sentImages: SentImages;
   private readonly viewer: ImageViewer;
@@ -54,6 +55,7 @@ export class PanelView {
   private setupSignature = "";
   private spendSignature = "";
   private compactionSignature = "";
+  private reviewSignature = "0";
   private dismissedNotice: string | null = null;
   private busy = false;
   private firstTurnId: string | undefined;
@@ -93,7 +95,7 @@ export class PanelView {
       this.setupSlot,
       this.notice,
       element("div", { className: "scroll-area" }, [this.scroller, this.follower.jumpButton]),
-      element("div", { className: "bottom" }, [this.compactionSlot, this.spendSlot, this.composer.root]),
+      element("div", { className: "bottom" }, [this.reviewSlot, this.compactionSlot, this.spendSlot, this.composer.root]),
       this.history.root,
       this.viewer.root,
       this.announcer.root,
@@ -171,6 +173,7 @@ export class PanelView {
     this.emptyState.hidden = state.turns.length > 0;
     this.renderSpendWarning(state);
     this.renderCompactionOffer(state);
+    this.renderFilesToReview(state);
     this.history.update(state.conversations, state.conversationId);
     this.composer.update({
       busy: state.busy,
@@ -213,6 +216,24 @@ export class PanelView {
     if (signature === this.compactionSignature) return;
     this.compactionSignature = signature;
     this.compactionSlot.replaceChildren(...(state.compactionOffer === null ? [] : [renderCompactionOffer(state.compactionOffer, this.localizer, this.post)]));
+  }
+
+  /** Edits waiting in the editor are easy to lose sight of from the chat: one line says so, with the way to them. */
+  private renderFilesToReview(state: PanelState): void {
+    const count = state.filesToReview ?? 0;
+    if (String(count) === this.reviewSignature) return;
+    this.reviewSignature = String(count);
+    if (count === 0) {
+      this.reviewSlot.replaceChildren();
+      return;
+    }
+    this.reviewSlot.replaceChildren(
+      element("section", { className: "files-to-review", attributes: { role: "status" } }, [
+        icon("diff"),
+        element("p", { text: this.localizer.plural(count, "{0} file with proposed edits to keep or undo in the editor.", "{0} files with proposed edits to keep or undo in the editor.") }),
+        button(this.localizer.text("Show files"), () => this.post({ type: "fix", action: "reviewFiles" })),
+      ]),
+    );
   }
 
   private renderSpendWarning(state: PanelState): void {

@@ -43,6 +43,7 @@ const fixLabels: Record<FixAction, string> = {
   openConsole: "Open the relay's console",
   addRelay: "Add relay…",
   summarizeEarlierTurns: "Summarize earlier turns",
+  reviewFiles: "Show files",
 };
 
 export interface TurnStateParts {

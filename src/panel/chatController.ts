@@ -82,6 +82,8 @@ export interface ChatControllerOptions {
   toolsNotice?: () => string | null;
   /** Review and restore of a turn's file changes; absent where checkpoints are not built. */
   turnChanges?: TurnChangesActions;
+  /** How many files wait for Keep or Undo in the editor (the panel shows it above the message box). */
+  filesToReview?: () => number;
   /** What the person did with the model's changes to files (review, restore), told to the model with the next message. */
   editReviews?: ReviewReport;
 }
@@ -350,6 +352,11 @@ export class ChatController implements PanelSource {
     this.sync.changed();
   }
 
+  /** Files went into or out of review in the editor: the panel's "N files to review" follows. */
+  reviewChanged(): void {
+    this.sync.changed();
+  }
+
   onConnectionChanged(): void {
     this.runner.applySettings();
     void this.refreshModels();
@@ -386,6 +393,7 @@ export class ChatController implements PanelSource {
       context: this.contextMeter(),
       compaction: this.options.relay.settings.compaction ?? DEFAULT_COMPACTION_SETTINGS,
       maxOutputTokens: this.options.relay.settings.maxOutputTokens,
+      filesToReview: this.options.filesToReview?.() ?? 0,
       imageLimits: this.imageLimits(),
       consoleConfigured: this.consoleConfigured,
       spendEstimate: this.prompts.spendEstimate,

@@ -30,6 +30,8 @@ export interface PanelInputs {
   activeFileOffer: { label: string } | null;
   context: ContextMeterView | null;
   compaction: CompactionSettings;
+  /** Files whose proposed edits wait for Keep or Undo in the editor. */
+  filesToReview?: number;
   /** relayChat.maxOutputTokens: the room a summary request leaves for its answer. */
   maxOutputTokens?: number | null;
   imageLimits: ImageLimitsView;
@@ -69,6 +71,7 @@ export class PanelPresenter {
       activeFileOffer: inputs.activeFileOffer,
       context: inputs.context,
       compactionOffer: compactionOfferFor(conversation, inputs.context, inputs.compaction, inputs.busy, inputs.maxOutputTokens ?? null),
+      filesToReview: inputs.filesToReview ?? 0,
       imageLimits: inputs.imageLimits,
       spendWarning:
         spendEstimate === null

@@ -23,7 +23,7 @@ export type OutcomeKind =
   | "not_finished";
 
 /** What a button in an error offers; the host carries it out. */
-export type FixAction = "setApiKey" | "openSettings" | "selectModel" | "checkConnection" | "openConsole" | "addRelay" | "summarizeEarlierTurns";
+export type FixAction = "setApiKey" | "openSettings" | "selectModel" | "checkConnection" | "openConsole" | "addRelay" | "summarizeEarlierTurns" | "reviewFiles";
 
 export interface UsageView {
   inputTokens: number | null;
@@ -304,6 +304,8 @@ export interface PanelFields {
   context: ContextMeterView | null;
   /** Summarize earlier turns is offered (above the composer); null when it is not. */
   compactionOffer: CompactionOfferView | null;
+  /** Files whose proposed edits wait for Keep or Undo in the editor (0 or absent: none). */
+  filesToReview?: number;
   imageLimits: ImageLimitsView;
   spendWarning: SpendWarningView | null;
   /** Totals of the conversation on screen: every request of every branch, from the request ledger. */
@@ -425,7 +427,7 @@ const isImageList = (value: unknown): value is ImageUpload[] =>
       BASE64.test(image.data),
   );
 
-const FIX_ACTIONS: readonly string[] = ["setApiKey", "openSettings", "selectModel", "checkConnection", "openConsole", "addRelay", "summarizeEarlierTurns"];
+const FIX_ACTIONS: readonly string[] = ["setApiKey", "openSettings", "selectModel", "checkConnection", "openConsole", "addRelay", "summarizeEarlierTurns", "reviewFiles"];
 
 /** Field checks per message type; anything else that crosses postMessage is ignored and logged. */
 const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>) => boolean } = {

@@ -17,6 +17,7 @@ const FIX_COMMANDS: Record<Exclude<EditorFix, "openConsole">, string> = {
   selectModel: "relayChat.selectModel",
   checkConnection: "relayChat.checkConnection",
   addRelay: "relayChat.addRelay",
+  reviewFiles: "relayChat.review.showFiles",
 };
 
 /** The settings only the panel reads; the console is the active relay's (its profile, or relayChat.consoleUrl). */

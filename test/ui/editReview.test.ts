@@ -1,6 +1,7 @@
 // Apply to file as a person uses it (issue 21, part 4): the demo model answers with a code block named after a
 // file, Apply to file merges it into the function it redefines, the editor shows the change with Keep / Undo
-// above it (no dialog), the turn counts the file as changed, and Keep leaves the file saved with the change. Screenshots: test-results/ui/edit-review-*.png.
+// above it (no dialog), the turn counts the file as changed, the chat says a file waits for review, and Keep
+// leaves the file saved with the change. Screenshots: test-results/ui/edit-review-*.png.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -54,12 +55,21 @@ const GREETING = "export function greet(name) {\n  return `Hello, ${name}!`;\n}\
     const changes = chat.locator(".turn-changes").last();
     await changes.waitFor({ timeout: 30_000 });
     assert.match(await changes.innerText(), /1 file changed/);
+    // The chat says a file waits, and its Show files opens the list of files to review.
+    const waiting = chat.locator(".files-to-review");
+    await waiting.getByText("1 file with proposed edits to keep or undo in the editor.").waitFor({ timeout: 30_000 });
     await workbench().screenshot("edit-review-01-keep-undo");
+    await waiting.getByRole("button", { name: "Show files" }).click();
+    const list = workbench().page.locator(".quick-input-widget");
+    await list.getByText("Keep all changes in every file").waitFor({ timeout: 30_000 });
+    await workbench().page.keyboard.press("Escape");
+    await list.waitFor({ state: "hidden", timeout: 10_000 });
 
     await keep.click();
     const expected = GREETING.replace("export function greet(name) {\n", "export function greet(name) {\n  // Suggested by Relay Chat's demo model.\n");
     await waitUntil(() => fs.readFileSync(file, "utf8") === expected, "Keep saves the merged function");
     await workbench().page.locator(".tabs-container .tab.dirty", { hasText: "greeting.js" }).waitFor({ state: "detached", timeout: 10_000 });
     await waitUntil(async () => (await workbench().page.locator(".codelens-decoration a", { hasText: "Keep" }).count()) === 0, "the Keep / Undo lenses go away");
+    await waiting.waitFor({ state: "detached", timeout: 30_000 });
   });
 });
