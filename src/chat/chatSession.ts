@@ -249,7 +249,9 @@ export class ChatSession {
         if (summarized.status !== "finished") return summarized;
         if (summaryText(summarized.turn.summary) === null) break;
       }
-      const refused = await this.guardSpend(estimateSend(this.current, parentId, text, this.settings.expensiveSendThresholdTokens, images.length), options);
+      // The review note (below) is sent too, so it is estimated with the text.
+      const sentText = options.reviewNote ? `${options.reviewNote}\n${text}` : text;
+      const refused = await this.guardSpend(estimateSend(this.current, parentId, sentText, this.settings.expensiveSendThresholdTokens, images.length), options);
       if (refused) return refused;
       const turn: Turn = { id: this.ids("turn"), parentId, userText: text, createdAt: this.clock.now(), requests: [], toolCalls: [], outcome: { kind: "in_progress" }, notice: null };
       if (images.length > 0) turn.images = images;

@@ -85,5 +85,11 @@ describe("the model is told how the review of its proposed edits went", () => {
     assert.equal(view?.reviewNote, note);
     assert.ok(conversationToMarkdown(session.conversation).includes(note));
     assert.equal(activePath(session.conversation).length, 2);
+
+    // The spend guard's estimate counts the note with the text.
+    const asked: number[] = [];
+    const guarded = harness.newSession({ settings: { model: "echo", expensiveSendThresholdTokens: 1 }, confirmExpensiveSend: async (estimate) => (asked.push(estimate.inputTokens), true) });
+    finishedTurn(await guarded.send("x", { reviewNote: note }));
+    assert.ok((asked[0] ?? 0) > Math.ceil(note.length / 4), `the estimate counts the note (${asked[0]})`);
   });
 });
