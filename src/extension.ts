@@ -363,12 +363,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
 }
 
 /**
- * The active editor's file as the panel names it, or null: when relayChat.context.activeEditor is off, or the
- * editor shows no file on disk (output, untitled, diff sides and other virtual documents).
+ * The active editor's file as the panel names it, or null: when relayChat.context.activeEditor is off, when
+ * the editor shows no file on disk (output, untitled, diff sides and other virtual documents), or a file
+ * outside the workspace folders. Those (the User settings, ~/.ssh/config, a log under /tmp) are sent only
+ * when the person attaches them: a file nobody chose must not leave the machine with every message.
  */
 function activeFileLabel(): string | null {
   const editor = vscode.window.activeTextEditor;
-  if (!editor || editor.document.uri.scheme !== "file") return null;
+  if (!editor || editor.document.uri.scheme !== "file" || vscode.workspace.getWorkspaceFolder(editor.document.uri) === undefined) return null;
   if (!vscode.workspace.getConfiguration("relayChat").get<boolean>("context.activeEditor", true)) return null;
   return vscode.workspace.asRelativePath(editor.document.uri);
 }

@@ -111,7 +111,10 @@ const enabled = Boolean(settingsFile && relayKey);
     assert.doesNotMatch(await panelText(), /No relay address is set|No API key is set/);
     const chosen = await picker.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent ?? "");
     assert.match(chosen, new RegExp(`^${new URL(relayBaseUrl).host.replace(/[.]/g, "\\.")} › `), "the base URL's relay is still the one the panel sends to");
+    // The settings file is the active editor, but outside the workspace: it is not sent as the Current file.
+    assert.equal(await chat.locator(".chip.active-file").count(), 0, "no Current file chip for the User settings file");
     await sendAndExpectCompleted("fourth message after a relay was added by hand");
+    assert.doesNotMatch(await chat.locator(".turn").last().innerText(), /settings\.json/, "the User settings did not go with the message");
     await workbench().panelScreenshot("user-settings-03-relay-added-by-hand");
   });
 });
