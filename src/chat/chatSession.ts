@@ -1,6 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import { functionCallsOf, outputTextOf } from "../relay/accumulate";
 import type { RelayClient } from "../relay/client";
+import type { ModelPrice } from "../relay/modelPrice";
 import { redactSecrets } from "../relay/redact";
 import { userMessage } from "../relay/requestBuilder";
 import type { InputItem, RequestResult, ResponseSnapshot } from "../relay/types";
@@ -392,7 +393,7 @@ export class ChatSession {
       listener: this.listener,
       model: this.settings.model,
       relay: this.settings.relay,
-      price: this.settings.priceOf?.(this.settings.model) ?? null,
+      priceOf: priceNow(this.settings),
       stream: this.settings.stream,
       tools: this.tools?.registry.requestTools(this.tools.availability()),
       clock: this.clock,
@@ -433,6 +434,12 @@ export class ChatSession {
 }
 
 let noToolsAvailable: ChatTools | null = null;
+
+/** The price of the model these settings send to, as known whenever asked (the model and relay as they are now). */
+function priceNow(settings: ChatSettings): () => ModelPrice | null {
+  const { priceOf, model } = settings;
+  return () => priceOf?.(model) ?? null;
+}
 
 /** A session without tools still answers every proposed call, with "there is no tool named ...". */
 function noTools(): ChatTools {

@@ -29,9 +29,13 @@ export interface TurnRequestContext {
   ledger: RequestLedger;
   listener: ChatSessionListener;
   model: string;
-  /** The relay profile the request goes to, and the model's price there (null: unknown, tokens only). */
+  /** The relay profile the request goes to. */
   relay?: string;
-  price?: ModelPrice | null;
+  /**
+   * The model's price there as known now (null: unknown, tokens only). Read when the request ends: a relay's
+   * price list is fetched in the background when first asked for, and has had the request's time to arrive.
+   */
+  priceOf?: () => ModelPrice | null;
   stream: boolean;
   tools: readonly FunctionToolDefinition[] | undefined;
   clock: Clock;
@@ -85,7 +89,7 @@ export async function sendTurnRequest(
   await context.save();
 
   const entryId = context.ids("req");
-  const ledgerContext = { entryId, conversationId: conversation.id, turnId: turn.id, purpose, model: context.model, relay: context.relay, price: context.price ?? null };
+  const ledgerContext = { entryId, conversationId: conversation.id, turnId: turn.id, purpose, model: context.model, relay: context.relay, price: context.priceOf?.() ?? null };
   let pendingRow: Promise<void> = Promise.resolve();
   let lastSavedAt = context.clock.now();
   let separator = answerSeparator(answerBefore, purpose);
@@ -127,12 +131,13 @@ export async function sendTurnRequest(
   });
   const result: RequestResult = { ...received, outcome: redactOutcome(received.outcome, context.redact), explanation: received.explanation === null ? null : context.redact(received.explanation) };
   settleRecord(record, result);
-  const cost = requestCost(result, context.price ?? null);
+  const price = context.priceOf?.() ?? null;
+  const cost = requestCost(result, price);
   if (cost.estimated !== null || cost.billed !== null) record.cost = cost;
   listener.onRequestEnd?.(turn.id, record);
   await pendingRow;
   try {
-    await context.ledger.record(ledgerRowFor(result, ledgerContext));
+    await context.ledger.record(ledgerRowFor(result, { ...ledgerContext, price }));
   } catch (error) {
     listener.onStorageProblem?.(l10n.t("The request could not be added to the request ledger ({0}).", (error as Error).message));
   }

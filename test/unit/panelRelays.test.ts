@@ -112,6 +112,20 @@ describe("cost on receipts and in the title line (Node, relay emulators)", funct
     assert.equal(state.totals?.requestsWithoutCost, 1, "the total says a request's cost is unknown");
     assert.equal(state.totals?.cost?.estimated, true);
   });
+
+  it("prices a request with a price list that arrived while it ran (read in the background when first asked for)", async () => {
+    const price = { inputPerMillion: 3, cachedInputPerMillion: null, outputPerMillion: 15, currency: "USD" };
+    let listed = false;
+    harness = await startPanelHostHarness({ settings: { model: "demo" }, priceOf: () => (listed ? price : null) });
+    const { controller } = harness;
+    controller.handle({ type: "send", text: "Hello! What can you do?" });
+    // The demo model streams at a reading pace: the list "arrives" once the answer has started.
+    await harness.waitFor((state) => state.turns.length > 0 && lastTurn(state).answerText.length > 0 && state.busy, "the answer to start");
+    listed = true;
+    const state = await harness.waitFor(settled, "the answer");
+    assert.equal(lastTurn(state).outcome, "completed");
+    assert.ok(lastTurn(state).receipts[0]!.cost, "priced with the list known when the request ended");
+  });
 });
 
 describe("history resent to another relay (Node, two relay emulators)", function () {
