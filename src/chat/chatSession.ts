@@ -244,14 +244,14 @@ export class ChatSession {
       const message = userMessageWith(text, images);
       // A resent image whose file is gone stops here, before a turn is started (the error says which).
       await this.store.images.resolve([message]);
+      // The review note (below) is sent too, so it is estimated with the text, images and all.
+      const sentText = options.reviewNote ? `${options.reviewNote}\n${text}` : text;
       // A summary covers only what fits in the window, so a very long branch may take more than one.
-      for (let summaries = 0; summaries < MAX_SUMMARIES_BEFORE_A_SEND && parentId !== null && this.wouldPassCompactionThreshold(parentId, text); summaries += 1) {
+      for (let summaries = 0; summaries < MAX_SUMMARIES_BEFORE_A_SEND && parentId !== null && this.wouldPassCompactionThreshold(parentId, sentText, images.length); summaries += 1) {
         const summarized = await this.summarize(parentId, options);
         if (summarized.status !== "finished") return summarized;
         if (summaryText(summarized.turn.summary) === null) break;
       }
-      // The review note (below) is sent too, so it is estimated with the text.
-      const sentText = options.reviewNote ? `${options.reviewNote}\n${text}` : text;
       const refused = await this.guardSpend(estimateSend(this.current, parentId, sentText, this.settings.expensiveSendThresholdTokens, images.length), options);
       if (refused) return refused;
       const turn: Turn = { id: this.ids("turn"), parentId, userText: text, createdAt: this.clock.now(), requests: [], toolCalls: [], outcome: { kind: "in_progress" }, notice: null };
@@ -266,12 +266,12 @@ export class ChatSession {
   }
 
   /** With the person's standing consent only: the message would fill more of the window than the threshold allows. */
-  private wouldPassCompactionThreshold(parentId: string, text: string): boolean {
+  private wouldPassCompactionThreshold(parentId: string, text: string, images: number): boolean {
     const compaction = this.settings.compaction ?? DEFAULT_COMPACTION_SETTINGS;
     const window = this.settings.contextWindowTokens ?? null;
     if (!compaction.withoutAsking || window === null || window <= 0) return false;
     if (compactionBoundary(this.current, parentId, compaction.keepTurns) === null) return false;
-    return estimateSend(this.current, parentId, text, 0).inputTokens > (window * compaction.thresholdPercent) / 100;
+    return estimateSend(this.current, parentId, text, 0, images).inputTokens > (window * compaction.thresholdPercent) / 100;
   }
 
   private async summarize(lastTurnId: string | null, options: SendOptions): Promise<TurnResult> {
