@@ -26,8 +26,8 @@ import { TurnStarter } from "./turnStarter";
 // ChatSession on screen and its stream), the prompt broker (approvals, spend confirmations), the model
 // choice and the conversation commands. No vscode here: the editor is reached through panelServices.ts.
 // Sending lives in TurnStarter, which conversation is on screen in ConversationSwitcher, and what a session
-// is given in sessionSettings.ts; this class ties the parts together and answers PanelSource. It is longer
-// than 300 lines because it builds those parts and hands each message to one of them.
+// is given in sessionSettings.ts; this class ties the parts together and answers PanelSource.
+// This file is longer than 300 lines because it builds those parts and hands each message to one of them.
 
 export class ChatController implements PanelSource {
   private view: PanelView | null = null;
