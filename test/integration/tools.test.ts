@@ -13,7 +13,7 @@ import { createBuiltinTools } from "../../src/tools/builtin/builtinTools";
 import { createDiagnosticsTool } from "../../src/tools/builtin/diagnosticsTool";
 import type { JsonObject } from "../../src/relay/types";
 import { ToolRegistry } from "../../src/tools/toolRegistry";
-import { isAlive, waitForNumberIn } from "../support/processes";
+import { isAlive, waitForNumberIn, waitUntilDead } from "../support/processes";
 import { waitFor } from "./panelState";
 
 interface Outcome {
@@ -264,7 +264,7 @@ describe("built-in tools in the editor", function () {
       own.dispose();
       const result = await pending;
       assert.match(typeof result === "string" ? result : result.output, /^Stopped because Relay Chat was shutting down/);
-      await waitFor(() => !isAlive(pid), 3_000, "the background process to end");
+      await waitUntilDead([pid], "the background process to end");
     });
   });
 
