@@ -9,6 +9,7 @@ import * as vscode from "vscode";
 import type { LedgerRow } from "../../src/chat/requestLedger";
 import { PENDING_OUTCOME } from "../../src/chat/requestLedger";
 import type { RelayChatApi } from "../../src/extension";
+import { acceptQuickPickOf } from "./panelState";
 
 const extensionId = "relay-chat.relay-chat";
 const controlUrl = process.env.RELAY_CHAT_TEST_EMULATOR_CONTROL;
@@ -316,10 +317,7 @@ async function waitForRow(api: RelayChatApi, requestId: string): Promise<LedgerR
     const newest = await lastResponsesRequest();
     await waitForRow(api, newest.requestId);
     await vscode.env.clipboard.writeText("");
-    const shown = vscode.commands.executeCommand("relayChat.showRequestLog");
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
-    await shown;
+    await acceptQuickPickOf(vscode.commands.executeCommand("relayChat.showRequestLog"), "the request log");
     assert.equal(await vscode.env.clipboard.readText(), newest.requestId);
   });
 

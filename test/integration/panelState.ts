@@ -39,3 +39,20 @@ export async function waitFor(condition: () => boolean, timeoutMs: number, what:
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/**
+ * Accepts the first item of the quick pick that `shown` (a command's promise) opens, once it is open: accepting
+ * before it shows does nothing, so this accepts again until the command settles, for at most `timeoutMs`,
+ * instead of guessing when the picker is there (later on a loaded machine).
+ */
+export async function acceptQuickPickOf(shown: Thenable<unknown>, what: string, timeoutMs = 20_000): Promise<void> {
+  let settledCommand = false;
+  const done = Promise.resolve(shown).finally(() => (settledCommand = true));
+  const deadline = Date.now() + timeoutMs;
+  while (!settledCommand) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} to open and take its first item`);
+    await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
+    await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 100))]);
+  }
+  await done;
+}
