@@ -10,7 +10,7 @@ import * as vscode from "vscode";
 import { conversationFilesText } from "./conversationFiles";
 import type { RelayChatApi } from "../../src/extension";
 import { readSettings } from "../../src/host/settings";
-import { acceptQuickPickOf, activateRelayChat, lastTurn, newChatWith, settled, waitFor, waitForState } from "./panelState";
+import { acceptQuickPickOf, activateRelayChat, setRelaySetting, lastTurn, newChatWith, settled, waitFor, waitForState } from "./panelState";
 
 describe("tools and the key through the real extension", function () {
   this.timeout(60_000);
@@ -134,14 +134,12 @@ describe("tools and the key through the real extension", function () {
       await acceptQuickPickOf(vscode.commands.executeCommand("relayChat.sessionApprovals"), "Session Approvals");
       assert.equal(await askedFor("and again", "allow_session"), "read_file", "asked again after the revocation");
 
-      await relay().update("tools.disabled", ["read_file"], vscode.ConfigurationTarget.Global);
-      await waitFor(() => readSettings().disabledTools.includes("read_file"), 10_000, "the setting");
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await setRelaySetting("tools.disabled", ["read_file"]);
+      assert.ok(readSettings().disabledTools.includes("read_file"));
       assert.equal(await askedFor("read it now", "deny"), "list_directory", "read_file is no longer offered in the open conversation");
 
-      await relay().update("tools.disabled", undefined, vscode.ConfigurationTarget.Global);
-      await waitFor(() => readSettings().disabledTools.length === 0, 10_000, "the setting to go");
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await setRelaySetting("tools.disabled", undefined);
+      assert.deepEqual(readSettings().disabledTools, []);
       assert.equal(await askedFor("read it again", "deny"), "read_file", "turned on again, it asks: turning it off revoked the allowance");
     } finally {
       await relay().update("tools.disabled", undefined, vscode.ConfigurationTarget.Global);
