@@ -171,8 +171,12 @@ async function main() {
             RELAY_CHAT_MODEL: options.model,
           },
       // VS Code's chat is off in the other UI tests; its built-in agent asks for a sign-in unless anonymous.
+      // The native-chat run starts as a fresh install does: Relay Chat's walkthrough opens by itself and takes
+      // the focus while the tests already work in the chat, which they must cope with as a person does.
       settings: {
-        ...(options["native-chat"] ? { "chat.disableAIFeatures": false, "chat.allowAnonymousAccess": true } : {}),
+        ...(options["native-chat"]
+          ? { "chat.disableAIFeatures": false, "chat.allowAnonymousAccess": true, "workbench.welcomePage.walkthroughs.openOnInstall": true }
+          : {}),
         ...(userSettingsMode ? relayInUserSettings : {}),
       },
       extraArgs: options.locale ? ["--locale", options.locale] : [],

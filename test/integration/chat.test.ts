@@ -9,7 +9,7 @@ import { conversationFilesText } from "./conversationFiles";
 import type { RelayChatApi } from "../../src/extension";
 import type { PanelState, TurnView } from "../../src/panel/protocol";
 
-import { lastTurn, settled, waitForState } from "./panelState";
+import { setRelaySetting, lastTurn, settled, waitForState } from "./panelState";
 
 const extensionId = "relay-chat.relay-chat";
 const apiKey = process.env.RELAY_CHAT_API_KEY ?? "";
@@ -93,10 +93,8 @@ describe("chat through the real extension", function () {
   });
 
   it("marks an answer cut by the output budget as incomplete and offers Continue and Retry", async () => {
-    await vscode.workspace.getConfiguration("relayChat").update("maxOutputTokens", 16, vscode.ConfigurationTarget.Global);
+    await setRelaySetting("maxOutputTokens", 16);
     try {
-      await waitForState(api, () => true, "settings");
-      await new Promise((resolve) => setTimeout(resolve, 300));
       api.handle({ type: "send", text: "word ".repeat(60) });
       const state = await waitForState(api, settled, "the incomplete answer");
       const turn = lastTurn(state)!;

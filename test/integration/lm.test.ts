@@ -9,6 +9,7 @@ import * as vscode from "vscode";
 import type { LedgerRow } from "../../src/chat/requestLedger";
 import { PENDING_OUTCOME } from "../../src/chat/requestLedger";
 import type { RelayChatApi } from "../../src/extension";
+import { acceptQuickPickOf, setRelaySetting } from "./panelState";
 
 const extensionId = "relay-chat.relay-chat";
 const controlUrl = process.env.RELAY_CHAT_TEST_EMULATOR_CONTROL;
@@ -241,9 +242,8 @@ async function waitForRow(api: RelayChatApi, requestId: string): Promise<LedgerR
 
   it("turns an incomplete answer into an error naming the cause and the request id", async () => {
     const config = vscode.workspace.getConfiguration("relayChat");
-    await config.update("maxOutputTokens", 16, vscode.ConfigurationTarget.Global);
+    await setRelaySetting("maxOutputTokens", 16);
     try {
-      await new Promise((resolve) => setTimeout(resolve, 300));
       const model = await relayModel("echo");
       // The provider reports the partial text before it throws, but VS Code 1.139 rejects a caller's
       // stream as soon as the error arrives, dropping parts not yet delivered (about every 0.4 s here),
@@ -316,10 +316,7 @@ async function waitForRow(api: RelayChatApi, requestId: string): Promise<LedgerR
     const newest = await lastResponsesRequest();
     await waitForRow(api, newest.requestId);
     await vscode.env.clipboard.writeText("");
-    const shown = vscode.commands.executeCommand("relayChat.showRequestLog");
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
-    await shown;
+    await acceptQuickPickOf(vscode.commands.executeCommand("relayChat.showRequestLog"), "the request log");
     assert.equal(await vscode.env.clipboard.readText(), newest.requestId);
   });
 

@@ -7,7 +7,7 @@ import * as vscode from "vscode";
 import type { RelayChatApi } from "../../src/extension";
 import type { PanelState, TurnView } from "../../src/panel/protocol";
 
-import { lastTurn, settled, waitForState } from "./panelState";
+import { setRelaySetting, lastTurn, settled, waitForState } from "./panelState";
 
 const extensionId = "relay-chat.relay-chat";
 const toolExtensionId = "relay-chat-test.relay-chat-test-tools";
@@ -32,10 +32,9 @@ async function offeredToolNames(): Promise<string[]> {
   const config = () => vscode.workspace.getConfiguration("relayChat");
 
   async function useExternalTools(enabled: string[], allowForSession: string[] = []): Promise<void> {
-    await config().update("externalTools.enabled", enabled, vscode.ConfigurationTarget.Global);
-    await config().update("externalTools.allowForSession", allowForSession, vscode.ConfigurationTarget.Global);
-    // The settings change rebuilds the connection; wait for the panel to settle before sending.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Each settings change rebuilds the connection; wait for the extension to have read each before sending.
+    await setRelaySetting("externalTools.enabled", enabled);
+    await setRelaySetting("externalTools.allowForSession", allowForSession);
     api.handle({ type: "newChat" });
     await waitForState(api, (state) => state.turns.length === 0 && !state.busy, "a new chat");
   }

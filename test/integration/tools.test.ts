@@ -12,8 +12,9 @@ import type { BuiltinTools } from "../../src/tools/builtin/builtinTools";
 import { createBuiltinTools } from "../../src/tools/builtin/builtinTools";
 import { createDiagnosticsTool } from "../../src/tools/builtin/diagnosticsTool";
 import type { JsonObject } from "../../src/relay/types";
+import { defaultMatchBudgetMs } from "../../src/tools/lineMatchWorker";
 import { ToolRegistry } from "../../src/tools/toolRegistry";
-import { isAlive, waitForNumberIn } from "../support/processes";
+import { isAlive, waitForNumberIn, waitUntilDead } from "../support/processes";
 import { waitFor } from "./panelState";
 
 interface Outcome {
@@ -239,7 +240,9 @@ describe("built-in tools in the editor", function () {
         assert.equal(isError, true);
         assert.match(output, /^The search was stopped: the regular expression .* took more than 0.8 s on the lines of .*runaway\/long-line\.txt\./);
         assert.ok(elapsedMs < 2000, `stopped within 2 s (${elapsedMs.toFixed(0)} ms)`);
-        assert.ok(maxDelayMs < 250, `the event loop stayed free (max delay ${maxDelayMs.toFixed(1)} ms)`);
+        // On the host's thread the match would stall the loop for its whole budget and beyond; the bound is that
+        // budget, not a fixed 250 ms, which a loaded machine exceeds by stalling the whole process.
+        assert.ok(maxDelayMs < defaultMatchBudgetMs, `the event loop stayed free (max delay ${maxDelayMs.toFixed(1)} ms)`);
       });
     }
   });
@@ -264,7 +267,7 @@ describe("built-in tools in the editor", function () {
       own.dispose();
       const result = await pending;
       assert.match(typeof result === "string" ? result : result.output, /^Stopped because Relay Chat was shutting down/);
-      await waitFor(() => !isAlive(pid), 3_000, "the background process to end");
+      await waitUntilDead([pid], "the background process to end");
     });
   });
 

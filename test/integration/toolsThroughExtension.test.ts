@@ -10,7 +10,7 @@ import * as vscode from "vscode";
 import { conversationFilesText } from "./conversationFiles";
 import type { RelayChatApi } from "../../src/extension";
 import { readSettings } from "../../src/host/settings";
-import { activateRelayChat, lastTurn, newChatWith, settled, waitFor, waitForState } from "./panelState";
+import { acceptQuickPickOf, activateRelayChat, setRelaySetting, lastTurn, newChatWith, settled, waitFor, waitForState } from "./panelState";
 
 describe("tools and the key through the real extension", function () {
   this.timeout(60_000);
@@ -131,20 +131,15 @@ describe("tools and the key through the real extension", function () {
       assert.equal(lastTurn(allowed)!.toolCalls[0]?.outcome, "ran");
 
       // Session Approvals lists read_file first; accepting it revokes the allowance.
-      const picking = vscode.commands.executeCommand("relayChat.sessionApprovals");
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
-      await picking;
+      await acceptQuickPickOf(vscode.commands.executeCommand("relayChat.sessionApprovals"), "Session Approvals");
       assert.equal(await askedFor("and again", "allow_session"), "read_file", "asked again after the revocation");
 
-      await relay().update("tools.disabled", ["read_file"], vscode.ConfigurationTarget.Global);
-      await waitFor(() => readSettings().disabledTools.includes("read_file"), 10_000, "the setting");
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await setRelaySetting("tools.disabled", ["read_file"]);
+      assert.ok(readSettings().disabledTools.includes("read_file"));
       assert.equal(await askedFor("read it now", "deny"), "list_directory", "read_file is no longer offered in the open conversation");
 
-      await relay().update("tools.disabled", undefined, vscode.ConfigurationTarget.Global);
-      await waitFor(() => readSettings().disabledTools.length === 0, 10_000, "the setting to go");
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await setRelaySetting("tools.disabled", undefined);
+      assert.deepEqual(readSettings().disabledTools, []);
       assert.equal(await askedFor("read it again", "deny"), "read_file", "turned on again, it asks: turning it off revoked the allowance");
     } finally {
       await relay().update("tools.disabled", undefined, vscode.ConfigurationTarget.Global);

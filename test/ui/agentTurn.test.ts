@@ -92,6 +92,10 @@ const PACKAGE_JSON = JSON.stringify({ name: "agent-turn", private: true, scripts
     await dialog.getByRole("button", { name: "Restore", exact: true }).click();
     await waitUntil(() => !fs.existsSync(inFolder("agent-test-ran.txt")), "the command's file is gone");
     for (const name of FILES) await waitUntil(() => fs.readFileSync(inFolder(name), "utf8") === ORIGINAL(name), `${name} is as it was`);
+    // The files are back on disk before the restore is done (open editors reverted, the model's note recorded):
+    // its notification says when it is, as a person sees it. Sending before that would tell the model "kept".
+    await waitUntil(async () => (await workbench().notificationMessages()).some((text) => /^Restored \d+ file/.test(text)), "the restore to finish", 60_000);
+    if (await workbench().page.locator(".notifications-center").isVisible()) await workbench().page.locator('[id="status.notifications"]').click();
 
     // The rule written from the card holds: npm test runs without asking.
     await send("Please run `npm test`");

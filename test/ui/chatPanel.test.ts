@@ -2,7 +2,7 @@
 // relay emulator. Run with: node scripts/vscode/runUiTests.mjs
 import * as assert from "node:assert/strict";
 import type { FrameLocator } from "playwright-core";
-import { workbenchForSuite } from "./workbench";
+import { waitUntil, workbenchForSuite } from "./workbench";
 
 // The chat steps need the real panel. RELAY_CHAT_UI_CHAT=0 limits the run to the workbench steps
 // (useful when testing the harness against a stand-in extension).
@@ -36,6 +36,8 @@ describe("Relay Chat in the workbench", function () {
     await chat.getByText("You said: Hello from the UI test").first().waitFor({ timeout: 60_000 });
     const details = chat.getByRole("region", { name: "Turn details" }).last();
     await details.waitFor({ timeout: 60_000 });
+    // The answer is on screen before the turn has settled (saved, counted): on a loaded machine, seconds before.
+    await waitUntil(async () => /completed/i.test(await details.innerText()), "the turn to be completed", 60_000).catch(() => undefined);
     const text = await details.innerText();
     assert.match(text, /completed/i, `turn details: ${text}`);
     assert.match(text, /req_[A-Za-z0-9]+/, `turn details without a request id: ${text}`);

@@ -6,6 +6,7 @@
 // asks for a GitHub sign-in otherwise; this machine has no internet).
 import * as assert from "node:assert/strict";
 import type { Locator } from "playwright-core";
+import { NativeChat } from "./nativeChatWorkbench";
 import { uiEnvironment, workbenchForSuite } from "./workbench";
 
 const controlUrl = process.env.RELAY_CHAT_UI_EMULATOR_CONTROL;
@@ -23,13 +24,23 @@ async function queueFault(fault: Record<string, unknown>): Promise<void> {
 (enabled ? describe : describe.skip)("relay models in VS Code's own chat", function () {
   this.timeout(180_000);
   const workbench = workbenchForSuite("native-chat");
+  const chat = new NativeChat(workbench);
 
   /** Types a message into VS Code's chat input and sends it, as a person does. */
   async function send(text: string): Promise<void> {
-    await workbench().page.locator(".interactive-input-part .monaco-editor").first().click();
-    await workbench().page.keyboard.type(text);
-    await workbench().page.keyboard.press("Enter");
+    await chat.send(text);
   }
+
+  // Each test starts from the chat open with the echo model, whatever the previous test left (or failed to do),
+  // and leaves nothing open over the workbench: a picker left open takes every later click.
+  beforeEach(async function () {
+    await chat.open();
+    if (this.currentTest?.title.startsWith("lists the relay's models")) return;
+    await chat.pickModel("echo");
+  });
+  afterEach(async () => {
+    await chat.closeOverlays();
+  });
 
   /** The chat's answer holding `needle` (the chat list is virtualised, so answers are found by content). */
   async function answerContaining(needle: string, timeoutMs = 90_000): Promise<string> {
@@ -49,33 +60,14 @@ async function queueFault(fault: Record<string, unknown>): Promise<void> {
     }
   }
 
-  async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await condition())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await workbench().page.waitForTimeout(250);
-    }
-  }
-
   it("lists the relay's models in the chat's model picker", async () => {
-    await workbench().runCommand("Chat: Open Chat");
-    const picker = workbench().page.locator(".interactive-input-part .model-picker-split").first();
-    await picker.waitFor({ timeout: 60_000 });
-    // The chat picks a model once VS Code has asked Relay Chat for the list (right after activation).
-    await until(async () => /\b(demo|echo|long|reasoning|tools)\b/.test(await picker.innerText()), "a relay model in the chat's picker", 60_000);
-    await picker.click();
-    const rows = workbench().page.locator(".action-widget .monaco-list-row");
-    await rows.first().waitFor();
-    const other = rows.filter({ hasText: "Other Models" });
-    if (await other.count()) await other.first().click();
-    const echo = rows.filter({ hasText: "echo" });
-    await echo.first().waitFor({ timeout: 10_000 });
-    const listed = (await rows.allInnerTexts()).join(" | ");
+    // The chat asks Relay Chat for the models right after activation; the picker may list them at the top or
+    // under a collapsed "Other Models" section, which a person opens.
+    const listed = (await chat.listModels("echo")).join(" | ");
     for (const model of ["demo", "echo", "tools"]) assert.ok(listed.includes(model), `${model} in the picker: ${listed}`);
     assert.ok(listed.includes(new URL(uiEnvironment().relayBaseUrl).host), `each model names its relay: ${listed}`);
     await workbench().screenshot("native-chat-01-model-picker");
-    await echo.first().click();
-    await until(async () => /echo/.test(await picker.innerText()), "echo to be the chat's model");
+    await chat.pickModel("echo");
   });
 
   it("answers through the relay in the chat", async () => {

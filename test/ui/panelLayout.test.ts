@@ -123,7 +123,8 @@ describe("Relay Chat panel layout in the workbench", function () {
         await message.pressSequentially("What is in this file?");
         await message.press("Enter");
         await chat.getByText(/Sample workspace/).first().waitFor({ timeout: 60_000 });
-        assert.equal(await chat.locator(".turn").last().locator(".user-text").innerText(), "What is in this file?");
+        // The turn list redraws as the answer settles: wait for the sent turn's text rather than read it at once.
+        await chat.locator(".turn").last().locator(".user-text", { hasText: /^What is in this file\?$/ }).waitFor({ timeout: 30_000 });
         assert.ok(await chat.locator(".turn").last().locator(".sent-attachments .chip", { hasText: "README.md" }).isVisible());
         await checkLayout("the sent file");
         await shot("5-file-sent");

@@ -4,7 +4,7 @@
 // Screenshots: test-results/ui/relays-*.png.
 import * as assert from "node:assert/strict";
 import type { FrameLocator } from "playwright-core";
-import { workbenchForSuite } from "./workbench";
+import { waitUntil, workbenchForSuite } from "./workbench";
 
 const secondRelayUrl = process.env.RELAY_CHAT_UI_SECOND_RELAY_URL ?? "";
 const secondRelayKey = process.env.RELAY_CHAT_UI_SECOND_RELAY_KEY ?? "";
@@ -12,8 +12,12 @@ const secondRelayControl = process.env.RELAY_CHAT_UI_SECOND_RELAY_CONTROL ?? "";
 const enabled = Boolean(secondRelayUrl && secondRelayKey && secondRelayControl) && process.env.RELAY_CHAT_UI_CHAT !== "0";
 const NAME = "Second relay";
 
+async function receivedBy(controlUrl: string): Promise<Array<{ method: string; path: string }>> {
+  return (await (await fetch(`${controlUrl}/received`)).json()) as Array<{ method: string; path: string }>;
+}
+
 async function responsesPostsTo(controlUrl: string): Promise<number> {
-  const received = (await (await fetch(`${controlUrl}/received`)).json()) as Array<{ method: string; path: string }>;
+  const received = await receivedBy(controlUrl);
   return received.filter((request) => request.method === "POST" && request.path === "/v1/responses").length;
 }
 
@@ -64,7 +68,9 @@ async function responsesPostsTo(controlUrl: string): Promise<number> {
   });
 
   it("says which relay answered, what it cost and what balance is left", async () => {
-    // Prices are read in the background after the first request, never on the send path: the next answer is priced.
+    // Prices are read in the background after the first request, never on the send path: the next answer is priced
+    // once that read was made (new-api's GET /api/pricing), which a loaded machine does later.
+    await waitUntil(async () => (await receivedBy(secondRelayControl)).some((request) => request.method === "GET" && request.path.startsWith("/api/pricing")), "the second relay's prices to be read", 60_000);
     const message = chat.getByRole("textbox", { name: "Message" });
     await message.fill("and what did this cost?");
     await message.press("Enter");

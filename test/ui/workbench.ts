@@ -114,6 +114,10 @@ export class Workbench {
    */
   async newChat(labels: { newChat: string; message: string } = { newChat: "New Chat", message: "Message" }): Promise<void> {
     const message = this.webview().getByRole("textbox", { name: labels.message });
+    // Only the extension's answer to New Chat may give the box the focus: if it already had it (clicking the
+    // view's action does not always take it), the wait below would end before New Chat was handled, and a
+    // message sent then would be stopped and cleared by the new chat arriving later on a loaded machine.
+    await message.evaluate((box) => box.blur());
     await this.viewAction(labels.newChat).click();
     const deadline = Date.now() + 30_000;
     while (!(await message.evaluate((box) => document.hasFocus() && document.activeElement === box))) {

@@ -14,6 +14,15 @@ import { FolderCheckpoints, WorkspaceCheckpoints } from "../../src/tools/checkpo
 const lastTurn = (state: PanelState) => state.turns[state.turns.length - 1];
 const settled = (state: PanelState) => !state.busy && state.turns.length > 0 && lastTurn(state).outcome !== "in_progress";
 
+/** Polls `condition` for at most `timeoutMs`: the controller answers some messages after a file or clipboard write. */
+async function waitUntil(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 function textPosted(messages: readonly ToWebview[]): number {
   return messages.reduce((total, message) => total + JSON.stringify(message).length, 0);
 }
@@ -41,7 +50,7 @@ describe("panel controller (Node, relay emulator)", function () {
     assert.equal(snapshot.state.turns.length, 1);
     controller.handle({ type: "send", text: "second" });
     await harness.waitFor((state) => settled(state) && state.turns.length === 2, "the second answer");
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await harness.waitForMirror();
     assert.equal(view.ofType("snapshot").length, 1, "one snapshot per page load");
     assert.ok(view.ofType("patch").length > 0);
     assert.deepEqual(view.mirror.state, controller.state(), "the patches rebuild the host's state");
@@ -54,7 +63,7 @@ describe("panel controller (Node, relay emulator)", function () {
     controller.handle({ type: "ready" });
     controller.handle({ type: "send", text: "think first" });
     const state = await harness.waitFor(settled, "the answer");
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await harness.waitForMirror();
     // Posted while the request ran: the turn, still in progress, with summary text and no answer text yet.
     const liveTurns = view.ofType("patch").flatMap((patch) => patch.changes.flatMap((change) => (change.kind === "turn" && change.turn.outcome === "in_progress" ? [change.turn] : [])));
     const live = liveTurns.filter((turn) => turn.reasoningSummaries.join("").includes("Considering"));
@@ -71,7 +80,7 @@ describe("panel controller (Node, relay emulator)", function () {
     controller.handle({ type: "ready" });
     controller.handle({ type: "send", text: "write at length" });
     const state = await harness.waitFor(settled, "the long answer");
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await harness.waitForMirror();
     const answer = lastTurn(state).answerText;
     assert.ok(answer.length > 10_000, `a long answer (${answer.length} characters)`);
     const deltas = view.ofType("answerDelta");
@@ -97,7 +106,7 @@ describe("panel controller (Node, relay emulator)", function () {
     assert.equal(lastTurn(state).outcome, "cancelled");
     assert.deepEqual(state.approvals, []);
     assert.equal(harness.emulator.postCount(), postsBefore, "no follow-up request after Stop");
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await harness.waitForMirror();
     assert.deepEqual(view.mirror.state, controller.state());
   });
 
@@ -138,7 +147,7 @@ describe("panel controller (Node, relay emulator)", function () {
     assert.equal(turn.receipts.length, 2);
     controller.handle({ type: "copyCurl", turnId: turn.id, receiptIndex: 0 });
     controller.handle({ type: "copyCurl", turnId: turn.id, receiptIndex: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitUntil(() => editor.clipboard.length === 2, "both curl commands on the clipboard");
     const [first, second] = editor.clipboard.map((command) => JSON.parse(command.slice(command.indexOf("{"), command.lastIndexOf("}") + 1)) as { input: Array<{ type?: string }> });
     const sent = harness.emulator.received.filter((request) => request.method === "POST").map((request) => request.body as { input: unknown[] });
     assert.deepEqual(first.input, sent[0].input, "receipt 1: the first request's input");
@@ -164,7 +173,7 @@ describe("panel controller (Node, relay emulator)", function () {
     controller.handle({ type: "confirmSend", confirmed: true });
     const state = await harness.waitFor(settled, "the confirmed answer");
     assert.match(lastTurn(state).answerText, /and this time yes/);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await harness.waitForMirror();
     assert.deepEqual(harness.view.mirror.state, controller.state());
   });
 
@@ -199,7 +208,7 @@ describe("panel controller (Node, relay emulator)", function () {
     controller.handle({ type: "switchConversation", conversationId: first.conversationId! });
     const switched = await harness.waitFor((state) => state.conversationId === first.conversationId, "the switch");
     assert.equal(switched.turns[0].userText, "first conversation");
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await harness.waitForMirror();
     assert.deepEqual(view.mirror.state, controller.state());
     assert.ok(view.ofType("patch").some((patch) => patch.changes.some((change) => change.kind === "turnOrder")));
   });

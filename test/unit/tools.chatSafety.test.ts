@@ -19,7 +19,7 @@ import { redactToolOutput } from "../../src/tools/toolOutputRedaction";
 import { ToolRegistry } from "../../src/tools/toolRegistry";
 import type { ChatHarness } from "../fixtures/chat/chatHarness";
 import { allFilesUnder, completedResponseBody, functionCallItem, startChatHarness } from "../fixtures/chat/chatHarness";
-import { isAlive, waitForNumberIn } from "../support/processes";
+import { isAlive, waitForNumberIn, waitUntilDead } from "../support/processes";
 
 const posixOnly = process.platform === "win32" ? describe.skip : describe;
 
@@ -136,10 +136,10 @@ posixOnly("tools in a chat turn", function () {
     const turn = finished(await pending);
     assert.equal(turn.outcome.kind, "cancelled");
     assert.equal(turn.toolCalls[0]?.outcome, "stopped_while_running");
-    const deadline = Date.now() + 3_000;
     // The registry lets go of the command when its pipes close, a moment after the kill: wait for both.
-    while ((isAlive(pid) || running.count > 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.equal(isAlive(pid), false, "the command's background process was killed");
+    await waitUntilDead([pid], "the command's background process was killed");
+    const deadline = Date.now() + 10_000;
+    while (running.count > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal(running.count, 0, "the stopped command is no longer registered as running");
   });
 });

@@ -5,7 +5,7 @@ import * as path from "node:path";
 import { runCommandLine } from "../../src/tools/commandRunner";
 import { createRunCommandTool } from "../../src/tools/runCommandTool";
 import { RunningCommands } from "../../src/tools/runningCommands";
-import { isAlive, waitForNumberIn } from "../support/processes";
+import { waitForNumberIn, waitUntilDead, waitUntilNoProcessMentions } from "../support/processes";
 
 const posixOnly = process.platform === "win32" ? describe.skip : describe;
 
@@ -50,7 +50,9 @@ posixOnly("tools: run_command", () => {
     assert.equal(result.timedOut, true);
     assert.equal(result.exitCode, null);
     assert.ok(Date.now() - started < 5_000, "returns soon after the timeout");
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // The grandchild subshell keeps the command's line, which names the marker: once no process does, none can
+    // write it.
+    await waitUntilNoProcessMentions(marker, "the grandchild was killed with the shell");
     assert.equal(await fs.stat(marker).then(() => true, () => false), false, "the grandchild was killed too");
   });
 
@@ -179,8 +181,9 @@ posixOnly("tools: run_command", () => {
       const result = await pending;
       assert.match(typeof result === "object" ? result.output : result, /^Stopped because Relay Chat was shutting down/);
       assert.equal(running.count, 0);
-      assert.equal(isAlive(pid), false, "the background sleep was killed with its shell");
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      // Killed is not yet gone: the kernel ends a killed process when it gets round to it, later on a loaded machine.
+      await waitUntilDead([pid], "the background sleep was killed with its shell");
+      await waitUntilNoProcessMentions(marker, "the subshell that would write the marker was killed");
       assert.equal(await fs.stat(marker).then(() => true, () => false), false, "no child outlived the shutdown");
     });
   });

@@ -6,7 +6,7 @@ import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { LineMatchWorker } from "../../src/tools/lineMatchWorker";
+import { defaultMatchBudgetMs, LineMatchWorker } from "../../src/tools/lineMatchWorker";
 import { searchWorkspaceText } from "../../src/tools/searchTextTool";
 
 /** Each pattern backtracks exponentially on its line; none would finish in a minute on the main thread. */
@@ -67,7 +67,8 @@ describe("tools: search_text cannot freeze the host", function () {
       assert.match(measured.output, /Matches found before it was stopped:\na-first\.txt:1: aaa/);
       assert.ok(measured.elapsedMs < 2000, `stopped within 2 s (took ${measured.elapsedMs.toFixed(0)} ms)`);
       // A match on the host's thread would hold it for the whole budget and beyond; waiting for a worker does not.
-      assert.ok(measured.maxDelayMs < 250, `event-loop delay stayed low (max ${measured.maxDelayMs.toFixed(1)} ms)`);
+      // The bound is that budget, not a fixed 250 ms: a loaded machine stalls any process for a few hundred ms.
+      assert.ok(measured.maxDelayMs < defaultMatchBudgetMs, `event-loop delay stayed under the match budget (max ${measured.maxDelayMs.toFixed(1)} ms)`);
     });
   }
 

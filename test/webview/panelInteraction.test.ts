@@ -347,14 +347,19 @@ describe("Chat panel webview: interaction (Chromium)", function () {
     const jump = page.getByRole("button", { name: "Jump to latest" });
     assert.equal(await jump.isVisible(), false, "at the end: nothing to jump to");
     await panel.send({ type: "answerDelta", turnId: "s1", text: "\n\nMore text arrives." });
-    await page.waitForTimeout(50);
+    await page.waitForFunction(() => document.body.textContent?.includes("More text arrives."));
+    // Followed while at the end: the view moves with the new text (on a frame, later on a loaded machine).
+    await page.waitForFunction(() => {
+      const node = document.querySelector(".scroller")!;
+      return node.scrollHeight - node.scrollTop - node.clientHeight < 4;
+    });
     assert.equal(await atEnd(), true, "followed while at the end");
     // The user scrolls up to read: new text no longer moves the view; the button says there is more.
     await scroller.evaluate((node) => (node.scrollTop = 0));
     await jump.waitFor();
     assert.doesNotMatch((await jump.getAttribute("class")) ?? "", /has-new/);
     await panel.send({ type: "answerDelta", turnId: "s1", text: "\n\nEven more." });
-    await page.waitForTimeout(50);
+    await page.locator(".jump-to-latest.has-new").waitFor();
     assert.equal(await scroller.evaluate((node) => node.scrollTop), 0, "the reader's place is kept");
     assert.match((await jump.getAttribute("class")) ?? "", /has-new/);
     await jump.click();
