@@ -1,3 +1,5 @@
+import { formatMoney } from "../../src/relay/moneyFormat";
+
 /**
  * Looks UI strings up in the table the host sends with its snapshot (keyed by their English text, see
  * src/panel/webviewStrings.ts); a missing entry falls back to English so a new string never shows blank.
@@ -45,16 +47,11 @@ export class Localizer {
   }
 
   /**
-   * "$0.0123", "¥1.20": small amounts keep four decimals (a short answer costs fractions of a cent); an
-   * estimate is marked "≈".
+   * "$0.0123", "¥1.20": the one money rule (src/relay/moneyFormat.ts: small amounts keep enough decimals,
+   * a short answer costs fractions of a cent); an estimate is marked "≈".
    */
   money(amount: number, currency: string, estimated = false): string {
-    let text: string;
-    try {
-      text = new Intl.NumberFormat(this.locale, { style: "currency", currency, minimumFractionDigits: 2, maximumFractionDigits: Math.abs(amount) < 1 ? 4 : 2 }).format(amount);
-    } catch {
-      text = `${amount.toFixed(4)} ${currency}`;
-    }
+    const text = formatMoney(amount, currency, this.locale);
     return estimated ? `≈${text}` : text;
   }
 

@@ -1,5 +1,6 @@
 import type { BilledCost } from "../relay/billedCost";
 import type { ModelPrice } from "../relay/modelPrice";
+import { MAX_REQUEST_COST, saneNumber } from "../relay/saneNumber";
 import type { Usage } from "../relay/types";
 import type { LedgerRow } from "./requestLedger";
 
@@ -31,7 +32,8 @@ export function estimatedCost(usage: Usage | null, price: ModelPrice | null): nu
   const cachedReported = usage.input_tokens_details?.cached_tokens;
   const cached = isCount(cachedReported) ? Math.min(cachedReported, input) : 0;
   const cachedPrice = price.cachedInputPerMillion ?? price.inputPerMillion;
-  return ((input - cached) * price.inputPerMillion + cached * cachedPrice + output * price.outputPerMillion) / 1_000_000;
+  // Absurd counts or prices (saneNumber.ts) make an absurd figure: unknown, not Infinity.
+  return saneCost(((input - cached) * price.inputPerMillion + cached * cachedPrice + output * price.outputPerMillion) / 1_000_000);
 }
 
 /**
@@ -64,7 +66,9 @@ export interface CostTotal {
 
 /** A ledger row's cost; rows written before costs were recorded are unknown. */
 export function costOfLedgerRow(row: Pick<LedgerRow, "estimatedCost" | "billedCost" | "costCurrency">): RequestCost {
-  return { estimated: row.estimatedCost ?? null, billed: row.billedCost ?? null, currency: row.costCurrency ?? null };
+  const estimated = saneCost(row.estimatedCost);
+  const billed = saneCost(row.billedCost);
+  return estimated === null && billed === null ? UNKNOWN_COST : { estimated, billed, currency: row.costCurrency ?? null };
 }
 
 /** The total of a conversation's (or any list of) request costs, in the currency of the first known one. */
@@ -77,6 +81,10 @@ export function addCost(total: CostTotal, cost: RequestCost): CostTotal {
   const preferred = preferredCost(cost);
   if (!preferred || (total.currency !== null && preferred.currency !== total.currency)) return { ...total, requestsWithoutCost: total.requestsWithoutCost + 1 };
   return { amount: (total.amount ?? 0) + preferred.amount, currency: preferred.currency, estimated: total.estimated || preferred.estimated, requestsWithoutCost: total.requestsWithoutCost };
+}
+
+function saneCost(amount: unknown): number | null {
+  return saneNumber(amount, { max: MAX_REQUEST_COST });
 }
 
 function isCount(value: unknown): value is number {

@@ -29,7 +29,7 @@ estimated from the relay's published prices (new-api, OpenRouter, LiteLLM) or fr
 list like [{"model": "gpt-4o-mini", "input": 0.15, "cachedInput": 0.075, "output": 0.6, "currency": "USD"}]
 in money per million tokens (the relayChat.prices setting's shape); unknown stays null, never 0.
 "balance" reads the key's balance where the relay shows it with the same key (new-api and one-api
-billing endpoints, new-api /api/usage/token, OpenRouter /api/v1/key, LiteLLM /key/info); it is never
+billing endpoints, new-api /api/usage/token/, OpenRouter /api/v1/key, LiteLLM /key/info); it is never
 billed. --json prints {"remaining", "used", "unit", "unlimited", "source"}; exit 0 when a balance was read.
 
 The API key is read from the RELAY_CHAT_API_KEY environment variable only (never a flag, so it stays out

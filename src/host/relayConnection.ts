@@ -1,6 +1,8 @@
 import * as vscode from "vscode";
-import { RelayClient, RelayConfigurationError } from "../relay/client";
-import type { ApiKeyStore, FoundKey, KeySource, WaitingEnvironmentKey } from "./apiKeyStore";
+import { RelayClient } from "../relay/client";
+import type { ApiKeyStore, KeySource, WaitingEnvironmentKey } from "./apiKeyStore";
+import { RelayClients } from "./relayClients";
+import type { RelayClientSource } from "./relayClients";
 import type { OutputLog } from "./outputLog";
 import type { RelayProfile } from "../relay/relayProfiles";
 import { defaultRelay } from "../relay/relayProfiles";
@@ -29,16 +31,10 @@ export function workspaceRelayMemory(state: vscode.Memento): RelayChoiceMemory {
  * other relays get clients on demand (clientFor), for their model lists and VS Code's chat.
  */
 export class RelayConnection implements vscode.Disposable {
-  private client: RelayClient | null = null;
-  private activeProfile: RelayProfile | null = null;
-  /** Clients of the other relays, built on demand; dropped on every refresh. */
-  private readonly others = new Map<string, Promise<RelayClient | null>>();
+  /** The relays' clients; a switch takes effect only once the new relay's key is read (relayClients.ts). */
+  private readonly clients = new RelayClients();
   /** The other relays' keys, so they are redacted too. */
   private readonly otherKeys = new Set<string>();
-  private key: string | null = null;
-  private keySource: KeySource = "none";
-  private problem: string | null = null;
-  private waitingEnvironmentKey: WaitingEnvironmentKey | null = null;
   /** Origins already asked about in this window, so a settings change does not ask again and again. */
   private readonly askedOrigins = new Set<string>();
   settings: RelayChatSettings = readSettings();
@@ -58,11 +54,11 @@ export class RelayConnection implements vscode.Disposable {
 
   /** The relay the panel sends to: the one picked, else the first; null when none is set. */
   get active(): RelayProfile | null {
-    return this.activeProfile;
+    return this.clients.current.active;
   }
 
   get activeRelay(): string | null {
-    return this.activeProfile?.name ?? null;
+    return this.active?.name ?? null;
   }
 
   relayNames(): string[] {
@@ -76,35 +72,30 @@ export class RelayConnection implements vscode.Disposable {
     await this.refresh();
   }
 
-  /** Reads settings and the key again and replaces the client. */
+  /**
+   * Reads settings and the key again and replaces the clients. Nothing changes until the key is read;
+   * a refresh overtaken by a later one changes nothing (the later one does).
+   */
   async refresh(): Promise<void> {
     const read = readSettings();
     const picked = this.choice.get();
     const active = read.relays.find((relay) => relay.name === picked) ?? defaultRelay(read.relays) ?? null;
-    this.activeProfile = active;
+    const source: RelayClientSource = {
+      keyOf: (profile) => this.keys.get(profile.baseUrl),
+      build: (profile, key) => this.buildClient(read, profile, key),
+      keyInUse: (key) => {
+        this.otherKeys.add(key);
+        this.log.setSecrets(this.secrets());
+      },
+      problem: (message) => this.log.error(message),
+    };
+    if (!(await this.clients.switchTo(read.relays, active, source))) return;
     // Everything downstream (the panel's setup card, the CLI-like checks) means the active relay's address.
     this.settings = { ...read, baseUrl: active?.baseUrl ?? "" };
-    const found: FoundKey = active ? await this.keys.get(active.baseUrl) : { key: null, source: "none" };
-    this.key = found.key;
-    this.keySource = found.source;
-    this.waitingEnvironmentKey = found.waitingEnvironmentKey ?? null;
     this.log.setSecrets(this.secrets());
-    const previous = this.client;
-    const previousOthers = [...this.others.values()];
-    this.others.clear();
-    this.client = null;
-    this.problem = null;
-    if (active && this.key) {
-      try {
-        this.client = this.buildClient(active, this.key);
-      } catch (error) {
-        this.problem = error instanceof RelayConfigurationError ? error.message : String(error);
-      }
-    }
-    void previous?.close();
-    for (const other of previousOthers) void other.then((client) => client?.close());
     this.changed.fire();
-    if (this.waitingEnvironmentKey) this.askAboutEnvironmentKey(this.waitingEnvironmentKey);
+    const waiting = this.clients.current.found.waitingEnvironmentKey;
+    if (waiting) this.askAboutEnvironmentKey(waiting);
   }
 
   /**
@@ -135,7 +126,7 @@ export class RelayConnection implements vscode.Disposable {
         : vscode.l10n.t("The key in RELAY_CHAT_API_KEY was confirmed for {0}. Use it for {1} instead? It is then sent to {1} only.", waiting.boundTo, waiting.origin);
     void vscode.window.showWarningMessage(message, send, setKey).then(async (choice) => {
       if (choice === setKey) await vscode.commands.executeCommand("relayChat.setApiKey");
-      const active = this.activeProfile;
+      const active = this.active;
       if (choice !== send || !active || relayOriginOf(active.baseUrl) !== waiting.origin) return;
       await this.keys.bindEnvironmentKey(active.baseUrl);
       await this.refresh();
@@ -144,11 +135,11 @@ export class RelayConnection implements vscode.Disposable {
 
   /** Every key that must never be shown, logged or passed to a tool: the ones in use and the environment's. */
   secrets(): string[] {
-    return [this.key, ...this.otherKeys, this.keys.environmentKey()].filter((secret): secret is string => Boolean(secret));
+    return [this.secret, ...this.otherKeys, this.keys.environmentKey()].filter((secret): secret is string => Boolean(secret));
   }
 
   current(): RelayClient | null {
-    return this.client;
+    return this.clients.activeClient;
   }
 
   /**
@@ -157,48 +148,31 @@ export class RelayConnection implements vscode.Disposable {
    * setting problem.
    */
   clientFor(name: string): Promise<RelayClient | null> {
-    if (this.activeProfile?.name === name) return Promise.resolve(this.client);
-    const profile = this.settings.relays.find((relay) => relay.name === name);
-    if (!profile) return Promise.resolve(null);
-    let built = this.others.get(name);
-    if (!built) {
-      built = this.keys.get(profile.baseUrl).then((found) => {
-        if (!found.key) return null;
-        this.otherKeys.add(found.key);
-        this.log.setSecrets(this.secrets());
-        try {
-          return this.buildClient(profile, found.key);
-        } catch (error) {
-          this.log.error(`Relay "${profile.name}": ${error instanceof Error ? error.message : String(error)}`);
-          return null;
-        }
-      });
-      this.others.set(name, built);
-    }
-    return built;
+    return this.clients.clientFor(name);
   }
 
-  private buildClient(profile: RelayProfile, key: string): RelayClient {
+  private buildClient(settings: RelayChatSettings, profile: RelayProfile, key: string): RelayClient {
     return new RelayClient({
       baseUrl: profile.baseUrl,
       apiKey: key,
-      requestIdHeaders: this.settings.requestIdHeaders,
-      idleTimeoutMs: this.settings.idleTimeoutMs,
-      nonStreamTimeoutMs: this.settings.nonStreamTimeoutMs,
-      maxStreamBytes: this.settings.maxStreamBytes,
+      requestIdHeaders: settings.requestIdHeaders,
+      idleTimeoutMs: settings.idleTimeoutMs,
+      nonStreamTimeoutMs: settings.nonStreamTimeoutMs,
+      maxStreamBytes: settings.maxStreamBytes,
       extraHeaders: profile.extraHeaders,
-      proxyUrl: this.settings.proxyUrl || null,
-      strictSsl: this.settings.strictSsl,
+      proxyUrl: settings.proxyUrl || null,
+      strictSsl: settings.strictSsl,
       userAgent: `relay-chat-vscode/${vscode.version}`,
     });
   }
 
   /** Why there is no client, in words the user can act on; null when there is one. */
   missing(): string | null {
-    if (this.client) return null;
-    if (this.problem) return this.problem;
-    if (!this.activeProfile) return vscode.l10n.t("No relay address is set. Set relayChat.baseUrl in the settings.");
-    const waiting = this.waitingEnvironmentKey;
+    if (this.clients.activeClient) return null;
+    const { active, problem, found } = this.clients.current;
+    if (problem) return problem;
+    if (!active) return vscode.l10n.t("No relay address is set. Set relayChat.baseUrl in the settings.");
+    const waiting = found.waitingEnvironmentKey;
     if (waiting?.boundByEnvironment) {
       return vscode.l10n.t("The key in RELAY_CHAT_API_KEY belongs to {0} (RELAY_CHAT_BASE_URL), so it is not sent to {1}. Run \"Relay Chat: Set API Key\" for {1}.", waiting.boundTo ?? "", waiting.origin);
     }
@@ -209,21 +183,20 @@ export class RelayConnection implements vscode.Disposable {
   }
 
   get hasKey(): boolean {
-    return this.key !== null;
+    return this.secret !== null;
   }
 
   get source(): KeySource {
-    return this.keySource;
+    return this.clients.current.found.source;
   }
 
   /** For redaction: the key in use, so it can be removed from anything written or shown. */
   get secret(): string | null {
-    return this.key;
+    return this.clients.current.found.key;
   }
 
   dispose(): void {
-    void this.client?.close();
-    for (const other of this.others.values()) void other.then((client) => client?.close());
+    this.clients.dispose();
     this.changed.dispose();
   }
 }

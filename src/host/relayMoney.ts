@@ -1,16 +1,17 @@
 import * as vscode from "vscode";
 import type { Balance } from "../relay/balance";
 import type { RelayClient } from "../relay/client";
-import { BALANCE_REFRESH_MS, balanceWasRead, readBalance } from "../relay/balance";
+import { balanceWasRead, readBalance } from "../relay/balance";
 import type { ModelPrice, PriceTable } from "../relay/modelPrice";
 import { parsePriceSetting, priceFor } from "../relay/priceSetting";
 import type { PriceSettingEntry } from "../relay/priceSetting";
-import { PRICE_LIST_FRESH_MS, readPrices } from "../relay/pricing";
+import { readPrices } from "../relay/pricing";
+import { amountText } from "../relay/moneyFormat";
 import { isRelayKind } from "../relay/relayKind";
 import type { RelayProfile } from "../relay/relayProfiles";
-import { TimedCache } from "../relay/timedCache";
 import type { OutputLog } from "./outputLog";
 import type { RelayConnection } from "./relayConnection";
+import { RelayMoneyCaches } from "./relayMoneyCaches";
 
 // What the relays cost and what is left: each relay's published prices (read once an hour, never on the
 // send path: a request uses whatever price is already known, and asks for the list in the background) and
@@ -19,8 +20,9 @@ import type { RelayConnection } from "./relayConnection";
 // the log.
 
 export class RelayMoney implements vscode.Disposable {
-  private readonly prices = new TimedCache<PriceTable | null>((relay) => this.loadPrices(relay), { freshForMs: PRICE_LIST_FRESH_MS });
-  private readonly balances = new TimedCache<Balance | null>((relay) => this.loadBalance(relay), { freshForMs: BALANCE_REFRESH_MS });
+  private readonly caches = new RelayMoneyCaches({ prices: (relay) => this.loadPrices(relay), balance: (relay) => this.loadBalance(relay) });
+  private readonly prices = this.caches.prices;
+  private readonly balances = this.caches.balances;
   /** Relays whose missing prices or balance were logged already, so the log says it once. */
   private readonly explained = new Set<string>();
   private settingEntries: PriceSettingEntry[] = [];
@@ -40,9 +42,12 @@ export class RelayMoney implements vscode.Disposable {
     this.status.name = vscode.l10n.t("Relay Chat balance");
     this.status.command = showBalanceCommand;
     this.readSetting();
+    this.caches.relaysChanged(connection.relays);
     this.subscriptions.push(
       this.status,
       connection.onDidChange(() => {
+        // Prices and a balance read from a relay's old address are not its new address's.
+        this.caches.relaysChanged(connection.relays);
         this.readSetting();
         this.render();
         void this.refreshBalance();
@@ -174,8 +179,7 @@ function balanceTooltip(relay: string, balance: Balance): string {
   return lines.join("\n");
 }
 
+/** Money as everywhere (moneyFormat.ts: "$0.0016", not "$0.00"); a relay's raw quota as a whole number. */
 export function moneyText(amount: number, unit: string | null): string {
-  if (unit === "USD") return `$${amount.toFixed(2)}`;
-  if (unit === "CNY") return `¥${amount.toFixed(2)}`;
-  return `${Math.round(amount).toLocaleString()} ${unit ?? ""}`.trim();
+  return amountText(amount, unit, vscode.env.language);
 }

@@ -116,6 +116,9 @@ export class RelayModelCatalog {
 
   private async fetch(relay: string, client: RelayClient, fingerprint: string): Promise<ModelInfo[]> {
     const result = await client.listModels();
+    // A client closed by a refresh (a relay added or picked) cut its own request: nothing to log or keep;
+    // the refresh announces the new lists.
+    if (!result.ok && client.closed) return [];
     if (!result.ok) {
       this.log.error(`GET /v1/models of ${relay} for VS Code's chat failed (request ${result.requestId ?? "-"}): ${result.explanation}`);
       // VS Code shows this message beside the vendor in its model management view.

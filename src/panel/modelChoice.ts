@@ -81,6 +81,9 @@ export class ModelChoice {
     const client = await this.relay.clientFor(relay);
     if (!client) return { relay, models: [], unlisted: null, note: null };
     const result = await client.listModels();
+    // The connection was rebuilt meanwhile (a relay added or picked) and this client closed: not the
+    // relay's failure, and the refresh that follows lists again.
+    if (!result.ok && client.closed) return { relay, models: this.lists.get(relay)?.models ?? [], unlisted: null, note: null };
     if (result.ok) {
       return { relay, models: result.models.map((model) => model.id).sort(), unlisted: null, note: l10n.t("A listed model may still lack a feature (tools, streaming).") };
     }

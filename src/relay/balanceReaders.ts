@@ -3,12 +3,21 @@ import { isObject } from "./outputItems";
 import type { QuotaUnit } from "./quotaUnit";
 import { quotaToMoney } from "./quotaUnit";
 import type { SideRequester } from "./sideAnswer";
-import { finiteNumber, successfulJson } from "./sideAnswer";
+import { successfulJson } from "./sideAnswer";
+import { MAX_BALANCE, saneNumber } from "./saneNumber";
+
+/** An amount of money or quota as the relay wrote it, or null when it is not a sane one (saneNumber.ts). */
+function amount(value: unknown): number | null {
+  return saneNumber(value, { max: MAX_BALANCE });
+}
 
 // One reader per balance endpoint a relay may have, each asking with the same key the chat uses and
 // never billed. Shapes, from the relays' sources:
-// - new-api `GET /api/usage/token`: `{"code": true, "data": {"total_granted", "total_used",
-//   "total_available", "unlimited_quota", ...}}` in raw quota (controller/token.go).
+// - new-api `GET /api/usage/token/` (with the slash: the router answers 301 without it, router/api-router.go):
+//   `{"code": true, "data": {"object": "token_usage", "total_granted", "total_used", "total_available",
+//   "unlimited_quota", ...}}` in raw quota (controller/token.go GetTokenUsage). An unlimited key still
+//   reports what it used; its total_available is whatever its remaining quota counter says (it may be
+//   below 0), so it means nothing then.
 // - new-api / one-api `GET [/v1]/dashboard/billing/subscription`: `{"hard_limit_usd"}` = remaining plus
 //   used, in the site's display unit, 100000000 for an unlimited key; `.../billing/usage`:
 //   `{"total_usage"}` = used x 100 (controller/billing.go).
@@ -26,7 +35,7 @@ export interface Balance {
   unit: string | null;
   /** The key has no limit of its own (the account behind it may still run dry). */
   unlimited: boolean;
-  /** The endpoint that answered, e.g. "GET /api/usage/token". */
+  /** The endpoint that answered, e.g. "GET /api/usage/token/". */
   source: string;
 }
 
@@ -42,18 +51,18 @@ export interface BalanceReader {
 const UNLIMITED_SENTINEL = 100_000_000;
 
 export const newApiTokenUsage: BalanceReader = {
-  endpoint: "GET /api/usage/token",
+  endpoint: "GET /api/usage/token/",
   async read(requester, quotaUnit, signal) {
-    const answer = successfulJson(await requester.getJson("/api/usage/token", { signal }));
+    const answer = successfulJson(await requester.getJson("/api/usage/token/", { signal }));
     if (!answer.ok) return answer;
     const data = answer.json.data;
-    if (!isObject(data) || finiteNumber(data.total_available) === null) return { ok: false, problem: l10n.t("not a token usage answer") };
+    if (!isObject(data) || (amount(data.total_available) === null && amount(data.total_used) === null)) return { ok: false, problem: l10n.t("not a token usage answer") };
     const unit = await quotaUnit();
     const money = (quota: number | null) => (quota === null ? null : unit ? quotaToMoney(quota, unit) : quota);
     const unlimited = data.unlimited_quota === true;
     return {
       ok: true,
-      balance: { remaining: unlimited ? null : money(finiteNumber(data.total_available)), used: money(finiteNumber(data.total_used)), unit: unit ? unit.currency : "quota", unlimited, source: this.endpoint },
+      balance: { remaining: unlimited ? null : money(amount(data.total_available)), used: money(amount(data.total_used)), unit: unit ? unit.currency : "quota", unlimited, source: this.endpoint },
     };
   },
 };
@@ -67,17 +76,18 @@ export function billingSubscription(prefix: "/v1" | ""): BalanceReader {
     async read(requester, quotaUnit, signal) {
       const subscription = successfulJson(await requester.getJson(subscriptionPath, { signal }));
       if (!subscription.ok) return subscription;
-      const total = finiteNumber(subscription.json.hard_limit_usd);
+      const total = amount(subscription.json.hard_limit_usd);
       if (total === null) return { ok: false, problem: l10n.t("not a billing subscription answer (no hard_limit_usd)") };
       const unit = await quotaUnit();
       const money = (value: number) => (unit?.billingReportsQuota ? quotaToMoney(value, unit) : value);
       const currency = unit ? unit.currency : null;
-      if (total === UNLIMITED_SENTINEL) return { ok: true, balance: { remaining: null, used: null, unit: currency, unlimited: true, source: this.endpoint } };
       const usage = successfulJson(await requester.getJson(usagePath, { signal }));
+      const usedTimes100 = usage.ok ? amount(usage.json.total_usage) : null;
+      const used = usedTimes100 === null ? null : usedTimes100 / 100;
+      // An unlimited key has nothing left to show, but what it spent is still worth knowing.
+      if (total === UNLIMITED_SENTINEL) return { ok: true, balance: { remaining: null, used: used === null ? null : money(used), unit: currency, unlimited: true, source: this.endpoint } };
       if (!usage.ok) return { ok: false, problem: l10n.t("{0} answered, but {1} did not: {2}", subscriptionPath, usagePath, usage.problem) };
-      const usedTimes100 = finiteNumber(usage.json.total_usage);
-      if (usedTimes100 === null) return { ok: false, problem: l10n.t("not a billing usage answer (no total_usage)") };
-      const used = usedTimes100 / 100;
+      if (used === null) return { ok: false, problem: l10n.t("not a billing usage answer (no total_usage)") };
       return { ok: true, balance: { remaining: money(total - used), used: money(used), unit: currency, unlimited: false, source: this.endpoint } };
     },
   };
@@ -91,7 +101,7 @@ export const openRouterKey: BalanceReader = {
     const data = answer.json.data;
     if (!isObject(data) || !("limit" in data)) return { ok: false, problem: l10n.t("not an OpenRouter key answer") };
     const unlimited = data.limit === null;
-    return { ok: true, balance: { remaining: unlimited ? null : finiteNumber(data.limit_remaining), used: finiteNumber(data.usage), unit: "USD", unlimited, source: this.endpoint } };
+    return { ok: true, balance: { remaining: unlimited ? null : amount(data.limit_remaining), used: amount(data.usage), unit: "USD", unlimited, source: this.endpoint } };
   },
 };
 
@@ -101,9 +111,9 @@ export const liteLlmKeyInfo: BalanceReader = {
     const answer = successfulJson(await requester.getJson("/key/info", { signal }));
     if (!answer.ok) return answer;
     const info = answer.json.info;
-    if (!isObject(info) || finiteNumber(info.spend) === null) return { ok: false, problem: l10n.t("not a LiteLLM key info answer") };
-    const spend = finiteNumber(info.spend) as number;
-    const budget = finiteNumber(info.max_budget) ?? (isObject(info.litellm_budget_table) ? finiteNumber(info.litellm_budget_table.max_budget) : null);
+    if (!isObject(info) || amount(info.spend) === null) return { ok: false, problem: l10n.t("not a LiteLLM key info answer") };
+    const spend = amount(info.spend) as number;
+    const budget = amount(info.max_budget) ?? (isObject(info.litellm_budget_table) ? amount(info.litellm_budget_table.max_budget) : null);
     return { ok: true, balance: { remaining: budget === null ? null : budget - spend, used: spend, unit: "USD", unlimited: budget === null, source: this.endpoint } };
   },
 };

@@ -1,4 +1,5 @@
 import { isObject } from "./outputItems";
+import { MAX_REQUEST_COST, saneNumber } from "./saneNumber";
 import type { Usage } from "./types";
 
 // What the relay says it charged for one request, where it says so: OpenRouter puts `usage.cost` (in
@@ -20,13 +21,13 @@ export interface BilledCost {
 /**
  * The billed cost of a request from its final usage and its response-cost header, or null. The usage
  * figure wins: it belongs to the answer itself. A header of 0 is not believed (LiteLLM reports 0 for
- * models it has no price for, litellm#13790), nor is anything negative or not a number.
+ * models it has no price for, litellm#13790), nor is anything negative, absurd or not a plain number (saneNumber.ts).
  */
 export function billedCostOf(usage: Usage | null, responseCostHeader: string | string[] | undefined): BilledCost | null {
-  const fromUsage = isObject(usage) ? usage.cost : undefined;
-  if (typeof fromUsage === "number" && Number.isFinite(fromUsage) && fromUsage >= 0) return { amount: fromUsage, currency: "USD", source: "usage.cost" };
+  const fromUsage = saneNumber(isObject(usage) ? usage.cost : undefined, { max: MAX_REQUEST_COST });
+  if (fromUsage !== null) return { amount: fromUsage, currency: "USD", source: "usage.cost" };
   const header = Array.isArray(responseCostHeader) ? responseCostHeader[0] : responseCostHeader;
-  const fromHeader = header !== undefined && header.trim() !== "" ? Number(header) : Number.NaN;
-  if (Number.isFinite(fromHeader) && fromHeader > 0) return { amount: fromHeader, currency: "USD", source: RESPONSE_COST_HEADER };
+  const fromHeader = saneNumber(header, { max: MAX_REQUEST_COST, text: true });
+  if (fromHeader !== null && fromHeader > 0) return { amount: fromHeader, currency: "USD", source: RESPONSE_COST_HEADER };
   return null;
 }

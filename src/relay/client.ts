@@ -259,8 +259,16 @@ export class RelayClient {
     return relayGetJson({ root: this.root, apiKey: this.apiKey, extraHeaders: this.extraHeaders, dispatcher: this.dispatcher, userAgent: this.userAgent }, path, options);
   }
 
+  private closing = false;
+
+  /** True once close() was called: a request failing after that was cut by the replacement, not by the relay. */
+  get closed(): boolean {
+    return this.closing;
+  }
+
   /** Releases pooled connections; call when the client is replaced. */
   async close(): Promise<void> {
+    this.closing = true;
     await this.dispatcher.close().catch(() => undefined);
   }
 

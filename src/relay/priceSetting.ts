@@ -1,6 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import type { ModelPrice, PriceTable } from "./modelPrice";
 import { isObject } from "./outputItems";
+import { MAX_PRICE_PER_MILLION, saneNumber } from "./saneNumber";
 
 // The `relayChat.prices` setting: prices the user types for models whose relay publishes none. Plain
 // data, a list of entries:
@@ -35,7 +36,7 @@ export function parsePriceSetting(value: unknown): ParsedPriceSetting {
     if (typeof entry.model !== "string" || entry.model.trim() === "") return problems.push(l10n.t('{0} needs a "model" (the model id as the relay lists it).', where));
     if (entry.relay !== undefined && (typeof entry.relay !== "string" || entry.relay.trim() === "")) return problems.push(l10n.t('{0} ({1}): "relay" must be the name of a relay profile.', where, entry.model));
     const amounts = [entry.input, entry.output, entry.cachedInput ?? 0];
-    if (!amounts.every((amount) => typeof amount === "number" && Number.isFinite(amount) && amount >= 0)) {
+    if (!amounts.every((amount) => saneNumber(amount, { max: MAX_PRICE_PER_MILLION }) !== null)) {
       return problems.push(l10n.t('{0} ({1}): "input" and "output" (and "cachedInput" if given) must be numbers of 0 or more, in money per million tokens.', where, entry.model));
     }
     const currency = entry.currency === undefined ? "USD" : typeof entry.currency === "string" ? entry.currency.trim().toUpperCase() : "";

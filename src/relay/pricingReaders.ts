@@ -5,6 +5,7 @@ import type { QuotaUnit } from "./quotaUnit";
 import { DEFAULT_QUOTA_PER_UNIT, quotaToMoney } from "./quotaUnit";
 import type { SideRequester } from "./sideAnswer";
 import { finiteNumber, successfulJson } from "./sideAnswer";
+import { MAX_FACTOR, MAX_PRICE_PER_MILLION, saneNumber } from "./saneNumber";
 import type { JsonObject } from "./types";
 
 // One reader per price list a relay may publish. Shapes, from the relays' sources:
@@ -43,21 +44,23 @@ export const newApiPricing: PriceReader = {
 };
 
 function newApiEntryPrice(entry: JsonObject, groupRatios: JsonObject, unit: QuotaUnit): [string, ModelPrice][] {
-  const ratio = finiteNumber(entry.model_ratio);
-  const completionRatio = finiteNumber(entry.completion_ratio);
-  if (typeof entry.model_name !== "string" || entry.quota_type !== 0 || ratio === null || ratio < 0 || completionRatio === null || completionRatio < 0) return [];
-  const inputPerMillion = quotaToMoney(ratio * lowestGroupRatio(entry.enable_groups, groupRatios) * MILLION, unit);
-  const cacheRatio = finiteNumber(entry.cache_ratio);
-  return [
-    [
-      entry.model_name,
-      { inputPerMillion, cachedInputPerMillion: cacheRatio === null || cacheRatio < 0 ? null : inputPerMillion * cacheRatio, outputPerMillion: inputPerMillion * completionRatio, currency: unit.currency },
-    ],
-  ];
+  const ratio = saneNumber(entry.model_ratio, { max: MAX_FACTOR });
+  const completionRatio = saneNumber(entry.completion_ratio, { max: MAX_FACTOR });
+  if (typeof entry.model_name !== "string" || entry.quota_type !== 0 || ratio === null || completionRatio === null) return [];
+  const inputPerMillion = perMillion(quotaToMoney(ratio * lowestGroupRatio(entry.enable_groups, groupRatios) * MILLION, unit));
+  const outputPerMillion = inputPerMillion === null ? null : perMillion(inputPerMillion * completionRatio);
+  if (inputPerMillion === null || outputPerMillion === null) return [];
+  const cacheRatio = saneNumber(entry.cache_ratio, { max: MAX_FACTOR });
+  return [[entry.model_name, { inputPerMillion, cachedInputPerMillion: cacheRatio === null ? null : perMillion(inputPerMillion * cacheRatio), outputPerMillion, currency: unit.currency }]];
+}
+
+/** A computed price per million tokens, or null when it is not a sane one (see saneNumber.ts). */
+function perMillion(amount: number): number | null {
+  return saneNumber(amount, { max: MAX_PRICE_PER_MILLION });
 }
 
 function lowestGroupRatio(groups: unknown, groupRatios: JsonObject): number {
-  const ratios = (Array.isArray(groups) ? groups : []).map((group) => (typeof group === "string" ? finiteNumber(groupRatios[group]) : null)).filter((ratio): ratio is number => ratio !== null && ratio >= 0);
+  const ratios = (Array.isArray(groups) ? groups : []).map((group) => (typeof group === "string" ? saneNumber(groupRatios[group], { max: MAX_FACTOR }) : null)).filter((ratio): ratio is number => ratio !== null);
   return ratios.length > 0 ? Math.min(...ratios) : 1;
 }
 
@@ -93,18 +96,21 @@ function perTokenPrice(fields: { input: unknown; output: unknown; cachedInput: u
   const cached = perTokenText(fields.cachedInput);
   const contextWindow = finiteNumber(fields.contextWindow);
   return {
-    inputPerMillion: input * MILLION,
-    cachedInputPerMillion: cached === null ? null : cached * MILLION,
-    outputPerMillion: output * MILLION,
+    inputPerMillion: input,
+    cachedInputPerMillion: cached,
+    outputPerMillion: output,
     currency: "USD",
     ...(contextWindow !== null && contextWindow > 0 ? { contextWindow } : {}),
   };
 }
 
-/** "0.000001" (or a number) per token; negative ("-1", variable pricing) and unreadable values are unknown. */
+/**
+ * "0.000001" (or a number) per token, as a price per million; negative ("-1", variable pricing), absurd
+ * ("1e303", "0x10") and unreadable values are unknown.
+ */
 function perTokenText(value: unknown): number | null {
-  const number = typeof value === "string" && value.trim() !== "" ? Number(value) : typeof value === "number" ? value : Number.NaN;
-  return Number.isFinite(number) && number >= 0 ? number : null;
+  const perToken = saneNumber(value, { max: MAX_FACTOR, text: true });
+  return perToken === null ? null : perMillion(perToken * MILLION);
 }
 
 export const liteLlmModelInfo: PriceReader = {

@@ -1,6 +1,7 @@
 import { isObject } from "./outputItems";
 import type { RelayGetResult } from "./relayGet";
 import type { SideRequester } from "./sideAnswer";
+import { MAX_BALANCE, saneNumber } from "./saneNumber";
 
 // new-api and one-api count money in "quota": by default 500 000 quota make one US dollar
 // (`quota_per_unit`). What their billing endpoints report depends on the site's display setting, read
@@ -39,8 +40,10 @@ export function quotaToMoney(quota: number, unit: QuotaUnit): number {
   return (quota / unit.quotaPerUnit) * unit.perUsd;
 }
 
+/** A positive, sane factor: a quota per unit of 1e-300 or an exchange rate of 1e303 would make every amount absurd. */
 function positive(value: unknown): number | null {
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : null;
+  const number = saneNumber(value, { max: MAX_BALANCE });
+  return number !== null && number >= 1e-6 ? number : null;
 }
 
 /** A function that asks `GET /api/status` the first time it is called (public: without the key), then answers the same. */

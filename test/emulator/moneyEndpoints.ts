@@ -63,7 +63,12 @@ const HANDLERS: Record<EmulatorProfile, Record<string, Handler>> = {
   "new-api": {
     "/api/status": (view, _request, response) => sendJson(response, 200, { success: true, message: "", data: newApiStatus(view) }),
     "/api/pricing": (view, _request, response) => sendJson(response, 200, newApiPricing(view)),
-    "/api/usage/token": (view, request, response) => {
+    // new-api's router registers the route with its slash; gin answers the form without it with a 301.
+    "/api/usage/token": (_view, _request, response) => {
+      response.writeHead(301, { location: "/api/usage/token/", "content-type": "text/html; charset=utf-8" });
+      response.end('<a href="/api/usage/token/">Moved Permanently</a>.\n\n');
+    },
+    "/api/usage/token/": (view, request, response) => {
       const access = authenticate(request.headers.authorization, view.keys, view.now());
       if (!access.ok) return sendJson(response, 401, { success: false, message: "无效的令牌" });
       const key = access.key;

@@ -33,7 +33,7 @@ describe("CLI: balance and cost", function () {
     await withRelay({ profile: "new-api" }, async (emulator, environment) => {
       const run = await runCli(["balance", "--json"], environment);
       assert.equal(run.code, 0, run.stderr);
-      assert.deepEqual(JSON.parse(run.stdout), { remaining: 1_000_000 / CREDITS_PER_USD, used: 0, unit: "USD", unlimited: false, source: "GET /api/usage/token" });
+      assert.deepEqual(JSON.parse(run.stdout), { remaining: 1_000_000 / CREDITS_PER_USD, used: 0, unit: "USD", unlimited: false, source: "GET /api/usage/token/" });
       assert.equal(emulator.postCount(), 0, "never billed");
       const text = await runCli(["balance", "--kind", "one-api"], environment);
       assert.equal(text.code, 0, text.stderr);
@@ -46,7 +46,7 @@ describe("CLI: balance and cost", function () {
       const run = await runCli(["balance", "--json"], environment);
       assert.equal(run.code, 1);
       assert.equal(run.stdout, "");
-      assert.match(run.stderr, /The relay showed no balance for this key\. GET \/api\/usage\/token: HTTP 404/);
+      assert.match(run.stderr, /The relay showed no balance for this key\. GET \/api\/usage\/token\/: HTTP 404/);
       assert.ok(!run.stderr.includes(KEY));
       const badKind = await runCli(["balance", "--kind", "azure"], environment);
       assert.equal(badKind.code, 2);

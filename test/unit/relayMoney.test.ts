@@ -55,21 +55,35 @@ describe("relay money: balance", () => {
       const spent = emulator.usageLog[0].cost;
       const result = await readBalance(client, { kind: "new-api" });
       assert.ok(result.ok, result.ok ? "" : result.reason);
-      assert.deepEqual({ ...result.balance, remaining: null, used: null }, { remaining: null, used: null, unit: "USD", unlimited: false, source: "GET /api/usage/token" });
+      assert.deepEqual({ ...result.balance, remaining: null, used: null }, { remaining: null, used: null, unit: "USD", unlimited: false, source: "GET /api/usage/token/" });
       close(result.balance.remaining, (1_000_000 - spent) / CREDITS_PER_USD);
       close(result.balance.used, spent / CREDITS_PER_USD);
       assert.equal(emulator.postCount(), 1, "reading the balance sent no billed request");
     });
   });
 
-  it("new-api: an unlimited key reads as unlimited, from the token usage and from the billing endpoints", async () => {
-    await withRelay({ profile: "new-api" }, UNLIMITED_KEY, async (_emulator, client) => {
+  it("new-api: an unlimited key reads as unlimited and still reports what it used, from the token usage and from the billing endpoints", async () => {
+    await withRelay({ profile: "new-api" }, UNLIMITED_KEY, async (emulator, client) => {
+      await spend(client, false);
+      const spent = emulator.usageLog[0].cost / CREDITS_PER_USD;
       const usage = await readBalance(client, { kind: "new-api" });
       assert.ok(usage.ok);
-      assert.deepEqual([usage.balance.unlimited, usage.balance.remaining], [true, null]);
+      assert.deepEqual([usage.balance.unlimited, usage.balance.remaining, usage.balance.source], [true, null, "GET /api/usage/token/"]);
+      close(usage.balance.used, spent);
       const billing = await readBalance(client, { kind: "one-api" });
       assert.ok(billing.ok);
-      assert.deepEqual(billing.balance, { remaining: null, used: null, unit: "USD", unlimited: true, source: "GET /v1/dashboard/billing/subscription" });
+      assert.deepEqual({ ...billing.balance, used: null }, { remaining: null, used: null, unit: "USD", unlimited: true, source: "GET /v1/dashboard/billing/subscription" });
+      close(billing.balance.used, spent);
+    });
+  });
+
+  it("new-api: the token usage route is /api/usage/token/; the form without the slash answers 301, as new-api's router does", async () => {
+    await withRelay({ profile: "new-api" }, LIMITED_KEY, async (emulator) => {
+      const slashless = await fetch(`${emulator.baseUrl}/api/usage/token`, { headers: { authorization: `Bearer ${LIMITED_KEY}` }, redirect: "manual" });
+      assert.deepEqual([slashless.status, slashless.headers.get("location")], [301, "/api/usage/token/"]);
+      const withSlash = await fetch(`${emulator.baseUrl}/api/usage/token/`, { headers: { authorization: `Bearer ${LIMITED_KEY}` } });
+      assert.equal(withSlash.status, 200);
+      assert.equal(((await withSlash.json()) as { data: { object: string } }).data.object, "token_usage");
     });
   });
 
@@ -152,7 +166,7 @@ describe("relay money: balance", () => {
       const result = await readBalance(client);
       assert.ok(result.ok, result.ok ? "" : result.reason);
       assert.equal(result.balance.source, "GET /key/info");
-      assert.ok(emulator.received.some((request) => request.path === "/api/usage/token"), "the new-api endpoint was tried first");
+      assert.ok(emulator.received.some((request) => request.path === "/api/usage/token/"), "the new-api endpoint was tried first");
       assert.equal(emulator.postCount(), 0);
     });
   });
@@ -161,7 +175,7 @@ describe("relay money: balance", () => {
     await withRelay({ profile: "openai" }, LIMITED_KEY, async (_emulator, client) => {
       const result = await readBalance(client);
       assert.ok(!result.ok);
-      for (const endpoint of ["/api/usage/token", "/v1/dashboard/billing/subscription", "/dashboard/billing/subscription", "/v1/key", "/key/info"]) assert.match(result.reason, new RegExp(`GET ${endpoint}: HTTP 404`));
+      for (const endpoint of ["/api/usage/token/", "/v1/dashboard/billing/subscription", "/dashboard/billing/subscription", "/v1/key", "/key/info"]) assert.match(result.reason, new RegExp(`GET ${endpoint}: HTTP 404`));
       assert.ok(!result.reason.includes(LIMITED_KEY));
     });
   });
