@@ -281,7 +281,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     closeOrphanedReportPreviews(path.join(storageFolder, CONNECTION_REPORT_NAME)),
     vscode.workspace.onDidGrantWorkspaceTrust(() => controller.onConnectionChanged()),
 
-    command("relayChat.focusChat", () => provider.reveal()),
+    command("relayChat.focusChat", () => provider.focusMessageBox()),
     command("relayChat.showHistory", () => {
       provider.reveal();
       controller.showHistory();
