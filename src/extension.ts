@@ -35,7 +35,7 @@ import type { PanelState, ToHost } from "./panel/protocol";
 import { checkConnection } from "./relay/connectionCheck";
 import { connectionReportMarkdown } from "./relay/connectionReport";
 import { redactSecrets } from "./relay/redact";
-import { defaultRelay } from "./relay/relayProfiles";
+import { baseUrlProblem, defaultRelay } from "./relay/relayProfiles";
 import { SessionAllowances } from "./tools/approvalPolicy";
 import { createBuiltinTools } from "./tools/builtin/builtinTools";
 
@@ -303,6 +303,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
           prompt: vscode.l10n.t("The relay's base URL (the key is stored for this address only)"),
           placeHolder: "https://relay.example.com/v1",
           ignoreFocusOut: true,
+          validateInput: (value) => baseUrlProblem(value) ?? undefined,
         });
         if (!entered) return;
         await vscode.workspace.getConfiguration("relayChat").update("baseUrl", entered.trim(), vscode.ConfigurationTarget.Global);

@@ -197,7 +197,7 @@ export class RelayConnection implements vscode.Disposable {
   missing(): string | null {
     if (this.client) return null;
     if (this.problem) return this.problem;
-    if (!this.activeProfile) return vscode.l10n.t("No relay address is set. Set relayChat.baseUrl in the settings.");
+    if (!this.activeProfile) return this.settings.relayProblems.length > 0 ? this.settings.relayProblems.join(" ") : vscode.l10n.t("No relay address is set. Set relayChat.baseUrl in the settings.");
     const waiting = this.waitingEnvironmentKey;
     if (waiting?.boundByEnvironment) {
       return vscode.l10n.t("The key in RELAY_CHAT_API_KEY belongs to {0} (RELAY_CHAT_BASE_URL), so it is not sent to {1}. Run \"Relay Chat: Set API Key\" for {1}.", waiting.boundTo ?? "", waiting.origin);
