@@ -204,7 +204,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider, { webviewOptions: { retainContextWhenHidden: true } }),
     store.watch((change) => void controller.conversations.onHistoryChanged(change)),
     watchEditorContext(controller.editorActions, workspaceFiles),
-    command("relayChat.focusChat", () => provider.reveal()),
+    command("relayChat.focusChat", () => provider.focusMessageBox()),
     command("relayChat.showHistory", () => {
       provider.reveal();
       controller.showHistory();

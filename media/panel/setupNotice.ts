@@ -8,7 +8,8 @@ export function renderSetupNotice(setup: SetupView, localizer: Localizer, post: 
   const lines: HTMLElement[] = [element("h2", { className: "setup-title", text: localizer.text("Set up Relay Chat") })];
   const buttons: HTMLButtonElement[] = [];
   if (!setup.hasBaseUrl) {
-    lines.push(element("p", { text: localizer.text("No relay address is set.") }));
+    // An address that was set but cannot be used says what is wrong with it, not that none is set.
+    lines.push(element("p", { className: setup.baseUrlProblem ? "setup-problem" : undefined, text: setup.baseUrlProblem ?? localizer.text("No relay address is set.") }));
     // Add relay asks for the address, a name and the key, then checks the relay: the whole setup in one go.
     buttons.push(button(localizer.text("Add relay…"), () => post({ type: "fix", action: "addRelay" }), { className: "primary" }));
     buttons.push(button(localizer.text("Set base URL"), () => post({ type: "fix", action: "openSettings" }), { className: "secondary" }));

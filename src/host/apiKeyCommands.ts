@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { baseUrlProblem } from "../relay/relayProfiles";
 import type { RelayCommandsContext } from "./relayCommands";
 import { pickRelay } from "./relayCommands";
 
@@ -12,6 +13,7 @@ export async function setApiKey({ connection, keys, refresh }: RelayCommandsCont
       prompt: vscode.l10n.t("The relay's base URL (the key is stored for this address only)"),
       placeHolder: "https://relay.example.com/v1",
       ignoreFocusOut: true,
+      validateInput: (value) => baseUrlProblem(value) ?? undefined,
     });
     if (!entered) return;
     await vscode.workspace.getConfiguration("relayChat").update("baseUrl", entered.trim(), vscode.ConfigurationTarget.Global);

@@ -38,6 +38,8 @@ export const KEEP_FILE_COMMAND = "relayChat.review.keepFile";
 export const UNDO_FILE_COMMAND = "relayChat.review.undoFile";
 export const SHOW_REVIEW_COMMAND = "relayChat.review.showFiles";
 const IN_REVIEW_CONTEXT = "relayChat.activeEditorInReview";
+/** After the editor's own wait before asking for lenses (250 ms or more, longer on a busy machine). */
+const LENS_RENEWAL_DELAYS_MS = [500, 1500, 4000];
 
 export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode.Disposable {
   private readonly reviews = new Map<string, FileReview>();
@@ -57,10 +59,12 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
   private readonly subscriptions: vscode.Disposable[];
   /** Our own edits and saves, which must not count as the person's. */
   private applying = 0;
+  private lensRenewals: NodeJS.Timeout[] = [];
 
   /** Fires when what is in review changes. */
   readonly onDidChange = this.changed.event;
-  readonly onDidChangeCodeLenses = this.changed.event;
+  private readonly lensesChanged = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.lensesChanged.event;
 
   /** `notes`: where the end of a review of the model's proposal is kept until the model is told. */
   constructor(private readonly notes: ReviewNotes | null = null) {
@@ -73,7 +77,10 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
       vscode.workspace.onWillSaveTextDocument((event) => this.onWillSave(event)),
       vscode.workspace.onDidCloseTextDocument((document) => this.forget(document.uri)),
       vscode.window.onDidChangeVisibleTextEditors(() => this.decorate()),
-      vscode.window.onDidChangeActiveTextEditor(() => this.updateContext()),
+      vscode.window.onDidChangeActiveTextEditor((editor) => {
+        this.updateContext();
+        this.renewLensesOf(editor);
+      }),
     ];
   }
 
@@ -193,11 +200,13 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
   }
 
   dispose(): void {
+    for (const timer of this.lensRenewals) clearTimeout(timer);
     for (const subscription of this.subscriptions) subscription.dispose();
     this.added.dispose();
     this.removed.dispose();
     this.status.dispose();
     this.changed.dispose();
+    this.lensesChanged.dispose();
     this.reviews.clear();
   }
 
@@ -324,6 +333,20 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
     if (count > 0) this.status.show();
     else this.status.hide();
     this.changed.fire();
+    this.lensesChanged.fire();
+  }
+
+  /**
+   * An editor shown again first draws the lenses it remembers for the file, with their titles but without their
+   * commands (VS Code's CodeLens cache), and asks for the real ones a moment later, unless the editor loses the
+   * focus before (the person went back to the chat): then Keep and Undo did nothing until the editor was clicked.
+   * Saying the lenses changed, a little after the switch, makes the editor ask again even without the focus.
+   */
+  private renewLensesOf(editor: vscode.TextEditor | undefined): void {
+    for (const timer of this.lensRenewals) clearTimeout(timer);
+    this.lensRenewals = [];
+    if (!editor || !this.reviews.has(editor.document.uri.toString())) return;
+    this.lensRenewals = LENS_RENEWAL_DELAYS_MS.map((delay) => setTimeout(() => this.lensesChanged.fire(), delay));
   }
 
   private decorate(): void {

@@ -75,6 +75,18 @@ export async function addRelay(context: RelayCommandsContext): Promise<void> {
     void vscode.window.showInformationMessage(vscode.l10n.t('Relay "{0}" added without a key. Run "Relay Chat: Set API Key" to add one.', name));
     return;
   }
+  // The check-up's requests may be billed: said before any is sent, with the choice to skip them.
+  const check = vscode.l10n.t("Check now");
+  const choice = await vscode.window.showInformationMessage(
+    vscode.l10n.t('Relay "{0}" added. Check it now?', name),
+    { modal: true, detail: vscode.l10n.t("The check-up sends a model list request and three small requests (a short answer and two function calls). The relay may bill each of them.") },
+    check,
+    vscode.l10n.t("Skip the check-up"),
+  );
+  if (choice !== check) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('Relay "{0}" added without a check-up. Run "Relay Chat: Check Relay Connection" to check it.', name));
+    return;
+  }
   await context.checkRelay(name);
 }
 

@@ -171,7 +171,7 @@ export class RelayConnection implements vscode.Disposable {
     if (this.clients.activeClient) return null;
     const { active, problem, found } = this.clients.current;
     if (problem) return problem;
-    if (!active) return vscode.l10n.t("No relay address is set. Set relayChat.baseUrl in the settings.");
+    if (!active) return this.settings.relayProblems.length > 0 ? this.settings.relayProblems.join(" ") : vscode.l10n.t("No relay address is set. Set relayChat.baseUrl in the settings.");
     const waiting = found.waitingEnvironmentKey;
     if (waiting?.boundByEnvironment) {
       return vscode.l10n.t("The key in RELAY_CHAT_API_KEY belongs to {0} (RELAY_CHAT_BASE_URL), so it is not sent to {1}. Run \"Relay Chat: Set API Key\" for {1}.", waiting.boundTo ?? "", waiting.origin);

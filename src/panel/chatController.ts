@@ -292,7 +292,7 @@ export class ChatController implements PanelSource {
     const { settings, hasKey } = this.options.relay;
     const streamingTurnId = this.runner.streamingTurnId;
     return {
-      setup: { hasBaseUrl: Boolean(settings.baseUrl), hasApiKey: hasKey, baseUrl: settings.baseUrl || null },
+      setup: { hasBaseUrl: Boolean(settings.baseUrl), hasApiKey: hasKey, baseUrl: settings.baseUrl || null, baseUrlProblem: settings.baseUrl ? null : (settings.relayProblems?.[0] ?? null) },
       // Missing base URL or key is explained by the first-run card; other setup problems (an invalid
       // URL) are shown as a notice.
       notice: this.notice ?? (settings.baseUrl && hasKey ? this.options.relay.missing() : null) ?? this.options.toolsNotice?.() ?? null,

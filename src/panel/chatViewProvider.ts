@@ -56,6 +56,16 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, PanelView, 
     void vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
   }
 
+  /**
+   * Shows the view with the caret in its message box, so what is typed next lands there. Focusing the view
+   * alone focuses the page, not the box: typing was lost. A view not loaded yet focuses its box on its first
+   * render (data-initial-focus); the message below is for one already loaded.
+   */
+  async focusMessageBox(): Promise<void> {
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    this.post({ type: "focusInput" });
+  }
+
   /** The view's badge counts the tool calls waiting for approval, so a hidden view still shows that a turn waits. */
   showPendingApprovals(count: number): void {
     if (!this.view) return;

@@ -23,6 +23,8 @@ export interface PanelSettings {
   spendWarningAmount?: number | null;
   /** relayChat.compaction.*; absent: the defaults. */
   compaction?: CompactionSettings;
+  /** Why a relay address that was set is not used, one sentence each naming the setting; absent: none. */
+  relayProblems?: readonly string[];
 }
 
 /** The relays, the active relay's client and why there is none. */

@@ -224,6 +224,8 @@ export interface SetupView {
   hasApiKey: boolean;
   /** Where the relay is, for display (never the key). */
   baseUrl: string | null;
+  /** Why the address set is not used (typed without http://, say), naming the setting; null when none is set. */
+  baseUrlProblem?: string | null;
 }
 
 export interface SpendWarningView {

@@ -20,6 +20,10 @@ export function normalizeBaseUrl(input: string | undefined | null): NormalizedBa
   if (!trimmed) {
     throw new BaseUrlError(l10n.t("No base URL is set. Set the relay's address, for example https://relay.example.com/v1."));
   }
+  const schemeless = withoutScheme(trimmed);
+  if (schemeless) {
+    throw new BaseUrlError(l10n.t('The base URL "{0}" has no http:// or https:// in front, so it cannot be used. Write it with one, for example {1}.', trimmed, schemeless));
+  }
   let url: URL;
   try {
     url = new URL(trimmed);
@@ -47,6 +51,21 @@ export function normalizeBaseUrl(input: string | undefined | null): NormalizedBa
   url.search = "";
   url.hash = "";
   return { root: url.toString().replace(/\/+$/, ""), adjustments };
+}
+
+/**
+ * For an address typed without its scheme (`127.0.0.1:46035`, `relay.example.com/v1`), which `new URL` rejects
+ * or reads as a scheme of its own (`localhost:8080`), the address as it should be written; otherwise null.
+ * A local address is suggested with http://, any other with https://.
+ */
+function withoutScheme(text: string): string | null {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return null;
+  const match = /^([^\s/:?#@]+)(:\d+)?(?:[/?#]|$)/.exec(text);
+  if (!match) return null;
+  const host = match[1]!.toLowerCase();
+  const local = host === "localhost" || /^[\d.]+$/.test(host);
+  if (!local && !host.includes(".")) return null;
+  return `${local ? "http" : "https"}://${text}`;
 }
 
 export function endpointUrl(root: string, endpoint: "responses" | "models"): string {

@@ -202,6 +202,15 @@ function budgetNote(result: RequestResult): string {
     : l10n.t("The stream ended properly (incomplete: max_output_tokens), but the check's budget of {0} output tokens was too small for this model. The relay works; chat uses the output budget from the settings.", CHECK_OUTPUT_BUDGET);
 }
 
+/**
+ * The start of what the relay sent, quoted for a person: its line breaks become spaces, never the `\n` that
+ * JSON.stringify would write (the report is read, not parsed; a Markdown table cell holds one line anyway).
+ */
+function quotedExcerpt(text: string, length = 60): string {
+  const oneLine = text.replace(/\s+/g, " ").trim();
+  return `"${oneLine.length > length ? `${oneLine.slice(0, length).trimEnd()}…` : oneLine}"`;
+}
+
 function isHttpFailure(result: RequestResult): boolean {
   return result.outcome.kind === "http_error" || result.outcome.kind === "network_error";
 }
@@ -213,7 +222,7 @@ function describeFailure(result: RequestResult): string {
 function textStep(result: RequestResult) {
   const kind = result.outcome.kind;
   // Cut at the check's own budget, the answer still ended properly; any other end is not a working relay.
-  if (kind === "completed") return { name: "Streamed request", status: "ok" as const, detail: l10n.t("Completed with {0}.", JSON.stringify(outputTextOf(result.snapshot.output).slice(0, 60))) };
+  if (kind === "completed") return { name: "Streamed request", status: "ok" as const, detail: l10n.t("Completed with {0}.", quotedExcerpt(outputTextOf(result.snapshot.output))) };
   if (cutByBudget(result)) return { name: "Streamed request", status: "warning" as const, detail: budgetNote(result) };
   return { name: "Streamed request", status: "failed" as const, detail: describeFailure(result) };
 }
@@ -241,7 +250,7 @@ function callProblem(result: RequestResult): string | null {
     const parsed: unknown = JSON.parse(call.arguments);
     if (!isObject(parsed)) return l10n.t("The call's arguments are not a JSON object.");
   } catch {
-    return l10n.t("The call's arguments are not valid JSON: {0}.", JSON.stringify(call.arguments.slice(0, 60)));
+    return l10n.t("The call's arguments are not valid JSON: {0}.", quotedExcerpt(call.arguments));
   }
   return null;
 }

@@ -104,10 +104,16 @@ export function resolveRelayProfiles(sources: RelayProfileSources): ResolvedRela
 
   // The single address of earlier versions (and of the environment) is one more relay, unless the list
   // already has a relay at that address.
-  const single = [
-    { baseUrl: sources.baseUrl.trim(), origin: "baseUrl" as const },
-    { baseUrl: sources.environmentBaseUrl.trim(), origin: "environment" as const },
-  ].find((candidate) => candidate.baseUrl && !baseUrlProblem(candidate.baseUrl));
+  const candidates = [
+    { baseUrl: sources.baseUrl.trim(), origin: "baseUrl" as const, where: "relayChat.baseUrl" },
+    { baseUrl: sources.environmentBaseUrl.trim(), origin: "environment" as const, where: "RELAY_CHAT_BASE_URL" },
+  ].filter((candidate) => candidate.baseUrl !== "");
+  // An address that cannot be used is said, naming where it was set, rather than skipped in silence.
+  for (const candidate of candidates) {
+    const problem = baseUrlProblem(candidate.baseUrl);
+    if (problem) problems.push(l10n.t("{0}: {1}", candidate.where, problem));
+  }
+  const single = candidates.find((candidate) => !baseUrlProblem(candidate.baseUrl));
   if (single && !profiles.some((profile) => sameRoot(profile.baseUrl, single.baseUrl))) {
     add({
       name: uniqueRelayName(relayNameFromUrl(single.baseUrl), names),

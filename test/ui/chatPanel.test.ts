@@ -26,6 +26,26 @@ describe("Relay Chat in the workbench", function () {
     await workbench().screenshot("02-chat-view");
   });
 
+  (chatSteps ? it : it.skip)("Focus Chat puts the caret in the message box, by its keybinding and from the palette", async () => {
+    const page = workbench().page;
+    const message = workbench().webview().getByRole("textbox", { name: "Message" });
+    // Loaded first: a view that loads focuses its message box by itself, so only a loaded view tests the command.
+    if (!(await message.isVisible().catch(() => false))) await workbench().openRelayChat();
+    const typedAfter = async (what: string, open: () => Promise<void>) => {
+      await message.fill("");
+      // From the editor, as a person would be when reaching for the chat.
+      await page.locator(".part.editor").click({ position: { x: 200, y: 200 } });
+      await open();
+      // The command returns before the page has the focus; typing goes wherever the focus is then.
+      await waitUntil(() => message.evaluate((box) => document.hasFocus() && document.activeElement === box).catch(() => false), `the message box to have the focus after ${what}`, 10_000);
+      await page.keyboard.type(`typed after ${what}`);
+      assert.equal(await message.inputValue(), `typed after ${what}`);
+    };
+    await typedAfter("Ctrl+Shift+Alt+R", () => page.keyboard.press("Control+Shift+Alt+R"));
+    await typedAfter("the palette", () => workbench().runCommand("Relay Chat: Focus Chat"));
+    await message.fill("");
+  });
+
   (chatSteps ? it : it.skip)("streams an answer and shows the turn's details", async () => {
     const message = chat.getByRole("textbox", { name: "Message" });
     await message.waitFor({ timeout: 60_000 });

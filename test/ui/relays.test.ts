@@ -39,6 +39,11 @@ async function responsesPostsTo(controlUrl: string): Promise<number> {
     await nameBox.press("Enter");
     await workbench().page.locator(".quick-input-widget").getByText(/Add Relay \(3\/3\)/).waitFor();
     await workbench().answerInput(secondRelayKey);
+    // The check-up may be billed: that is said first, and nothing billable is sent before the answer (issue 27 §5).
+    const dialog = workbench().page.locator(".monaco-dialog-box");
+    await dialog.getByText(/may bill each of them/).waitFor({ timeout: 30_000 });
+    assert.equal(await responsesPostsTo(secondRelayControl), 0, "no check-up request before the person agreed");
+    await dialog.getByRole("button", { name: "Check now" }).click();
     // The check-up's report opens as a Markdown preview when it is done.
     await workbench().page.locator(".tabs-container .tab", { hasText: "connection-check" }).first().waitFor({ timeout: 90_000 });
     await workbench().screenshot("relays-01-check-up");

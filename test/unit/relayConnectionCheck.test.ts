@@ -96,3 +96,31 @@ describe("connection check: reasoning effort and the check's own budget", () => 
     assert.equal(emulator().received.slice(from).filter((request) => request.method === "POST").length, 1);
   });
 });
+
+describe("connection check: the report reads as text", () => {
+  const relay = emulatorWithClient();
+
+  /** What JSON.stringify leaves in text: a person reading the report must never see these. */
+  const LITERAL_ESCAPES = /\\[nrt"\\]/;
+
+  it("quotes a multi-line answer on one line, with no literal \\n (issue 27 §5)", async () => {
+    const report = await checkConnection(relay.client(), "demo");
+    const text = reportText(report);
+    assert.equal(report.ok, true, text);
+    assert.match(report.steps.find((step) => step.name === "Streamed request")?.detail ?? "", /^Completed with "## You asked > Reply with the single word OK\. This/);
+    assert.doesNotMatch(text, LITERAL_ESCAPES);
+  });
+
+  it("quotes a broken function call's arguments as they came, with no literal escapes", async () => {
+    const answer = { id: "resp_text", object: "response", status: "completed", model: "echo", output: [{ type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text: "OK\n\n\tdone", annotations: [] }] }], usage: { input_tokens: 5, output_tokens: 2 } };
+    const brokenCall = { id: "resp_call", object: "response", status: "completed", model: "echo", output: [{ type: "function_call", id: "fc_1", call_id: "call_1", name: "relay_chat_check", arguments: '{"word":\n"ok', status: "completed" }], usage: { input_tokens: 5, output_tokens: 2 } };
+    relay.emulator().queueJsonBody(answer);
+    relay.emulator().queueJsonBody(brokenCall);
+    relay.emulator().queueJsonBody(brokenCall);
+    const report = await checkConnection(relay.client(), "echo");
+    const text = reportText(report);
+    assert.equal(report.steps.find((step) => step.name === "Streamed request")?.detail, 'Completed with "OK done".');
+    assert.equal(report.steps.find((step) => step.name === "Function call, not streamed")?.detail, 'The call\'s arguments are not valid JSON: "{"word": "ok".');
+    assert.doesNotMatch(text, LITERAL_ESCAPES);
+  });
+});

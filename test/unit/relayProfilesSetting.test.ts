@@ -1,7 +1,7 @@
 // relayChat.relays and the single relayChat.baseUrl of earlier versions, resolved into one list of relays:
 // bad entries are named and skipped, the rest still work, and no entry can carry a key.
 import * as assert from "node:assert/strict";
-import { defaultRelay, relayNameFromUrl, resolveRelayProfiles } from "../../src/relay/relayProfiles";
+import { baseUrlProblem, defaultRelay, relayNameFromUrl, resolveRelayProfiles } from "../../src/relay/relayProfiles";
 import type { RelayProfileSources } from "../../src/relay/relayProfiles";
 
 const none: RelayProfileSources = { relays: undefined, baseUrl: "", extraHeaders: {}, consoleUrl: "", environmentBaseUrl: "" };
@@ -78,5 +78,38 @@ describe("relay profiles from the settings", () => {
     assert.deepEqual(profiles.map((profile) => profile.name), ["a.example.com"]);
     const clash = resolveRelayProfiles({ ...none, relays: [{ name: "a.example.com", baseUrl: "https://other.example.com" }], baseUrl: "https://a.example.com" });
     assert.deepEqual(clash.profiles.map((profile) => profile.name), ["a.example.com", "a.example.com (2)"]);
+  });
+});
+
+describe("a base URL typed without http:// or https:// (issue 27 §5)", () => {
+  it("says what is missing and how the address should be written", () => {
+    const cases: Array<[string, string]> = [
+      ["127.0.0.1:46035", "http://127.0.0.1:46035"],
+      ["localhost:8080/v1", "http://localhost:8080/v1"],
+      ["relay.example.com/v1", "https://relay.example.com/v1"],
+      ["  relay.example.com  ", "https://relay.example.com"],
+    ];
+    for (const [typed, written] of cases) {
+      assert.equal(
+        baseUrlProblem(typed),
+        `The base URL "${typed.trim()}" has no http:// or https:// in front, so it cannot be used. Write it with one, for example ${written}.`,
+        typed,
+      );
+    }
+  });
+
+  it("leaves the other messages as they were", () => {
+    assert.equal(baseUrlProblem("https://relay.example.com/v1"), null);
+    assert.match(baseUrlProblem("ftp://relay.example.com") ?? "", /must start with http:\/\/ or https:\/\//);
+    assert.match(baseUrlProblem("not a url") ?? "", /is not a valid URL/);
+  });
+
+  it("names the setting the address came from instead of skipping it in silence", () => {
+    const fromSettings = resolveRelayProfiles({ ...none, baseUrl: "127.0.0.1:46035" });
+    assert.deepEqual(fromSettings.profiles, []);
+    assert.deepEqual(fromSettings.problems, ['relayChat.baseUrl: The base URL "127.0.0.1:46035" has no http:// or https:// in front, so it cannot be used. Write it with one, for example http://127.0.0.1:46035.']);
+    const fromEnvironment = resolveRelayProfiles({ ...none, baseUrl: "127.0.0.1:46035", environmentBaseUrl: "http://127.0.0.1:8787" });
+    assert.deepEqual(fromEnvironment.profiles.map((profile) => profile.baseUrl), ["http://127.0.0.1:8787"], "the environment's address still works");
+    assert.match(fromEnvironment.problems.join("\n"), /^relayChat\.baseUrl: /);
   });
 });

@@ -206,6 +206,15 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     assert.equal(await answerElement.getAttribute("aria-live"), "off");
   });
 
+  it("says what is wrong with an address that was set but cannot be used, instead of \"No relay address is set.\"", async () => {
+    const { page } = panel;
+    const problem = 'relayChat.baseUrl: The base URL "127.0.0.1:46035" has no http:// or https:// in front, so it cannot be used. Write it with one, for example http://127.0.0.1:46035.';
+    await panel.sendState(panelState({ setup: { hasBaseUrl: false, hasApiKey: false, baseUrl: null, baseUrlProblem: problem } }));
+    await page.getByText(problem).waitFor();
+    assert.equal(await page.getByText("No relay address is set.").count(), 0);
+    await page.getByRole("button", { name: "Set base URL" }).waitFor();
+  });
+
   it("shows the first-run state with buttons for what is missing, and blocks sending", async () => {
     const { page } = panel;
     await panel.sendState(panelState({ setup: { hasBaseUrl: false, hasApiKey: false, baseUrl: null } }));
