@@ -125,12 +125,9 @@ export class ChatController implements PanelSource {
       settings: () => this.chatSettings(),
       redact: (text) => this.redact(text),
       onStorageProblem: (message) => this.setNotice(message),
-      onRequestEnd: (record) => {
-        this.conversationCommands.addRequest(record);
-        options.onRequestEnd?.();
-      },
+      onRequestEnd: () => options.onRequestEnd?.(),
     });
-    this.conversationCommands = new ConversationCommands(options.store, options.ledger, options.conversationUi, (text) => this.redact(text));
+    this.conversationCommands = new ConversationCommands(options.store, options.conversationUi, (text) => this.redact(text));
     this.editorActions = new EditorActions({
       editor: options.editor,
       relay: options.relay,
@@ -397,7 +394,6 @@ export class ChatController implements PanelSource {
       imageLimits: this.imageLimits(),
       consoleConfigured: this.consoleConfigured,
       spendEstimate: this.prompts.spendEstimate,
-      totals: this.conversationCommands.totals,
       balanceNote: this.options.balanceNote,
       streamingTurnId,
       liveText: streamingTurnId === null ? null : this.runner.liveText(streamingTurnId),
@@ -482,7 +478,6 @@ export class ChatController implements PanelSource {
     }
     this.showConversation(opened.conversation, opened.runningElsewhere);
     this.notice = opened.notice;
-    await this.conversationCommands.loadTotals(conversationId);
     this.sync.changed();
   }
 
@@ -527,7 +522,6 @@ export class ChatController implements PanelSource {
 
   private showConversation(conversation: Parameters<SessionRunner["replace"]>[0], runningElsewhere = false): void {
     this.runner.replace(conversation);
-    this.conversationCommands.clearTotals();
     this.runningElsewhere = runningElsewhere;
     if (this.runningElsewhereCheck) clearTimeout(this.runningElsewhereCheck);
     this.runningElsewhereCheck = null;

@@ -8,6 +8,8 @@ import type { AttachmentView, ContextMeterView, ConversationListEntry, ImageLimi
 import { receiptOf, turnViewOf } from "./turnView";
 import { compactionOfferFor } from "./compactionOffer";
 import type { CompactionSettings } from "../chat/compaction";
+import { conversationTotals } from "../chat/conversationTotals";
+import type { LedgerTotals } from "../chat/requestLedger";
 
 // What the panel shows, computed from what the host knows: the conversation, the settings, the model
 // list and the open questions. Pure (no vscode, no I/O) and tested on Node. Each part is computed on its
@@ -39,7 +41,6 @@ export interface PanelInputs {
   consoleConfigured: boolean;
   balanceNote?: (relay: string | null) => string | null;
   spendEstimate: SendEstimate | null;
-  totals: TotalsView | null;
   /** The turn whose answer is streaming, and its text so far. */
   streamingTurnId: string | null;
   liveText: string | null;
@@ -53,7 +54,7 @@ export class PanelPresenter {
   private modelList: string[] = [];
 
   fields(inputs: PanelInputs): PanelFields {
-    const { spendEstimate, totals, conversation } = inputs;
+    const { spendEstimate, conversation } = inputs;
     return {
       title: titleOf(conversation),
       setup: inputs.setup,
@@ -93,7 +94,7 @@ export class PanelPresenter {
                     spendEstimate.thresholdTokens,
                   ),
             },
-      totals,
+      totals: totalsViewOf(conversationTotals(conversation, inputs.busy)),
       balance: inputs.balanceNote?.(null) ?? null,
       notice: inputs.notice,
     };
@@ -141,6 +142,21 @@ export class PanelPresenter {
     }
     return this.modelList;
   }
+}
+
+/** The title line's totals as the page gets them; null when no conversation is on screen. */
+export function totalsViewOf(totals: LedgerTotals | null): TotalsView | null {
+  if (totals === null) return null;
+  const { cost } = totals;
+  return {
+    requests: totals.requests,
+    inputTokens: totals.inputTokens,
+    cachedTokens: totals.cachedTokens,
+    outputTokens: totals.outputTokens,
+    requestsWithoutUsage: totals.requestsWithoutUsage,
+    cost: cost.amount === null || cost.currency === null ? null : { amount: cost.amount, currency: cost.currency, estimated: cost.estimated },
+    requestsWithoutCost: cost.requestsWithoutCost,
+  };
 }
 
 const TITLE_LENGTH = 80;

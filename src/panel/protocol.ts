@@ -308,7 +308,7 @@ export interface PanelFields {
   filesToReview?: number;
   imageLimits: ImageLimitsView;
   spendWarning: SpendWarningView | null;
-  /** Totals of the conversation on screen: every request of every branch, from the request ledger. */
+  /** Totals of the conversation on screen: every request of every branch and summary (src/chat/conversationTotals.ts). */
   totals: TotalsView | null;
   /** "Balance left on Cheap relay: $1.20." for the active relay, where it tells it; null otherwise. */
   balance?: string | null;
