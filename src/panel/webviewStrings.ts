@@ -30,6 +30,7 @@ export const WEBVIEW_STRINGS: readonly string[] = [
   "{0} (first byte {1})",
   "{0} cached",
   "{0} in · {1} out",
+  "{0} tokens",
   "{0} (not listed by the relay)",
   "{0} file changed",
   "{0} files changed",
