@@ -2,6 +2,7 @@ import * as l10n from "@vscode/l10n";
 import type { Conversation, ToolCallRecord } from "../chat/conversation";
 import { activePath, findTurn } from "../chat/conversation";
 import type { ConversationSummary } from "../chat/conversationSummary";
+import { imagesTitle } from "../chat/conversationSummary";
 import type { SendEstimate } from "../chat/spendGuard";
 import { splitMessage } from "./messageAttachments";
 import type { AttachmentView, ContextMeterView, ConversationListEntry, ImageLimitsView, PanelFields, ReceiptView, RelayModelsView, SetupView, TotalsView, TurnView } from "./protocol";
@@ -163,12 +164,14 @@ const TITLE_LENGTH = 80;
 
 /**
  * The header's title: the name the user gave, else the first line of the first message (so a new
- * conversation is named as soon as it is sent, not when its answer is saved), else "New chat".
+ * conversation is named as soon as it is sent, not when its answer is saved), or its images, else "New chat".
  */
 function titleOf(conversation: Conversation | null): string {
   if (conversation !== null && conversation.title.trim() !== "") return conversation.title;
   const first = conversation?.turns.find((turn) => turn.parentId === null);
   const line = first === undefined ? "" : splitMessage(first.userText).text.replace(/\s+/g, " ").trim();
+  // A message of images alone is named after them, not left "New chat".
+  if (line === "" && (first?.images?.length ?? 0) > 0) return imagesTitle(first?.images?.length ?? 0);
   if (line === "") return l10n.t("New chat");
   return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
 }
