@@ -177,6 +177,22 @@ export interface ApprovalDetailView {
   note: "default" | "outside" | null;
 }
 
+/** A file change as a diff on its approval card (see src/tools/editPreview.ts). */
+export interface ApprovalDiffView {
+  path: Array<{ text: string; marker: boolean }>;
+  createsFile: boolean;
+  /** The replacements could not be placed in the file: each is shown alone (the tool will refuse the call). */
+  unplaced: boolean;
+  added: number;
+  removed: number;
+  /** 1-based first lines before and after; null for a replacement shown alone. */
+  hunks: Array<{ originalLine: number | null; proposedLine: number | null; lines: Array<{ kind: "context" | "removed" | "added"; segments: Array<{ text: string; marker: boolean }> }> }>;
+  /** Lines left off the card (the exact arguments have them). */
+  omittedLines: number;
+  /** The arguments the diff shows, left out of the card's list of arguments. */
+  arguments: string[];
+}
+
 export interface HiddenCharacterView {
   /** "U+202E". */
   codePoint: string;
@@ -203,6 +219,8 @@ export interface ApprovalView {
   details?: ApprovalDetailView[];
   /** Characters in the arguments that cannot be seen as they are; with any, the call cannot be allowed for the session. */
   hiddenCharacters?: HiddenCharacterView[];
+  /** propose_edit: the change as a diff; absent or null for other calls. */
+  diff?: ApprovalDiffView | null;
 }
 
 export interface AttachmentView {
