@@ -381,7 +381,7 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     for (const label of ["user", "explanation", "tool", "args", "output", "request", "approvalTool", "description", "approvalArgs", "label", "spend", "notice", "title", "heading", "historyModel", "selection", "activeFile"]) {
       assert.ok(text.includes(hostile(label)), `${label} shown as text`);
     }
-    assert.equal(await page.locator(".model-picker").getAttribute("title"), `Model: ${hostile("note")}`);
+    assert.equal(await page.locator(".model-picker").getAttribute("title"), `Model: ${hostile("model")}\n${hostile("note")}`);
     assert.equal(await page.getByLabel("Message", { exact: true }).count(), 1);
     assert.equal(await page.getByRole("button", { name: hostile("strings"), exact: true }).count(), 1);
     assert.equal(await page.getByLabel("Model", { exact: true }).inputValue(), hostile("model"));
