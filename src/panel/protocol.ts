@@ -290,7 +290,7 @@ export interface FileMatchView {
   path: string;
 }
 
-/** What one relay lists, for the model picker's groups ("Cheap relay › gpt-4o-mini"). */
+/** What one relay lists, for the model picker's groups (the choice reads "gpt-4o-mini · Cheap relay"). */
 export interface RelayModelsView {
   relay: string;
   models: string[];
