@@ -60,7 +60,8 @@ export async function describeApprovalRequest(
     canAllowForSession: offersSessionAllowance(call.tool, state) && display.hiddenCharacters.length === 0,
     offerReadOnlyDefault: state.trusted && state.readOnlyDefault === null && call.tool.risk === "read" && display.hiddenCharacters.length === 0,
     deniedByRule,
-    diff,
+    // Only a call with a change to show carries a diff.
+    ...(diff === null ? {} : { diff }),
     // An allow rule would not help a command a deny rule matches: deny wins.
     alwaysAllow: state.trusted && deniedByRule === null && display.hiddenCharacters.length === 0 && canAlwaysAllow(ruleSubject(call)) ? (call.tool.name === RUN_COMMAND_TOOL ? "command" : "tool") : null,
   };

@@ -67,8 +67,8 @@ describe("tools: a file change as a diff for its approval card", () => {
     assert.deepEqual(request.diff?.hunks.map(text), [[" a", "-b", "+c"]]);
     assert.equal(request.argumentsJson, '{\n  "path": "f.txt",\n  "new_text": "a\\nc\\n"\n}', "the exact arguments are still there");
     const failing = await describeApprovalRequest(call({ ...base, previewChange: async () => Promise.reject(new Error("unreadable")) }), { trusted: true });
-    assert.equal(failing.diff, null);
+    assert.equal(failing.diff ?? null, null);
     const other = await describeApprovalRequest(call({ ...base, previewChange: undefined }), { trusted: true });
-    assert.equal(other.diff, null);
+    assert.equal(other.diff ?? null, null);
   });
 });
