@@ -155,7 +155,6 @@ function streamingHost(conversation: Conversation) {
         context: null,
         compaction: DEFAULT_COMPACTION_SETTINGS,
         spendEstimate: null,
-        totals: null,
       }),
     turnIds: () => presenter.turnIds(conversation),
     turn: (turnId) => presenter.turn(inputs(), turnId),

@@ -16,4 +16,10 @@ export class Announcer {
       this.root.textContent = text;
     }, 50);
   }
+
+  /** Another conversation (or a new chat) is on screen: news of the previous one is not announced there. */
+  clear(): void {
+    clearTimeout(this.clearTimer);
+    this.root.textContent = "";
+  }
 }

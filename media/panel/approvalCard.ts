@@ -1,4 +1,5 @@
 import type { ApprovalDetailView, ApprovalView, HiddenCharacterView } from "../../src/panel/protocol";
+import { renderDiff } from "./diffView";
 import { button, element, uniqueId } from "./dom";
 import type { Localizer } from "./localizer";
 
@@ -82,9 +83,16 @@ function rawArguments(approval: ApprovalView, localizer: Localizer): HTMLElement
   return [element("div", { className: "tool-arguments-label", text: localizer.text("Arguments") }), element("pre", { className: "tool-arguments", text: approval.argumentsJson })];
 }
 
+/**
+ * The arguments as they will be used; a file change as a diff in place of the arguments it shows (its text
+ * with "\n" escapes said little). The exact JSON stays one click away, collapsed.
+ */
 function shownArguments(approval: ApprovalView, details: readonly ApprovalDetailView[], localizer: Localizer): HTMLElement[] {
   const runsCommand = details.some((detail) => detail.role === "command");
-  const shown = details.flatMap((detail) => [
+  const diff = approval.diff ?? null;
+  const inDiff = new Set(diff?.arguments ?? []);
+  const listed = details.filter((detail) => !inDiff.has(detail.name) || detail.note !== null);
+  const shown = listed.flatMap((detail) => [
     element("div", { className: "tool-arguments-label", text: labelOf(detail, runsCommand, localizer) }),
     // <bdo dir="ltr"> lays every character out in stored order: right-to-left text cannot reorder what is around it.
     element("pre", { className: "tool-arguments", attributes: { "data-argument": detail.name } }, [element("bdo", { attributes: { dir: "ltr" } }, detail.segments.map(segmentNode))]),
@@ -94,7 +102,7 @@ function shownArguments(approval: ApprovalView, details: readonly ApprovalDetail
     element("summary", { text: localizer.text("Arguments as sent (JSON)") }),
     element("pre", { className: "tool-arguments", text: approval.argumentsJson }),
   ]);
-  return [...shown, json];
+  return [...shown, ...(diff === null ? [] : [renderDiff(diff, localizer)]), json];
 }
 
 function segmentNode(segment: ApprovalDetailView["segments"][number]): Node {

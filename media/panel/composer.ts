@@ -90,6 +90,7 @@ export class Composer {
     this.root = element("div", { className: "composer-area" }, [
       this.editBanner,
       this.filePicker.root,
+      this.modelPicker.finderPopup,
       element("div", { className: "composer" }, [
         this.chips,
         this.images.root,

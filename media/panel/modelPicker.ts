@@ -1,6 +1,8 @@
 import type { RelayModelsView, ToHost } from "../../src/panel/protocol";
 import { element } from "./dom";
 import type { Localizer } from "./localizer";
+import { ModelFinder } from "./modelFinder";
+import type { ModelEntry } from "./modelFinder";
 
 const OTHER_MODEL = "\u0000other";
 /** An option's value with several relays: the relay's name and the model id, which neither contains. */
@@ -18,13 +20,18 @@ export interface ModelPickerState {
 /**
  * The model picker in the composer's toolbar: a native select (keyboard and screen readers know it),
  * styled to sit quietly beside the other tools. With several relays the models are grouped by relay
- * and the chosen one reads "Cheap relay › gpt-4o-mini"; picking a model of another relay sends the next
- * request there. A remembered model the relay no longer lists is marked. The last option asks for a
- * model id the relay did not list. Options are rebuilt only when the list changes, so a patch never
- * closes a select the user has open.
+ * and the chosen one reads "gpt-4o-mini · Cheap relay": the model first, so a narrow panel cuts the
+ * relay's name, not the model's; the whole name is the tooltip. Picking a model of another relay sends
+ * the next request there. A remembered model the relay no longer lists is marked. The last option asks
+ * for a model id the relay did not list. With many models a finder beside it filters them as one types.
+ * Options are rebuilt only when the list changes, so a patch never closes a select the user has open.
  */
 export class ModelPicker {
-  readonly root: HTMLSelectElement;
+  readonly root: HTMLElement;
+  /** The finder's list, placed by the composer above the message box. */
+  readonly finderPopup: HTMLElement;
+  private readonly select: HTMLSelectElement;
+  private readonly finder: ModelFinder;
   private signature = "";
   private currentValue = "";
 
@@ -32,11 +39,14 @@ export class ModelPicker {
     private readonly localizer: Localizer,
     private readonly post: (message: ToHost) => void,
   ) {
-    this.root = element("select", { className: "model-picker", attributes: { "aria-label": localizer.text("Model") } });
-    this.root.addEventListener("change", () => {
-      const chosen = this.root.value;
+    this.select = element("select", { className: "model-picker", attributes: { "aria-label": localizer.text("Model") } });
+    this.finder = new ModelFinder(localizer, (entry) => this.post(entry.relay === null ? { type: "selectModel", model: entry.model } : { type: "selectModel", relay: entry.relay, model: entry.model }));
+    this.finderPopup = this.finder.root;
+    this.root = element("span", { className: "model-choice" }, [this.select, this.finder.button]);
+    this.select.addEventListener("change", () => {
+      const chosen = this.select.value;
       if (chosen === OTHER_MODEL) {
-        this.root.value = this.currentValue;
+        this.select.value = this.currentValue;
         this.post({ type: "fix", action: "selectModel" });
         return;
       }
@@ -46,24 +56,37 @@ export class ModelPicker {
       else this.post({ type: "selectModel", relay: chosen.slice(0, separator), model: chosen.slice(separator + 1) });
     });
     // An empty list may just not be loaded yet (or the relay was down): ask again when the user opens it.
-    this.root.addEventListener("focus", () => {
-      if (this.root.options.length <= 2) this.post({ type: "refreshModels" });
+    this.select.addEventListener("focus", () => {
+      if (this.select.options.length <= 2) this.post({ type: "refreshModels" });
     });
   }
 
   update(state: ModelPickerState): void {
     const { model, note, relay } = state;
     const grouped = state.relayModels.length > 1;
-    const modelTitle = note === null ? this.localizer.text("Model") : `${this.localizer.text("Model")}: ${note}`;
-    this.root.title = grouped && relay !== null ? `${modelTitle}\n${this.localizer.format("Relay: {0}", relay)}` : modelTitle;
+    // The whole name on hover, however narrow the panel cuts it.
+    this.select.title = [
+      model === null ? this.localizer.text("Model") : this.localizer.format("Model: {0}", model),
+      grouped && relay !== null ? this.localizer.format("Relay: {0}", relay) : null,
+      note,
+    ]
+      .filter((line) => line !== null)
+      .join("\n");
     const signature = JSON.stringify([model, relay, grouped ? state.relayModels : state.models, grouped ? null : state.relayModels[0]?.unlisted ?? null]);
     if (signature === this.signature) return;
     this.signature = signature;
     const children: HTMLElement[] = grouped ? this.groups(state) : this.options(state);
     children.push(element("option", { text: this.localizer.text("Other model…"), attributes: { value: OTHER_MODEL } }));
-    this.root.replaceChildren(...children);
+    this.select.replaceChildren(...children);
     this.currentValue = grouped && relay !== null && model !== null ? `${relay}${SEPARATOR}${model}` : (model ?? "");
-    this.root.value = this.currentValue;
+    this.select.value = this.currentValue;
+    this.finder.setEntries(this.entries(state, grouped));
+  }
+
+  /** Every model the select lists, for the finder. */
+  private entries(state: ModelPickerState, grouped: boolean): ModelEntry[] {
+    if (!grouped) return [...new Set([...(state.model === null ? [] : [state.model]), ...state.models])].map((model) => ({ model, relay: null }));
+    return state.relayModels.flatMap((entry) => [...new Set([...(entry.unlisted === null ? [] : [entry.unlisted]), ...entry.models])].map((model) => ({ model, relay: entry.relay })));
   }
 
   /** One relay: the model ids as they are. */
@@ -84,7 +107,7 @@ export class ModelPicker {
       if (entry.unlisted !== null && !models.includes(entry.unlisted)) models.unshift(entry.unlisted);
       const options = models.map((id) => {
         const chosen = active && id === state.model;
-        return this.option(`${entry.relay}${SEPARATOR}${id}`, chosen ? `${entry.relay} › ${id}` : id, id === entry.unlisted);
+        return this.option(`${entry.relay}${SEPARATOR}${id}`, chosen ? `${id} · ${entry.relay}` : id, id === entry.unlisted);
       });
       if (options.length === 0) options.push(this.noModels());
       return element("optgroup", { attributes: { label: entry.relay } }, options);

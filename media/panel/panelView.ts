@@ -122,12 +122,17 @@ export class PanelView {
     this.approvalCards.update(state.approvals);
     this.turnList.setWaitingForApproval(state.approvals.length > 0);
     this.renderFields(state);
+    if (state.turns[0]?.id !== this.firstTurnId) this.announcer.clear();
     this.firstTurnId = state.turns[0]?.id;
     this.follower.followToEnd();
   }
 
   /** Only what a patch touched; `state` is the store's state after the patch. */
   applyPatch(state: PanelState, applied: AppliedPatch): void {
+    // Another conversation (or a new chat) starts at its end, and news of the previous one is not read out there.
+    const firstTurnId = state.turns[0]?.id;
+    const switched = applied.orderChanged && firstTurnId !== this.firstTurnId;
+    if (switched) this.announcer.clear();
     if (applied.fields.has("busy")) this.turnList.setBusy(state.busy);
     const eagerFrom = state.turns.length - EAGER_TURNS;
     state.turns.forEach((turn, index) => {
@@ -139,9 +144,8 @@ export class PanelView {
       this.turnList.setWaitingForApproval(state.approvals.length > 0);
     }
     if (applied.fields.size > 0 || applied.orderChanged) this.renderFields(state);
-    // Another conversation (or a new chat) starts at its end; within one, new content is followed.
-    const firstTurnId = state.turns[0]?.id;
-    if (applied.orderChanged && firstTurnId !== this.firstTurnId) this.follower.followToEnd();
+    // Within one conversation, new content is followed.
+    if (switched) this.follower.followToEnd();
     else if (applied.turns.size > 0 || applied.orderChanged || applied.approvalsChanged) this.follower.contentChanged();
     this.firstTurnId = firstTurnId;
   }

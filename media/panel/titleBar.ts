@@ -1,19 +1,19 @@
 import type { PanelState } from "../../src/panel/protocol";
-import { element } from "./dom";
+import { element, visuallyHidden } from "./dom";
 import { icon } from "./icons";
 import type { Localizer } from "./localizer";
+import { totalsLine } from "./totalsLine";
 
 /**
  * The one line above the messages that never scrolls away: the conversation's title (it opens the history)
- * and what the conversation cost so far.
+ * and what the conversation's requests cost and used so far. The totals never hide: in a narrow panel the
+ * tokens take their short form, and where title and totals do not fit on one line the totals go under it.
  */
 export class TitleBar {
   readonly root: HTMLElement;
   private readonly titleText = element("span", { className: "title-text" });
   private readonly titleButton: HTMLButtonElement;
   private readonly totals = element("span", { className: "conversation-totals" });
-  /** The conversation's cost: apart from the token totals, so it stays in view in a narrow panel. */
-  private readonly cost = element("span", { className: "conversation-cost" });
   private signature = "";
 
   constructor(
@@ -25,7 +25,7 @@ export class TitleBar {
       icon("chevron-down"),
     ]);
     this.titleButton.addEventListener("click", showHistory);
-    this.root = element("header", { className: "panel-header" }, [this.titleButton, this.cost, this.totals]);
+    this.root = element("header", { className: "panel-header" }, [this.titleButton, this.totals]);
   }
 
   update(state: PanelState): void {
@@ -35,41 +35,26 @@ export class TitleBar {
     this.titleText.textContent = state.title;
     const totals = state.totals;
     this.totals.hidden = totals === null || totals.requests === 0;
-    const cost = totals?.cost ?? null;
-    this.cost.hidden = cost === null || cost === undefined;
-    if (cost) {
-      const partial = (totals?.requestsWithoutCost ?? 0) > 0;
-      this.cost.textContent = `${this.localizer.money(cost.amount, cost.currency, cost.estimated)}${partial ? "+" : ""}`;
-      const what = cost.estimated ? this.localizer.text("This conversation's cost, estimated from the models' prices where the relay billed nothing") : this.localizer.text("This conversation's cost, as the relay billed it");
-      const label = partial ? `${what}. ${this.localizer.plural(totals?.requestsWithoutCost ?? 0, "{0} request has no known cost.", "{0} requests have no known cost.")}` : what;
-      this.cost.title = state.balance ? `${label}\n${state.balance}` : label;
-      this.cost.setAttribute("aria-label", `${this.cost.textContent}: ${label}`);
+    if (totals === null || totals.requests === 0) {
+      this.totals.replaceChildren();
+      this.totals.removeAttribute("title");
+      return;
     }
-    if (totals === null) return;
-    const requests = this.localizer.plural(totals.requests, "{0} request", "{0} requests");
-    const reported = totals.requests - totals.requestsWithoutUsage;
-    // Tokens are "unknown" when no request reported usage, and "at least" when some did not.
-    const tokens =
-      reported === 0
-        ? this.localizer.text("tokens unknown")
-        : this.localizer.format("{0} in · {1} out", this.localizer.compact(totals.inputTokens), this.localizer.compact(totals.outputTokens));
-    this.totals.textContent = `${requests} · ${tokens}`;
-    // With no usage reported at all, there is no count to give: never "0 input tokens".
-    const exact =
-      reported === 0
-        ? this.localizer.format("This conversation: {0}, tokens unknown (the relay reported no usage)", requests)
-        : this.localizer.format(
-            "This conversation: {0}, {1} input tokens ({2} cached), {3} output tokens",
-            requests,
-            this.localizer.number(totals.inputTokens),
-            this.localizer.number(totals.cachedTokens),
-            this.localizer.number(totals.outputTokens),
-          );
-    const missing =
-      totals.requestsWithoutUsage === 0 || reported === 0
-        ? ""
-        : ` ${this.localizer.plural(totals.requestsWithoutUsage, "({0} request without reported usage: its tokens are unknown)", "({0} requests without reported usage: their tokens are unknown)")}`;
-    this.totals.title = state.balance ? `${exact}${missing}\n${state.balance}` : exact + missing;
-    this.totals.setAttribute("aria-label", exact + missing);
+    const line = totalsLine(totals, this.localizer);
+    const parts: HTMLElement[] = [
+      ...(line.cost === null ? [] : [element("span", { className: "conversation-cost", text: line.cost })]),
+      element("span", { className: "totals-requests", text: line.requests }),
+      element("span", { className: "totals-tokens totals-long", text: line.tokens }),
+      element("span", { className: "totals-tokens totals-short", text: line.tokensShort }),
+    ];
+    // The separator goes before each part but the first; the short and long tokens are alternatives (CSS picks one).
+    const shown: Node[] = [];
+    parts.forEach((part, index) => {
+      if (index > 0 && !part.classList.contains("totals-short")) shown.push(element("span", { className: "totals-separator", text: " · " }));
+      shown.push(part);
+    });
+    const visible = element("span", { className: "totals-visible", attributes: { "aria-hidden": "true" } }, shown);
+    this.totals.replaceChildren(visible, visuallyHidden(line.exact));
+    this.totals.title = state.balance ? `${line.exact}\n${state.balance}` : line.exact;
   }
 }

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import type { Conversation } from "./conversation";
 
 /** One line of the history list; everything the list shows without opening the conversation file. */
@@ -12,11 +13,21 @@ export interface ConversationSummary {
 
 const TITLE_LENGTH = 80;
 
-/** A renamed conversation keeps its name; otherwise the first user message, on one line, names it. */
+/** The name of a conversation whose first message is images only: "Image", "3 images". */
+export function imagesTitle(count: number): string {
+  return count === 1 ? l10n.t("Image") : l10n.t("{0} images", count);
+}
+
+/**
+ * A renamed conversation keeps its name; otherwise the first user message, on one line, names it, and a
+ * first message of images alone is named after them.
+ */
 export function titleOf(conversation: Conversation): string {
   if (conversation.title.trim() !== "") return conversation.title;
   const first = conversation.turns.find((turn) => turn.parentId === null);
   const line = (first?.userText ?? "").replace(/\s+/g, " ").trim();
+  const images = first?.images?.length ?? 0;
+  if (line === "" && images > 0) return imagesTitle(images);
   if (line === "") return "New conversation";
   return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
 }

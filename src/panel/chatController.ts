@@ -66,12 +66,9 @@ export class ChatController implements PanelSource {
       settings: () => sessionSettings(this.settingsSources()),
       redact: (text) => this.redact(text),
       onStorageProblem: (message) => this.setNotice(message),
-      onRequestEnd: (record) => {
-        this.conversationCommands.addRequest(record);
-        options.onRequestEnd?.();
-      },
+      onRequestEnd: () => options.onRequestEnd?.(),
     });
-    this.conversationCommands = new ConversationCommands(options.store, options.ledger, options.conversationUi, (text) => this.redact(text));
+    this.conversationCommands = new ConversationCommands(options.store, options.conversationUi, (text) => this.redact(text));
     this.editorActions = new EditorActions({
       editor: options.editor,
       relay: options.relay,
@@ -314,7 +311,6 @@ export class ChatController implements PanelSource {
       imageLimits: this.imageLimits(),
       consoleConfigured: this.consoleConfigured,
       spendEstimate: this.prompts.spendEstimate,
-      totals: this.conversationCommands.totals,
       balanceNote: this.options.balanceNote,
       streamingTurnId,
       liveText: streamingTurnId === null ? null : this.runner.liveText(streamingTurnId),

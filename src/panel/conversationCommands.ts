@@ -9,12 +9,8 @@ import { conversationToMarkdown } from "../chat/exportMarkdown";
 import { activeHistoryItems } from "../chat/historyItems";
 import type { HistoryStore } from "../chat/historyStore";
 import type { ImageStore } from "../chat/imageStore";
-import type { RequestRecord } from "../chat/conversation";
-import type { LedgerTotals, RequestLedger } from "../chat/requestLedger";
-import { addToTotals, emptyTotals, totalsOf, totalsRowOf } from "../chat/requestLedger";
-import type { TotalsView } from "./protocol";
 
-// The saved conversations: their list, the totals of the one on screen, and rename, delete and export.
+// The saved conversations: their list, and rename, delete and export.
 // What needs the user (a name, a confirmation, a file) goes through ConversationUi, which the vscode
 // adapter implements with input boxes and dialogs; the rules (what is exported, that the key never is)
 // live here.
@@ -35,12 +31,9 @@ export interface ConversationUi {
 export class ConversationCommands {
   /** Newest first, as the history list shows them. */
   summaries: ConversationSummary[] = [];
-  /** Totals of the conversation on screen: read from the ledger when it opens, then added to per request. */
-  private totalsSoFar: LedgerTotals | null = null;
 
   constructor(
     private readonly store: HistoryStore,
-    private readonly ledger: RequestLedger,
     private readonly ui: ConversationUi,
     private readonly redact: (text: string) => string,
   ) {}
@@ -50,36 +43,6 @@ export class ConversationCommands {
     const listing = await this.store.list();
     this.summaries = listing.conversations;
     return listing.problems;
-  }
-
-  async loadTotals(conversationId: string | null): Promise<void> {
-    this.totalsSoFar = null;
-    if (conversationId === null) return;
-    this.totalsSoFar = totalsOf((await this.ledger.rows()).filter((row) => row.conversationId === conversationId));
-  }
-
-  /** A request of the conversation on screen ended (the ledger gets the same row). */
-  addRequest(record: RequestRecord): void {
-    this.totalsSoFar = addToTotals(this.totalsSoFar ?? emptyTotals(), totalsRowOf(record));
-  }
-
-  get totals(): TotalsView | null {
-    const totals = this.totalsSoFar;
-    if (totals === null) return null;
-    const { cost } = totals;
-    return {
-      requests: totals.requests,
-      inputTokens: totals.inputTokens,
-      cachedTokens: totals.cachedTokens,
-      outputTokens: totals.outputTokens,
-      requestsWithoutUsage: totals.requestsWithoutUsage,
-      cost: cost.amount === null || cost.currency === null ? null : { amount: cost.amount, currency: cost.currency, estimated: cost.estimated },
-      requestsWithoutCost: cost.requestsWithoutCost,
-    };
-  }
-
-  clearTotals(): void {
-    this.totalsSoFar = null;
   }
 
   /** The new title, or null when nothing was renamed. */

@@ -39,7 +39,7 @@ export class ConversationSwitcher {
   }
 
   async open(conversationId: string): Promise<void> {
-    const { runner, store, commands } = this.options;
+    const { runner, store } = this.options;
     if (runner.conversation?.id === conversationId) return;
     if (runner.busy) this.options.stop();
     const opened = await store.open(conversationId);
@@ -50,7 +50,6 @@ export class ConversationSwitcher {
     }
     this.show(opened.conversation, opened.runningElsewhere);
     this.options.setNotice(opened.notice);
-    await commands.loadTotals(conversationId);
     this.options.changed();
   }
 
@@ -84,7 +83,6 @@ export class ConversationSwitcher {
   /** Puts a conversation (or a new chat, for null) on screen. */
   show(conversation: Conversation | null, runningElsewhere = false): void {
     this.options.runner.replace(conversation);
-    this.options.commands.clearTotals();
     this.runningElsewhereNow = runningElsewhere;
     if (this.runningElsewhereCheck) clearTimeout(this.runningElsewhereCheck);
     this.runningElsewhereCheck = null;

@@ -2,12 +2,15 @@ import * as l10n from "@vscode/l10n";
 import type { Conversation, ToolCallRecord } from "../chat/conversation";
 import { activePath, findTurn } from "../chat/conversation";
 import type { ConversationSummary } from "../chat/conversationSummary";
+import { imagesTitle } from "../chat/conversationSummary";
 import type { SendEstimate } from "../chat/spendGuard";
 import { splitMessage } from "./messageAttachments";
 import type { AttachmentView, ContextMeterView, ConversationListEntry, ImageLimitsView, PanelFields, ReceiptView, RelayModelsView, SetupView, TotalsView, TurnView } from "./protocol";
 import { receiptOf, turnViewOf } from "./turnView";
 import { compactionOfferFor } from "./compactionOffer";
 import type { CompactionSettings } from "../chat/compaction";
+import { conversationTotals } from "../chat/conversationTotals";
+import type { LedgerTotals } from "../chat/requestLedger";
 
 // What the panel shows, computed from what the host knows: the conversation, the settings, the model
 // list and the open questions. Pure (no vscode, no I/O) and tested on Node. Each part is computed on its
@@ -39,7 +42,6 @@ export interface PanelInputs {
   consoleConfigured: boolean;
   balanceNote?: (relay: string | null) => string | null;
   spendEstimate: SendEstimate | null;
-  totals: TotalsView | null;
   /** The turn whose answer is streaming, and its text so far. */
   streamingTurnId: string | null;
   liveText: string | null;
@@ -53,7 +55,7 @@ export class PanelPresenter {
   private modelList: string[] = [];
 
   fields(inputs: PanelInputs): PanelFields {
-    const { spendEstimate, totals, conversation } = inputs;
+    const { spendEstimate, conversation } = inputs;
     return {
       title: titleOf(conversation),
       setup: inputs.setup,
@@ -93,7 +95,7 @@ export class PanelPresenter {
                     spendEstimate.thresholdTokens,
                   ),
             },
-      totals,
+      totals: totalsViewOf(conversationTotals(conversation, inputs.busy)),
       balance: inputs.balanceNote?.(null) ?? null,
       notice: inputs.notice,
     };
@@ -143,16 +145,33 @@ export class PanelPresenter {
   }
 }
 
+/** The title line's totals as the page gets them; null when no conversation is on screen. */
+export function totalsViewOf(totals: LedgerTotals | null): TotalsView | null {
+  if (totals === null) return null;
+  const { cost } = totals;
+  return {
+    requests: totals.requests,
+    inputTokens: totals.inputTokens,
+    cachedTokens: totals.cachedTokens,
+    outputTokens: totals.outputTokens,
+    requestsWithoutUsage: totals.requestsWithoutUsage,
+    cost: cost.amount === null || cost.currency === null ? null : { amount: cost.amount, currency: cost.currency, estimated: cost.estimated },
+    requestsWithoutCost: cost.requestsWithoutCost,
+  };
+}
+
 const TITLE_LENGTH = 80;
 
 /**
  * The header's title: the name the user gave, else the first line of the first message (so a new
- * conversation is named as soon as it is sent, not when its answer is saved), else "New chat".
+ * conversation is named as soon as it is sent, not when its answer is saved), or its images, else "New chat".
  */
 function titleOf(conversation: Conversation | null): string {
   if (conversation !== null && conversation.title.trim() !== "") return conversation.title;
   const first = conversation?.turns.find((turn) => turn.parentId === null);
   const line = first === undefined ? "" : splitMessage(first.userText).text.replace(/\s+/g, " ").trim();
+  // A message of images alone is named after them, not left "New chat".
+  if (line === "" && (first?.images?.length ?? 0) > 0) return imagesTitle(first?.images?.length ?? 0);
   if (line === "") return l10n.t("New chat");
   return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
 }

@@ -177,6 +177,22 @@ export interface ApprovalDetailView {
   note: "default" | "outside" | null;
 }
 
+/** A file change as a diff on its approval card (see src/tools/editPreview.ts). */
+export interface ApprovalDiffView {
+  path: Array<{ text: string; marker: boolean }>;
+  createsFile: boolean;
+  /** The replacements could not be placed in the file: each is shown alone (the tool will refuse the call). */
+  unplaced: boolean;
+  added: number;
+  removed: number;
+  /** 1-based first lines before and after; null for a replacement shown alone. */
+  hunks: Array<{ originalLine: number | null; proposedLine: number | null; lines: Array<{ kind: "context" | "removed" | "added"; segments: Array<{ text: string; marker: boolean }> }> }>;
+  /** Lines left off the card (the exact arguments have them). */
+  omittedLines: number;
+  /** The arguments the diff shows, left out of the card's list of arguments. */
+  arguments: string[];
+}
+
 export interface HiddenCharacterView {
   /** "U+202E". */
   codePoint: string;
@@ -203,6 +219,8 @@ export interface ApprovalView {
   details?: ApprovalDetailView[];
   /** Characters in the arguments that cannot be seen as they are; with any, the call cannot be allowed for the session. */
   hiddenCharacters?: HiddenCharacterView[];
+  /** propose_edit: the change as a diff; absent or null for other calls. */
+  diff?: ApprovalDiffView | null;
 }
 
 export interface AttachmentView {
@@ -274,7 +292,7 @@ export interface FileMatchView {
   path: string;
 }
 
-/** What one relay lists, for the model picker's groups ("Cheap relay › gpt-4o-mini"). */
+/** What one relay lists, for the model picker's groups (the choice reads "gpt-4o-mini · Cheap relay"). */
 export interface RelayModelsView {
   relay: string;
   models: string[];
@@ -310,7 +328,7 @@ export interface PanelFields {
   filesToReview?: number;
   imageLimits: ImageLimitsView;
   spendWarning: SpendWarningView | null;
-  /** Totals of the conversation on screen: every request of every branch, from the request ledger. */
+  /** Totals of the conversation on screen: every request of every branch and summary (src/chat/conversationTotals.ts). */
   totals: TotalsView | null;
   /** "Balance left on Cheap relay: $1.20." for the active relay, where it tells it; null otherwise. */
   balance?: string | null;

@@ -8,6 +8,8 @@ import { RUN_COMMAND_TOOL, canAlwaysAllow, decideByRules, noRules } from "./auto
 import type { ReadyCall } from "./preparedCall";
 import type { ToolRisk } from "./toolContract";
 import { resolveInsideWorkspace } from "./workspacePaths";
+import type { EditDiff } from "./editPreview";
+import { editDiff } from "./editPreview";
 
 /** Everything the user needs to see to decide: the tool, its risk, and the exact arguments it will get. */
 export interface ApprovalRequest {
@@ -28,6 +30,8 @@ export interface ApprovalRequest {
   readonly offerReadOnlyDefault: boolean;
   /** The deny rule of relayChat.tools.autoApprove this command matched (so it asks); null when none did. */
   readonly deniedByRule: string | null;
+  /** A change to a file, as a diff (propose_edit); null for other calls or when it cannot be worked out. */
+  readonly diff?: EditDiff | null;
 }
 
 /** The rule "Always allow" would add: for run_command the exact command line, else the tool set to "always". */
@@ -42,6 +46,7 @@ export async function describeApprovalRequest(
   workspaceFolders: readonly string[] = [],
 ): Promise<ApprovalRequest> {
   const display = await displayOf(call, workspaceFolders);
+  const diff = await diffOf(call);
   const byRules = decideByRules(ruleSubject(call), state.rules ?? noRules);
   const deniedByRule = byRules.kind === "ask" ? byRules.deniedBy : null;
   return {
@@ -55,9 +60,22 @@ export async function describeApprovalRequest(
     canAllowForSession: offersSessionAllowance(call.tool, state) && display.hiddenCharacters.length === 0,
     offerReadOnlyDefault: state.trusted && state.readOnlyDefault === null && call.tool.risk === "read" && display.hiddenCharacters.length === 0,
     deniedByRule,
+    // Only a call with a change to show carries a diff.
+    ...(diff === null ? {} : { diff }),
     // An allow rule would not help a command a deny rule matches: deny wins.
     alwaysAllow: state.trusted && deniedByRule === null && display.hiddenCharacters.length === 0 && canAlwaysAllow(ruleSubject(call)) ? (call.tool.name === RUN_COMMAND_TOOL ? "command" : "tool") : null,
   };
+}
+
+/** The tool's own preview of its change; a preview that fails leaves the card with the arguments alone. */
+async function diffOf(call: ReadyCall): Promise<EditDiff | null> {
+  if (call.tool.previewChange === undefined) return null;
+  try {
+    const change = await call.tool.previewChange(call.args);
+    return change === null ? null : editDiff(change);
+  } catch {
+    return null;
+  }
 }
 
 /** Resolves every path and folder argument the way the tools will (symbolic links followed), then describes all. */

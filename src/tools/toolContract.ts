@@ -1,5 +1,6 @@
 // The contract every tool fulfils, whether it reads files, runs a command or talks to the editor.
 import type { JsonObject } from "../relay/types";
+import type { ProposedChange } from "./editPreview";
 
 /**
  * How much harm a call can do; drives what the approval policy may skip asking about. `external` is a tool
@@ -37,11 +38,17 @@ export interface Tool {
   readonly sessionAllowanceOptIn?: boolean;
   /** Called only with arguments that passed schema validation and only after approval. */
   run(args: JsonObject, signal: AbortSignal): Promise<string | ToolRunResult>;
+  /**
+   * For a tool that changes a file: the change the call would make, so its approval card shows a diff. Called
+   * with validated arguments before approval; changes nothing. Null when there is nothing to show.
+   */
+  previewChange?(args: JsonObject): Promise<ProposedChange | null>;
 }
 
 /** What a tool author writes: the same contract, with the argument type the schema guarantees. */
-export interface TypedToolSpecification<TArgs> extends Omit<Tool, "run"> {
+export interface TypedToolSpecification<TArgs> extends Omit<Tool, "run" | "previewChange"> {
   run(args: TArgs, signal: AbortSignal): Promise<string | ToolRunResult>;
+  previewChange?(args: TArgs): Promise<ProposedChange | null>;
 }
 
 /**
@@ -49,8 +56,10 @@ export interface TypedToolSpecification<TArgs> extends Omit<Tool, "run"> {
  * and TArgs agree; keeping the cast here means it exists in exactly one place.
  */
 export function defineTool<TArgs>(specification: TypedToolSpecification<TArgs>): Tool {
+  const { previewChange } = specification;
   return {
     ...specification,
     run: (args, signal) => specification.run(args as unknown as TArgs, signal),
+    previewChange: previewChange === undefined ? undefined : (args) => previewChange(args as unknown as TArgs),
   };
 }

@@ -345,6 +345,26 @@ describe("built-in tools in the editor", function () {
       assert.deepEqual(review.filesInReview(), []);
     });
 
+    it("previews its change for the approval card from the document as it is, unsaved text included, changing nothing", async () => {
+      const uri = await write("edits/preview.ts", original);
+      const shown = `${folderName}/edits/preview.ts`;
+      const document = await vscode.workspace.openTextDocument(uri);
+      const typed = new vscode.WorkspaceEdit();
+      typed.insert(uri, new vscode.Position(0, 0), "// unsaved\n");
+      await vscode.workspace.applyEdit(typed);
+      const tool = builtin.tools.find((each) => each.name === "propose_edit");
+      assert.ok(tool?.previewChange, "propose_edit previews its change");
+      const preview = await tool.previewChange({ path: shown, edits: [{ old_text: "const b = 2;", new_text: "const b = 3;" }] });
+      assert.deepEqual(preview, { path: shown, original: `// unsaved\n${original}`, proposed: `// unsaved\n${original.replace("const b = 2;", "const b = 3;")}`, arguments: ["path", "edits"] });
+      const created = await tool.previewChange({ path: `${folderName}/edits/new-preview.md`, new_text: "# New\n" });
+      assert.deepEqual(created, { path: `${folderName}/edits/new-preview.md`, original: null, proposed: "# New\n", arguments: ["path", "new_text"] });
+      const unplaced = await tool.previewChange({ path: shown, edits: [{ old_text: "not in the file", new_text: "x" }] });
+      assert.deepEqual(unplaced, { path: shown, replacements: [{ oldText: "not in the file", newText: "x" }], arguments: ["edits"] });
+      assert.deepEqual(review.filesInReview(), [], "a preview puts nothing in review");
+      assert.equal(document.getText(), `// unsaved\n${original}`, "nor changes the document");
+      await assert.rejects(fs.stat(path.join(folder, "edits", "new-preview.md")), "nor creates the file");
+    });
+
     it("keeps several files of a round in review together; Undo puts a file back as it was", async () => {
       const first = await write("edits/first.ts", original);
       const second = await write("edits/second.ts", original);

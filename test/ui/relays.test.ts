@@ -62,7 +62,7 @@ async function responsesPostsTo(controlUrl: string): Promise<number> {
     assert.ok(groups.includes(NAME));
     await picker.selectOption(`${NAME}\u0000echo`);
     await workbench().newChat();
-    assert.match(await picker.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent ?? ""), new RegExp(`${NAME} › echo`));
+    assert.match(await picker.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent ?? ""), new RegExp(`echo · ${NAME}`));
     const before = await responsesPostsTo(secondRelayControl);
     const message = chat.getByRole("textbox", { name: "Message" });
     await message.fill("hello from the second relay");

@@ -110,7 +110,8 @@ const enabled = Boolean(settingsFile && relayKey);
     await workbench().newChat();
     assert.doesNotMatch(await panelText(), /No relay address is set|No API key is set/);
     const chosen = await picker.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent ?? "");
-    assert.match(chosen, new RegExp(`^${new URL(relayBaseUrl).host.replace(/[.]/g, "\\.")} › `), "the base URL's relay is still the one the panel sends to");
+    // The model first, its relay second ("echo · 127.0.0.1:1234").
+    assert.match(chosen, new RegExp(` · ${new URL(relayBaseUrl).host.replace(/[.]/g, "\\.")}( |$)`), "the base URL's relay is still the one the panel sends to");
     // The settings file is the active editor, but outside the workspace: it is not sent as the Current file.
     assert.equal(await chat.locator(".chip.active-file").count(), 0, "no Current file chip for the User settings file");
     await sendAndExpectCompleted("fourth message after a relay was added by hand");

@@ -4,13 +4,14 @@ import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from "node:fs/promises
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Conversation } from "../../src/chat/conversation";
-import { newestLeafFrom } from "../../src/chat/conversation";
+import { createConversation, newestLeafFrom } from "../../src/chat/conversation";
+import { conversationTotals } from "../../src/chat/conversationTotals";
 import type { RequestRecord } from "../../src/chat/conversation";
 import { FileStorage } from "../../src/chat/fileStorage";
 import { HistoryStore } from "../../src/chat/historyStore";
 import { RequestLedger, totalsOf } from "../../src/chat/requestLedger";
 import type { LedgerRow } from "../../src/chat/requestLedger";
-import { ConversationCommands } from "../../src/panel/conversationCommands";
+import { totalsViewOf } from "../../src/panel/panelPresenter";
 import { sampleConversation, sampleConversationId } from "../fixtures/chat/sampleConversations";
 
 // Storage that never leaves debris or freezes, and one rule for totals (issue 18, parts 3 and 4).
@@ -86,19 +87,19 @@ describe("storage without debris, torn lines or endless walks", () => {
 });
 
 describe("one rule for the totals", () => {
-  it("the panel's running totals and the ledger's totals agree on HTTP and network errors", async () => {
+  it("the panel's totals (from the conversation) and the ledger's totals agree on HTTP and network errors", async () => {
     const records: RequestRecord[] = [
       { purpose: "send", startedAt: 0, model: "echo", streamed: true, maxOutputTokens: null, outcome: { kind: "completed" }, explanation: null, httpStatus: 200, requestId: "a", responseId: null, usage: { input_tokens: 5, output_tokens: 7 } as RequestRecord["usage"], input: [], output: [] },
       { purpose: "send", startedAt: 0, model: "echo", streamed: true, maxOutputTokens: null, outcome: { kind: "http_error", status: 401, body: "" } as unknown as RequestRecord["outcome"], explanation: null, httpStatus: 401, requestId: "b", responseId: null, usage: null, input: [], output: [] },
       { purpose: "send", startedAt: 0, model: "echo", streamed: true, maxOutputTokens: null, outcome: { kind: "network_error", cause: "refused" } as unknown as RequestRecord["outcome"], explanation: null, httpStatus: null, requestId: null, responseId: null, usage: null, input: [], output: [] },
       { purpose: "send", startedAt: 0, model: "echo", streamed: true, maxOutputTokens: null, outcome: { kind: "interrupted", bytes: 1, events: 1, reason: "client_stopped" } as unknown as RequestRecord["outcome"], explanation: null, httpStatus: 200, requestId: "d", responseId: null, usage: null, input: [], output: [] },
     ];
-    const commands = new ConversationCommands({} as never, {} as never, {} as never, (text) => text);
-    for (const record of records) commands.addRequest(record);
+    const conversation = createConversation("c", "echo", 0);
+    conversation.turns.push({ id: "t", parentId: null, userText: "hi", createdAt: 0, requests: records, toolCalls: [], outcome: { kind: "completed" }, notice: null });
     const ledgerTotals = totalsOf(records.map((record) => ({ outcome: record.outcome.kind, inputTokens: record.usage?.input_tokens ?? null, cachedTokens: null, outputTokens: record.usage?.output_tokens ?? null, reasoningTokens: null, bytesReceived: 0 })));
     assert.equal(ledgerTotals.requestsWithoutUsage, 1, "only the interrupted request may have been billed without usage");
     assert.equal(ledgerTotals.cost.requestsWithoutCost, 2, "nor did an HTTP or network error cost anything: two requests of unknown cost");
-    assert.deepEqual(commands.totals, {
+    assert.deepEqual(totalsViewOf(conversationTotals(conversation, false)), {
       requests: 4,
       inputTokens: 5,
       cachedTokens: 0,

@@ -41,7 +41,7 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     // The title line: the conversation's title and its totals; no model row, no conversation dropdown,
     // no second "New chat" (that is the view's title action); the model picker is in the composer.
     assert.equal(await page.locator(".panel-header .title-text").textContent(), "Sorting in Rust");
-    assert.equal(await page.locator(".conversation-totals").textContent(), "4 requests · 4.8K in · 1.4K out");
+    assert.equal(await page.locator(".conversation-totals .totals-visible").innerText(), "4 requests · 4.8K in · 1.4K out");
     assert.match((await page.locator(".conversation-totals").getAttribute("title")) ?? "", /4 requests, 4,800 input tokens \(1,024 cached\), 1,380 output tokens/);
     assert.equal(await page.locator(".composer-toolbar").getByRole("combobox", { name: "Model" }).inputValue(), "relay-large");
     assert.equal(await page.getByText("A listed model may still lack a feature.").count(), 0, "the model note is the picker's tooltip");
@@ -135,7 +135,7 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     assert.match(await regions.nth(0).innerText(), /tokens unknown/);
     assert.doesNotMatch(await regions.nth(0).innerText(), /\b0 in\b/);
     assert.match(await regions.nth(1).innerText(), /1\.2K in · 345 out \(\+1 request without usage\)/);
-    assert.equal(await page.locator(".conversation-totals").textContent(), "1 request · tokens unknown");
+    assert.equal(await page.locator(".conversation-totals .totals-visible").innerText(), "1 request · tokens unknown");
     const tooltip = (await page.locator(".conversation-totals").getAttribute("title")) ?? "";
     assert.match(tooltip, /tokens unknown/);
     assert.doesNotMatch(tooltip, /\b0 (input|output) tokens/, "no count where none was reported");
@@ -390,7 +390,7 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     for (const label of ["user", "explanation", "tool", "args", "output", "request", "approvalTool", "description", "approvalArgs", "label", "spend", "notice", "title", "heading", "historyModel", "selection", "activeFile"]) {
       assert.ok(text.includes(hostile(label)), `${label} shown as text`);
     }
-    assert.equal(await page.locator(".model-picker").getAttribute("title"), `Model: ${hostile("note")}`);
+    assert.equal(await page.locator(".model-picker").getAttribute("title"), `Model: ${hostile("model")}\n${hostile("note")}`);
     assert.equal(await page.getByLabel("Message", { exact: true }).count(), 1);
     assert.equal(await page.getByRole("button", { name: hostile("strings"), exact: true }).count(), 1);
     assert.equal(await page.getByLabel("Model", { exact: true }).inputValue(), hostile("model"));

@@ -7,6 +7,7 @@ import * as vscode from "vscode";
 import { splitLines } from "../textFileContent";
 import type { TextReplacement } from "../textEdits";
 import { applyTextEdits } from "../textEdits";
+import type { ProposedChange } from "../editPreview";
 import type { Tool, ToolRunResult } from "../toolContract";
 import { defineTool } from "../toolContract";
 import { workspaceDisplayPath } from "../workspaceDisplayPath";
@@ -67,11 +68,17 @@ export function createProposeEditTool(options: ProposeEditToolOptions): Tool {
       additionalProperties: false,
     },
     run: (args, signal) => proposeEdit(options, args, signal),
+    previewChange: (args) => previewEdit(options, args),
   });
 }
 
-async function proposeEdit(options: ProposeEditToolOptions, args: ProposeEditArguments, signal: AbortSignal): Promise<string | ToolRunResult> {
-  const fail = (output: string): ToolRunResult => ({ output, isError: true });
+/** The file's text now and with the change, or why the change cannot be made (a sentence for the model). */
+type PreparedEdit =
+  | { ok: true; uri: vscode.Uri; shown: string; original: string; proposed: string; createsFile: boolean; editCount: number | undefined }
+  | { ok: false; output: string };
+
+async function prepareEdit(options: ProposeEditToolOptions, args: ProposeEditArguments): Promise<PreparedEdit> {
+  const fail = (output: string): PreparedEdit => ({ ok: false, output });
   if ((args.new_text === undefined) === (args.edits === undefined)) {
     return fail("Give exactly one of new_text (the complete new content) and edits (search/replace pairs); nothing was changed.");
   }
@@ -105,14 +112,34 @@ async function proposeEdit(options: ProposeEditToolOptions, args: ProposeEditArg
     proposed = args.new_text ?? "";
   }
   if (document !== undefined && proposed === original) return fail(`The proposed content of ${shown} is the same as its current content; nothing to change.`);
+  return { ok: true, uri, shown, original, proposed, createsFile: document === undefined, editCount: args.edits?.length };
+}
+
+/**
+ * The change for the approval card: the file before and after, as run would make it from the document as it
+ * is now. Replacements that cannot be placed are shown one by one (run will refuse them and say why).
+ */
+async function previewEdit(options: ProposeEditToolOptions, args: ProposeEditArguments): Promise<ProposedChange | null> {
+  const shownArguments = args.edits !== undefined ? ["edits"] : ["new_text"];
+  const prepared = await prepareEdit(options, args);
+  // The diff's header names the file as resolved, so the card need not list the path again.
+  if (prepared.ok) return { path: prepared.shown, original: prepared.createsFile ? null : prepared.original, proposed: prepared.proposed, arguments: ["path", ...shownArguments] };
+  if (args.edits === undefined || args.new_text !== undefined) return null;
+  return { path: args.path, replacements: args.edits.map((edit) => ({ oldText: edit.old_text, newText: edit.new_text })), arguments: shownArguments };
+}
+
+async function proposeEdit(options: ProposeEditToolOptions, args: ProposeEditArguments, signal: AbortSignal): Promise<string | ToolRunResult> {
+  const prepared = await prepareEdit(options, args);
+  if (!prepared.ok) return { output: prepared.output, isError: true };
+  const { uri, shown, original, proposed, createsFile } = prepared;
   signal.throwIfAborted();
 
-  const summary = describeChange(original, proposed, document === undefined, args.edits?.length);
+  const summary = describeChange(original, proposed, createsFile, prepared.editCount);
   try {
-    const { changes } = await options.review.propose(uri, proposed, { createsFile: document === undefined, fromModel: true });
-    return `The edit to ${shown} (${summary}, ${changes === 1 ? "1 changed part" : `${changes} changed parts`}) is in the editor, awaiting the user's review: they keep or undo each part, and the file is saved once every part is decided. ${document === undefined ? "Until then the file is empty on disk." : "Until then the file on disk is unchanged."}`;
+    const { changes } = await options.review.propose(uri, proposed, { createsFile, fromModel: true });
+    return `The edit to ${shown} (${summary}, ${changes === 1 ? "1 changed part" : `${changes} changed parts`}) is in the editor, awaiting the user's review: they keep or undo each part, and the file is saved once every part is decided. ${createsFile ? "Until then the file is empty on disk." : "Until then the file on disk is unchanged."}`;
   } catch (error) {
-    return fail(`The edit to ${shown} was not put in the editor: ${(error as Error).message} Nothing changed.`);
+    return { output: `The edit to ${shown} was not put in the editor: ${(error as Error).message} Nothing changed.`, isError: true };
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * Runs in the chat webview (passed to Playwright's `evaluate`): what breaks the panel's layout, as
  * sentences. The document must not scroll (the messages scroll on their own), nothing may end past the
- * panel's right edge (code, tables and request details scroll inside themselves), and no button label may
+ * panel's right edge (code, tables, request details and diffs scroll inside themselves), and no button label may
  * take two lines (a history entry is a two-line button by design).
  */
 export function panelLayoutProblems(): string[] {
@@ -12,7 +12,7 @@ export function panelLayoutProblems(): string[] {
   if (root.scrollTop !== 0) problems.push(`the document is scrolled by ${root.scrollTop} px`);
   const width = document.documentElement.clientWidth;
   for (const node of Array.from(document.querySelectorAll<HTMLElement>(".panel *"))) {
-    if (node.closest("pre, table, .code-block, .receipt-details, [hidden]") !== null || node.getClientRects().length === 0) continue;
+    if (node.closest("pre, table, .code-block, .receipt-details, .diff-body, [hidden]") !== null || node.getClientRects().length === 0) continue;
     const box = node.getBoundingClientRect();
     if (box.width > 0 && box.right > width + 1) problems.push(`${node.className || node.tagName} ends at ${Math.round(box.right)} px, past ${width} px`);
   }
