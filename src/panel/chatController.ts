@@ -2,7 +2,7 @@ import * as l10n from "@vscode/l10n";
 import type { ChatSession } from "../chat/chatSession";
 import { chatSettingsWithDefaults } from "../chat/chatSettings";
 import { DEFAULT_COMPACTION_SETTINGS } from "../chat/compaction";
-import type { ChatSettings } from "../chat/chatSettings";
+import type { ChatSettings, RequestInstructions } from "../chat/chatSettings";
 import { findTurn } from "../chat/conversation";
 import type { HistoryChange, HistoryStore } from "../chat/historyStore";
 import type { RequestLedger } from "../chat/requestLedger";
@@ -69,6 +69,8 @@ export interface ChatControllerOptions {
   balanceNote?: (relay: string | null) => string | null;
   /** The price of a model on a relay as known now (never fetched while sending); null: unknown. */
   priceOf?: (relay: string, model: string) => ModelPrice | null;
+  /** What the model is told with the next request, given the names of the tools offered (src/host/panelInstructions.ts). */
+  instructions?: (toolNames: string[]) => RequestInstructions;
   /** A request of a turn ended (the relay's balance may have changed). */
   onRequestEnd?: () => void;
   timers?: PanelSyncTimers;
@@ -409,7 +411,7 @@ export class ChatController implements PanelSource {
   }
 
   private contextMeter() {
-    return contextMeterFor(this.conversation, this.editorActions.pendingText(), this.contextWindow());
+    return contextMeterFor(this.conversation, this.editorActions.pendingText(), this.contextWindow(), this.options.instructions?.(this.offeredToolNames()).tokens ?? 0);
   }
 
   /** The model's context window: as the relay lists it (OpenRouter's context_length), else relayChat.contextWindows. */
@@ -556,7 +558,14 @@ export class ChatController implements PanelSource {
       expensiveSendThresholdTokens: settings.historyWarningTokens,
       contextWindowTokens: this.contextWindow(),
       compaction: settings.compaction ?? DEFAULT_COMPACTION_SETTINGS,
+      instructions: this.options.instructions?.(this.offeredToolNames()),
     });
+  }
+
+  /** The names of the tools the next request offers, for the base instruction. */
+  offeredToolNames(): string[] {
+    const tools = this.runner.tools;
+    return tools ? tools.registry.requestTools(tools.availability()).map((tool) => tool.name) : [];
   }
 
   private async reloadConversations(): Promise<void> {
