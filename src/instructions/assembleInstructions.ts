@@ -42,6 +42,8 @@ export interface InstructionInputs {
   environment: InstructionEnvironment;
   /** relayChat.instructions (User settings); blank: none. */
   personInstructions?: string;
+  /** Where the person's instructions come from; the panel's setting unless said (the CLI's --system). */
+  personSource?: string;
   rules?: readonly ChosenRule[];
   /** Several workspace folders: sources name the folder too. */
   multiRoot?: boolean;
@@ -50,7 +52,7 @@ export interface InstructionInputs {
 export function assembleInstructions(inputs: InstructionInputs): AssembledInstructions {
   const parts: InstructionPart[] = [part("base", `Relay Chat base instruction v${BASE_INSTRUCTION_VERSION}`, fillBaseInstruction(inputs.environment))];
   const person = inputs.personInstructions?.trim() ?? "";
-  if (person !== "") parts.push(part("person", "relayChat.instructions", `The person's own instructions:\n${person}`));
+  if (person !== "") parts.push(part("person", inputs.personSource ?? "relayChat.instructions", `The person's own instructions:\n${person}`));
   let room = RULES_TOTAL_LIMIT_CHARS;
   for (const rule of inputs.rules ?? []) {
     const source = inputs.multiRoot ? `${rule.folder}/${rule.path}` : rule.path;
