@@ -177,6 +177,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     onRequestEnd: () => void money.refreshBalance(),
     priceOf: (relay, model) => money.priceOf(relay, model),
     instructions: (toolNames) => requestInstructionsOf(panelInstructions.assemble(toolNames)),
+    showInstructions: (toolNames) => panelInstructions.show(toolNames),
     balanceNote: (relay) => money.balanceNote(relay),
     onRendered: (sinceLoadMs) => {
       if (timings.firstRenderMs !== null) return;

@@ -71,6 +71,8 @@ export interface ChatControllerOptions {
   priceOf?: (relay: string, model: string) => ModelPrice | null;
   /** What the model is told with the next request, given the names of the tools offered (src/host/panelInstructions.ts). */
   instructions?: (toolNames: string[]) => RequestInstructions;
+  /** Opens "What the model is told" for the next request. */
+  showInstructions?: (toolNames: string[]) => Promise<void>;
   /** A request of a turn ended (the relay's balance may have changed). */
   onRequestEnd?: () => void;
   timers?: PanelSyncTimers;
@@ -560,6 +562,10 @@ export class ChatController implements PanelSource {
       compaction: settings.compaction ?? DEFAULT_COMPACTION_SETTINGS,
       instructions: this.options.instructions?.(this.offeredToolNames()),
     });
+  }
+
+  async showInstructions(): Promise<void> {
+    await this.options.showInstructions?.(this.offeredToolNames());
   }
 
   /** The names of the tools the next request offers, for the base instruction. */
