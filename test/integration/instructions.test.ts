@@ -79,3 +79,32 @@ describe("what the model is told, in the extension host", function () {
     for (const source of ["Relay Chat base instruction v1", "| AGENTS.md |", "| web/AGENTS.md |", "| .github/instructions/ts.instructions.md |"]) assert.ok(shown.includes(source), `shown: ${source}`);
   });
 });
+
+describe("project rules in an untrusted workspace", function () {
+  this.timeout(60_000);
+  let root: string | undefined;
+
+  before(function () {
+    if (vscode.workspace.isTrusted || !controlUrl) this.skip();
+    root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    if (!root) this.skip();
+  });
+
+  after(async () => {
+    if (root) await fs.rm(path.join(root, "AGENTS.md"), { force: true });
+  });
+
+  it("sends the base instruction but no rules file until the person allows them", async () => {
+    await fs.writeFile(path.join(root!, "AGENTS.md"), "Untrusted rule: never sent unasked.");
+    const api = await activateRelayChat();
+    api.handle({ type: "refreshModels" });
+    await waitForState(api, (state) => state.models.includes("echo"), "the model list");
+    await newChatWith(api, "echo");
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    api.handle({ type: "send", text: "what are my rules?" });
+    await waitForState(api, settled, "the answer");
+    const sent = (await lastInstructions()) ?? "";
+    assert.ok(sent.includes("You are a coding assistant in Relay Chat"), "the base instruction is sent");
+    assert.equal(sent.includes("Untrusted rule"), false, "the rules file is not");
+  });
+});
