@@ -16,6 +16,8 @@ import { watchEditorContext } from "./host/editorContext";
 import { pickModel } from "./host/modelPicker";
 import { closeOrphanedReportPreviews } from "./host/orphanedReportTabs";
 import { OutputLog } from "./host/outputLog";
+import { PanelInstructions, requestInstructionsOf } from "./host/panelInstructions";
+import { ProjectRulesWatcher } from "./host/projectRulesWatcher";
 import { sharedHistoryFolder } from "./host/historyFolder";
 import { CONNECTION_REPORT_NAME, relayCheckUp } from "./host/relayCheckUp";
 import { addRelay, pickRelay, removeRelay, renameRelay } from "./host/relayCommands";
@@ -121,6 +123,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   });
   let webviewStrings: Record<string, string> | null = null;
   const activeConsoleUrl = () => connection.active?.consoleUrl ?? "";
+  // What the model is told: the base instruction, the person's and the project rules files, kept current.
+  const projectRules = new ProjectRulesWatcher(context.workspaceState, (message) => log.info(message));
+  const panelInstructions = new PanelInstructions(projectRules);
+  projectRules.current();
+  context.subscriptions.push(projectRules, vscode.commands.registerCommand("relayChat.showInstructions", () => panelInstructions.show(controller.offeredToolNames())));
   const controller = new ChatController({
     relay: connection,
     store,
@@ -145,6 +152,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     strings: () => (webviewStrings ??= Object.fromEntries(WEBVIEW_STRINGS.map((english) => [english, vscode.l10n.t(english)]))),
     onRequestEnd: () => void money.refreshBalance(),
     priceOf: (relay, model) => money.priceOf(relay, model),
+    instructions: (toolNames) => requestInstructionsOf(panelInstructions.assemble(toolNames)),
+    showInstructions: (toolNames) => panelInstructions.show(toolNames),
     balanceNote: (relay) => money.balanceNote(relay),
     onRendered: (sinceLoadMs) => {
       if (!clock.rendered(sinceLoadMs)) return;

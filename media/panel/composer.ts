@@ -101,6 +101,7 @@ export class Composer {
           this.imagePicker,
           this.modelPicker.root,
           this.meter,
+          iconButton("book", localizer.text("What the model is told"), () => this.post({ type: "showInstructions" }), "instructions-button"),
           element("span", { className: "spacer" }),
           this.stopButton,
           this.sendButton,

@@ -20,7 +20,7 @@ import { incompleteActionsFor, largerBudgetFor, lastBudgetOf, requireIncompleteT
 import { continuationItems } from "./historyItems";
 import type { RequestLedger } from "./requestLedger";
 import type { SendEstimate } from "./spendGuard";
-import { estimateNextRequest, estimateSend, summaryRequestFits, withSpendWarning } from "./spendGuard";
+import { estimateNextRequest, estimateSend, summaryRequestFits, withInstructionTokens, withSpendWarning } from "./spendGuard";
 import type { ChatTools, ToolCallEvent } from "./toolRound";
 import { answerFunctionCalls } from "./toolRound";
 import { checkpointAtTurnEnd, checkpointBeforeChange, checkpointBeforeRound } from "./turnCheckpoint";
@@ -255,7 +255,7 @@ export class ChatSession {
         if (summarized.status !== "finished") return summarized;
         if (summaryText(summarized.turn.summary) === null) break;
       }
-      const refused = await this.guardSpend(estimateSend(this.current, parentId, sentText, this.settings.expensiveSendThresholdTokens, images.length), options);
+      const refused = await this.guardSpend(withInstructionTokens(estimateSend(this.current, parentId, sentText, this.settings.expensiveSendThresholdTokens, images.length), this.settings.instructions?.tokens ?? 0), options);
       if (refused) return refused;
       const turn: Turn = { id: this.ids("turn"), parentId, userText: text, createdAt: this.clock.now(), requests: [], toolCalls: [], outcome: { kind: "in_progress" }, notice: null };
       if (images.length > 0) turn.images = images;
@@ -404,6 +404,7 @@ export class ChatSession {
       redact: this.redact,
       save: () => this.save(turn),
       resolveImages: (items: InputItem[]) => this.store.images.resolve(items),
+      instructions: this.settings.instructions,
     };
   }
 

@@ -1,5 +1,6 @@
 import type { ModelPrice } from "../relay/modelPrice";
 import type { CompactionSettings } from "./compaction";
+import type { InstructionsRecord } from "./conversation";
 
 // The settings one turn runs with; the extension reads them from its configuration and passes them in.
 
@@ -22,6 +23,14 @@ export interface ChatSettings {
   contextWindowTokens?: number | null;
   /** When to offer (or, with consent, make) a summary of earlier turns; absent: the defaults. */
   compaction?: CompactionSettings;
+  /** What the model is told with every request of this send (src/instructions/ assembles it); absent: nothing. */
+  instructions?: RequestInstructions;
+}
+
+/** The instruction text sent as the request's `instructions`, with its sources and estimate for the record. */
+export interface RequestInstructions extends InstructionsRecord {
+  text: string;
+  tokens: number;
 }
 
 export const DEFAULT_TOOL_ROUND_CAP = 10;

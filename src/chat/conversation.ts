@@ -74,6 +74,8 @@ export interface RequestRecord {
   output: OutputItem[];
   /** The tools offered with this request: a key of `Conversation.toolSets`; absent when none were. */
   toolSetId?: string;
+  /** Which instruction sources went with it and a hash of their text (not the text); absent when none did. */
+  instructions?: InstructionsRecord;
   /** The request's `include` list, when it had one. */
   include?: string[];
   /** The extra, non-secret request headers it was sent with (from the settings), when there were any. */
@@ -228,4 +230,10 @@ export function newestLeafFrom(conversation: Conversation, turnId: string): stri
 
 export function isTurnSettled(turn: Turn): boolean {
   return turn.outcome.kind !== "in_progress";
+}
+
+/** The instruction sources a request carried (names as "What the model is told" shows them) and a hash of the text. */
+export interface InstructionsRecord {
+  sources: string[];
+  hash: string;
 }

@@ -4,7 +4,8 @@ import type { LedgerRow } from "./requestLedger";
 // break wrapped in quotes with inner quotes doubled. Columns follow LedgerRow, so a spreadsheet lines up
 // with the relay console's usage log by request id.
 
-const COLUMNS: ReadonlyArray<Exclude<keyof LedgerRow, "entryId">> = [
+// The instruction sources stay in the ledger file only (a list per row).
+const COLUMNS: ReadonlyArray<Exclude<keyof LedgerRow, "entryId" | "instructionSources" | "instructionsHash">> = [
   "time",
   "conversationId",
   "turnId",

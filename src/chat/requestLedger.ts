@@ -2,7 +2,7 @@ import type { ModelPrice } from "../relay/modelPrice";
 import type { RequestResult, ResponseHeadersInfo } from "../relay/types";
 import { addCost, costOfLedgerRow, costTotal, requestCost } from "./cost";
 import type { CostTotal } from "./cost";
-import type { RequestPurpose, RequestRecord } from "./conversation";
+import type { InstructionsRecord, RequestPurpose, RequestRecord } from "./conversation";
 import type { DocumentStorage } from "./documentStorage";
 import { jsonLine, readJsonLines } from "./jsonLines";
 
@@ -47,6 +47,9 @@ export interface LedgerRow {
   estimatedCost?: number | null;
   billedCost?: number | null;
   costCurrency?: string | null;
+  /** The instruction sources sent (names, never the text) and a hash of their text; absent when none were sent. */
+  instructionSources?: string[];
+  instructionsHash?: string;
 }
 
 export interface LedgerTotals {
@@ -79,6 +82,7 @@ export interface LedgerContext {
   /** The relay profile's name, and the model's price there (for the estimate), where known. */
   relay?: string;
   price?: ModelPrice | null;
+  instructions?: InstructionsRecord;
 }
 
 /** The row written when the relay has answered with headers and the body is still to come. */
@@ -95,6 +99,7 @@ export function pendingLedgerRow(headers: ResponseHeadersInfo, context: LedgerCo
     httpStatus: headers.httpStatus,
     requestId: headers.requestId,
     ...(headers.requestIds.length > 1 ? { requestIds: headers.requestIds } : {}),
+    ...instructionFields(context.instructions),
     responseId: null,
     inputTokens: null,
     cachedTokens: null,
@@ -135,6 +140,7 @@ export function ledgerRowFor(result: RequestResult, context: Omit<LedgerContext,
     estimatedCost: cost.estimated,
     billedCost: cost.billed,
     costCurrency: cost.currency,
+    ...instructionFields(context.instructions),
   };
 }
 
@@ -226,4 +232,8 @@ export function totalsRowOf(record: RequestRecord, bytesReceived = 0): TotalsRow
 
 function numberOrNull(value: unknown): number | null {
   return typeof value === "number" && Number.isFinite(value) ? value : null;
+}
+
+function instructionFields(instructions: InstructionsRecord | undefined): Pick<LedgerRow, "instructionSources" | "instructionsHash"> {
+  return instructions ? { instructionSources: instructions.sources, instructionsHash: instructions.hash } : {};
 }

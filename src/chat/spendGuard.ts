@@ -123,6 +123,15 @@ function summarizedSince(path: readonly Turn[], since: number): boolean {
   return summarized !== undefined && summarized.startedAt >= since;
 }
 
+/**
+ * The estimate with the instructions counted. An estimate from the last reported usage already holds the
+ * instructions sent then (about the same text); one from characters counted only the items.
+ */
+export function withInstructionTokens(estimated: SendEstimate, instructionTokens: number): SendEstimate {
+  if (estimated.basis !== "characters" || instructionTokens <= 0) return estimated;
+  return estimate(estimated.inputTokens + instructionTokens, estimated.thresholdTokens, estimated.basis, estimated.purpose);
+}
+
 function estimate(inputTokens: number, thresholdTokens: number, basis: SendEstimate["basis"], purpose: RequestPurpose): SendEstimate {
   return { inputTokens, thresholdTokens, needsConfirmation: thresholdTokens > 0 && inputTokens > thresholdTokens, basis, purpose };
 }

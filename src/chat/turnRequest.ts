@@ -4,6 +4,7 @@ import type { ModelPrice } from "../relay/modelPrice";
 import type { FunctionToolDefinition, InputItem, RequestOutcome, RequestResult, ResponseHeadersInfo } from "../relay/types";
 import { answerSeparator, answerTextOf } from "./answerText";
 import type { ChatSessionListener } from "./chatSession";
+import type { RequestInstructions } from "./chatSettings";
 import type { Clock, IdFactory } from "./clock";
 import type { Conversation, RequestPurpose, RequestRecord, Turn } from "./conversation";
 import { requestCost } from "./cost";
@@ -45,6 +46,8 @@ export interface TurnRequestContext {
   save: () => Promise<void>;
   /** Puts the stored images' data URLs into the body's input (the conversation keeps references only). */
   resolveImages?: (items: InputItem[]) => Promise<InputItem[]>;
+  /** What the model is told with this request: its text goes in the body, its sources and hash in the record and ledger. */
+  instructions?: RequestInstructions;
 }
 
 export async function sendTurnRequest(
@@ -78,7 +81,10 @@ export async function sendTurnRequest(
   if (wantsEncryptedReasoning(conversation, turn, context.model)) record.include = [ENCRYPTED_REASONING];
   const leftOut = context.relay === undefined ? 0 : reasoningFromOtherRelays(conversation, turn, context.relay);
   if (leftOut > 0) record.otherRelayReasoningLeftOut = leftOut;
-  const request = requestBodyFor(conversation, record, history);
+  // The instructions of this request, never stored into the history: a later request sends its own.
+  const instructions = context.instructions;
+  if (instructions) record.instructions = { sources: instructions.sources, hash: instructions.hash };
+  const request = requestBodyFor(conversation, record, history, instructions?.text);
   // As sent: a budget under the schema's minimum was raised.
   record.maxOutputTokens = request.max_output_tokens ?? null;
   // Before anything is recorded: a missing image stops the request with nothing half-written.
@@ -89,7 +95,7 @@ export async function sendTurnRequest(
   await context.save();
 
   const entryId = context.ids("req");
-  const ledgerContext = { entryId, conversationId: conversation.id, turnId: turn.id, purpose, model: context.model, relay: context.relay, price: context.priceOf?.() ?? null };
+  const ledgerContext = { entryId, conversationId: conversation.id, turnId: turn.id, purpose, model: context.model, relay: context.relay, price: context.priceOf?.() ?? null, instructions: record.instructions };
   let pendingRow: Promise<void> = Promise.resolve();
   let lastSavedAt = context.clock.now();
   let separator = answerSeparator(answerBefore, purpose);

@@ -15,6 +15,8 @@ export interface AskOptions {
   json: boolean;
   /** The model's price for the cost estimate, asked for beside the request; absent or null: unknown. */
   price?: Promise<ModelPrice | null>;
+  /** What the model is told (cliInstructions.ts); absent: nothing. */
+  instructions?: { text: string; sources: string[] };
 }
 
 export interface CliOutput {
@@ -24,7 +26,7 @@ export interface CliOutput {
 
 /** Sends one prompt; returns the process exit code, 0 only for a `completed` response. */
 export async function runAsk(client: RelayClient, options: AskOptions, output: CliOutput, signal: AbortSignal): Promise<number> {
-  const request = buildResponseRequest({ model: options.model, input: [userMessage(options.prompt)], maxOutputTokens: options.maxOutputTokens, stream: options.stream });
+  const request = buildResponseRequest({ model: options.model, instructions: options.instructions?.text, input: [userMessage(options.prompt)], maxOutputTokens: options.maxOutputTokens, stream: options.stream });
   let printedText = false;
   const onEvents = (events: readonly RelayEvent[]) => {
     if (options.json) return;
@@ -39,7 +41,7 @@ export async function runAsk(client: RelayClient, options: AskOptions, output: C
   const result = await client.send(request, { signal, onEvents });
   const cost = requestCost(result, (await options.price) ?? null);
   if (options.json) {
-    output.stdout(`${JSON.stringify(askJson(result, cost))}\n`);
+    output.stdout(`${JSON.stringify({ ...askJson(result, cost), instructionSources: options.instructions?.sources ?? [] })}\n`);
   } else {
     if (!printedText) output.stdout(outputTextOf(result.snapshot.output));
     output.stdout("\n");

@@ -6,13 +6,14 @@ import { connectionReportLines } from "../relay/connectionReport";
 import type { PriceSettingEntry } from "../relay/priceSetting";
 import { RELAY_KINDS, isRelayKind } from "../relay/relayKind";
 import { runAsk } from "./askCommand";
+import { cliInstructions } from "./cliInstructions";
 import type { CliOutput } from "./askCommand";
 import { runBalance } from "./balanceCommand";
 import { cliPriceOf, readPricesFile } from "./cliPrices";
 import { CLI_WORDING } from "./cliWording";
 
 const USAGE = `Usage:
-  relay-chat ask --base-url URL --model ID [--no-stream] [--max-output-tokens N] [--prices FILE] [--json] PROMPT
+  relay-chat ask --base-url URL --model ID [--no-stream] [--max-output-tokens N] [--prices FILE] [--system TEXT] [--no-rules] [--json] PROMPT
   relay-chat models --base-url URL [--json]
   relay-chat check --base-url URL --model ID
   relay-chat balance --base-url URL [--json]
@@ -28,6 +29,10 @@ Options for every command:
 estimated from the relay's published prices (new-api, OpenRouter, LiteLLM) or from --prices FILE, a JSON
 list like [{"model": "gpt-4o-mini", "input": 0.15, "cachedInput": 0.075, "output": 0.6, "currency": "USD"}]
 in money per million tokens (the relayChat.prices setting's shape); unknown stays null, never 0.
+"ask" tells the model what the panel does (its base instruction, with the working directory as the
+workspace), plus --system TEXT and the working directory's rules files (AGENTS.md,
+.github/copilot-instructions.md, CLAUDE.md, .clinerules, .cursorrules) unless --no-rules; --json lists
+them as "instructionSources".
 "balance" reads the key's balance where the relay shows it with the same key (new-api and one-api
 billing endpoints, new-api /api/usage/token/, OpenRouter /api/v1/key, LiteLLM /key/info); it is never
 billed. --json prints {"remaining", "used", "unit", "unlimited", "source"}; exit 0 when a balance was read.
@@ -64,6 +69,8 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
         json: { type: "boolean", default: false },
         kind: { type: "string" },
         prices: { type: "string" },
+        system: { type: "string" },
+        "no-rules": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -133,7 +140,8 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
         }
         // Asked beside the request, not before it: the answer is never kept waiting for a price list.
         const price = cliPriceOf(client, values.model, priceEntries, kind, abort.signal);
-        return await runAsk(client, { model: values.model, prompt, stream: !values["no-stream"], maxOutputTokens, json: values.json === true, price }, output, abort.signal);
+        const instructions = await cliInstructions({ cwd: process.cwd(), system: values.system ?? "", rules: !values["no-rules"], locale: Intl.DateTimeFormat().resolvedOptions().locale, shell: environment.SHELL ?? environment.ComSpec ?? "" });
+        return await runAsk(client, { model: values.model, prompt, stream: !values["no-stream"], maxOutputTokens, json: values.json === true, price, instructions }, output, abort.signal);
       }
       case "models": {
         const result = await client.listModels({ signal: abort.signal });

@@ -63,7 +63,7 @@ export class ChatController implements PanelSource {
       ...options,
       prompts: this.prompts,
       sync: this.sync,
-      settings: () => sessionSettings(this.settingsSources()),
+      settings: () => sessionSettings({ ...this.settingsSources(), instructions: this.options.instructions?.(this.offeredToolNames()) }),
       redact: (text) => this.redact(text),
       onStorageProblem: (message) => this.setNotice(message),
       onRequestEnd: () => options.onRequestEnd?.(),
@@ -273,6 +273,17 @@ export class ChatController implements PanelSource {
     this.sync.changed();
   }
 
+  /** Opens "What the model is told": the whole instruction text of the next request, part by part. */
+  async showInstructions(): Promise<void> {
+    await this.options.showInstructions?.(this.offeredToolNames());
+  }
+
+  /** The names of the tools the next request offers, for the base instruction. */
+  offeredToolNames(): string[] {
+    const tools = this.runner.tools;
+    return tools ? tools.registry.requestTools(tools.availability()).map((tool) => tool.name) : [];
+  }
+
   private get conversation() {
     return this.runner.conversation;
   }
@@ -304,7 +315,7 @@ export class ChatController implements PanelSource {
       attachments: this.editorActions.attachments.views(),
       selectionOffer: this.editorActions.selectionOffer,
       activeFileOffer: this.editorActions.activeFileOffer,
-      context: contextMeterFor(this.conversation, this.editorActions.pendingText(), contextWindowOf(this.settingsSources())),
+      context: contextMeterFor(this.conversation, this.editorActions.pendingText(), contextWindowOf(this.settingsSources()), this.options.instructions?.(this.offeredToolNames()).tokens ?? 0),
       compaction: settings.compaction ?? DEFAULT_COMPACTION_SETTINGS,
       maxOutputTokens: settings.maxOutputTokens,
       filesToReview: this.options.filesToReview?.() ?? 0,

@@ -1,3 +1,4 @@
+import type { RequestInstructions } from "../chat/chatSettings";
 import type { HistoryStore } from "../chat/historyStore";
 import type { RequestLedger } from "../chat/requestLedger";
 import type { ReviewReport } from "../chat/reviewNote";
@@ -41,6 +42,10 @@ export interface ChatControllerOptions {
   balanceNote?: (relay: string | null) => string | null;
   /** The price of a model on a relay as known now (never fetched while sending); null: unknown. */
   priceOf?: (relay: string, model: string) => ModelPrice | null;
+  /** What the model is told with the next request, given the names of the tools offered (src/host/panelInstructions.ts). */
+  instructions?: (toolNames: string[]) => RequestInstructions;
+  /** Opens "What the model is told" for the next request. */
+  showInstructions?: (toolNames: string[]) => Promise<void>;
   /** A request of a turn ended (the relay's balance may have changed). */
   onRequestEnd?: () => void;
   timers?: PanelSyncTimers;

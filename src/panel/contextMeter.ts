@@ -1,5 +1,5 @@
 import type { Conversation } from "../chat/conversation";
-import { IMAGE_TOKEN_ESTIMATE, estimateSend } from "../chat/spendGuard";
+import { IMAGE_TOKEN_ESTIMATE, estimateSend, withInstructionTokens } from "../chat/spendGuard";
 import type { ContextMeterView } from "./protocol";
 
 // The context meter: how big the next request would be (the whole branch is resent, plus what is
@@ -8,12 +8,13 @@ import type { ContextMeterView } from "./protocol";
 
 let cached: { key: string; view: ContextMeterView } | null = null;
 
-export function contextMeterFor(conversation: Conversation | null, attachedText: string, windowTokens: number | null): ContextMeterView {
+export function contextMeterFor(conversation: Conversation | null, attachedText: string, windowTokens: number | null, instructionTokens = 0): ContextMeterView {
   // The estimate reads the branch (and, without reported usage, its text): computed again only when the
   // conversation was saved, the branch or the attachments changed.
-  const key = `${conversation?.id}:${conversation?.updatedAt}:${conversation?.activeTurnId}:${conversation?.turns.length}:${attachedText.length}:${windowTokens}`;
+  const key = `${conversation?.id}:${conversation?.updatedAt}:${conversation?.activeTurnId}:${conversation?.turns.length}:${attachedText.length}:${windowTokens}:${instructionTokens}`;
   if (cached?.key === key) return cached.view;
-  const estimatedTokens = conversation === null ? Math.ceil(attachedText.length / 4) : estimateSend(conversation, conversation.activeTurnId, attachedText, 0).inputTokens;
+  // What the model is told goes with every request: counted unless the last reported usage already holds it.
+  const estimatedTokens = conversation === null ? Math.ceil(attachedText.length / 4) + instructionTokens : withInstructionTokens(estimateSend(conversation, conversation.activeTurnId, attachedText, 0), instructionTokens).inputTokens;
   const view: ContextMeterView = { estimatedTokens, windowTokens: windowTokens !== null && windowTokens > 0 ? windowTokens : null, tokensPerImage: IMAGE_TOKEN_ESTIMATE };
   cached = { key, view };
   return view;

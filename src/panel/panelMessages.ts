@@ -70,6 +70,8 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
       return;
     case "attachFile":
       return editor.pickAttachment();
+    case "showInstructions":
+      return controller.showInstructions();
     case "attachPath":
       return editor.attachPath(message.path);
     case "findFiles":

@@ -411,6 +411,8 @@ export type ToHost =
   | { type: "attachSelection" }
   /** The paperclip: the host asks what to attach. */
   | { type: "attachFile" }
+  /** "What the model is told": the whole instruction text of the next message, in an editor. */
+  | { type: "showInstructions" }
   /** A file picked with `#`. */
   | { type: "attachPath"; path: string }
   /** The `#` picker's query (the text after `#`). */
@@ -480,6 +482,7 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   exportConversation: (message) => isString(message.conversationId),
   attachSelection: () => true,
   attachFile: () => true,
+  showInstructions: () => true,
   attachPath: (message) => isString(message.path),
   findFiles: (message) => isString(message.query),
   removeAttachment: (message) => isString(message.id),

@@ -1,5 +1,5 @@
 import { chatSettingsWithDefaults } from "../chat/chatSettings";
-import type { ChatSettings } from "../chat/chatSettings";
+import type { ChatSettings, RequestInstructions } from "../chat/chatSettings";
 import { DEFAULT_COMPACTION_SETTINGS } from "../chat/compaction";
 import type { ModelPrice } from "../relay/modelPrice";
 import type { PanelPreferences, RelayAccess } from "./panelServices";
@@ -13,6 +13,8 @@ export interface SessionSettingsSources {
   preferences?: () => PanelPreferences;
   /** The price of a model on a relay as known now (never fetched while sending); null: unknown. */
   priceOf?: (relay: string, model: string) => ModelPrice | null;
+  /** What the model is told with the next request. */
+  instructions?: RequestInstructions;
 }
 
 /** The model's context window: as the relay lists it (OpenRouter's context_length), else relayChat.contextWindows. */
@@ -36,5 +38,6 @@ export function sessionSettings(sources: SessionSettingsSources): ChatSettings {
     expensiveSendThresholdTokens: settings.historyWarningTokens,
     contextWindowTokens: contextWindowOf(sources),
     compaction: settings.compaction ?? DEFAULT_COMPACTION_SETTINGS,
+    instructions: sources.instructions,
   });
 }

@@ -62,6 +62,7 @@ export const WEBVIEW_STRINGS: readonly string[] = [
   "Ask a question to start. Answers and tool calls appear here.",
   "Ask anything, # to attach a file",
   "Attach context",
+  "What the model is told",
   "Attach selection {0}",
   "Current file",
   "{0} (current file): sent with your message",

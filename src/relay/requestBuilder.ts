@@ -5,6 +5,8 @@ const MIN_MAX_OUTPUT_TOKENS = 16;
 
 export interface RequestParameters {
   model: string;
+  /** The request's instructions; blank or absent sends none. */
+  instructions?: string | null;
   input: readonly InputItem[];
   tools?: readonly FunctionToolDefinition[];
   toolChoice?: ResponseRequest["tool_choice"];
@@ -19,7 +21,13 @@ export interface RequestParameters {
  * as it sent them); `store` is always false because the client carries the history.
  */
 export function buildResponseRequest(parameters: RequestParameters): ResponseRequest {
-  const request: ResponseRequest = { model: parameters.model, input: [...parameters.input], stream: parameters.stream, store: false };
+  const request: ResponseRequest = {
+    model: parameters.model,
+    ...(parameters.instructions ? { instructions: parameters.instructions } : {}),
+    input: [...parameters.input],
+    stream: parameters.stream,
+    store: false,
+  };
   if (parameters.tools && parameters.tools.length > 0) request.tools = [...parameters.tools];
   if (parameters.toolChoice && request.tools) request.tool_choice = parameters.toolChoice;
   if (parameters.include && parameters.include.length > 0) request.include = [...parameters.include];

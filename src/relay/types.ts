@@ -49,6 +49,8 @@ export interface FunctionCallProposal {
 
 export interface ResponseRequest {
   model: string;
+  /** What the model is told (src/instructions/): sent with every request, never carried over by the service. */
+  instructions?: string;
   input: InputItem[];
   tools?: FunctionToolDefinition[];
   /** "required" makes the model call a tool (the connection check uses it); absent leaves it to the model. */

@@ -56,6 +56,8 @@ export interface ScriptInput {
   tool_choice?: unknown;
   max_output_tokens?: number | null;
   reasoning?: unknown;
+  /** The request's instructions, as the model is told them. */
+  instructions?: string | null;
 }
 
 interface OfferedTool {
@@ -403,6 +405,19 @@ function answerAfterTools(request: ScriptInput, ran: readonly RanCall[]): Planne
   return [toolResultAnswer(ran.map((each) => each.output))];
 }
 
+const ASKS_FOR_RULES = /\b(my|the|your|project) (rules|instructions)\b/i;
+
+/** What the demo model was told: the instruction's sources (its "## source" headings) quoted back. */
+function describeInstructions(instructions: string | null | undefined): string {
+  if (typeof instructions !== "string" || instructions.trim() === "") return "I received no instructions with this request: no base instruction and no project rules.";
+  const base = /^You are a coding assistant in Relay Chat/.test(instructions) ? ["the Relay Chat base instruction"] : [];
+  const person = /^The person's own instructions:$/m.test(instructions) ? ["your own instructions (`relayChat.instructions`)"] : [];
+  const rules = [...instructions.matchAll(/^## (.+)$/gm)].map((match) => `\`${match[1]}\``);
+  const sources = [...base, ...person, ...rules].map((source) => `- ${source}`).join("\n");
+  const ruleLine = rules.length === 0 ? "No project rules files came with it." : `${rules.length === 1 ? "One project rules file" : `${rules.length} project rules files`} came with it.`;
+  return `I received instructions of ${instructions.length} characters with this request, from:\n\n${sources}\n\n${ruleLine}`;
+}
+
 function introduction(userText: string): PlannedItem {
   return message(
     [
@@ -445,6 +460,7 @@ function planDemo(request: ScriptInput): PlannedItem[] {
   const question = typedQuestion(request.input);
   const images = lastUserImages(request.input);
   if (images.length > 0) return [message(describeImages(images, question))];
+  if (ASKS_FOR_RULES.test(question)) return [message(describeInstructions(request.instructions))];
   const several = planSeveralFiles(request, []);
   if (several) return several;
   const runCommand = tool("run_command");

@@ -330,7 +330,8 @@ class RelayEmulatorServer implements RelayEmulator {
     if (modelRejection) return this.reject(response, modelRejection, requestId);
     const effortProblem = reasoningEffortProblem(requestBody);
     if (effortProblem) return this.sendError(response, 400, effortProblem, requestId);
-    const inputTokens = countInputTokens(requestBody.input);
+    // The instructions are input too: a relay counts (and bills) them.
+    const inputTokens = countInputTokens(requestBody.input) + (typeof requestBody.instructions === "string" ? Math.ceil(requestBody.instructions.length / 4) : 0);
     const lengthProblem = contextWindowProblem(requestBody.model, inputTokens);
     if (lengthProblem) return this.sendError(response, 400, lengthProblem, requestId);
 

@@ -243,7 +243,8 @@ describe("Chat panel webview: interaction (Chromium)", function () {
     await page.getByRole("button", { name: "Remove Cargo.toml" }).click();
     await page.getByRole("button", { name: "Attach selection lib.rs:3-9" }).click();
     await page.getByRole("button", { name: "Attach context" }).click();
-    assert.deepEqual(await panel.posted(), [{ type: "removeAttachment", id: "a2" }, { type: "attachSelection" }, { type: "attachFile" }]);
+    await page.getByRole("button", { name: "What the model is told" }).click();
+    assert.deepEqual(await panel.posted(), [{ type: "removeAttachment", id: "a2" }, { type: "attachSelection" }, { type: "attachFile" }, { type: "showInstructions" }]);
     // A selection already attached is not offered again.
     await panel.sendState(panelState({ attachments: [{ id: "a3", label: "lib.rs:3-9", kind: "selection" }], selectionOffer: { label: "lib.rs:3-9" } }));
     assert.equal(await page.getByRole("button", { name: /^Attach selection/ }).count(), 0);

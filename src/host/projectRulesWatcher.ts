@@ -1,0 +1,110 @@
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { RULES_FILE_GLOBS } from "../instructions/projectRules";
+import type { RulesFolder } from "../instructions/ruleFile";
+import { RULE_FILE_READ_LIMIT_BYTES, SKIPPED_FOLDERS } from "../instructions/rulesOnDisk";
+
+// The workspace's project rules files, read through VS Code and kept current: read once when first asked
+// for, again (debounced) when a rules file is created, changed or deleted. In an untrusted workspace the
+// rules are repository text nobody vouched for: none are read until the person allows them, which they are
+// told once per workspace. Rules are only ever text for the model (src/instructions/).
+
+const REREAD_DELAY_MS = 300;
+const MAX_RULES_FILES = 200;
+const ALLOWED_UNTRUSTED_KEY = "relayChat.projectRules.allowedInUntrustedWorkspace";
+const TOLD_UNTRUSTED_KEY = "relayChat.projectRules.toldUntrusted";
+
+export class ProjectRulesWatcher implements vscode.Disposable {
+  private folders: RulesFolder[] = [];
+  private reading: Promise<void> | null = null;
+  private stale = true;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly workspaceState: vscode.Memento, private readonly log: (message: string) => void) {
+    const watcher = vscode.workspace.createFileSystemWatcher("**/{AGENTS.md,CLAUDE.md,.cursorrules,.clinerules,.clinerules/**,*.instructions.md,copilot-instructions.md}");
+    const changed = () => this.markStale();
+    this.disposables.push(watcher, watcher.onDidCreate(changed), watcher.onDidChange(changed), watcher.onDidDelete(changed));
+    this.disposables.push(vscode.workspace.onDidChangeWorkspaceFolders(changed), vscode.workspace.onDidGrantWorkspaceTrust(changed));
+  }
+
+  /** Whether rules may be read here: a trusted workspace, or an untrusted one the person allowed them in. */
+  get allowed(): boolean {
+    return vscode.workspace.isTrusted || this.workspaceState.get<boolean>(ALLOWED_UNTRUSTED_KEY, false);
+  }
+
+  /** The rules files as last read (empty when not allowed); starts a read when they may have changed. */
+  current(): RulesFolder[] {
+    if (!this.allowed) {
+      this.tellUntrustedOnce();
+      return [];
+    }
+    if (this.stale && this.reading === null) void this.read();
+    return this.folders;
+  }
+
+  /** Reads them now if they may have changed (the send path waits for it, so a fresh edit goes out). */
+  async fresh(): Promise<RulesFolder[]> {
+    if (!this.allowed) return this.current();
+    if (this.stale) await (this.reading ?? this.read());
+    return this.folders;
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+
+  private markStale(): void {
+    this.stale = true;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.read(), REREAD_DELAY_MS);
+  }
+
+  private read(): Promise<void> {
+    this.stale = false;
+    const reading = this.readAll()
+      .then((folders) => {
+        this.folders = folders;
+      })
+      .catch((error: unknown) => this.log(`The project rules files could not be read: ${(error as Error).message}`))
+      .finally(() => {
+        if (this.reading === reading) this.reading = null;
+      });
+    this.reading = reading;
+    return reading;
+  }
+
+  private async readAll(): Promise<RulesFolder[]> {
+    const folders: RulesFolder[] = [];
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      const pattern = new vscode.RelativePattern(folder, `{${RULES_FILE_GLOBS.join(",")}}`);
+      const uris = await vscode.workspace.findFiles(pattern, `**/{${SKIPPED_FOLDERS.join(",")}}/**`, MAX_RULES_FILES);
+      const files = new Map<string, string>();
+      for (const uri of uris) {
+        const relative = path.posix.relative(folder.uri.path, uri.path);
+        try {
+          const bytes = await vscode.workspace.fs.readFile(uri);
+          files.set(relative, new TextDecoder().decode(bytes.subarray(0, RULE_FILE_READ_LIMIT_BYTES)));
+        } catch (error) {
+          this.log(`The rules file ${relative} could not be read: ${(error as Error).message}`);
+        }
+      }
+      folders.push({ name: folder.name, files });
+    }
+    return folders;
+  }
+
+  private tellUntrustedOnce(): void {
+    if (this.workspaceState.get<boolean>(TOLD_UNTRUSTED_KEY, false)) return;
+    void this.workspaceState.update(TOLD_UNTRUSTED_KEY, true);
+    const allow = vscode.l10n.t("Send Them");
+    void vscode.window
+      .showInformationMessage(vscode.l10n.t("This workspace is not trusted, so its project rules files (AGENTS.md and the like) are not sent to the model. They are only ever text for the model: they never change settings, approvals or tools."), allow)
+      .then(async (choice) => {
+        if (choice !== allow) return;
+        await this.workspaceState.update(ALLOWED_UNTRUSTED_KEY, true);
+        this.markStale();
+      });
+  }
+}

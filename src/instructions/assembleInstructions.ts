@@ -1,0 +1,87 @@
+import { createHash } from "node:crypto";
+import { BASE_INSTRUCTION_VERSION, fillBaseInstruction } from "./baseInstruction";
+import type { InstructionEnvironment } from "./baseInstruction";
+import type { ChosenRule } from "./projectRules";
+import type { RuleKind } from "./ruleFile";
+
+// The one place instruction text is put together: the base instruction, the person's own instructions
+// (relayChat.instructions), then the project rules, each part with its source and estimated tokens. What
+// "What the model is told" shows and what the request sends are both this function's result.
+
+/** A rules file longer than this is cut (characters; about 4,000 tokens). */
+export const RULE_FILE_LIMIT_CHARS = 16_000;
+/** All rules files together are cut at this (characters; about 8,000 tokens, Codex's 32 KiB). */
+export const RULES_TOTAL_LIMIT_CHARS = 32_000;
+/** The same estimate as the spend guard's (src/chat/spendGuard.ts): about four characters per token. */
+const CHARACTERS_PER_TOKEN = 4;
+
+export type InstructionPartKind = "base" | "person" | RuleKind;
+
+export interface InstructionPart {
+  kind: InstructionPartKind;
+  /** Where the text comes from: "Relay Chat base instruction v1", "relayChat.instructions", "app/AGENTS.md". */
+  source: string;
+  text: string;
+  tokens: number;
+  /** Set when the file was cut to the limits: how much was kept of how much. */
+  cut?: { keptChars: number; totalChars: number };
+  /** Set when the total limit left no room for the file at all. */
+  left?: true;
+}
+
+export interface AssembledInstructions {
+  /** The whole text sent as the request's `instructions`. */
+  text: string;
+  parts: InstructionPart[];
+  tokens: number;
+  /** sha256 of the text, first 16 hex digits: the ledger records it, never the text. */
+  hash: string;
+}
+
+export interface InstructionInputs {
+  environment: InstructionEnvironment;
+  /** relayChat.instructions (User settings); blank: none. */
+  personInstructions?: string;
+  /** Where the person's instructions come from; the panel's setting unless said (the CLI's --system). */
+  personSource?: string;
+  rules?: readonly ChosenRule[];
+  /** Several workspace folders: sources name the folder too. */
+  multiRoot?: boolean;
+}
+
+export function assembleInstructions(inputs: InstructionInputs): AssembledInstructions {
+  const parts: InstructionPart[] = [part("base", `Relay Chat base instruction v${BASE_INSTRUCTION_VERSION}`, fillBaseInstruction(inputs.environment))];
+  const person = inputs.personInstructions?.trim() ?? "";
+  if (person !== "") parts.push(part("person", inputs.personSource ?? "relayChat.instructions", `The person's own instructions:\n${person}`));
+  let room = RULES_TOTAL_LIMIT_CHARS;
+  for (const rule of inputs.rules ?? []) {
+    const source = inputs.multiRoot ? `${rule.folder}/${rule.path}` : rule.path;
+    const body = rule.text.trim();
+    const keep = Math.min(body.length, RULE_FILE_LIMIT_CHARS, room);
+    if (keep <= 0) {
+      parts.push({ ...part(rule.kind, source, ""), left: true, cut: { keptChars: 0, totalChars: body.length } });
+      continue;
+    }
+    room -= keep;
+    const cutNote = keep < body.length ? `\n[Relay Chat cut this file here: ${keep} of ${body.length} characters sent.]` : "";
+    const header = parts.some((earlier) => earlier.kind !== "base" && earlier.kind !== "person") ? "" : "Project rules (from files in the workspace):\n\n";
+    const entry = part(rule.kind, source, `${header}## ${source}\n${body.slice(0, keep)}${cutNote}`);
+    if (keep < body.length) entry.cut = { keptChars: keep, totalChars: body.length };
+    parts.push(entry);
+  }
+  const text = parts.filter((entry) => entry.text !== "").map((entry) => entry.text).join("\n\n");
+  return { text, parts, tokens: estimateTokens(text), hash: createHash("sha256").update(text).digest("hex").slice(0, 16) };
+}
+
+/** The sources that went with a request, for the ledger: names only, and the left-out ones not at all. */
+export function sentSources(instructions: AssembledInstructions): string[] {
+  return instructions.parts.filter((entry) => !entry.left).map((entry) => entry.source);
+}
+
+function part(kind: InstructionPartKind, source: string, text: string): InstructionPart {
+  return { kind, source, text, tokens: estimateTokens(text) };
+}
+
+function estimateTokens(text: string): number {
+  return Math.ceil(text.length / CHARACTERS_PER_TOKEN);
+}

@@ -1,0 +1,41 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import picomatch from "picomatch";
+import { RULES_FILE_GLOBS } from "./projectRules";
+import type { RulesFolder } from "./ruleFile";
+
+// The rules files of a folder on disk, for the CLI (the working directory is its workspace) and the tests.
+// The panel reads them through VS Code instead (src/host/projectRulesWatcher.ts), which also sees unsaved
+// workspace state and watches for changes.
+
+/** Folders never searched for rules: dependencies and build output hold other projects' AGENTS.md. */
+export const SKIPPED_FOLDERS = ["node_modules", ".git", "dist", "out", "build", ".vscode-test"];
+/** A rules file is read up to this many bytes; the assembly cuts it further (assembleInstructions.ts). */
+export const RULE_FILE_READ_LIMIT_BYTES = 256 * 1024;
+const MAX_DEPTH = 8;
+
+export const isRulesFilePath = picomatch(RULES_FILE_GLOBS, { dot: true });
+
+export async function readRulesFolder(root: string, name: string): Promise<RulesFolder> {
+  const files = new Map<string, string>();
+  await walk(root, "", 0, files);
+  return { name, files };
+}
+
+async function walk(root: string, relative: string, depth: number, files: Map<string, string>): Promise<void> {
+  let entries;
+  try {
+    entries = await readdir(join(root, relative), { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
+    if (entry.isDirectory()) {
+      if (depth < MAX_DEPTH && !SKIPPED_FOLDERS.includes(entry.name)) await walk(root, path, depth + 1, files);
+    } else if (entry.isFile() && isRulesFilePath(path)) {
+      const bytes = await readFile(join(root, path)).catch(() => null);
+      if (bytes !== null) files.set(path, bytes.subarray(0, RULE_FILE_READ_LIMIT_BYTES).toString("utf8"));
+    }
+  }
+}
