@@ -4,7 +4,7 @@ import { element, visuallyHidden } from "./dom";
 import { icon, iconButton } from "./icons";
 import type { Localizer } from "./localizer";
 import { renderToolCallCard } from "./toolCallCard";
-import { renderTurnChanges } from "./turnChanges";
+import { renderNoCheckpoint, renderTurnChanges } from "./turnChanges";
 import { renderTurnReceipt } from "./turnReceipt";
 import { renderTurnSummary } from "./turnSummary";
 import { renderRefusal, renderTurnState, toneOf } from "./turnState";
@@ -84,7 +84,7 @@ export class TurnElement {
       this.userSignature = userSignature;
       this.userSlot.replaceChildren(this.renderUserMessage(turn, context.localizer));
     }
-    const toolSignature = JSON.stringify([turn.hasReasoning, turn.reasoningSummaries, turn.toolCalls]);
+    const toolSignature = JSON.stringify([turn.hasReasoning, turn.reasoningSummaries, turn.toolCalls, turn.checkpointProblem]);
     if (toolSignature !== this.toolSignature) {
       this.toolSignature = toolSignature;
       this.toolSlot.replaceChildren(...this.renderReasoningAndTools(turn, context.localizer));
@@ -191,6 +191,7 @@ export class TurnElement {
 
   private renderReasoningAndTools(turn: TurnView, localizer: Localizer): HTMLElement[] {
     const parts: HTMLElement[] = [];
+    if (turn.checkpointProblem) parts.push(renderNoCheckpoint(turn.checkpointProblem, localizer));
     // Reasoning is never answer text: collapsed, with the summaries the relay sent, or a note that the
     // model reasoned (the reasoning itself is opaque and counted in the reasoning tokens).
     if (turn.hasReasoning || turn.reasoningSummaries.length > 0) {

@@ -127,6 +127,8 @@ export interface Turn {
   legacyItems?: InputItem[];
   /** Checkpoints of the workspace's files around the turn's tool rounds that could change them; absent when none ran. */
   checkpoint?: TurnCheckpoint;
+  /** Why the checkpoint before the turn's first change to files could not be taken: it has no Restore. */
+  checkpointProblem?: string;
   /**
    * A summary of the branch from the first turn down to this one, asked for by the person (compaction.ts).
    * Once its request completed, every later request on a branch through this turn sends the summary

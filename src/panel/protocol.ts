@@ -142,6 +142,8 @@ export interface TurnView {
   branchCount: number;
   /** How many files the turn's tools changed (between its checkpoints); absent when it took none or changed none. */
   changedFiles?: number;
+  /** The checkpoint before the turn's tools changed files failed (why): the turn has no Restore. */
+  checkpointProblem?: string;
   /**
    * A summary of the branch down to this turn, stored here; when `text` is set it is in effect, and the
    * webview shows this turn and the ones before it collapsed under "Summarized". Absent when none was made.
