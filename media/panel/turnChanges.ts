@@ -13,10 +13,14 @@ export function renderNoCheckpoint(reason: string, localizer: Localizer): HTMLEl
   ]);
 }
 
-export function renderTurnChanges(changedFiles: number, localizer: Localizer, choose: (action: "review" | "restore") => void): HTMLElement {
+/** Once restored, the line says so and offers Undo restore in place of Restore (a notification would go away). */
+export function renderTurnChanges(changedFiles: number, restored: boolean, localizer: Localizer, choose: (action: "review" | "restore" | "undoRestore") => void): HTMLElement {
+  const count = localizer.plural(changedFiles, "{0} file changed", "{0} files changed");
   return element("div", { className: "turn-changes" }, [
-    element("span", { className: "turn-changes-count" }, [icon("files"), element("span", { text: localizer.plural(changedFiles, "{0} file changed", "{0} files changed") })]),
+    element("span", { className: "turn-changes-count" }, [icon("files"), element("span", { text: restored ? localizer.format("{0} · restored", count) : count })]),
     button(localizer.text("Review"), () => choose("review"), { className: "secondary turn-changes-review" }),
-    button(localizer.text("Restore files to before this turn"), () => choose("restore"), { className: "secondary turn-changes-restore" }),
+    restored
+      ? button(localizer.text("Undo restore"), () => choose("undoRestore"), { className: "secondary turn-changes-undo-restore" })
+      : button(localizer.text("Restore files to before this turn"), () => choose("restore"), { className: "secondary turn-changes-restore" }),
   ]);
 }

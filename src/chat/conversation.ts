@@ -156,6 +156,8 @@ export interface TurnCheckpoint {
   after: CheckpointId | null;
   /** How many files differ between the two. */
   changedFiles: number;
+  /** Set while the turn's files are restored: the checkpoint taken just before the restore, which Undo restore puts back. */
+  restoredFrom?: CheckpointId;
 }
 
 export interface Conversation {

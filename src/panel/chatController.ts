@@ -1,3 +1,4 @@
+import type { CheckpointId } from "../tools/checkpointStore";
 import * as l10n from "@vscode/l10n";
 import type { ChatSession } from "../chat/chatSession";
 import { chatSettingsWithDefaults } from "../chat/chatSettings";
@@ -297,11 +298,18 @@ export class ChatController implements PanelSource {
   }
 
   /** Review or restore the files a turn's tools changed (the turn's card shows "N files changed"). */
-  async turnChanges(turnId: string, action: "review" | "restore"): Promise<void> {
+  async turnChanges(turnId: string, action: "review" | "restore" | "undoRestore"): Promise<void> {
     const checkpoint = this.conversation ? findTurn(this.conversation, turnId)?.checkpoint : undefined;
-    if (!checkpoint || !this.options.turnChanges) return;
-    if (action === "review") await this.options.turnChanges.review(checkpoint);
-    else await this.options.turnChanges.restore(checkpoint);
+    const actions = this.options.turnChanges;
+    if (!checkpoint || !actions) return;
+    if (action === "review") return actions.review(checkpoint);
+    // The turn itself shows that its files are restored and offers Undo restore (a notification goes away).
+    let restoredFrom: CheckpointId | null | undefined;
+    if (action === "restore") restoredFrom = (await actions.restore(checkpoint)) ?? undefined;
+    else if (checkpoint.restoredFrom && (await actions.undoRestore(checkpoint))) restoredFrom = null;
+    if (restoredFrom === undefined) return;
+    if (this.runner.session) await this.runner.session.recordRestore(turnId, restoredFrom);
+    this.sync.turnChanged(turnId);
   }
 
   /**

@@ -32,6 +32,8 @@ export const WEBVIEW_STRINGS: readonly string[] = [
   "{0} in · {1} out",
   "{0} (not listed by the relay)",
   "{0} file changed",
+  "{0} · restored",
+  "Undo restore",
   "No checkpoint: Restore will not be possible ({0}).",
   "{0} files changed",
   "{0} message",

@@ -33,6 +33,29 @@ describe("Chat panel webview: checkpoints of a turn (Chromium)", function () {
     assert.equal((await panel.page.locator(".turn-no-checkpoint").textContent())?.trim(), "没有检查点：将无法还原（index.lock: File exists）。");
   });
 
+  it("shows a restored turn as restored, with Undo restore in place of Restore, and back after the undo", async () => {
+    const { page } = panel;
+    await panel.sendState(panelState({ turns: [turn("t1", { changedFiles: 3, restored: true })] }));
+    const line = page.locator(".turn-changes");
+    assert.match((await line.textContent()) ?? "", /3 files changed · restored/);
+    assert.equal(await line.getByRole("button", { name: "Restore files to before this turn" }).count(), 0);
+    await panel.clearPosted();
+    await line.getByRole("button", { name: "Undo restore" }).click();
+    assert.deepEqual(await panel.posted(), [{ type: "turnChanges", turnId: "t1", action: "undoRestore" }]);
+
+    await panel.sendState(panelState({ turns: [turn("t1", { changedFiles: 3 })] }));
+    assert.doesNotMatch((await line.textContent()) ?? "", /restored/);
+    assert.equal(await line.getByRole("button", { name: "Undo restore" }).count(), 0);
+    assert.equal(await line.getByRole("button", { name: "Restore files to before this turn" }).count(), 1);
+  });
+
+  it("says restored in Chinese", async () => {
+    await panel.sendState(panelState({ turns: [turn("t1", { changedFiles: 3, restored: true })] }), zhStrings, "zh-cn");
+    const line = panel.page.locator(".turn-changes");
+    assert.match((await line.textContent()) ?? "", /3 个文件已更改 · 已还原/);
+    assert.equal(await line.getByRole("button", { name: "撤销还原" }).count(), 1);
+  });
+
   it("shows nothing about checkpoints on a turn whose checkpoint was taken", async () => {
     await panel.sendState(panelState({ turns: [turn("t1", { changedFiles: 2 })] }));
     assert.equal(await panel.page.locator(".turn-no-checkpoint").count(), 0);
