@@ -114,7 +114,7 @@ async function hostPipeline(baseUrl: string): Promise<Pipeline & { view: Countin
   });
   controller.attach(view);
   // As the extension does: the history folder is watched for other windows' changes.
-  const historyWatch = store.watch((change) => void controller.onHistoryChanged(change));
+  const historyWatch = store.watch((change) => void controller.conversations.onHistoryChanged(change));
   await historyWatch.ready;
   controller.handle({ type: "ready" });
   return {

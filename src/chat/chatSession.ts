@@ -28,6 +28,9 @@ import { checkpointAtTurnEnd, checkpointBeforeChange, checkpointBeforeRound } fr
 import type { TurnRequestContext } from "./turnRequest";
 import { sendTurnRequest } from "./turnRequest";
 
+// This file is longer than 400 lines because every way a turn starts (send, continue, retry, regenerate,
+// edit, summarize) goes through the one loop here, so the no-retry rule is kept in one place; one request
+// and its record are in turnRequest.ts, a tool round in toolRound.ts.
 // The turn loop. One ChatSession drives one conversation: it builds each request from the branch's
 // history, streams the answer, answers function calls through the tools module, and stops. It never retries
 // on its own: every request may be billed, so each one follows a user action (send, continue, retry,

@@ -15,6 +15,9 @@ import { applyIndexLine, damagedMessage, HistoryIndex } from "./historyIndex";
 import { ImageStore } from "./imageStore";
 import { jsonLine } from "./jsonLines";
 
+// This file is longer than 400 lines because the rules of sharing one conversation between windows
+// (snapshot, journals, tombstones, running turns) must be read together to be trusted; its readers and
+// writers of single files are already apart (conversationJournal.ts, historyIndex.ts, fileStorage.ts).
 // Conversations of one workspace, shared by every window open on it. Under `conversations/` each
 // conversation has a snapshot (`<id>.json`) and a journal per window that wrote to it since the last
 // compaction (`<id>.<writer>.jsonl`, see conversationJournal.ts): the files are the truth, a window only

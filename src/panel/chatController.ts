@@ -1,93 +1,33 @@
-import type { CheckpointId } from "../tools/checkpointStore";
 import * as l10n from "@vscode/l10n";
-import type { ChatSession } from "../chat/chatSession";
-import { chatSettingsWithDefaults } from "../chat/chatSettings";
 import { DEFAULT_COMPACTION_SETTINGS } from "../chat/compaction";
-import type { ChatSettings } from "../chat/chatSettings";
-import { findTurn } from "../chat/conversation";
-import type { HistoryChange, HistoryStore } from "../chat/historyStore";
-import type { RequestLedger } from "../chat/requestLedger";
-import type { ReviewReport } from "../chat/reviewNote";
-import { changedFilesOnBranch, reviewNoteText } from "../chat/reviewNote";
-import type { ChatTools } from "../chat/toolRound";
 import { redactSecrets } from "../relay/redact";
-import type { ApprovalAnswer } from "../tools/approvalPolicy";
-import type { ApprovalRequest } from "../tools/approvalGate";
 import { ConversationCommands } from "./conversationCommands";
-import type { ConversationUi } from "./conversationCommands";
+import type { ChatControllerOptions } from "./chatControllerOptions";
+import { ConversationSwitcher } from "./conversationSwitcher";
 import { EditorActions } from "./editorActions";
-import { composeMessage, splitMessage } from "./messageAttachments";
 import { contextMeterFor } from "./contextMeter";
 import { ModelChoice } from "./modelChoice";
 import { PanelPresenter } from "./panelPresenter";
 import type { PanelInputs } from "./panelPresenter";
-import type { EditorServices, ModelMemory, PanelLog, PanelPreferences, PanelView, RelayAccess, TurnChangesActions } from "./panelServices";
+import type { PanelView } from "./panelServices";
 import { PanelSync } from "./panelSync";
-import type { PanelSource, PanelSyncTimers } from "./panelSync";
+import type { PanelSource } from "./panelSync";
 import { PromptBroker } from "./promptBroker";
-import type { ApprovalView, ImageLimitsView, ImageUpload, PanelFields, PanelState, ReceiptView, ToHost, TurnView } from "./protocol";
-import { DEFAULT_IMAGE_LIMITS, MEGABYTE } from "./protocol";
+import type { ApprovalView, ImageLimitsView, PanelFields, PanelState, ReceiptView, ToHost, TurnView } from "./protocol";
+import { DEFAULT_IMAGE_LIMITS } from "./protocol";
 import { dispatchPanelMessage } from "./panelMessages";
 import { SessionRunner } from "./sessionRunner";
-import type { FileReferenceResolver } from "./fileReferences";
-import type { WorkspaceFiles } from "./workspaceFiles";
-import type { ModelPrice } from "../relay/modelPrice";
+import { contextWindowOf, sessionSettings } from "./sessionSettings";
+import { TurnFileActions } from "./turnFileActions";
+import { TurnStarter } from "./turnStarter";
 
 // Carries out what the user asks for in the panel. The parts with their own reason to change live
 // beside it: the presenter (what is shown), PanelSync (what is posted when), the session runner (the
 // ChatSession on screen and its stream), the prompt broker (approvals, spend confirmations), the model
 // choice and the conversation commands. No vscode here: the editor is reached through panelServices.ts.
-// This file is longer than 300 lines because it is the one place that ties those parts together: their
-// construction, the PanelSource view of the state, and the few-line actions that touch several parts.
-
-/** How often a conversation shown read-only (answered in another window) is looked at again. */
-const RUNNING_ELSEWHERE_RECHECK_MS = 5_000;
-
-export interface ChatControllerOptions {
-  relay: RelayAccess;
-  store: HistoryStore;
-  ledger: RequestLedger;
-  log: PanelLog;
-  /** Tools for the model; approval is asked through the panel. */
-  tools: (askUser: (request: ApprovalRequest) => Promise<ApprovalAnswer>) => ChatTools;
-  modelMemory: ModelMemory;
-  editor: EditorServices;
-  conversationUi: ConversationUi;
-  /** The webview's UI strings, localized; sent once with each snapshot. */
-  strings: () => Record<string, string>;
-  /** VS Code's display language, for dates and plurals in the webview. */
-  locale?: () => string;
-  preferences?: () => PanelPreferences;
-  /** The workspace's files for `#`; none where no folder is open on disk. */
-  files?: WorkspaceFiles | null;
-  /** Which file names in answers are workspace files (they open in the editor); none where no folder is open on disk. */
-  fileReferences?: FileReferenceResolver | null;
-  /** Settles once the relay settings and key were read; the first snapshot waits for it. */
-  relayReady?: Promise<void>;
-  /** The first snapshot is on screen (for the activation timing). */
-  onRendered?: (sinceLoadMs: number) => void;
-  /** What balance a relay (the active one for null) reports, as a sentence; null when unknown. */
-  balanceNote?: (relay: string | null) => string | null;
-  /** The price of a model on a relay as known now (never fetched while sending); null: unknown. */
-  priceOf?: (relay: string, model: string) => ModelPrice | null;
-  /** A request of a turn ended (the relay's balance may have changed). */
-  onRequestEnd?: () => void;
-  timers?: PanelSyncTimers;
-  /** The person picked a model (the walkthrough's step). */
-  onModelPicked?: (model: string) => void;
-  /** A turn on screen ended with a completed answer (the walkthrough's last step). */
-  onTurnCompleted?: () => void;
-  /** How many tool calls wait for approval changed (the view's badge). */
-  onPendingApprovals?: (count: number) => void;
-  /** Why the model gets fewer tools here (an untrusted workspace); shown when there is no other notice. */
-  toolsNotice?: () => string | null;
-  /** Review and restore of a turn's file changes; absent where checkpoints are not built. */
-  turnChanges?: TurnChangesActions;
-  /** How many files wait for Keep or Undo in the editor (the panel shows it above the message box). */
-  filesToReview?: () => number;
-  /** What the person did with the model's changes to files (review, restore), told to the model with the next message. */
-  editReviews?: ReviewReport;
-}
+// Sending lives in TurnStarter, which conversation is on screen in ConversationSwitcher, and what a session
+// is given in sessionSettings.ts; this class ties the parts together and answers PanelSource.
+// This file is longer than 300 lines because it builds those parts and hands each message to one of them.
 
 export class ChatController implements PanelSource {
   private view: PanelView | null = null;
@@ -96,12 +36,6 @@ export class ChatController implements PanelSource {
   private pageReady = false;
   /** History was asked for before the page could show it. */
   private historyWanted = false;
-  /**
-   * A turn of the conversation on screen is being answered in another window: it is read-only here (no
-   * send, retry or continue) until that answer ends, so nothing written here competes with that stream.
-   */
-  private runningElsewhere = false;
-  private runningElsewhereCheck: NodeJS.Timeout | null = null;
   private readonly presenter = new PanelPresenter();
   private readonly sync: PanelSync;
   /** Tool approvals and spend confirmations the running turn waits on. */
@@ -109,6 +43,12 @@ export class ChatController implements PanelSource {
   private readonly runner: SessionRunner;
   private readonly modelChoice: ModelChoice;
   private readonly conversationCommands: ConversationCommands;
+  /** Which conversation is on screen: opened, renamed, deleted, or changed by another window. */
+  readonly conversations: ConversationSwitcher;
+  /** Sending, retrying, editing and summarizing on the conversation on screen. */
+  readonly turns: TurnStarter;
+  /** Review, restore and Apply to file on the files a turn changed. */
+  readonly turnFiles: TurnFileActions;
   readonly editorActions: EditorActions;
 
   constructor(private readonly options: ChatControllerOptions) {
@@ -123,7 +63,7 @@ export class ChatController implements PanelSource {
       ...options,
       prompts: this.prompts,
       sync: this.sync,
-      settings: () => this.chatSettings(),
+      settings: () => sessionSettings(this.settingsSources()),
       redact: (text) => this.redact(text),
       onStorageProblem: (message) => this.setNotice(message),
       onRequestEnd: (record) => {
@@ -145,6 +85,23 @@ export class ChatController implements PanelSource {
       fileReferences: options.fileReferences ?? null,
       postFileReferences: (checked, files) => this.view?.post({ type: "fileReferences", checked, files }),
     });
+    const changed = () => this.sync.changed();
+    const setNotice = (notice: string | null) => this.setNotice(notice);
+    const reloadConversations = () => this.reloadConversations();
+    this.conversations = new ConversationSwitcher({ store: options.store, runner: this.runner, commands: this.conversationCommands, changed, setNotice, stop: () => this.stop(), reloadConversations });
+    this.turns = new TurnStarter({
+      relay: options.relay,
+      runner: this.runner,
+      editorActions: this.editorActions,
+      model: () => this.model(),
+      imageLimits: () => this.imageLimits(),
+      runningElsewhere: () => this.conversations.runningElsewhere,
+      editReviews: options.editReviews,
+      changed,
+      setNotice,
+      reloadConversations,
+    });
+    this.turnFiles = new TurnFileActions({ runner: this.runner, editorActions: this.editorActions, turnChanges: options.turnChanges, turnChanged: (turnId) => this.sync.turnChanged(turnId) });
   }
 
   attach(view: PanelView): void {
@@ -237,27 +194,6 @@ export class ChatController implements PanelSource {
     await this.refreshModels();
   }
 
-  async send(text: string, images: readonly ImageUpload[] = []): Promise<void> {
-    const trimmed = text.trim();
-    const attachments = this.editorActions.attachments;
-    if ((!trimmed && attachments.isEmpty && images.length === 0) || !this.canSend()) return;
-    // The webview downscaled and checked them; a larger one here came around that check and is refused whole.
-    const maxBytes = this.imageLimits().maxBytes;
-    if (images.some((image) => Math.floor((image.data.length * 3) / 4) > maxBytes)) {
-      this.setNotice(l10n.t("An image is larger than {0} MB even after downscaling; the message was not sent. Attach a smaller image or raise relayChat.images.maxMegabytes.", maxBytes / MEGABYTE));
-      return;
-    }
-    const message = composeMessage(trimmed, this.editorActions.takeAttachments());
-    const outcomes = this.conversation && this.options.editReviews && changedFilesOnBranch(this.conversation) ? this.options.editReviews.outcomes() : [];
-    const reviewNote = reviewNoteText(outcomes);
-    await this.runTurn(async (session) => {
-      const result = await session.send(message, { images, reviewNote });
-      // Told once the note is part of the history that is resent (a completed turn); after a declined or failed
-      // send the next message carries it again.
-      if (reviewNote !== null && result.status === "finished" && result.turn.outcome.kind === "completed" && result.turn.reviewNote === reviewNote) this.options.editReviews?.told(outcomes);
-    });
-  }
-
   stop(): void {
     this.runner.cancel();
     // Waiting approvals and spend prompts end with "no" so nothing runs after Stop.
@@ -267,7 +203,7 @@ export class ChatController implements PanelSource {
 
   async newChat(): Promise<void> {
     if (this.busy) this.stop();
-    this.showConversation(null);
+    this.conversations.show(null);
     this.notice = null;
     this.sync.changed();
     this.view?.post({ type: "focusInput" });
@@ -295,42 +231,6 @@ export class ChatController implements PanelSource {
   showHistory(): void {
     this.historyWanted = !this.pageReady;
     if (this.pageReady) this.view?.post({ type: "showHistory" });
-  }
-
-  /** Review or restore the files a turn's tools changed (the turn's card shows "N files changed"). */
-  async turnChanges(turnId: string, action: "review" | "restore" | "undoRestore"): Promise<void> {
-    const checkpoint = this.conversation ? findTurn(this.conversation, turnId)?.checkpoint : undefined;
-    const actions = this.options.turnChanges;
-    if (!checkpoint || !actions) return;
-    if (action === "review") return actions.review(checkpoint);
-    // The turn itself shows that its files are restored and offers Undo restore (a notification goes away).
-    let restoredFrom: CheckpointId | null | undefined;
-    if (action === "restore") restoredFrom = (await actions.restore(checkpoint)) ?? undefined;
-    else if (checkpoint.restoredFrom && (await actions.undoRestore(checkpoint))) restoredFrom = null;
-    if (restoredFrom === undefined) return;
-    if (this.runner.session) await this.runner.session.recordRestore(turnId, restoredFrom);
-    this.sync.turnChanged(turnId);
-  }
-
-  /**
-   * Apply to file on a code block of a turn's answer: the change is taken into that turn's checkpoints (one
-   * before, unless the turn has one, and one after), so the turn's Review and Restore cover it.
-   */
-  async applyCode(turnId: string, code: string, fileHint: string): Promise<void> {
-    const apply = () => this.editorActions.applyCode(code, fileHint);
-    const session = this.runner.session;
-    const turn = this.conversation && turnId ? findTurn(this.conversation, turnId) : undefined;
-    if (!session || !turn || this.runner.busy) return apply();
-    await session.changeFilesForTurn(turnId, apply);
-    this.sync.turnChanged(turnId);
-  }
-
-  /** Sends an edited message as a new version of the turn, with the context the original carried. */
-  editAndResend(turnId: string, text: string): Promise<void> {
-    const turn = this.conversation ? findTurn(this.conversation, turnId) : undefined;
-    const blocks = turn ? splitMessage(turn.userText).blocks : "";
-    const message = [text.trim(), blocks].filter(Boolean).join("\n\n");
-    return this.runTurn((session) => session.editAndResend(turnId, message));
   }
 
   /** relayChat.model changed: the setting wins over a model picked in the panel until another pick. */
@@ -371,12 +271,21 @@ export class ChatController implements PanelSource {
     this.sync.changed();
   }
 
+  async showBranch(turnId: string, direction: -1 | 1): Promise<void> {
+    await this.runner.showBranch(turnId, direction);
+    this.sync.changed();
+  }
+
   private get conversation() {
     return this.runner.conversation;
   }
 
   private get consoleConfigured(): boolean {
     return (this.options.preferences?.().consoleUrl ?? "") !== "";
+  }
+
+  private settingsSources() {
+    return { relay: this.options.relay, model: this.model(), preferences: this.options.preferences, priceOf: this.options.priceOf };
   }
 
   private inputs(): PanelInputs {
@@ -398,9 +307,9 @@ export class ChatController implements PanelSource {
       attachments: this.editorActions.attachments.views(),
       selectionOffer: this.editorActions.selectionOffer,
       activeFileOffer: this.editorActions.activeFileOffer,
-      context: this.contextMeter(),
-      compaction: this.options.relay.settings.compaction ?? DEFAULT_COMPACTION_SETTINGS,
-      maxOutputTokens: this.options.relay.settings.maxOutputTokens,
+      context: contextMeterFor(this.conversation, this.editorActions.pendingText(), contextWindowOf(this.settingsSources())),
+      compaction: settings.compaction ?? DEFAULT_COMPACTION_SETTINGS,
+      maxOutputTokens: settings.maxOutputTokens,
       filesToReview: this.options.filesToReview?.() ?? 0,
       imageLimits: this.imageLimits(),
       consoleConfigured: this.consoleConfigured,
@@ -414,157 +323,6 @@ export class ChatController implements PanelSource {
 
   private imageLimits(): ImageLimitsView {
     return this.options.preferences?.().imageLimits ?? DEFAULT_IMAGE_LIMITS;
-  }
-
-  private contextMeter() {
-    return contextMeterFor(this.conversation, this.editorActions.pendingText(), this.contextWindow());
-  }
-
-  /** The model's context window: as the relay lists it (OpenRouter's context_length), else relayChat.contextWindows. */
-  private contextWindow(): number | null {
-    const model = this.model();
-    const relay = this.options.relay.activeRelay;
-    const listed = relay === null ? undefined : this.options.priceOf?.(relay, model)?.contextWindow;
-    return listed ?? this.options.preferences?.().contextWindows[model] ?? null;
-  }
-
-  /** Asks for a summary of the turns before the last few (the person clicked Summarize earlier turns). */
-  summarizeEarlierTurns(): Promise<void> {
-    return this.runTurn((session) => session.summarizeEarlierTurns());
-  }
-
-  private canSend(): boolean {
-    if (this.runningElsewhere) {
-      this.setNotice(l10n.t("A message of this conversation is still being answered in another window. It is shown read-only until that answer ends."));
-      return false;
-    }
-    if (!this.options.relay.current()) {
-      this.setNotice(this.options.relay.missing());
-      return false;
-    }
-    if (!this.model()) {
-      this.setNotice(l10n.t("Pick a model first (the model list comes from the relay)."));
-      return false;
-    }
-    return true;
-  }
-
-  /** Runs a turn on the session on screen (send, continue, regenerate, edit and resend, retry). */
-  async runTurn(start: (session: ChatSession) => Promise<unknown>): Promise<void> {
-    if (!this.canSend() || this.busy) return;
-    const session = this.runner.sessionForSending();
-    this.notice = null;
-    const running = start(session);
-    // The new turn is in the conversation now (unless a spend confirmation holds it): show it.
-    this.sync.changed();
-    try {
-      await running;
-    } finally {
-      if (session === this.runner.session) {
-        await this.reloadConversations();
-        this.sync.changed();
-      }
-    }
-  }
-
-  async retry(turnId: string): Promise<void> {
-    const turn = this.conversation ? findTurn(this.conversation, turnId) : undefined;
-    if (!turn) return;
-    if (turn.outcome.kind === "incomplete") await this.runTurn((session) => session.retryWithLargerBudget(turnId));
-    else await this.runTurn((session) => session.regenerate(turnId));
-  }
-
-  async showBranch(turnId: string, direction: -1 | 1): Promise<void> {
-    await this.runner.showBranch(turnId, direction);
-    this.sync.changed();
-  }
-
-  async openConversation(conversationId: string): Promise<void> {
-    if (this.conversation?.id === conversationId) return;
-    if (this.busy) this.stop();
-    const opened = await this.options.store.open(conversationId);
-    if (!opened.ok) {
-      this.setNotice(opened.problem);
-      await this.reloadConversations();
-      return this.sync.changed();
-    }
-    this.showConversation(opened.conversation, opened.runningElsewhere);
-    this.notice = opened.notice;
-    await this.conversationCommands.loadTotals(conversationId);
-    this.sync.changed();
-  }
-
-  /**
-   * Another window changed the history folder: the list is read again, and the conversation on screen too
-   * when it changed and nothing runs here (its new turns appear; a stream that ended there unlocks it).
-   */
-  async onHistoryChanged(change: HistoryChange): Promise<void> {
-    await this.reloadConversations();
-    const current = this.conversation;
-    if (current && change.conversationIds.has(current.id)) await this.reopen(current.id);
-    this.sync.changed();
-  }
-
-  private async reopen(conversationId: string): Promise<void> {
-    if (this.busy || this.conversation?.id !== conversationId) return;
-    const opened = await this.options.store.open(conversationId);
-    if (this.busy || this.conversation?.id !== conversationId) return;
-    if (!opened.ok) {
-      this.showConversation(null);
-      this.notice = opened.problem;
-      return;
-    }
-    this.showConversation(opened.conversation, opened.runningElsewhere);
-    this.notice = opened.notice;
-  }
-
-  async renameConversation(conversationId: string): Promise<void> {
-    const title = await this.conversationCommands.rename(conversationId);
-    if (title !== null && this.conversation?.id === conversationId) this.conversation.title = title;
-    this.sync.changed();
-  }
-
-  async deleteConversation(conversationId: string): Promise<void> {
-    if (!(await this.conversationCommands.delete(conversationId))) return;
-    if (this.conversation?.id === conversationId) {
-      if (this.busy) this.stop();
-      this.showConversation(null);
-    }
-    this.sync.changed();
-  }
-
-  private showConversation(conversation: Parameters<SessionRunner["replace"]>[0], runningElsewhere = false): void {
-    this.runner.replace(conversation);
-    this.conversationCommands.clearTotals();
-    this.runningElsewhere = runningElsewhere;
-    if (this.runningElsewhereCheck) clearTimeout(this.runningElsewhereCheck);
-    this.runningElsewhereCheck = null;
-    const conversationId = conversation?.id;
-    if (!runningElsewhere || conversationId === undefined) return;
-    // A window that stops answering without a word (closed, crashed) changes no file: look again now and then.
-    this.runningElsewhereCheck = setTimeout(() => {
-      this.runningElsewhereCheck = null;
-      void this.reopen(conversationId).then(() => this.sync.changed());
-    }, RUNNING_ELSEWHERE_RECHECK_MS);
-    this.runningElsewhereCheck.unref?.();
-  }
-
-  private chatSettings(): ChatSettings {
-    const settings = this.options.relay.settings;
-    const relay = this.options.relay.activeRelay ?? undefined;
-    const model = this.model();
-    return chatSettingsWithDefaults({
-      model,
-      relay,
-      priceOf: (priced) => (relay === undefined ? null : (this.options.priceOf?.(relay, priced) ?? null)),
-      spendWarningAmount: settings.spendWarningAmount ?? null,
-      stream: settings.stream,
-      maxOutputTokens: settings.maxOutputTokens,
-      toolRoundCap: settings.toolRoundCap,
-      expensiveSendThresholdTokens: settings.historyWarningTokens,
-      contextWindowTokens: this.contextWindow(),
-      compaction: settings.compaction ?? DEFAULT_COMPACTION_SETTINGS,
-    });
   }
 
   private async reloadConversations(): Promise<void> {
@@ -582,4 +340,3 @@ export class ChatController implements PanelSource {
     this.sync.changed();
   }
 }
-

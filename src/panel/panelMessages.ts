@@ -12,7 +12,7 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
     case "rendered":
       return controller.rendered(message.sinceLoadMs);
     case "send":
-      return controller.send(message.text, message.images ?? []);
+      return controller.turns.send(message.text, message.images ?? []);
     case "stop":
       return controller.stop();
     case "newChat":
@@ -28,23 +28,23 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
       controller.prompts.answerSpend(message.confirmed);
       return;
     case "retry":
-      return controller.retry(message.turnId);
+      return controller.turns.retry(message.turnId);
     case "continue":
-      return controller.runTurn((session) => session.continueTurn(message.turnId));
+      return controller.turns.runTurn((session) => session.continueTurn(message.turnId));
     case "resendWithoutImages":
-      return controller.runTurn((session) => session.resendWithoutImages(message.turnId));
+      return controller.turns.runTurn((session) => session.resendWithoutImages(message.turnId));
     case "regenerate":
-      return controller.runTurn((session) => session.regenerate(message.turnId));
+      return controller.turns.runTurn((session) => session.regenerate(message.turnId));
     case "editAndResend":
-      return controller.editAndResend(message.turnId, message.text);
+      return controller.turns.editAndResend(message.turnId, message.text);
     case "showBranch":
       return controller.showBranch(message.turnId, message.direction);
     case "switchConversation":
-      return controller.openConversation(message.conversationId);
+      return controller.conversations.open(message.conversationId);
     case "renameConversation":
-      return controller.renameConversation(message.conversationId);
+      return controller.conversations.rename(message.conversationId);
     case "deleteConversation":
-      return controller.deleteConversation(message.conversationId);
+      return controller.conversations.delete(message.conversationId);
     case "exportConversation":
       return controller.exportConversation(message.conversationId);
     case "copyText":
@@ -62,9 +62,9 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
     case "openCode":
       return editor.openCode(message.code, message.language);
     case "turnChanges":
-      return controller.turnChanges(message.turnId, message.action);
+      return controller.turnFiles.turnChanges(message.turnId, message.action);
     case "applyCode":
-      return controller.applyCode(message.turnId, message.code, message.file);
+      return controller.turnFiles.applyCode(message.turnId, message.code, message.file);
     case "attachSelection":
       editor.attachSelection();
       return;
@@ -81,7 +81,7 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
     case "loadImage":
       return controller.loadImage(message.name);
     case "fix":
-      return message.action === "summarizeEarlierTurns" ? controller.summarizeEarlierTurns() : editor.runFix(message.action);
+      return message.action === "summarizeEarlierTurns" ? controller.turns.summarizeEarlierTurns() : editor.runFix(message.action);
     case "log":
       return controller.log(message.level, message.message);
     default:

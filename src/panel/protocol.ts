@@ -1,4 +1,4 @@
-// This file is longer than 300 lines because it is the whole protocol of the panel with its runtime
+// This file is longer than 400 lines because it is the whole protocol of the panel with its runtime
 // guards: one file, because both the host and the webview compile it.
 // The messages between the extension host and the chat webview. This file imports nothing: it is
 // compiled on both sides (media/tsconfig.json includes it), so the compiler guards both ends, and every

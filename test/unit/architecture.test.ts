@@ -90,4 +90,35 @@ describe("architecture", () => {
     assert.equal(IMPORT_OF_VSCODE.test("const vscode = require('vscode');"), true);
     assert.equal(IMPORT_OF_VSCODE.test('import type { Uri } from "vscode";'), true);
   });
+
+  it("keeps every source file under 400 lines, or says at its top why it is longer", () => {
+    const sources = [...typescriptFiles("src", () => true), ...typescriptFiles("media", (name) => name !== "dist")];
+    assert.ok(sources.length > 50, "the scan found the sources");
+    const offenders = sources.filter((file) => !lengthIsExplained(readFileSync(path.join(root, file), "utf8")));
+    assert.deepEqual(offenders, []);
+  });
+
+  it("would catch a long file without a reason (the check can fail)", () => {
+    const long = "const a = 1;\n".repeat(MAX_LINES_WITHOUT_REASON + 1);
+    assert.equal(lengthIsExplained(long), false);
+    assert.equal(lengthIsExplained(`// This file is longer than 400 lines because it must be.\n${long}`), true);
+    assert.equal(lengthIsExplained("const a = 1;\n".repeat(10)), true);
+  });
+
+  it("keeps the composition root a list of registrations and the panel's controller a thin dispatcher", () => {
+    const activate = readFileSync(path.join(root, "src/extension.ts"), "utf8");
+    assert.ok(activate.split("\n").length <= 300, "src/extension.ts stays short: a feature's code goes into its own module");
+    const controller = readFileSync(path.join(root, "src/panel/chatController.ts"), "utf8");
+    assert.ok(controller.split("\n").length <= 400, "the controller stays under 400 lines");
+    const members = controller.match(/^  (?:(?:private|readonly|async|get|static)\s+)*[a-zA-Z]+[(:<=; ]/gm) ?? [];
+    assert.ok(members.length < 55, `ChatController has ${members.length} members; it had 55 when it was split; give a new responsibility its own module`);
+  });
 });
+
+const MAX_LINES_WITHOUT_REASON = 400;
+
+/** A file is short enough, or its first lines say why it is longer ("This file is longer than 400 lines because …"). */
+function lengthIsExplained(text: string): boolean {
+  if (text.split("\n").length <= MAX_LINES_WITHOUT_REASON) return true;
+  return /longer than \d+ lines because/.test(text.split("\n").slice(0, 40).join("\n"));
+}

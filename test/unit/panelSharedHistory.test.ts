@@ -23,7 +23,7 @@ describe("panel with a second window on the same history folder", function () {
   it("opens a conversation the other window is answering read-only, then shows its answer when it ends", async () => {
     harness = await startPanelHostHarness();
     const { controller } = harness;
-    const watch = harness.store.watch((change) => void controller.onHistoryChanged(change), 20);
+    const watch = harness.store.watch((change) => void controller.conversations.onHistoryChanged(change), 20);
     await watch.ready;
     controller.handle({ type: "ready" });
     other = new HistoryStore(new FileStorage(harness.folder));

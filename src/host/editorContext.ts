@@ -1,0 +1,52 @@
+import * as vscode from "vscode";
+import type { EditorActions } from "../panel/editorActions";
+import type { WorkspaceFiles } from "../panel/workspaceFiles";
+
+// The editor as context for the next message: the active editor's file as a chip, the selection offered as
+// a one-click attachment once it settles, and the `#` picker's file list kept fresh as files come and go.
+
+export function watchEditorContext(editorActions: EditorActions, workspaceFiles: WorkspaceFiles): vscode.Disposable {
+  let selectionTimer: NodeJS.Timeout | undefined;
+  const offerSelection = () => {
+    clearTimeout(selectionTimer);
+    selectionTimer = setTimeout(() => editorActions.offerSelection(selectionLabel()), 250);
+  };
+  editorActions.offerActiveFile(activeFileLabel());
+  return vscode.Disposable.from(
+    { dispose: () => clearTimeout(selectionTimer) },
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration("files.exclude")) workspaceFiles.invalidate();
+      if (event.affectsConfiguration("relayChat.context.activeEditor")) editorActions.offerActiveFile(activeFileLabel());
+    }),
+    vscode.workspace.onDidCreateFiles(() => workspaceFiles.invalidate()),
+    vscode.workspace.onDidDeleteFiles(() => workspaceFiles.invalidate()),
+    vscode.workspace.onDidRenameFiles(() => workspaceFiles.invalidate()),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => workspaceFiles.invalidate()),
+    vscode.window.onDidChangeTextEditorSelection(() => offerSelection()),
+    vscode.window.onDidChangeActiveTextEditor(() => {
+      offerSelection();
+      editorActions.offerActiveFile(activeFileLabel());
+    }),
+  );
+}
+
+/**
+ * The active editor's file as the panel names it, or null: when relayChat.context.activeEditor is off, when
+ * the editor shows no file on disk (output, untitled, diff sides and other virtual documents), or a file
+ * outside the workspace folders. Those (the User settings, ~/.ssh/config, a log under /tmp) are sent only
+ * when the person attaches them: a file nobody chose must not leave the machine with every message.
+ */
+function activeFileLabel(): string | null {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.document.uri.scheme !== "file" || vscode.workspace.getWorkspaceFolder(editor.document.uri) === undefined) return null;
+  if (!vscode.workspace.getConfiguration("relayChat").get<boolean>("context.activeEditor", true)) return null;
+  return vscode.workspace.asRelativePath(editor.document.uri);
+}
+
+/** The active editor's selection as "path:first-last", or null when nothing is selected. */
+function selectionLabel(): string | null {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.selection.isEmpty || editor.document.uri.scheme === "output") return null;
+  const { start, end } = editor.selection;
+  return `${vscode.workspace.asRelativePath(editor.document.uri)}:${start.line + 1}-${end.line + 1}`;
+}

@@ -1,0 +1,54 @@
+import path from "node:path";
+import * as vscode from "vscode";
+import type { FileStorage } from "../chat/fileStorage";
+import type { ToolSupportFindings } from "../lm/toolSupportFindings";
+import { checkConnection } from "../relay/connectionCheck";
+import { connectionReportMarkdown } from "../relay/connectionReport";
+import { redactSecrets } from "../relay/redact";
+import type { OutputLog } from "./outputLog";
+import type { RelayConnection } from "./relayConnection";
+import type { Walkthrough } from "./walkthrough";
+
+// Check Relay Connection: the check-up of one relay, its report written into the extension's storage and
+// opened as a Markdown preview (readable, never an unsaved buffer), what it learned kept for VS Code's chat.
+
+/** The last connection check's report, in the storage folder, opened as a Markdown preview. */
+export const CONNECTION_REPORT_NAME = "connection-check.md";
+
+export interface RelayCheckUpSources {
+  connection: RelayConnection;
+  storage: FileStorage;
+  storageFolder: string;
+  log: OutputLog;
+  walkthrough: Walkthrough;
+  findings: ToolSupportFindings;
+  /** The panel's model for the active relay. */
+  activeModel: () => string;
+  /** The model another relay would use (its remembered model, else its first listed). */
+  modelFor: (relay: string) => Promise<string>;
+}
+
+/** The check-up of one relay (the active relay with the panel's model; another with its remembered or first listed model). */
+export function relayCheckUp(sources: RelayCheckUpSources): (name: string) => Promise<void> {
+  const { connection, storage, storageFolder, log, walkthrough, findings } = sources;
+  return async (name) => {
+    const client = await connection.clientFor(name);
+    if (!client) {
+      void vscode.window.showWarningMessage(
+        connection.activeRelay === name ? (connection.missing() ?? "") : vscode.l10n.t('No API key is set for "{0}". Run "Relay Chat: Set API Key".', name),
+      );
+      return;
+    }
+    const model = connection.activeRelay === name ? sources.activeModel() : await sources.modelFor(name);
+    const report = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("Checking the relay: a model list and three small requests, which the relay may bill…") },
+      () => checkConnection(client, model || "unknown-model"),
+    );
+    const markdown = connectionReportMarkdown(report, { relay: `${name} (${client.root}/v1)`, model: model || vscode.l10n.t("(none selected)"), keySource: connection.activeRelay === name ? connection.source : "secret-storage", checkedAt: new Date() }, vscode.l10n.t);
+    await storage.writeAtomically(CONNECTION_REPORT_NAME, redactSecrets(markdown, connection.secrets()));
+    await vscode.commands.executeCommand("markdown.showPreview", vscode.Uri.file(path.join(storageFolder, CONNECTION_REPORT_NAME)));
+    log.info(`connection check of ${name}: ${report.ok ? "ok" : "failed"} (request ${report.result?.requestId ?? "-"})`);
+    if (report.ok) walkthrough.checkPassed();
+    await findings.recordFromCheck(client.root, model, report.steps);
+  };
+}

@@ -1,0 +1,61 @@
+import type { HistoryStore } from "../chat/historyStore";
+import type { RequestLedger } from "../chat/requestLedger";
+import type { ReviewReport } from "../chat/reviewNote";
+import type { ChatTools } from "../chat/toolRound";
+import type { ModelPrice } from "../relay/modelPrice";
+import type { ApprovalAnswer } from "../tools/approvalPolicy";
+import type { ApprovalRequest } from "../tools/approvalGate";
+import type { ConversationUi } from "./conversationCommands";
+import type { FileReferenceResolver } from "./fileReferences";
+import type { EditorServices, ModelMemory, PanelLog, PanelPreferences, RelayAccess, TurnChangesActions } from "./panelServices";
+import type { PanelSyncTimers } from "./panelSync";
+import type { WorkspaceFiles } from "./workspaceFiles";
+
+// What the chat controller is built with: the relay, storage, the editor's services and the hooks other
+// features listen on (the walkthrough, the status bar, the view's badge). One place to read them all.
+
+export interface ChatControllerOptions {
+  relay: RelayAccess;
+  store: HistoryStore;
+  ledger: RequestLedger;
+  log: PanelLog;
+  /** Tools for the model; approval is asked through the panel. */
+  tools: (askUser: (request: ApprovalRequest) => Promise<ApprovalAnswer>) => ChatTools;
+  modelMemory: ModelMemory;
+  editor: EditorServices;
+  conversationUi: ConversationUi;
+  /** The webview's UI strings, localized; sent once with each snapshot. */
+  strings: () => Record<string, string>;
+  /** VS Code's display language, for dates and plurals in the webview. */
+  locale?: () => string;
+  preferences?: () => PanelPreferences;
+  /** The workspace's files for `#`; none where no folder is open on disk. */
+  files?: WorkspaceFiles | null;
+  /** Which file names in answers are workspace files (they open in the editor); none where no folder is open on disk. */
+  fileReferences?: FileReferenceResolver | null;
+  /** Settles once the relay settings and key were read; the first snapshot waits for it. */
+  relayReady?: Promise<void>;
+  /** The first snapshot is on screen (for the activation timing). */
+  onRendered?: (sinceLoadMs: number) => void;
+  /** What balance a relay (the active one for null) reports, as a sentence; null when unknown. */
+  balanceNote?: (relay: string | null) => string | null;
+  /** The price of a model on a relay as known now (never fetched while sending); null: unknown. */
+  priceOf?: (relay: string, model: string) => ModelPrice | null;
+  /** A request of a turn ended (the relay's balance may have changed). */
+  onRequestEnd?: () => void;
+  timers?: PanelSyncTimers;
+  /** The person picked a model (the walkthrough's step). */
+  onModelPicked?: (model: string) => void;
+  /** A turn on screen ended with a completed answer (the walkthrough's last step). */
+  onTurnCompleted?: () => void;
+  /** How many tool calls wait for approval changed (the view's badge). */
+  onPendingApprovals?: (count: number) => void;
+  /** Why the model gets fewer tools here (an untrusted workspace); shown when there is no other notice. */
+  toolsNotice?: () => string | null;
+  /** Review and restore of a turn's file changes; absent where checkpoints are not built. */
+  turnChanges?: TurnChangesActions;
+  /** How many files wait for Keep or Undo in the editor (the panel shows it above the message box). */
+  filesToReview?: () => number;
+  /** What the person did with the model's changes to files (review, restore), told to the model with the next message. */
+  editReviews?: ReviewReport;
+}

@@ -1,0 +1,114 @@
+import type { Conversation } from "../chat/conversation";
+import type { HistoryChange, HistoryStore } from "../chat/historyStore";
+import type { ConversationCommands } from "./conversationCommands";
+import type { SessionRunner } from "./sessionRunner";
+
+// Which conversation is on screen: opening one from the history, following changes another window made to
+// the history folder, renaming and deleting, and the read-only state of a conversation whose turn is being
+// answered in another window. Split from the controller because it changes with the shared-history rules,
+// not with sending.
+
+/** How often a conversation shown read-only (answered in another window) is looked at again. */
+const RUNNING_ELSEWHERE_RECHECK_MS = 5_000;
+
+export interface ConversationSwitcherOptions {
+  store: HistoryStore;
+  runner: SessionRunner;
+  commands: ConversationCommands;
+  /** Something on screen changed: the panel posts what did. */
+  changed: () => void;
+  setNotice: (notice: string | null) => void;
+  /** Stops the running turn (opening or deleting the conversation on screen while it runs). */
+  stop: () => void;
+  /** Reads the history list again (its problems become a notice). */
+  reloadConversations: () => Promise<void>;
+}
+
+export class ConversationSwitcher {
+  /**
+   * A turn of the conversation on screen is being answered in another window: it is read-only here (no
+   * send, retry or continue) until that answer ends, so nothing written here competes with that stream.
+   */
+  private runningElsewhereNow = false;
+  private runningElsewhereCheck: NodeJS.Timeout | null = null;
+
+  constructor(private readonly options: ConversationSwitcherOptions) {}
+
+  get runningElsewhere(): boolean {
+    return this.runningElsewhereNow;
+  }
+
+  async open(conversationId: string): Promise<void> {
+    const { runner, store, commands } = this.options;
+    if (runner.conversation?.id === conversationId) return;
+    if (runner.busy) this.options.stop();
+    const opened = await store.open(conversationId);
+    if (!opened.ok) {
+      this.options.setNotice(opened.problem);
+      await this.options.reloadConversations();
+      return this.options.changed();
+    }
+    this.show(opened.conversation, opened.runningElsewhere);
+    this.options.setNotice(opened.notice);
+    await commands.loadTotals(conversationId);
+    this.options.changed();
+  }
+
+  /**
+   * Another window changed the history folder: the list is read again, and the conversation on screen too
+   * when it changed and nothing runs here (its new turns appear; a stream that ended there unlocks it).
+   */
+  async onHistoryChanged(change: HistoryChange): Promise<void> {
+    await this.options.reloadConversations();
+    const current = this.options.runner.conversation;
+    if (current && change.conversationIds.has(current.id)) await this.reopen(current.id);
+    this.options.changed();
+  }
+
+  async rename(conversationId: string): Promise<void> {
+    const title = await this.options.commands.rename(conversationId);
+    const current = this.options.runner.conversation;
+    if (title !== null && current?.id === conversationId) current.title = title;
+    this.options.changed();
+  }
+
+  async delete(conversationId: string): Promise<void> {
+    if (!(await this.options.commands.delete(conversationId))) return;
+    if (this.options.runner.conversation?.id === conversationId) {
+      if (this.options.runner.busy) this.options.stop();
+      this.show(null);
+    }
+    this.options.changed();
+  }
+
+  /** Puts a conversation (or a new chat, for null) on screen. */
+  show(conversation: Conversation | null, runningElsewhere = false): void {
+    this.options.runner.replace(conversation);
+    this.options.commands.clearTotals();
+    this.runningElsewhereNow = runningElsewhere;
+    if (this.runningElsewhereCheck) clearTimeout(this.runningElsewhereCheck);
+    this.runningElsewhereCheck = null;
+    const conversationId = conversation?.id;
+    if (!runningElsewhere || conversationId === undefined) return;
+    // A window that stops answering without a word (closed, crashed) changes no file: look again now and then.
+    this.runningElsewhereCheck = setTimeout(() => {
+      this.runningElsewhereCheck = null;
+      void this.reopen(conversationId).then(() => this.options.changed());
+    }, RUNNING_ELSEWHERE_RECHECK_MS);
+    this.runningElsewhereCheck.unref?.();
+  }
+
+  private async reopen(conversationId: string): Promise<void> {
+    const { runner, store } = this.options;
+    if (runner.busy || runner.conversation?.id !== conversationId) return;
+    const opened = await store.open(conversationId);
+    if (runner.busy || runner.conversation?.id !== conversationId) return;
+    if (!opened.ok) {
+      this.show(null);
+      this.options.setNotice(opened.problem);
+      return;
+    }
+    this.show(opened.conversation, opened.runningElsewhere);
+    this.options.setNotice(opened.notice);
+  }
+}

@@ -1,0 +1,40 @@
+import { chatSettingsWithDefaults } from "../chat/chatSettings";
+import type { ChatSettings } from "../chat/chatSettings";
+import { DEFAULT_COMPACTION_SETTINGS } from "../chat/compaction";
+import type { ModelPrice } from "../relay/modelPrice";
+import type { PanelPreferences, RelayAccess } from "./panelServices";
+
+// What a chat session of the panel is given for its next request, read from the relay settings, the model
+// picked and the prices known now. Kept apart from the controller: it changes when a setting is added.
+
+export interface SessionSettingsSources {
+  relay: RelayAccess;
+  model: string;
+  preferences?: () => PanelPreferences;
+  /** The price of a model on a relay as known now (never fetched while sending); null: unknown. */
+  priceOf?: (relay: string, model: string) => ModelPrice | null;
+}
+
+/** The model's context window: as the relay lists it (OpenRouter's context_length), else relayChat.contextWindows. */
+export function contextWindowOf(sources: SessionSettingsSources): number | null {
+  const relay = sources.relay.activeRelay;
+  const listed = relay === null ? undefined : sources.priceOf?.(relay, sources.model)?.contextWindow;
+  return listed ?? sources.preferences?.().contextWindows[sources.model] ?? null;
+}
+
+export function sessionSettings(sources: SessionSettingsSources): ChatSettings {
+  const settings = sources.relay.settings;
+  const relay = sources.relay.activeRelay ?? undefined;
+  return chatSettingsWithDefaults({
+    model: sources.model,
+    relay,
+    priceOf: (priced) => (relay === undefined ? null : (sources.priceOf?.(relay, priced) ?? null)),
+    spendWarningAmount: settings.spendWarningAmount ?? null,
+    stream: settings.stream,
+    maxOutputTokens: settings.maxOutputTokens,
+    toolRoundCap: settings.toolRoundCap,
+    expensiveSendThresholdTokens: settings.historyWarningTokens,
+    contextWindowTokens: contextWindowOf(sources),
+    compaction: settings.compaction ?? DEFAULT_COMPACTION_SETTINGS,
+  });
+}

@@ -1,0 +1,118 @@
+import * as l10n from "@vscode/l10n";
+import type { ChatSession } from "../chat/chatSession";
+import { findTurn } from "../chat/conversation";
+import type { ReviewReport } from "../chat/reviewNote";
+import { changedFilesOnBranch, reviewNoteText } from "../chat/reviewNote";
+import type { EditorActions } from "./editorActions";
+import { composeMessage, splitMessage } from "./messageAttachments";
+import type { RelayAccess } from "./panelServices";
+import type { ImageLimitsView, ImageUpload } from "./protocol";
+import { MEGABYTE } from "./protocol";
+import type { SessionRunner } from "./sessionRunner";
+
+// Starts the turns the person asks for (send, retry, regenerate, edit and resend, continue, summarize) on the
+// conversation on screen: whether one may start now, what the message carries (attachments, images, the note
+// about the model's earlier changes to files), and reading the history list again once it ended.
+
+export interface TurnStarterOptions {
+  relay: RelayAccess;
+  runner: SessionRunner;
+  editorActions: EditorActions;
+  /** The model for the next request (empty: none picked yet). */
+  model: () => string;
+  imageLimits: () => ImageLimitsView;
+  /** The conversation on screen is being answered in another window (read-only here). */
+  runningElsewhere: () => boolean;
+  /** What the person did with the model's changes to files, told to the model with the next message. */
+  editReviews?: ReviewReport;
+  changed: () => void;
+  setNotice: (notice: string | null) => void;
+  reloadConversations: () => Promise<void>;
+}
+
+export class TurnStarter {
+  constructor(private readonly options: TurnStarterOptions) {}
+
+  async send(text: string, images: readonly ImageUpload[] = []): Promise<void> {
+    const { editorActions, editReviews } = this.options;
+    const trimmed = text.trim();
+    const attachments = editorActions.attachments;
+    if ((!trimmed && attachments.isEmpty && images.length === 0) || !this.canSend()) return;
+    // The webview downscaled and checked them; a larger one here came around that check and is refused whole.
+    const maxBytes = this.options.imageLimits().maxBytes;
+    if (images.some((image) => Math.floor((image.data.length * 3) / 4) > maxBytes)) {
+      this.options.setNotice(l10n.t("An image is larger than {0} MB even after downscaling; the message was not sent. Attach a smaller image or raise relayChat.images.maxMegabytes.", maxBytes / MEGABYTE));
+      return;
+    }
+    const message = composeMessage(trimmed, editorActions.takeAttachments());
+    const conversation = this.options.runner.conversation;
+    const outcomes = conversation && editReviews && changedFilesOnBranch(conversation) ? editReviews.outcomes() : [];
+    const reviewNote = reviewNoteText(outcomes);
+    await this.runTurn(async (session) => {
+      const result = await session.send(message, { images, reviewNote });
+      // Told once the note is part of the history that is resent (a completed turn); after a declined or failed
+      // send the next message carries it again.
+      if (reviewNote !== null && result.status === "finished" && result.turn.outcome.kind === "completed" && result.turn.reviewNote === reviewNote) editReviews?.told(outcomes);
+    });
+  }
+
+  /** Runs a turn on the session on screen (send, continue, regenerate, edit and resend, retry). */
+  async runTurn(start: (session: ChatSession) => Promise<unknown>): Promise<void> {
+    const { runner } = this.options;
+    if (!this.canSend() || runner.busy) return;
+    const session = runner.sessionForSending();
+    this.options.setNotice(null);
+    const running = start(session);
+    // The new turn is in the conversation now (unless a spend confirmation holds it): show it.
+    this.options.changed();
+    try {
+      await running;
+    } finally {
+      if (session === runner.session) {
+        await this.options.reloadConversations();
+        this.options.changed();
+      }
+    }
+  }
+
+  async retry(turnId: string): Promise<void> {
+    const turn = this.findTurn(turnId);
+    if (!turn) return;
+    if (turn.outcome.kind === "incomplete") await this.runTurn((session) => session.retryWithLargerBudget(turnId));
+    else await this.runTurn((session) => session.regenerate(turnId));
+  }
+
+  /** Sends an edited message as a new version of the turn, with the context the original carried. */
+  editAndResend(turnId: string, text: string): Promise<void> {
+    const turn = this.findTurn(turnId);
+    const blocks = turn ? splitMessage(turn.userText).blocks : "";
+    const message = [text.trim(), blocks].filter(Boolean).join("\n\n");
+    return this.runTurn((session) => session.editAndResend(turnId, message));
+  }
+
+  /** Asks for a summary of the turns before the last few (the person clicked Summarize earlier turns). */
+  summarizeEarlierTurns(): Promise<void> {
+    return this.runTurn((session) => session.summarizeEarlierTurns());
+  }
+
+  private findTurn(turnId: string) {
+    const conversation = this.options.runner.conversation;
+    return conversation ? findTurn(conversation, turnId) : undefined;
+  }
+
+  private canSend(): boolean {
+    if (this.options.runningElsewhere()) {
+      this.options.setNotice(l10n.t("A message of this conversation is still being answered in another window. It is shown read-only until that answer ends."));
+      return false;
+    }
+    if (!this.options.relay.current()) {
+      this.options.setNotice(this.options.relay.missing());
+      return false;
+    }
+    if (!this.options.model()) {
+      this.options.setNotice(l10n.t("Pick a model first (the model list comes from the relay)."));
+      return false;
+    }
+    return true;
+  }
+}
