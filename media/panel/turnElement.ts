@@ -4,7 +4,7 @@ import { element, visuallyHidden } from "./dom";
 import { icon, iconButton } from "./icons";
 import type { Localizer } from "./localizer";
 import { renderToolCallCard } from "./toolCallCard";
-import { renderTurnChanges } from "./turnChanges";
+import { renderNoCheckpoint, renderTurnChanges } from "./turnChanges";
 import { renderTurnReceipt } from "./turnReceipt";
 import { renderTurnSummary } from "./turnSummary";
 import { renderRefusal, renderTurnState, toneOf } from "./turnState";
@@ -84,7 +84,7 @@ export class TurnElement {
       this.userSignature = userSignature;
       this.userSlot.replaceChildren(this.renderUserMessage(turn, context.localizer));
     }
-    const toolSignature = JSON.stringify([turn.hasReasoning, turn.reasoningSummaries, turn.toolCalls]);
+    const toolSignature = JSON.stringify([turn.hasReasoning, turn.reasoningSummaries, turn.toolCalls, turn.checkpointProblem]);
     if (toolSignature !== this.toolSignature) {
       this.toolSignature = toolSignature;
       this.toolSlot.replaceChildren(...this.renderReasoningAndTools(turn, context.localizer));
@@ -93,7 +93,7 @@ export class TurnElement {
     else if (context.deferAnswer && (!this.answer.hasContent || this.answer.isDeferred)) this.answer.defer(turn.answerText);
     else this.answer.showFinished(turn.answerText);
     this.progress.hidden = isFinished(turn);
-    const footerSignature = JSON.stringify([isFinished(turn), turn.refusal, turn.outcome, turn.outcomeLabel, turn.explanation, turn.fixes, turn.actions, turn.receipts, turn.otherItemKinds, turn.changedFiles]);
+    const footerSignature = JSON.stringify([isFinished(turn), turn.refusal, turn.outcome, turn.outcomeLabel, turn.explanation, turn.fixes, turn.actions, turn.receipts, turn.otherItemKinds, turn.changedFiles, turn.restored]);
     if (footerSignature !== this.footerSignature) {
       this.footerSignature = footerSignature;
       this.footerSlot.replaceChildren(...this.renderFooter(turn, context.localizer));
@@ -191,6 +191,7 @@ export class TurnElement {
 
   private renderReasoningAndTools(turn: TurnView, localizer: Localizer): HTMLElement[] {
     const parts: HTMLElement[] = [];
+    if (turn.checkpointProblem) parts.push(renderNoCheckpoint(turn.checkpointProblem, localizer));
     // Reasoning is never answer text: collapsed, with the summaries the relay sent, or a note that the
     // model reasoned (the reasoning itself is opaque and counted in the reasoning tokens).
     if (turn.hasReasoning || turn.reasoningSummaries.length > 0) {
@@ -223,7 +224,7 @@ export class TurnElement {
       this.retryActions = state.actions;
       parts.push(state.root);
     }
-    if (turn.changedFiles) parts.push(renderTurnChanges(turn.changedFiles, localizer, (action) => this.handlers.post({ type: "turnChanges", turnId: this.turnId, action })));
+    if (turn.changedFiles) parts.push(renderTurnChanges(turn.changedFiles, turn.restored === true, localizer, (action) => this.handlers.post({ type: "turnChanges", turnId: this.turnId, action })));
     if (turn.receipts.length > 0) parts.push(this.receipt(turn, localizer));
     return parts;
   }

@@ -1,3 +1,4 @@
+import type { CheckpointId } from "../tools/checkpointStore";
 import * as l10n from "@vscode/l10n";
 import { functionCallsOf, outputTextOf } from "../relay/accumulate";
 import type { RelayClient } from "../relay/client";
@@ -184,6 +185,15 @@ export class ChatSession {
       await checkpointAtTurnEnd(turn, this.tools, report);
       await this.save(turn);
     }
+  }
+
+  /** Records that the turn's files were restored (with the checkpoint Undo restore goes back to), or that the restore was undone (null). */
+  async recordRestore(turnId: string, restoredFrom: CheckpointId | null): Promise<void> {
+    const turn = requireTurn(this.current, turnId);
+    if (!turn.checkpoint) return;
+    if (restoredFrom) turn.checkpoint.restoredFrom = restoredFrom;
+    else delete turn.checkpoint.restoredFrom;
+    await this.save(turn);
   }
 
   /** The actions an `incomplete` turn offers, with their billing note; empty for any other turn. */

@@ -129,6 +129,8 @@ export interface Turn {
   legacyItems?: InputItem[];
   /** Checkpoints of the workspace's files around the turn's tool rounds that could change them; absent when none ran. */
   checkpoint?: TurnCheckpoint;
+  /** Why the checkpoint before the turn's first change to files could not be taken: it has no Restore. */
+  checkpointProblem?: string;
   /**
    * A summary of the branch from the first turn down to this one, asked for by the person (compaction.ts).
    * Once its request completed, every later request on a branch through this turn sends the summary
@@ -156,6 +158,8 @@ export interface TurnCheckpoint {
   after: CheckpointId | null;
   /** How many files differ between the two. */
   changedFiles: number;
+  /** Set while the turn's files are restored: the checkpoint taken just before the restore, which Undo restore puts back. */
+  restoredFrom?: CheckpointId;
 }
 
 export interface Conversation {

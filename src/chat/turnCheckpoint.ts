@@ -24,6 +24,8 @@ export async function checkpointBeforeChange(turn: Turn, tools: ChatTools | unde
     const before = await checkpoints.take();
     if (before) turn.checkpoint = { before, after: null, changedFiles: 0 };
   } catch (error) {
+    // Recorded on the turn before its tools run, so the panel says there will be no Restore (not only the log).
+    turn.checkpointProblem = (error as Error).message;
     onProblem((error as Error).message);
   }
 }

@@ -26,6 +26,7 @@ export function registerCheckpointReview(checkpointing: WorkspaceCheckpointing, 
     actions: {
       review: (checkpoint) => review(checkpointing, checkpoint),
       restore: (checkpoint) => restore(checkpointing, checkpoint.before, notes),
+      undoRestore: (checkpoint) => undoRestore(checkpointing, checkpoint.restoredFrom, notes),
     },
   };
 }
@@ -49,12 +50,13 @@ async function review(checkpointing: WorkspaceCheckpointing, checkpoint: TurnChe
   await vscode.commands.executeCommand("vscode.diff", before, current, vscode.l10n.t("{0} (before this turn ↔ now)", change.path));
 }
 
-async function restore(checkpointing: WorkspaceCheckpointing, target: CheckpointId, notes: ReviewNotes | null): Promise<void> {
+/** Returns the checkpoint taken just before the restore (what Undo restore on the turn puts back), or null when nothing was restored. */
+async function restore(checkpointing: WorkspaceCheckpointing, target: CheckpointId, notes: ReviewNotes | null): Promise<CheckpointId | null> {
   const checkpoints = checkpointing.current();
   const planned = await checkpoints.diff(await checkpoints.take(), target);
   if (planned.length === 0) {
     void vscode.window.showInformationMessage(vscode.l10n.t("The files are already as they were before this turn; nothing to restore."));
-    return;
+    return null;
   }
   const listed = planned.slice(0, 15).map((change) => `${restoreLabel(change.kind)}: ${change.path}`);
   if (planned.length > listed.length) listed.push(vscode.l10n.t("… and {0} more", planned.length - listed.length));
@@ -64,17 +66,22 @@ async function restore(checkpointing: WorkspaceCheckpointing, target: Checkpoint
     { modal: true, detail: `${listed.join("\n")}\n\n${vscode.l10n.t("Files that git ignores (.gitignore, files.exclude) are left as they are. You can undo the restore.")}` },
     restoreButton,
   );
-  if (answer !== restoreButton) return;
+  if (answer !== restoreButton) return null;
   const { before, changes } = await checkpoints.restore(target);
   await revertUnsaved(changes);
   for (const change of changes) notes?.settle({ path: displayPath(change), result: "restored" });
-  const undoButton = vscode.l10n.t("Undo restore");
-  const next = await vscode.window.showInformationMessage(vscode.l10n.t("Restored {0} file(s) to how they were before this turn.", changes.length), undoButton);
-  if (next !== undoButton) return;
-  const undone = await checkpoints.restore(before);
+  // Undo restore is on the turn itself (it stays; a notification goes away).
+  void vscode.window.showInformationMessage(vscode.l10n.t("Restored {0} file(s) to how they were before this turn.", changes.length));
+  return before;
+}
+
+async function undoRestore(checkpointing: WorkspaceCheckpointing, before: CheckpointId | undefined, notes: ReviewNotes | null): Promise<boolean> {
+  if (!before) return false;
+  const undone = await checkpointing.current().restore(before);
   await revertUnsaved(undone.changes);
   for (const change of undone.changes) notes?.settle({ path: displayPath(change), result: "restore_undone" });
   void vscode.window.showInformationMessage(vscode.l10n.t("Undid the restore: {0} file(s) are back as they were.", undone.changes.length));
+  return true;
 }
 
 /**

@@ -45,6 +45,7 @@ export class WorkspaceCheckpointing {
     const created = new FolderCheckpoints(path.join(this.storageFolder, "checkpoints"), folder.uri.fsPath, {
       excludes: () => excludedGlobs(folder),
       unsavedFiles: () => unsavedTexts(folder),
+      onRecovered: (files) => this.log.info(`checkpoints: removed ${files.join(", ")} left by a git that was stopped mid-run (${folder.uri.fsPath})`),
     });
     this.folders.set(folder.uri.fsPath, created);
     return created;

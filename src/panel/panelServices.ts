@@ -1,3 +1,4 @@
+import type { CheckpointId } from "../tools/checkpointStore";
 import type { CompactionSettings } from "../chat/compaction";
 import type { TurnCheckpoint } from "../chat/conversation";
 import type { RelayClient } from "../relay/client";
@@ -80,7 +81,10 @@ export interface EditorServices {
 /** Review and restore of the files a turn changed, between its checkpoint and now (the editor's diff views and dialogs). */
 export interface TurnChangesActions {
   review(checkpoint: TurnCheckpoint): Promise<void>;
-  restore(checkpoint: TurnCheckpoint): Promise<void>;
+  /** The checkpoint taken just before the restore (for Undo restore), or null when nothing was restored. */
+  restore(checkpoint: TurnCheckpoint): Promise<CheckpointId | null>;
+  /** Puts back what the turn's restore replaced; false when nothing was undone. */
+  undoRestore(checkpoint: TurnCheckpoint): Promise<boolean>;
 }
 
 /** The model the user picked in the panel for each relay, remembered per workspace: an id typed for one relay never follows to another. */

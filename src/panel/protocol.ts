@@ -142,6 +142,10 @@ export interface TurnView {
   branchCount: number;
   /** How many files the turn's tools changed (between its checkpoints); absent when it took none or changed none. */
   changedFiles?: number;
+  /** The turn's files were restored to before it (Undo restore is offered instead of Restore). */
+  restored?: boolean;
+  /** The checkpoint before the turn's tools changed files failed (why): the turn has no Restore. */
+  checkpointProblem?: string;
   /**
    * A summary of the branch down to this turn, stored here; when `text` is set it is in effect, and the
    * webview shows this turn and the ones before it collapsed under "Summarized". Absent when none was made.
@@ -394,7 +398,7 @@ export type ToHost =
   /** "Copy as curl" for one receipt: the request at `receiptIndex` of the turn. */
   | { type: "copyCurl"; turnId: string; receiptIndex: number }
   /** Review the files the turn changed, or put them back as they were before it. */
-  | { type: "turnChanges"; turnId: string; action: "review" | "restore" }
+  | { type: "turnChanges"; turnId: string; action: "review" | "restore" | "undoRestore" }
   | { type: "openLink"; href: string }
   /** File names and paths a finished answer mentions: which are files of the workspace? (Only the host can tell.) */
   | { type: "findFileReferences"; paths: string[] }
@@ -469,7 +473,7 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   showBranch: (message) => isString(message.turnId) && (message.direction === -1 || message.direction === 1),
   copyText: (message) => isString(message.text),
   copyCurl: (message) => isString(message.turnId) && isIndex(message.receiptIndex),
-  turnChanges: (message) => isString(message.turnId) && (message.action === "review" || message.action === "restore"),
+  turnChanges: (message) => isString(message.turnId) && (message.action === "review" || message.action === "restore" || message.action === "undoRestore"),
   openLink: (message) => isString(message.href),
   findFileReferences: (message) => isStringList(message.paths),
   openFileReference: (message) => isString(message.path) && (message.line === null || (isIndex(message.line) && message.line > 0)),

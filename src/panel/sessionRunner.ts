@@ -164,6 +164,8 @@ export class SessionRunner {
       },
       onToolCall: (turnId, event) => {
         if (event.phase === "proposed") this.followUpEstimate = event.followUpEstimate ?? null;
+        // A failed checkpoint is recorded on the turn just before its tools are proposed: show it now.
+        if (event.phase === "proposed" && isCurrent() && this.conversation && findTurn(this.conversation, turnId)?.checkpointProblem) sync.turnChanged(turnId);
         if (!isCurrent() || event.phase !== "finished") return;
         this.answered.set(turnId, [...this.answeredCalls(turnId), event.record]);
         sync.turnChanged(turnId);

@@ -1,4 +1,5 @@
 import { findTurn } from "../chat/conversation";
+import type { CheckpointId } from "../tools/checkpointStore";
 import type { EditorActions } from "./editorActions";
 import type { TurnChangesActions } from "./panelServices";
 import type { SessionRunner } from "./sessionRunner";
@@ -18,14 +19,21 @@ export interface TurnFileActionsOptions {
 export class TurnFileActions {
   constructor(private readonly options: TurnFileActionsOptions) {}
 
-  /** Review or restore the files a turn's tools changed (the turn's card shows "N files changed"). */
-  async turnChanges(turnId: string, action: "review" | "restore"): Promise<void> {
-    const conversation = this.options.runner.conversation;
+  /** Review, restore or undo the restore of the files a turn's tools changed (the turn's card shows "N files changed"). */
+  async turnChanges(turnId: string, action: "review" | "restore" | "undoRestore"): Promise<void> {
+    const { runner } = this.options;
+    const conversation = runner.conversation;
     const checkpoint = conversation ? findTurn(conversation, turnId)?.checkpoint : undefined;
     const actions = this.options.turnChanges;
     if (!checkpoint || !actions) return;
-    if (action === "review") await actions.review(checkpoint);
-    else await actions.restore(checkpoint);
+    if (action === "review") return actions.review(checkpoint);
+    // The turn itself shows that its files are restored and offers Undo restore (a notification goes away).
+    let restoredFrom: CheckpointId | null | undefined;
+    if (action === "restore") restoredFrom = (await actions.restore(checkpoint)) ?? undefined;
+    else if (checkpoint.restoredFrom && (await actions.undoRestore(checkpoint))) restoredFrom = null;
+    if (restoredFrom === undefined) return;
+    if (runner.session) await runner.session.recordRestore(turnId, restoredFrom);
+    this.options.turnChanged(turnId);
   }
 
   /**

@@ -67,6 +67,8 @@ export function turnViewOf(conversation: Conversation, turn: Turn, options: Turn
     branchIndex: siblings.findIndex((sibling) => sibling.id === turn.id),
     branchCount: siblings.length,
     ...(turn.checkpoint?.after && turn.checkpoint.changedFiles > 0 ? { changedFiles: turn.checkpoint.changedFiles } : {}),
+    ...(turn.checkpoint?.restoredFrom ? { restored: true } : {}),
+    ...(turn.checkpointProblem && !turn.checkpoint ? { checkpointProblem: turn.checkpointProblem } : {}),
     ...(turn.summary ? { summary: summaryViewOf(turn.summary) } : {}),
   };
 }

@@ -25,7 +25,8 @@ export class GitMissingError extends Error {}
 
 const maxOutputBytes = 256 * 1024 * 1024;
 
-export function runGit(repository: ShadowRepository, args: readonly string[], input?: Buffer | string): Promise<GitResult> {
+/** `onStart` is told the git process's id as it starts (the repository lock records it: see checkpointLock). */
+export function runGit(repository: ShadowRepository, args: readonly string[], input?: Buffer | string, onStart?: (pid: number | undefined) => void): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       "git",
@@ -37,6 +38,7 @@ export function runGit(repository: ShadowRepository, args: readonly string[], in
         resolve({ stdout, stderr: stderr.toString("utf8") });
       },
     );
+    onStart?.(child.pid);
     if (input !== undefined) child.stdin?.end(input);
   });
 }

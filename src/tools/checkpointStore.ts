@@ -3,6 +3,8 @@ import { mkdir, readdir, rm, rmdir, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import type { ShadowRepository } from "./checkpointGit";
 import { runGit } from "./checkpointGit";
+import type { HeldLock, LockOptions } from "./checkpointLock";
+import { acquireRepositoryLock, removeLeftoverGitLocks } from "./checkpointLock";
 
 // Checkpoints of workspace folders: take one before tools may change files, list what changed between two,
 // read a file as it was, and put the folder back as it was. Each folder has its own shadow git repository in
@@ -45,13 +47,21 @@ export interface FolderCheckpointOptions {
    * because edits the model proposed are applied unsaved and are what the turn changed.
    */
   unsavedFiles?: () => ReadonlyMap<string, string>;
+  /** How the lock shared with other windows on the folder waits and decides it is stale (tests shorten it). */
+  lock?: LockOptions;
+  /** Told when git lock files left by a killed git were removed, so the log can say so. */
+  onRecovered?: (removedLockFiles: readonly string[]) => void;
 }
 
-/** One workspace folder's shadow repository. Operations on it run one at a time (git's index lock). */
+/**
+ * One workspace folder's shadow repository. Operations on it run one at a time (git's index lock): in this
+ * process by a queue, and across windows and processes sharing the repository by its lock file (checkpointLock).
+ */
 export class FolderCheckpoints {
   private readonly repository: ShadowRepository;
   private queue: Promise<unknown> = Promise.resolve();
   private initialized = false;
+  private lock: HeldLock | null = null;
 
   constructor(
     storageDirectory: string,
@@ -67,7 +77,7 @@ export class FolderCheckpoints {
   }
 
   take(): Promise<string> {
-    return this.serialized(() => this.commitWorkTree());
+    return this.serialized(() => this.locked(() => this.commitWorkTree()));
   }
 
   diff(from: string, to: string): Promise<FileChange[]> {
@@ -77,7 +87,7 @@ export class FolderCheckpoints {
   fileAt(commit: string, relativePath: string): Promise<Buffer | null> {
     return this.serialized(async () => {
       try {
-        return (await runGit(this.repository, ["cat-file", "blob", `${commit}:${relativePath}`])).stdout;
+        return (await this.git(["cat-file", "blob", `${commit}:${relativePath}`])).stdout;
       } catch {
         return null;
       }
@@ -85,32 +95,32 @@ export class FolderCheckpoints {
   }
 
   restore(target: string): Promise<{ before: string; changes: FileChange[] }> {
-    return this.serialized(async () => {
+    return this.serialized(() => this.locked(async () => {
       const before = await this.commitWorkTree();
       const changes = await this.changesBetween(before, target);
       // From now to the target: a file the target lacks is deleted, every other change is written back.
       const deleted = changes.filter((change) => change.kind === "deleted").map((change) => change.path);
       const written = changes.filter((change) => change.kind !== "deleted").map((change) => change.path);
-      if (written.length > 0) await runGit(this.repository, ["checkout", target, "--pathspec-from-file=-", "--pathspec-file-nul"], written.join("\0"));
+      if (written.length > 0) await this.git(["checkout", target, "--pathspec-from-file=-", "--pathspec-file-nul"], written.join("\0"));
       for (const relativePath of deleted) await this.removeFile(relativePath);
       await this.commitWorkTree();
       return { before, changes };
-    });
+    }));
   }
 
   private async commitWorkTree(): Promise<string> {
     await this.initialize();
     await writeFile(path.join(this.repository.gitDir, "info", "exclude"), excludeFileText(this.options.excludes?.() ?? []));
-    await runGit(this.repository, ["add", "--all", "--ignore-errors", "--", "."]).catch((error: Error) => {
+    await this.git(["add", "--all", "--ignore-errors", "--", "."]).catch((error: Error) => {
       // --ignore-errors still exits non-zero when a file could not be read; what could be read is staged.
       if (!/unable to index file|could not open|Permission denied/i.test(error.message)) throw error;
     });
     await this.stageUnsavedTexts();
-    const tree = text(await runGit(this.repository, ["write-tree"]));
+    const tree = text(await this.git(["write-tree"]));
     const head = await this.head();
-    if (head && text(await runGit(this.repository, ["rev-parse", `${head}^{tree}`])) === tree) return head;
-    const commit = text(await runGit(this.repository, ["commit-tree", tree, ...(head ? ["-p", head] : []), "-m", "Relay Chat checkpoint"]));
-    await runGit(this.repository, ["update-ref", branch, commit]);
+    if (head && text(await this.git(["rev-parse", `${head}^{tree}`])) === tree) return head;
+    const commit = text(await this.git(["commit-tree", tree, ...(head ? ["-p", head] : []), "-m", "Relay Chat checkpoint"]));
+    await this.git(["update-ref", branch, commit]);
     await this.mergePacksWhenMany();
     return commit;
   }
@@ -119,21 +129,21 @@ export class FolderCheckpoints {
   private async stageUnsavedTexts(): Promise<void> {
     const unsaved = this.options.unsavedFiles?.() ?? new Map<string, string>();
     if (unsaved.size === 0) return;
-    const staged = (await runGit(this.repository, ["ls-files", "-z", "--cached", "--", ...unsaved.keys()])).stdout.toString("utf8");
+    const staged = (await this.git(["ls-files", "-z", "--cached", "--", ...unsaved.keys()])).stdout.toString("utf8");
     for (const relativePath of staged.split("\0").filter((name) => unsaved.has(name))) {
-      const blob = text(await runGit(this.repository, ["hash-object", "-w", "--stdin", `--path=${relativePath}`], unsaved.get(relativePath)));
-      await runGit(this.repository, ["update-index", "--cacheinfo", `100644,${blob},${relativePath}`]);
+      const blob = text(await this.git(["hash-object", "-w", "--stdin", `--path=${relativePath}`], unsaved.get(relativePath)));
+      await this.git(["update-index", "--cacheinfo", `100644,${blob},${relativePath}`]);
     }
   }
 
   private async mergePacksWhenMany(): Promise<void> {
     const packs = (await readdir(path.join(this.repository.gitDir, "objects", "pack")).catch(() => [])).filter((name) => name.endsWith(".pack"));
-    if (packs.length > maxPacks) await runGit(this.repository, ["repack", "-a", "-d", "-q"]);
+    if (packs.length > maxPacks) await this.git(["repack", "-a", "-d", "-q"]);
   }
 
   private async changesBetween(from: string, to: string): Promise<FileChange[]> {
     if (from === to) return [];
-    const output = (await runGit(this.repository, ["diff-tree", "-r", "-z", "--no-renames", "--name-status", from, to])).stdout.toString("utf8");
+    const output = (await this.git(["diff-tree", "-r", "-z", "--no-renames", "--name-status", from, to])).stdout.toString("utf8");
     const fields = output.split("\0").filter((field) => field !== "");
     const changes: FileChange[] = [];
     for (let index = 0; index + 1 < fields.length; index += 2) {
@@ -145,7 +155,7 @@ export class FolderCheckpoints {
 
   private async head(): Promise<string | null> {
     try {
-      return text(await runGit(this.repository, ["rev-parse", "--verify", "--quiet", branch]));
+      return text(await this.git(["rev-parse", "--verify", "--quiet", branch]));
     } catch {
       return null;
     }
@@ -154,7 +164,7 @@ export class FolderCheckpoints {
   private async initialize(): Promise<void> {
     if (this.initialized) return;
     await mkdir(this.repository.gitDir, { recursive: true });
-    await runGit(this.repository, ["init", "--quiet"]);
+    await this.git(["init", "--quiet"]);
     await mkdir(path.join(this.repository.gitDir, "info"), { recursive: true });
     this.initialized = true;
   }
@@ -170,6 +180,25 @@ export class FolderCheckpoints {
         return;
       }
     }
+  }
+
+  /** Runs work that writes the repository (index, refs, packs) holding the lock shared with other processes. */
+  private async locked<T>(work: () => Promise<T>): Promise<T> {
+    this.lock = await acquireRepositoryLock(this.repository.gitDir, this.options.lock);
+    try {
+      const removed = await removeLeftoverGitLocks(this.repository.gitDir);
+      if (removed.length > 0) this.options.onRecovered?.(removed);
+      return await work();
+    } finally {
+      const held = this.lock;
+      this.lock = null;
+      await held.release();
+    }
+  }
+
+  private git(args: readonly string[], input?: Buffer | string) {
+    const lock = this.lock;
+    return runGit(this.repository, args, input, lock ? (pid) => lock.noteGit(pid) : undefined);
   }
 
   private serialized<T>(work: () => Promise<T>): Promise<T> {

@@ -1,5 +1,5 @@
 // Checkpoints as a person uses them (issue 21): a turn runs a command that writes a file, the turn shows
-// "1 file changed", Review lists the file and opens it in the diff editor, Restore asks once and removes it, and Undo restore brings it back.
+// "1 file changed", Review lists the file and opens it in the diff editor, Restore asks once and removes it, the turn then says "restored", and its Undo restore brings the file back.
 // Screenshots: test-results/ui/checkpoints-*.png.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
@@ -59,8 +59,12 @@ const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT
     await waitUntil(() => !fs.existsSync(created), "the file the turn wrote is gone after the restore");
 
     await waitUntil(async () => (await workbench().notificationMessages()).some((text) => /Restored 1 file/.test(text)), "the restore is reported");
-    await workbench().page.locator(".notifications-center .notification-list-item", { hasText: "Restored 1 file" }).getByRole("button", { name: "Undo restore" }).click();
+    // The turn itself says it is restored and offers Undo restore (a notification goes away).
+    await waitUntil(async () => /1 file changed · restored/.test(await changes.innerText()), "the turn says its files are restored");
+    await workbench().panelScreenshot("checkpoints-05-restored");
+    await changes.getByRole("button", { name: "Undo restore" }).click();
     await waitUntil(() => fs.existsSync(created), "Undo restore brings the file back");
+    await waitUntil(async () => !/restored/.test(await changes.innerText()), "the turn no longer says restored");
     assert.equal(fs.readFileSync(created, "utf8").trim(), "written by the turn");
   });
 });

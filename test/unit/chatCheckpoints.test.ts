@@ -79,6 +79,28 @@ posixOnly("chat: checkpoints of a turn", () => {
     assert.deepEqual(await fs.readdir(workspace), ["README.md"]);
   });
 
+  it("records a failed checkpoint on the turn before its tools run, so the panel says Restore will not be possible", async () => {
+    let shownAtApproval: string | undefined;
+    let session!: ReturnType<ChatHarness["newSession"]>;
+    const tools: ChatTools = {
+      ...commandTools(),
+      checkpoints: { take: () => Promise.reject(new Error("index.lock: File exists")), countChanges: async () => 0 },
+      approve: async () => {
+        const running = session.conversation.turns[0];
+        shownAtApproval = turnViewOf(session.conversation, running, { streamingTurnId: running.id, liveText: null }).checkpointProblem;
+        return "approve";
+      },
+    };
+    session = harness.newSession({ settings: { model: "run-message" }, tools });
+    const turn = finished(await session.send("echo one > one.txt"));
+    assert.equal(shownAtApproval, "index.lock: File exists", "the turn says it has no checkpoint while its tool waits for approval");
+    assert.equal(turn.checkpoint, undefined);
+    assert.equal(turnViewOf(session.conversation, turn, { streamingTurnId: null, liveText: null }).checkpointProblem, "index.lock: File exists");
+    const saved = await harness.store.open(session.conversation.id);
+    assert.ok(saved.ok);
+    assert.equal(saved.conversation.turns[0].checkpointProblem, "index.lock: File exists", "saved with the turn");
+  });
+
   it("takes no checkpoint for a round of read-only tools", async () => {
     const log: ToolLog = { runs: [], approvals: [] };
     const session = harness.newSession({ settings: { model: "tools" }, tools: { ...weatherTools("approve", log), checkpoints: turnCheckpoints } });
