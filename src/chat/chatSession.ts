@@ -350,6 +350,7 @@ export class ChatSession {
         await checkpointBeforeRound(turn, proposals, this.tools, (problem) => this.reportCheckpointProblem(problem));
         const records = await answerFunctionCalls(proposals, this.tools ?? noTools(), abort.signal, (event) =>
           this.listener.onToolCall?.(turn.id, event.phase === "proposed" ? { ...event, followUpEstimate } : event),
+          { conversationId: this.current.id, turnId: turn.id },
         );
         turn.toolCalls.push(...records);
         if (abort.signal.aborted) {

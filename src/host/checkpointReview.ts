@@ -25,7 +25,7 @@ export function registerCheckpointReview(checkpointing: WorkspaceCheckpointing, 
     disposable,
     actions: {
       review: (checkpoint) => review(checkpointing, checkpoint),
-      restore: (checkpoint) => restore(checkpointing, checkpoint.before, notes),
+      restore: (checkpoint, conversationId) => restore(checkpointing, checkpoint.before, conversationId === null ? null : notes, conversationId ?? ""),
     },
   };
 }
@@ -49,7 +49,8 @@ async function review(checkpointing: WorkspaceCheckpointing, checkpoint: TurnChe
   await vscode.commands.executeCommand("vscode.diff", before, current, vscode.l10n.t("{0} (before this turn ↔ now)", change.path));
 }
 
-async function restore(checkpointing: WorkspaceCheckpointing, target: CheckpointId, notes: ReviewNotes | null): Promise<void> {
+/** What the restore did is told to `conversationId`'s model only (the one whose turn it undoes). */
+async function restore(checkpointing: WorkspaceCheckpointing, target: CheckpointId, notes: ReviewNotes | null, conversationId: string): Promise<void> {
   const checkpoints = checkpointing.current();
   const planned = await checkpoints.diff(await checkpoints.take(), target);
   if (planned.length === 0) {
@@ -67,13 +68,13 @@ async function restore(checkpointing: WorkspaceCheckpointing, target: Checkpoint
   if (answer !== restoreButton) return;
   const { before, changes } = await checkpoints.restore(target);
   await revertUnsaved(changes);
-  for (const change of changes) notes?.settle({ path: displayPath(change), result: "restored" });
+  for (const change of changes) notes?.settle(conversationId, { path: displayPath(change), result: "restored" });
   const undoButton = vscode.l10n.t("Undo restore");
   const next = await vscode.window.showInformationMessage(vscode.l10n.t("Restored {0} file(s) to how they were before this turn.", changes.length), undoButton);
   if (next !== undoButton) return;
   const undone = await checkpoints.restore(before);
   await revertUnsaved(undone.changes);
-  for (const change of undone.changes) notes?.settle({ path: displayPath(change), result: "restore_undone" });
+  for (const change of undone.changes) notes?.settle(conversationId, { path: displayPath(change), result: "restore_undone" });
   void vscode.window.showInformationMessage(vscode.l10n.t("Undid the restore: {0} file(s) are back as they were.", undone.changes.length));
 }
 

@@ -247,13 +247,14 @@ export class ChatController implements PanelSource {
       return;
     }
     const message = composeMessage(trimmed, this.editorActions.takeAttachments());
-    const outcomes = this.conversation && this.options.editReviews && changedFilesOnBranch(this.conversation) ? this.options.editReviews.outcomes() : [];
+    const conversationId = this.conversation?.id;
+    const outcomes = this.conversation && conversationId !== undefined && this.options.editReviews && changedFilesOnBranch(this.conversation) ? this.options.editReviews.outcomes(conversationId) : [];
     const reviewNote = reviewNoteText(outcomes);
     await this.runTurn(async (session) => {
       const result = await session.send(message, { images, reviewNote });
       // Told once the note is part of the history that is resent (a completed turn); after a declined or failed
       // send the next message carries it again.
-      if (reviewNote !== null && result.status === "finished" && result.turn.outcome.kind === "completed" && result.turn.reviewNote === reviewNote) this.options.editReviews?.told(outcomes);
+      if (reviewNote !== null && result.status === "finished" && result.turn.outcome.kind === "completed" && result.turn.reviewNote === reviewNote && conversationId !== undefined) this.options.editReviews?.told(conversationId, outcomes);
     });
   }
 
@@ -301,7 +302,7 @@ export class ChatController implements PanelSource {
     const checkpoint = this.conversation ? findTurn(this.conversation, turnId)?.checkpoint : undefined;
     if (!checkpoint || !this.options.turnChanges) return;
     if (action === "review") await this.options.turnChanges.review(checkpoint);
-    else await this.options.turnChanges.restore(checkpoint);
+    else await this.options.turnChanges.restore(checkpoint, this.conversation?.id ?? null);
   }
 
   /**

@@ -78,7 +78,8 @@ export interface EditorServices {
 /** Review and restore of the files a turn changed, between its checkpoint and now (the editor's diff views and dialogs). */
 export interface TurnChangesActions {
   review(checkpoint: TurnCheckpoint): Promise<void>;
-  restore(checkpoint: TurnCheckpoint): Promise<void>;
+  /** `conversationId`: the conversation whose turn it is; what the restore did is told to its model only. */
+  restore(checkpoint: TurnCheckpoint, conversationId: string | null): Promise<void>;
 }
 
 /** The model the user picked in the panel for each relay, remembered per workspace: an id typed for one relay never follows to another. */

@@ -22,6 +22,12 @@ export interface ToolRunResult {
  */
 export type ArgumentRole = "command" | "folder" | "path";
 
+/** Who asked for a call: the conversation and turn whose model proposed it (absent outside a conversation, as in VS Code's own chat). */
+export interface ToolCaller {
+  readonly conversationId: string;
+  readonly turnId: string;
+}
+
 export interface Tool {
   /** The function name the model calls; must match /^[A-Za-z0-9_-]{1,64}$/. */
   readonly name: string;
@@ -36,12 +42,12 @@ export interface Tool {
   /** For an `external` tool only: the user chose to let its approval card offer "allow for this session". */
   readonly sessionAllowanceOptIn?: boolean;
   /** Called only with arguments that passed schema validation and only after approval. */
-  run(args: JsonObject, signal: AbortSignal): Promise<string | ToolRunResult>;
+  run(args: JsonObject, signal: AbortSignal, caller?: ToolCaller): Promise<string | ToolRunResult>;
 }
 
 /** What a tool author writes: the same contract, with the argument type the schema guarantees. */
 export interface TypedToolSpecification<TArgs> extends Omit<Tool, "run"> {
-  run(args: TArgs, signal: AbortSignal): Promise<string | ToolRunResult>;
+  run(args: TArgs, signal: AbortSignal, caller?: ToolCaller): Promise<string | ToolRunResult>;
 }
 
 /**
@@ -51,6 +57,6 @@ export interface TypedToolSpecification<TArgs> extends Omit<Tool, "run"> {
 export function defineTool<TArgs>(specification: TypedToolSpecification<TArgs>): Tool {
   return {
     ...specification,
-    run: (args, signal) => specification.run(args as unknown as TArgs, signal),
+    run: (args, signal, caller) => specification.run(args as unknown as TArgs, signal, caller),
   };
 }

@@ -7,7 +7,7 @@ import * as vscode from "vscode";
 import { splitLines } from "../textFileContent";
 import type { TextReplacement } from "../textEdits";
 import { applyTextEdits } from "../textEdits";
-import type { Tool, ToolRunResult } from "../toolContract";
+import type { Tool, ToolCaller, ToolRunResult } from "../toolContract";
 import { defineTool } from "../toolContract";
 import { workspaceDisplayPath } from "../workspaceDisplayPath";
 import { resolveInsideWorkspace } from "../workspacePaths";
@@ -20,8 +20,11 @@ export interface ProposeEditArguments {
 
 /** Where proposed edits are reviewed; resolves once the change is in the editor, before anything is decided. */
 export interface EditReviewer {
-  /** `fromModel`: the model proposed it (propose_edit), so the outcome of its review is told to the model later. */
-  propose(uri: vscode.Uri, proposed: string, options: { createsFile: boolean; fromModel?: boolean }): Promise<{ changes: number }>;
+  /**
+   * `fromModel`: the model proposed it (propose_edit), so the outcome of its review is told to the model later:
+   * to the conversation `conversationId` only (none: told to no conversation).
+   */
+  propose(uri: vscode.Uri, proposed: string, options: { createsFile: boolean; fromModel?: boolean; conversationId?: string }): Promise<{ changes: number }>;
 }
 
 export interface ProposeEditToolOptions {
@@ -66,11 +69,11 @@ export function createProposeEditTool(options: ProposeEditToolOptions): Tool {
       required: ["path"],
       additionalProperties: false,
     },
-    run: (args, signal) => proposeEdit(options, args, signal),
+    run: (args, signal, caller) => proposeEdit(options, args, signal, caller),
   });
 }
 
-async function proposeEdit(options: ProposeEditToolOptions, args: ProposeEditArguments, signal: AbortSignal): Promise<string | ToolRunResult> {
+async function proposeEdit(options: ProposeEditToolOptions, args: ProposeEditArguments, signal: AbortSignal, caller?: ToolCaller): Promise<string | ToolRunResult> {
   const fail = (output: string): ToolRunResult => ({ output, isError: true });
   if ((args.new_text === undefined) === (args.edits === undefined)) {
     return fail("Give exactly one of new_text (the complete new content) and edits (search/replace pairs); nothing was changed.");
@@ -109,7 +112,7 @@ async function proposeEdit(options: ProposeEditToolOptions, args: ProposeEditArg
 
   const summary = describeChange(original, proposed, document === undefined, args.edits?.length);
   try {
-    const { changes } = await options.review.propose(uri, proposed, { createsFile: document === undefined, fromModel: true });
+    const { changes } = await options.review.propose(uri, proposed, { createsFile: document === undefined, fromModel: true, ...(caller ? { conversationId: caller.conversationId } : {}) });
     return `The edit to ${shown} (${summary}, ${changes === 1 ? "1 changed part" : `${changes} changed parts`}) is in the editor, awaiting the user's review: they keep or undo each part, and the file is saved once every part is decided. ${document === undefined ? "Until then the file is empty on disk." : "Until then the file on disk is unchanged."}`;
   } catch (error) {
     return fail(`The edit to ${shown} was not put in the editor: ${(error as Error).message} Nothing changed.`);
