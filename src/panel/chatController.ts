@@ -460,6 +460,12 @@ export class ChatController implements PanelSource {
     }
   }
 
+  /** The person chose to send an incomplete turn with later messages (its message and partial answer). */
+  async includeIncompleteTurn(turnId: string): Promise<void> {
+    await this.runner.session?.includeIncompleteTurn(turnId);
+    this.sync.changed();
+  }
+
   async retry(turnId: string): Promise<void> {
     const turn = this.conversation ? findTurn(this.conversation, turnId) : undefined;
     if (!turn) return;
