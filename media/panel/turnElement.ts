@@ -93,7 +93,7 @@ export class TurnElement {
     else if (context.deferAnswer && (!this.answer.hasContent || this.answer.isDeferred)) this.answer.defer(turn.answerText);
     else this.answer.showFinished(turn.answerText);
     this.progress.hidden = isFinished(turn);
-    const footerSignature = JSON.stringify([isFinished(turn), turn.refusal, turn.outcome, turn.outcomeLabel, turn.explanation, turn.fixes, turn.actions, turn.receipts, turn.otherItemKinds, turn.changedFiles, turn.restored]);
+    const footerSignature = JSON.stringify([isFinished(turn), turn.refusal, turn.outcome, turn.outcomeLabel, turn.explanation, turn.fixes, turn.actions, turn.receipts, turn.otherItemKinds, turn.changedFiles, turn.restored, turn.sentLater]);
     if (footerSignature !== this.footerSignature) {
       this.footerSignature = footerSignature;
       this.footerSlot.replaceChildren(...this.renderFooter(turn, context.localizer));
@@ -217,7 +217,7 @@ export class TurnElement {
     if (turn.refusal !== null) parts.push(renderRefusal(turn.refusal, localizer));
     if (toneOf(turn.outcome) !== "none") {
       const state = renderTurnState(turn, localizer, (action) => {
-        if (action === "retry" || action === "continue" || action === "resendWithoutImages") this.handlers.post({ type: action, turnId: this.turnId });
+        if (action === "retry" || action === "continue" || action === "resendWithoutImages" || action === "includeTurn") this.handlers.post({ type: action, turnId: this.turnId });
         else this.handlers.post({ type: "fix", action });
       });
       this.stateBox = state.root;

@@ -52,12 +52,13 @@ export interface TurnStateParts {
   actions: HTMLElement | null;
 }
 
-export function renderTurnState(turn: TurnView, localizer: Localizer, post: (action: FixAction | TurnAction) => void): TurnStateParts {
+export function renderTurnState(turn: TurnView, localizer: Localizer, post: (action: FixAction | TurnAction | "includeTurn") => void): TurnStateParts {
   const tone = toneOf(turn.outcome);
   const root = element("div", { className: `turn-state tone-${tone}` }, [
     element("div", { className: "turn-state-heading" }, [icon(toneIcons[tone]), element("span", { className: "turn-outcome", text: turn.outcomeLabel })]),
     turn.explanation === null ? null : element("p", { className: "turn-explanation", text: turn.explanation }),
   ]);
+  if (turn.sentLater !== undefined) root.appendChild(renderSentLater(turn.sentLater, localizer, () => post("includeTurn")));
   const fixes = turn.fixes.filter((fix) => Object.prototype.hasOwnProperty.call(fixLabels, fix));
   if (fixes.length > 0) {
     root.appendChild(element("div", { className: "fix-buttons" }, fixes.map((fix) => button(localizer.text(fixLabels[fix]), () => post(fix), { className: "secondary" }))));
@@ -85,5 +86,19 @@ export function renderRefusal(refusal: string, localizer: Localizer): HTMLElemen
   return element("div", { className: "turn-state turn-refusal", attributes: { role: "note" } }, [
     element("div", { className: "turn-state-heading" }, [icon("circle-slash"), element("span", { text: localizer.text("The model declined to answer") })]),
     element("p", { className: "turn-explanation turn-refusal-text", text: refusal }),
+  ]);
+}
+
+/**
+ * An incomplete answer is not sent with later messages as if it were complete: the turn says so, and one click
+ * includes the person's message and the partial answer (stored with the conversation).
+ */
+function renderSentLater(sentLater: "left_out" | "included", localizer: Localizer, include: () => void): HTMLElement {
+  if (sentLater === "included") {
+    return element("p", { className: "turn-sent-later included", text: localizer.text("Your message and this partial answer are sent with later messages.") });
+  }
+  return element("div", { className: "turn-sent-later left-out" }, [
+    element("span", { text: localizer.text("Not sent with the next message.") }),
+    button(localizer.text("Include in the next message"), include, { className: "secondary", attributes: { title: localizer.text("Send your message and this partial answer with later messages") } }),
   ]);
 }

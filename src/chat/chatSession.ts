@@ -202,6 +202,18 @@ export class ChatSession {
   }
 
   /**
+   * Sends an `incomplete` turn with later messages after all (the person's choice): its message and the partial
+   * answer, as plain messages. Saved with the conversation, so it stays included.
+   */
+  async includeIncompleteTurn(turnId: string): Promise<void> {
+    this.assertIdle();
+    const turn = requireTurn(this.current, turnId);
+    if (turn.outcome.kind !== "incomplete" || turn.includeIncomplete) return;
+    turn.includeIncomplete = true;
+    await this.save(turn);
+  }
+
+  /**
    * Continue an `incomplete` answer: one new request carrying the partial answer and asking the model to go
    * on. Possibly billed; only ever called on the user's request.
    */
@@ -363,6 +375,7 @@ export class ChatSession {
         await checkpointBeforeRound(turn, proposals, this.tools, (problem) => this.reportCheckpointProblem(problem));
         const records = await answerFunctionCalls(proposals, this.tools ?? noTools(), abort.signal, (event) =>
           this.listener.onToolCall?.(turn.id, event.phase === "proposed" ? { ...event, followUpEstimate } : event),
+          { conversationId: this.current.id, turnId: turn.id },
         );
         turn.toolCalls.push(...records);
         if (abort.signal.aborted) {

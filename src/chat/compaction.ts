@@ -81,7 +81,7 @@ export interface CompactionBoundary {
 export function compactionBoundary(conversation: Conversation, lastTurnId: string | null, keepTurns: number, fits?: (through: Turn) => boolean): CompactionBoundary | null {
   const path = pathTo(conversation, lastTurnId);
   const summarized = summaryIndexIn(path);
-  const since = path.slice(summarized + 1).filter((turn) => turn.outcome.kind === "completed");
+  const since = path.slice(summarized + 1).filter((turn) => turn.outcome.kind === "completed" || (turn.outcome.kind === "incomplete" && turn.includeIncomplete === true));
   const newlyReplaced = since.length - Math.max(0, keepTurns);
   if (newlyReplaced < 1) return null;
   const count = fits ? largestFitting(newlyReplaced, (candidate) => fits(since[candidate - 1] as Turn)) : newlyReplaced;

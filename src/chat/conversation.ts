@@ -111,6 +111,11 @@ export interface Turn {
   images?: string[];
   /** What the model was told before the message about the review of its proposed edits (reviewNote.ts); absent when nothing. */
   reviewNote?: string;
+  /**
+   * The answer ended `incomplete` and the person chose to send it with later messages anyway: the message and
+   * the partial text go as plain messages (historyItems.ts). Absent: an incomplete turn is not sent.
+   */
+  includeIncomplete?: true;
   createdAt: number;
   /**
    * The requests of the turn, in order; the one running is last, with outcome `in_progress`. The turn's

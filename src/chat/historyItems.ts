@@ -1,5 +1,6 @@
 import { userMessage } from "../relay/requestBuilder";
 import type { InputItem } from "../relay/types";
+import { answerTextOf } from "./answerText";
 import { summaryIndexIn, summaryItem, summaryText } from "./compaction";
 import type { Conversation, RequestRecord, Turn } from "./conversation";
 import { pathTo } from "./conversation";
@@ -30,8 +31,28 @@ export function historyItemsBefore(conversation: Conversation, parentId: string 
   const items: InputItem[] = summary === null ? [] : [summaryItem(summary)];
   for (const turn of path.slice(summarized + 1)) {
     if (turn.outcome.kind === "completed") items.push(...turnHistoryItems(turn, relay));
+    else if (isIncludedIncomplete(turn)) items.push(...includedIncompleteItems(turn));
   }
   return items;
+}
+
+/** Whether a turn goes with later messages: a completed one, or an incomplete one the person chose to include. */
+export function isSentWithLaterMessages(turn: Turn): boolean {
+  return turn.outcome.kind === "completed" || isIncludedIncomplete(turn);
+}
+
+function isIncludedIncomplete(turn: Turn): boolean {
+  return turn.outcome.kind === "incomplete" && turn.includeIncomplete === true;
+}
+
+/**
+ * An incomplete turn the person included: its first request's input (the review note and the message, images
+ * and all) and the partial answer as one plain assistant message. Not the incomplete output items: they may
+ * hold a half-written function call or an item with `status: "incomplete"` (see continuationItems).
+ */
+function includedIncompleteItems(turn: Turn): InputItem[] {
+  const partial = answerTextOf(turn);
+  return [...(turn.requests[0]?.input ?? []), ...(partial === "" ? [] : [{ type: "message", role: "assistant", content: partial } satisfies InputItem])];
 }
 
 /**

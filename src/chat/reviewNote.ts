@@ -22,36 +22,49 @@ export interface ReviewOutcome {
 
 /** What the panel reads before a send, and tells once a turn carried it. */
 export interface ReviewReport {
-  /** What happened since the last note (each file once, its latest), and the files still in review. */
-  outcomes(): ReviewOutcome[];
+  /** What happened since the last note (each file once, its latest), and the files still in review, of changes `conversationId` proposed. */
+  outcomes(conversationId: string): ReviewOutcome[];
   /** The note that carried these is part of the history now: they are not told again. */
-  told(outcomes: readonly ReviewOutcome[]): void;
+  told(conversationId: string, outcomes: readonly ReviewOutcome[]): void;
+}
+
+/** A file in review, with the conversations whose model proposed changes to it. */
+export interface LiveReviewOutcome extends ReviewOutcome {
+  readonly conversationIds: readonly string[];
 }
 
 /**
- * The outcomes waiting to be told. The editor's review (src/host/editReview.ts) and the checkpoint restore
+ * The outcomes waiting to be told, per conversation: only the conversation whose model proposed a change (or
+ * whose turn's changes were restored) hears what became of it; another conversation's model never made that
+ * change and would be misled. The editor's review (src/host/editReview.ts) and the checkpoint restore
  * (src/host/checkpointReview.ts) settle them here; files still in review come from `live` at each read.
  */
 export class ReviewNotes implements ReviewReport {
-  private settled: ReviewOutcome[] = [];
-  private live: () => ReviewOutcome[] = () => [];
+  private readonly settled = new Map<string, ReviewOutcome[]>();
+  private live: () => LiveReviewOutcome[] = () => [];
 
   /** Where the files still in review are read from at each send. */
-  setLive(live: () => ReviewOutcome[]): void {
+  setLive(live: () => LiveReviewOutcome[]): void {
     this.live = live;
   }
 
-  /** A file's latest outcome replaces an earlier one not yet told. */
-  settle(outcome: ReviewOutcome): void {
-    this.settled = [...this.settled.filter((each) => each.path !== outcome.path), outcome];
+  /** A file's latest outcome replaces an earlier one not yet told to that conversation. */
+  settle(conversationId: string, outcome: ReviewOutcome): void {
+    const waiting = this.settled.get(conversationId) ?? [];
+    this.settled.set(conversationId, [...waiting.filter((each) => each.path !== outcome.path), outcome]);
   }
 
-  outcomes(): ReviewOutcome[] {
-    return [...this.settled, ...this.live()];
+  outcomes(conversationId: string): ReviewOutcome[] {
+    const inReview = this.live()
+      .filter((outcome) => outcome.conversationIds.includes(conversationId))
+      .map(({ path, result }): ReviewOutcome => ({ path, result }));
+    return [...(this.settled.get(conversationId) ?? []), ...inReview];
   }
 
-  told(outcomes: readonly ReviewOutcome[]): void {
-    this.settled = this.settled.filter((outcome) => !outcomes.includes(outcome));
+  told(conversationId: string, outcomes: readonly ReviewOutcome[]): void {
+    const left = (this.settled.get(conversationId) ?? []).filter((outcome) => !outcomes.includes(outcome));
+    if (left.length === 0) this.settled.delete(conversationId);
+    else this.settled.set(conversationId, left);
   }
 }
 

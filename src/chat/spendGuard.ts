@@ -3,7 +3,7 @@ import type { InputItem } from "../relay/types";
 import type { Conversation, RequestPurpose, Turn } from "./conversation";
 import { pathTo } from "./conversation";
 import { summaryIndexIn, summaryRequestItems, summaryRequestTurn } from "./compaction";
-import { historyItemsBefore, requestInputFor } from "./historyItems";
+import { historyItemsBefore, isSentWithLaterMessages, requestInputFor } from "./historyItems";
 
 // Resent history is billed as input on every request, so a long conversation gets more expensive per
 // message. This is only an ESTIMATE, made before sending, to warn the user in time: it is not what the
@@ -68,14 +68,15 @@ function isImagePart(part: unknown): boolean {
 
 /** The estimated input size of a new message (with `newImages` images) sent after `parentId` on that branch. */
 export function estimateSend(conversation: Conversation, parentId: string | null, newText: string, thresholdTokens: number, newImages = 0): SendEstimate {
-  const path = pathTo(conversation, parentId).filter((turn) => turn.outcome.kind === "completed");
+  const path = pathTo(conversation, parentId).filter(isSentWithLaterMessages);
   let historyTokens = 0;
   let basis: SendEstimate["basis"] = "characters";
   const lastTurn = path[path.length - 1];
+  // An included incomplete turn reported no usage that counts its partial answer as history: count by characters.
   const lastRequest = lastTurn?.requests.filter((request) => request.outcome.kind === "completed").pop();
   const usage = lastRequest?.usage;
   // Usage counted before a summary replaced turns would count them still: the summary's branch is counted by its characters.
-  if (usage && typeof usage.input_tokens === "number" && !summarizedSince(path, lastRequest?.startedAt ?? 0)) {
+  if (lastTurn?.outcome.kind === "completed" && usage && typeof usage.input_tokens === "number" && !summarizedSince(path, lastRequest?.startedAt ?? 0)) {
     historyTokens = usage.input_tokens + (typeof usage.output_tokens === "number" ? usage.output_tokens : 0);
     basis = "last_usage";
   } else {

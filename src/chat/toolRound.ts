@@ -4,6 +4,7 @@ import type { PreparedCall, ReadyCall } from "../tools/preparedCall";
 import { prepareCall } from "../tools/preparedCall";
 import { runToolCall } from "../tools/runToolCall";
 import type { CheckpointId } from "../tools/checkpointStore";
+import type { ToolCaller } from "../tools/toolContract";
 import type { ToolRegistry } from "../tools/toolRegistry";
 import type { ToolCallRecord } from "./conversation";
 import type { SendEstimate } from "./spendGuard";
@@ -50,6 +51,7 @@ export async function answerFunctionCalls(
   tools: ChatTools,
   signal: AbortSignal,
   onToolCall: (event: ToolCallEvent) => void,
+  caller?: ToolCaller,
 ): Promise<ToolCallRecord[]> {
   const records: ToolCallRecord[] = [];
   const answered = new Set<string>();
@@ -64,6 +66,7 @@ export async function answerFunctionCalls(
       maxResultChars: tools.maxResultChars,
       redact: tools.redact,
       stillOffered: (tool) => tools.registry.offer(tool, tools.availability()),
+      ...(caller ? { caller } : {}),
     });
     const approvedBy = tools.approvedBy?.(proposal.call_id);
     const record: ToolCallRecord = { callId: proposal.call_id, name: proposal.name, arguments: proposal.arguments, status: prepared.status, output, outcome, ...(approvedBy ? { approvedBy } : {}) };

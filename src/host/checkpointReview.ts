@@ -25,8 +25,9 @@ export function registerCheckpointReview(checkpointing: WorkspaceCheckpointing, 
     disposable,
     actions: {
       review: (checkpoint) => review(checkpointing, checkpoint),
-      restore: (checkpoint) => restore(checkpointing, checkpoint.before, notes),
-      undoRestore: (checkpoint) => undoRestore(checkpointing, checkpoint.restoredFrom, notes),
+      // What a restore did is told to the model of the conversation whose turn it undoes, and only to it.
+      restore: (checkpoint, conversationId) => restore(checkpointing, checkpoint.before, conversationId === null ? null : notes, conversationId ?? ""),
+      undoRestore: (checkpoint, conversationId) => undoRestore(checkpointing, checkpoint.restoredFrom, conversationId === null ? null : notes, conversationId ?? ""),
     },
   };
 }
@@ -51,7 +52,7 @@ async function review(checkpointing: WorkspaceCheckpointing, checkpoint: TurnChe
 }
 
 /** Returns the checkpoint taken just before the restore (what Undo restore on the turn puts back), or null when nothing was restored. */
-async function restore(checkpointing: WorkspaceCheckpointing, target: CheckpointId, notes: ReviewNotes | null): Promise<CheckpointId | null> {
+async function restore(checkpointing: WorkspaceCheckpointing, target: CheckpointId, notes: ReviewNotes | null, conversationId: string): Promise<CheckpointId | null> {
   const checkpoints = checkpointing.current();
   const planned = await checkpoints.diff(await checkpoints.take(), target);
   if (planned.length === 0) {
@@ -69,17 +70,17 @@ async function restore(checkpointing: WorkspaceCheckpointing, target: Checkpoint
   if (answer !== restoreButton) return null;
   const { before, changes } = await checkpoints.restore(target);
   await revertUnsaved(changes);
-  for (const change of changes) notes?.settle({ path: displayPath(change), result: "restored" });
+  for (const change of changes) notes?.settle(conversationId, { path: displayPath(change), result: "restored" });
   // Undo restore is on the turn itself (it stays; a notification goes away).
   void vscode.window.showInformationMessage(vscode.l10n.t("Restored {0} file(s) to how they were before this turn.", changes.length));
   return before;
 }
 
-async function undoRestore(checkpointing: WorkspaceCheckpointing, before: CheckpointId | undefined, notes: ReviewNotes | null): Promise<boolean> {
+async function undoRestore(checkpointing: WorkspaceCheckpointing, before: CheckpointId | undefined, notes: ReviewNotes | null, conversationId: string): Promise<boolean> {
   if (!before) return false;
   const undone = await checkpointing.current().restore(before);
   await revertUnsaved(undone.changes);
-  for (const change of undone.changes) notes?.settle({ path: displayPath(change), result: "restore_undone" });
+  for (const change of undone.changes) notes?.settle(conversationId, { path: displayPath(change), result: "restore_undone" });
   void vscode.window.showInformationMessage(vscode.l10n.t("Undid the restore: {0} file(s) are back as they were.", undone.changes.length));
   return true;
 }

@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import type { ReviewNotes, ReviewOutcome } from "../chat/reviewNote";
+import type { LiveReviewOutcome, ReviewNotes } from "../chat/reviewNote";
 import type { EditReviewer } from "../tools/builtin/proposeEditTool";
 import type { TextHunk } from "../tools/textHunks";
 import { applyHunks, computeHunks, hunkStartLine, linesWithBreaks } from "../tools/textHunks";
@@ -30,6 +30,8 @@ interface FileReview {
   generation: number;
   /** The model proposed it (propose_edit) rather than the person (Apply to file). */
   fromModel: boolean;
+  /** The conversations whose model proposed changes to the file: they alone are told how the review ended. */
+  proposedBy: readonly string[];
 }
 
 export const KEEP_CHANGE_COMMAND = "relayChat.review.keepChange";
@@ -85,7 +87,7 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
   }
 
   /** Puts `proposed` into the file's buffer for review; a file already in review keeps its first original. */
-  async propose(uri: vscode.Uri, proposed: string, options: { createsFile: boolean; fromModel?: boolean }): Promise<{ changes: number }> {
+  async propose(uri: vscode.Uri, proposed: string, options: { createsFile: boolean; fromModel?: boolean; conversationId?: string }): Promise<{ changes: number }> {
     let existing = this.reviews.get(uri.toString());
     if (options.createsFile) {
       const create = new vscode.WorkspaceEdit();
@@ -114,6 +116,7 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
         decisions: hunks.map(() => "pending"),
         generation: (existing?.generation ?? 0) + 1,
         fromModel: (existing?.fromModel ?? false) || options.fromModel === true,
+        proposedBy: [...new Set([...(existing?.proposedBy ?? []), ...(options.fromModel === true && options.conversationId !== undefined ? [options.conversationId] : [])])],
       });
     }
     this.refresh();
@@ -284,12 +287,12 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
     const path = this.displayPath(review);
     const total = review.decisions.length;
     const kept = review.decisions.filter((decision) => decision === "kept").length;
-    if (result !== null) this.notes.settle({ path, result });
-    else this.notes.settle(kept === total ? { path, result: "kept" } : kept === 0 ? { path, result: "undone" } : { path, result: "partly_kept", kept, total });
+    const outcome = result !== null ? { path, result } : kept === total ? { path, result: "kept" as const } : kept === 0 ? { path, result: "undone" as const } : { path, result: "partly_kept" as const, kept, total };
+    for (const conversationId of review.proposedBy) this.notes.settle(conversationId, outcome);
   }
 
-  private inReviewFromModel(): ReviewOutcome[] {
-    return [...this.reviews.values()].filter((review) => review.fromModel).map((review) => ({ path: this.displayPath(review), result: "in_review" }));
+  private inReviewFromModel(): LiveReviewOutcome[] {
+    return [...this.reviews.values()].filter((review) => review.fromModel).map((review) => ({ path: this.displayPath(review), result: "in_review", conversationIds: review.proposedBy }));
   }
 
   private displayPath(review: FileReview): string {

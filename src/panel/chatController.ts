@@ -230,6 +230,12 @@ export class ChatController implements PanelSource {
     if (this.pageReady) this.view?.post({ type: "showHistory" });
   }
 
+  /** The person chose to send an incomplete turn with later messages (its message and partial answer). */
+  async includeIncompleteTurn(turnId: string): Promise<void> {
+    await this.runner.session?.includeIncompleteTurn(turnId);
+    this.sync.changed();
+  }
+
   /** relayChat.model changed: the setting wins over a model picked in the panel until another pick. */
   async onModelSettingChanged(): Promise<void> {
     await this.modelChoice.pick("");

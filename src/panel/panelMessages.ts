@@ -31,6 +31,8 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
       return controller.turns.retry(message.turnId);
     case "continue":
       return controller.turns.runTurn((session) => session.continueTurn(message.turnId));
+    case "includeTurn":
+      return controller.includeIncompleteTurn(message.turnId);
     case "resendWithoutImages":
       return controller.turns.runTurn((session) => session.resendWithoutImages(message.turnId));
     case "regenerate":

@@ -81,10 +81,13 @@ export interface EditorServices {
 /** Review and restore of the files a turn changed, between its checkpoint and now (the editor's diff views and dialogs). */
 export interface TurnChangesActions {
   review(checkpoint: TurnCheckpoint): Promise<void>;
-  /** The checkpoint taken just before the restore (for Undo restore), or null when nothing was restored. */
-  restore(checkpoint: TurnCheckpoint): Promise<CheckpointId | null>;
+  /**
+   * The checkpoint taken just before the restore (for Undo restore), or null when nothing was restored.
+   * `conversationId`: the conversation whose turn it is; what the restore did is told to its model only.
+   */
+  restore(checkpoint: TurnCheckpoint, conversationId: string | null): Promise<CheckpointId | null>;
   /** Puts back what the turn's restore replaced; false when nothing was undone. */
-  undoRestore(checkpoint: TurnCheckpoint): Promise<boolean>;
+  undoRestore(checkpoint: TurnCheckpoint, conversationId: string | null): Promise<boolean>;
 }
 
 /** The model the user picked in the panel for each relay, remembered per workspace: an id typed for one relay never follows to another. */

@@ -113,6 +113,8 @@ export interface TurnView {
   images?: string[];
   /** What the model was told before the message about the review of its proposed edits; absent when nothing. */
   reviewNote?: string;
+  /** For an incomplete answer: left out of what later messages send (the person may include it), or included. */
+  sentLater?: "left_out" | "included";
   /** Markdown of the answer so far (completed text, or the partial text of an unfinished turn). */
   answerText: string;
   /** What the model declined to answer, in its own words (`refusal` parts); null when it refused nothing. */
@@ -389,6 +391,8 @@ export type ToHost =
   | { type: "approval"; callId: string; answer: "approve" | "deny" | "allow_session" | "always_allow" | "read_only_always" }
   | { type: "retry"; turnId: string }
   | { type: "continue"; turnId: string }
+  /** An incomplete turn goes with later messages after all (its message and partial answer). */
+  | { type: "includeTurn"; turnId: string }
   /** The turn's message again, as a new version without its images (the model refused them). */
   | { type: "resendWithoutImages"; turnId: string }
   | { type: "regenerate"; turnId: string }
@@ -467,6 +471,7 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   approval: (message) => isString(message.callId) && (message.answer === "approve" || message.answer === "deny" || message.answer === "allow_session" || message.answer === "always_allow" || message.answer === "read_only_always"),
   retry: (message) => isString(message.turnId),
   continue: (message) => isString(message.turnId),
+  includeTurn: (message) => isString(message.turnId),
   resendWithoutImages: (message) => isString(message.turnId),
   regenerate: (message) => isString(message.turnId),
   editAndResend: (message) => isString(message.turnId) && isString(message.text),

@@ -29,8 +29,8 @@ export class TurnFileActions {
     if (action === "review") return actions.review(checkpoint);
     // The turn itself shows that its files are restored and offers Undo restore (a notification goes away).
     let restoredFrom: CheckpointId | null | undefined;
-    if (action === "restore") restoredFrom = (await actions.restore(checkpoint)) ?? undefined;
-    else if (checkpoint.restoredFrom && (await actions.undoRestore(checkpoint))) restoredFrom = null;
+    if (action === "restore") restoredFrom = (await actions.restore(checkpoint, conversation?.id ?? null)) ?? undefined;
+    else if (checkpoint.restoredFrom && (await actions.undoRestore(checkpoint, conversation?.id ?? null))) restoredFrom = null;
     if (restoredFrom === undefined) return;
     if (runner.session) await runner.session.recordRestore(turnId, restoredFrom);
     this.options.turnChanged(turnId);

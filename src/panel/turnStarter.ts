@@ -46,13 +46,15 @@ export class TurnStarter {
     }
     const message = composeMessage(trimmed, editorActions.takeAttachments());
     const conversation = this.options.runner.conversation;
-    const outcomes = conversation && editReviews && changedFilesOnBranch(conversation) ? editReviews.outcomes() : [];
+    const conversationId = conversation?.id;
+    // Only what became of this conversation's own proposals: another conversation's changes are not its model's.
+    const outcomes = conversation && conversationId !== undefined && editReviews && changedFilesOnBranch(conversation) ? editReviews.outcomes(conversationId) : [];
     const reviewNote = reviewNoteText(outcomes);
     await this.runTurn(async (session) => {
       const result = await session.send(message, { images, reviewNote });
       // Told once the note is part of the history that is resent (a completed turn); after a declined or failed
       // send the next message carries it again.
-      if (reviewNote !== null && result.status === "finished" && result.turn.outcome.kind === "completed" && result.turn.reviewNote === reviewNote) editReviews?.told(outcomes);
+      if (reviewNote !== null && result.status === "finished" && result.turn.outcome.kind === "completed" && result.turn.reviewNote === reviewNote && conversationId !== undefined) editReviews?.told(conversationId, outcomes);
     });
   }
 

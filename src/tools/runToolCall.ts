@@ -4,7 +4,7 @@ import type { FunctionCallOutputItem } from "../relay/types";
 import type { ApprovalAnswer } from "./approvalPolicy";
 import { truncateOutput } from "./outputTruncation";
 import type { PreparedCall, ReadyCall } from "./preparedCall";
-import type { Tool, ToolRunResult } from "./toolContract";
+import type { Tool, ToolCaller, ToolRunResult } from "./toolContract";
 import type { ToolOffer } from "./toolRegistry";
 
 export interface RunToolCallOptions {
@@ -21,6 +21,8 @@ export interface RunToolCallOptions {
    * question was open, and then the call must not run. Without it, an approved call runs.
    */
   readonly stillOffered?: (tool: Tool) => ToolOffer;
+  /** The conversation and turn the call belongs to, passed on to the tool (propose_edit keys its review note by it). */
+  readonly caller?: ToolCaller;
 }
 
 /**
@@ -72,7 +74,7 @@ export async function runToolCall(
 
   let result: string | ToolRunResult | typeof aborted;
   try {
-    result = await untilAborted(prepared.tool.run(prepared.args, options.signal), options.signal);
+    result = await untilAborted(prepared.tool.run(prepared.args, options.signal, options.caller), options.signal);
   } catch (error) {
     if (options.signal.aborted) return reply(cancelledWhileRunning(toolName), "stopped_while_running");
     return reply(`Error: ${errorMessage(error)}`, "failed");

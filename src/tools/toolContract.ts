@@ -23,6 +23,12 @@ export interface ToolRunResult {
  */
 export type ArgumentRole = "command" | "folder" | "path";
 
+/** Who asked for a call: the conversation and turn whose model proposed it (absent outside a conversation, as in VS Code's own chat). */
+export interface ToolCaller {
+  readonly conversationId: string;
+  readonly turnId: string;
+}
+
 export interface Tool {
   /** The function name the model calls; must match /^[A-Za-z0-9_-]{1,64}$/. */
   readonly name: string;
@@ -37,7 +43,7 @@ export interface Tool {
   /** For an `external` tool only: the user chose to let its approval card offer "allow for this session". */
   readonly sessionAllowanceOptIn?: boolean;
   /** Called only with arguments that passed schema validation and only after approval. */
-  run(args: JsonObject, signal: AbortSignal): Promise<string | ToolRunResult>;
+  run(args: JsonObject, signal: AbortSignal, caller?: ToolCaller): Promise<string | ToolRunResult>;
   /**
    * For a tool that changes a file: the change the call would make, so its approval card shows a diff. Called
    * with validated arguments before approval; changes nothing. Null when there is nothing to show.
@@ -47,7 +53,7 @@ export interface Tool {
 
 /** What a tool author writes: the same contract, with the argument type the schema guarantees. */
 export interface TypedToolSpecification<TArgs> extends Omit<Tool, "run" | "previewChange"> {
-  run(args: TArgs, signal: AbortSignal): Promise<string | ToolRunResult>;
+  run(args: TArgs, signal: AbortSignal, caller?: ToolCaller): Promise<string | ToolRunResult>;
   previewChange?(args: TArgs): Promise<ProposedChange | null>;
 }
 
@@ -59,7 +65,7 @@ export function defineTool<TArgs>(specification: TypedToolSpecification<TArgs>):
   const { previewChange } = specification;
   return {
     ...specification,
-    run: (args, signal) => specification.run(args as unknown as TArgs, signal),
+    run: (args, signal, caller) => specification.run(args as unknown as TArgs, signal, caller),
     previewChange: previewChange === undefined ? undefined : (args) => previewChange(args as unknown as TArgs),
   };
 }

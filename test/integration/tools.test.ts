@@ -13,6 +13,7 @@ import { createBuiltinTools } from "../../src/tools/builtin/builtinTools";
 import { createDiagnosticsTool } from "../../src/tools/builtin/diagnosticsTool";
 import type { JsonObject } from "../../src/relay/types";
 import { defaultMatchBudgetMs } from "../../src/tools/lineMatchWorker";
+import type { ToolCaller } from "../../src/tools/toolContract";
 import { ToolRegistry } from "../../src/tools/toolRegistry";
 import { isAlive, waitForNumberIn, waitUntilDead } from "../support/processes";
 import { waitFor } from "./panelState";
@@ -74,13 +75,13 @@ describe("built-in tools in the editor", function () {
     return vscode.Uri.file(absolute);
   }
 
-  async function run(name: string, args: JsonObject): Promise<Outcome> {
+  async function run(name: string, args: JsonObject, caller?: ToolCaller): Promise<Outcome> {
     const tool = builtin.tools.find((each) => each.name === name);
     assert.ok(tool, `tool ${name} exists`);
     const registry = new ToolRegistry(builtin.tools);
     const check = registry.checkArguments(name, args);
     assert.ok(check.valid, `arguments for ${name} pass its schema: ${JSON.stringify(check)}`);
-    const result = await tool.run(args, new AbortController().signal);
+    const result = await tool.run(args, new AbortController().signal, caller);
     return typeof result === "string" ? { output: result, isError: false } : { output: result.output, isError: result.isError === true };
   }
 
@@ -424,11 +425,12 @@ describe("built-in tools in the editor", function () {
     });
 
     it("keeps how the review of each proposal ended for the model's next message, until it is told", async () => {
-      notes.told(notes.outcomes());
+      const inA = { conversationId: "conversation-a", turnId: "turn-a" };
+      notes.told(inA.conversationId, notes.outcomes(inA.conversationId));
       const names = ["undone", "kept", "partly", "typed", "waiting"];
       const uris = await Promise.all(names.map((name) => write(`told/${name}.ts`, original)));
       for (const name of names) {
-        await run("propose_edit", { path: `${folderName}/told/${name}.ts`, edits: [{ old_text: "const a = 1;", new_text: "const a = 7;" }, { old_text: "const b2 = 2;", new_text: "const b2 = 7;" }] });
+        await run("propose_edit", { path: `${folderName}/told/${name}.ts`, edits: [{ old_text: "const a = 1;", new_text: "const a = 7;" }, { old_text: "const b2 = 2;", new_text: "const b2 = 7;" }] }, inA);
       }
       // The person's own Apply to file is not the model's proposal: nothing to tell about it.
       const applied = await write("told/applied.ts", original);
@@ -443,7 +445,8 @@ describe("built-in tools in the editor", function () {
       await vscode.workspace.applyEdit(edit);
 
       const shown = (name: string) => vscode.workspace.asRelativePath(path.join(folder, "told", `${name}.ts`));
-      const outcomes = notes.outcomes();
+      assert.deepEqual(notes.outcomes("conversation-b"), [], "another conversation (its own command run since) hears nothing of conversation A's changes");
+      const outcomes = notes.outcomes(inA.conversationId);
       assert.deepEqual(
         outcomes.filter((outcome) => outcome.path.includes("told")),
         [
@@ -454,8 +457,8 @@ describe("built-in tools in the editor", function () {
           { path: shown("waiting"), result: "in_review" },
         ],
       );
-      notes.told(outcomes);
-      assert.deepEqual(notes.outcomes(), [{ path: shown("waiting"), result: "in_review" }], "settled reviews are told once; one still in review is told until decided");
+      notes.told(inA.conversationId, outcomes);
+      assert.deepEqual(notes.outcomes(inA.conversationId), [{ path: shown("waiting"), result: "in_review" }], "settled reviews are told once; one still in review is told until decided");
       await review.undoFile(uris[4] as vscode.Uri);
       await review.undoFile(applied);
     });

@@ -7,7 +7,8 @@ import { changedFilesOnBranch, ReviewNotes, reviewNoteText } from "../../src/cha
 import { turnViewsOf } from "../../src/panel/turnView";
 import type { JsonObject } from "../../src/relay/types";
 import type { ChatHarness } from "../fixtures/chat/chatHarness";
-import { finishedTurn, startChatHarness } from "../fixtures/chat/chatHarness";
+import { finishedTurn, startChatHarness, weatherTools } from "../fixtures/chat/chatHarness";
+import type { ToolLog } from "../fixtures/chat/chatHarness";
 import { validateResponseRequest } from "../support/openResponsesSchema";
 
 function userTexts(body: JsonObject): string[] {
@@ -51,17 +52,50 @@ describe("the model is told how the review of its proposed edits went", () => {
 
   it("keeps each file's latest outcome until a note carried it, and reads the files in review at each send", () => {
     const notes = new ReviewNotes();
-    let inReview = [{ path: "src/e.ts", result: "in_review" as const }];
+    let inReview = [{ path: "src/e.ts", result: "in_review" as const, conversationIds: ["A"] }];
     notes.setLive(() => inReview);
-    notes.settle({ path: "src/a.ts", result: "kept" });
-    notes.settle({ path: "src/b.ts", result: "undone" });
-    notes.settle({ path: "src/a.ts", result: "restored" });
-    const first = notes.outcomes();
+    notes.settle("A", { path: "src/a.ts", result: "kept" });
+    notes.settle("A", { path: "src/b.ts", result: "undone" });
+    notes.settle("A", { path: "src/a.ts", result: "restored" });
+    const first = notes.outcomes("A");
     assert.deepEqual(first, [{ path: "src/b.ts", result: "undone" }, { path: "src/a.ts", result: "restored" }, { path: "src/e.ts", result: "in_review" }]);
-    notes.settle({ path: "src/c.ts", result: "kept" });
-    notes.told(first);
+    notes.settle("A", { path: "src/c.ts", result: "kept" });
+    notes.told("A", first);
     inReview = [];
-    assert.deepEqual(notes.outcomes(), [{ path: "src/c.ts", result: "kept" }], "what settled after the read waits for the next message");
+    assert.deepEqual(notes.outcomes("A"), [{ path: "src/c.ts", result: "kept" }], "what settled after the read waits for the next message");
+  });
+
+  it("tells each conversation only what became of the changes its own model proposed", async () => {
+    // Conversation A's model calls a tool (as propose_edit, run_command do); the tool learns whose call it is.
+    const log: ToolLog = { runs: [], approvals: [], callers: [] };
+    const a = harness.newSession({ settings: { model: "tools" }, tools: weatherTools("approve", log) });
+    const aTurn = finishedTurn(await a.send("weather in Paris?"));
+    assert.deepEqual(log.callers, [{ conversationId: a.conversation.id, turnId: aTurn.id }], "the call carries the conversation and turn that proposed it");
+
+    // What the person did with A's changes (Undo in the review, Restore, Undo restore) is kept for A.
+    const notes = new ReviewNotes();
+    notes.setLive(() => [{ path: "d.js", result: "in_review", conversationIds: [a.conversation.id] }]);
+    notes.settle(a.conversation.id, { path: "c.js", result: "undone" });
+    notes.settle(a.conversation.id, { path: "test-output.txt", result: "restored" });
+
+    // Conversation B ran its own command since: its next message carries none of A's notes.
+    const b = harness.newSession({ settings: { model: "tools" }, tools: weatherTools("approve", log) });
+    finishedTurn(await b.send("weather in Oslo?"));
+    assert.equal(log.callers?.[1]?.conversationId, b.conversation.id);
+    assert.deepEqual(notes.outcomes(b.conversation.id), [], "B hears nothing of A's files");
+    assert.equal(reviewNoteText(notes.outcomes(b.conversation.id)), null);
+
+    // A's next message carries them, once.
+    const forA = notes.outcomes(a.conversation.id);
+    assert.deepEqual(forA, [
+      { path: "c.js", result: "undone" },
+      { path: "test-output.txt", result: "restored" },
+      { path: "d.js", result: "in_review" },
+    ]);
+    finishedTurn(await a.send("and now?", { reviewNote: reviewNoteText(forA) }));
+    assert.ok(userTexts(harness.postedBodies().at(-2) as JsonObject).some((text) => text.includes("- c.js: undone")), "A's request carries its notes");
+    notes.told(a.conversation.id, forA);
+    assert.deepEqual(notes.outcomes(a.conversation.id), [{ path: "d.js", result: "in_review" }], "told once; a file still in review is told until decided");
   });
 
   it("sends the note before the message, resends it with the history, keeps it on regenerate, and shows and exports it", async () => {

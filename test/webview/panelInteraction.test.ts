@@ -81,6 +81,22 @@ describe("Chat panel webview: interaction (Chromium)", function () {
     assert.deepEqual(await panel.posted(), [{ type: "approval", callId: "call_write", answer: "approve" }]);
   });
 
+  it("marks an incomplete answer as not sent with the next message, offers Include beside Continue, and says once it is included", async () => {
+    const { page } = panel;
+    const cut = turn("t1", { outcome: "incomplete", outcomeLabel: "incomplete (max_output_tokens)", sentLater: "left_out", actions: ["continue", "retry"] });
+    await panel.sendState(panelState({ turns: [cut] }));
+    const state = page.locator(".turn-state");
+    assert.match((await state.innerText()) ?? "", /Not sent with the next message\./);
+    assert.equal(await state.getByRole("button", { name: "Continue", exact: true }).count(), 1, "Continue stays");
+    await panel.clearPosted();
+    await state.getByRole("button", { name: "Include in the next message" }).click();
+    assert.deepEqual(await panel.posted(), [{ type: "includeTurn", turnId: "t1" }]);
+
+    await panel.sendState(panelState({ turns: [{ ...cut, sentLater: "included" }] }));
+    assert.match((await page.locator(".turn-state").innerText()) ?? "", /Your message and this partial answer are sent with later messages\./);
+    assert.equal(await page.getByRole("button", { name: "Include in the next message" }).count(), 0);
+  });
+
   it("sends on Enter, adds a line on Shift+Enter, and never sends during IME composition", async () => {
     const { page } = panel;
     await panel.sendState(panelState());

@@ -8,7 +8,7 @@ import { splitLines } from "../textFileContent";
 import type { TextReplacement } from "../textEdits";
 import { applyTextEdits } from "../textEdits";
 import type { ProposedChange } from "../editPreview";
-import type { Tool, ToolRunResult } from "../toolContract";
+import type { Tool, ToolCaller, ToolRunResult } from "../toolContract";
 import { defineTool } from "../toolContract";
 import { workspaceDisplayPath } from "../workspaceDisplayPath";
 import { resolveInsideWorkspace } from "../workspacePaths";
@@ -21,8 +21,11 @@ export interface ProposeEditArguments {
 
 /** Where proposed edits are reviewed; resolves once the change is in the editor, before anything is decided. */
 export interface EditReviewer {
-  /** `fromModel`: the model proposed it (propose_edit), so the outcome of its review is told to the model later. */
-  propose(uri: vscode.Uri, proposed: string, options: { createsFile: boolean; fromModel?: boolean }): Promise<{ changes: number }>;
+  /**
+   * `fromModel`: the model proposed it (propose_edit), so the outcome of its review is told to the model later:
+   * to the conversation `conversationId` only (none: told to no conversation).
+   */
+  propose(uri: vscode.Uri, proposed: string, options: { createsFile: boolean; fromModel?: boolean; conversationId?: string }): Promise<{ changes: number }>;
 }
 
 export interface ProposeEditToolOptions {
@@ -67,7 +70,7 @@ export function createProposeEditTool(options: ProposeEditToolOptions): Tool {
       required: ["path"],
       additionalProperties: false,
     },
-    run: (args, signal) => proposeEdit(options, args, signal),
+    run: (args, signal, caller) => proposeEdit(options, args, signal, caller),
     previewChange: (args) => previewEdit(options, args),
   });
 }
@@ -128,7 +131,7 @@ async function previewEdit(options: ProposeEditToolOptions, args: ProposeEditArg
   return { path: args.path, replacements: args.edits.map((edit) => ({ oldText: edit.old_text, newText: edit.new_text })), arguments: shownArguments };
 }
 
-async function proposeEdit(options: ProposeEditToolOptions, args: ProposeEditArguments, signal: AbortSignal): Promise<string | ToolRunResult> {
+async function proposeEdit(options: ProposeEditToolOptions, args: ProposeEditArguments, signal: AbortSignal, caller?: ToolCaller): Promise<string | ToolRunResult> {
   const prepared = await prepareEdit(options, args);
   if (!prepared.ok) return { output: prepared.output, isError: true };
   const { uri, shown, original, proposed, createsFile } = prepared;
@@ -136,7 +139,7 @@ async function proposeEdit(options: ProposeEditToolOptions, args: ProposeEditArg
 
   const summary = describeChange(original, proposed, createsFile, prepared.editCount);
   try {
-    const { changes } = await options.review.propose(uri, proposed, { createsFile, fromModel: true });
+    const { changes } = await options.review.propose(uri, proposed, { createsFile, fromModel: true, ...(caller ? { conversationId: caller.conversationId } : {}) });
     return `The edit to ${shown} (${summary}, ${changes === 1 ? "1 changed part" : `${changes} changed parts`}) is in the editor, awaiting the user's review: they keep or undo each part, and the file is saved once every part is decided. ${createsFile ? "Until then the file is empty on disk." : "Until then the file on disk is unchanged."}`;
   } catch (error) {
     return { output: `The edit to ${shown} was not put in the editor: ${(error as Error).message} Nothing changed.`, isError: true };
