@@ -3,6 +3,8 @@
 // (code-server on 127.0.0.1), already pointed at the relay. Runs until Ctrl-C.
 //
 //   --port N        the code-server port (default 8080, or a free one if taken)
+//   --relay-port N  the emulator's port (default: a free one); the second, OpenRouter-like relay takes N+1,
+//                   so the CLI can be pointed at a known address (RELAY_CHAT_BASE_URL=http://127.0.0.1:N/v1)
 //   --profile P     which kind of relay the emulator behaves like: openai (default), minimal, new-api,
 //                   translated (a gateway that translates to Chat Completions); see test/emulator/profiles.ts
 //   --screenshot    open the workbench in headless Chromium, send one message, save a screenshot to
@@ -42,12 +44,24 @@ async function startRelay() {
     console.log(`Using the relay at ${process.env.RELAY_CHAT_BASE_URL} (from RELAY_CHAT_BASE_URL).`);
     return { baseUrl: process.env.RELAY_CHAT_BASE_URL, key: process.env.RELAY_CHAT_API_KEY, model: process.env.RELAY_CHAT_MODEL ?? "", emulated: false, stop: () => {} };
   }
-  return startEmulatedRelay(argument("--profile") ?? "openai");
+  return startEmulatedRelay(argument("--profile") ?? "openai", undefined, relayPort());
 }
 
-/** The relay emulator as a child process, behaving like `relayProfile`; `key` makes it accept that key. */
-async function startEmulatedRelay(relayProfile, key) {
-  const child = spawn(process.execPath, ["--require", "tsx/cjs", path.join(repoRoot, "test/emulator/main.ts"), "--profile", relayProfile, ...(key ? ["--key", key] : [])], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
+/** The port asked for with --relay-port, or undefined for a free one; a wrong value stops the demo with why. */
+function relayPort() {
+  const value = argument("--relay-port");
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65534) {
+    console.error(`--relay-port takes a port number from 1 to 65534, got ${JSON.stringify(value)}.`);
+    process.exit(2);
+  }
+  return port;
+}
+
+/** The relay emulator as a child process, behaving like `relayProfile`; `key` makes it accept that key; `port` (optional) its port. */
+async function startEmulatedRelay(relayProfile, key, port) {
+  const child = spawn(process.execPath, ["--require", "tsx/cjs", path.join(repoRoot, "test/emulator/main.ts"), "--profile", relayProfile, ...(key ? ["--key", key] : []), ...(port ? ["--port", String(port)] : [])], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
   const line = await new Promise((resolve, reject) => {
     let buffered = "";
     child.stdout.on("data", (chunk) => {
@@ -154,7 +168,7 @@ async function main() {
   const relay = await startRelay();
   // A second relay of another kind beside the first, so switching, cost and balance can be seen: it prices
   // its answers and reports what it billed and the key's balance, as OpenRouter does.
-  const secondRelay = relay.emulated && !fresh ? await startEmulatedRelay("openrouter", relay.key) : null;
+  const secondRelay = relay.emulated && !fresh ? await startEmulatedRelay("openrouter", relay.key, relayPort() === undefined ? undefined : relayPort() + 1) : null;
   const folder = writeDemoWorkspace();
   const wantedPort = Number(argument("--port") ?? 8080);
   const port = (await portIsFree(wantedPort)) ? wantedPort : undefined;

@@ -10,36 +10,9 @@ import { cliInstructions } from "./cliInstructions";
 import type { CliOutput } from "./askCommand";
 import { runBalance } from "./balanceCommand";
 import { cliPriceOf, readPricesFile } from "./cliPrices";
+import { USAGE, commandHelp, isCommandName } from "./cliUsage";
 import { CLI_WORDING } from "./cliWording";
 
-const USAGE = `Usage:
-  relay-chat ask --base-url URL --model ID [--no-stream] [--max-output-tokens N] [--prices FILE] [--system TEXT] [--no-rules] [--json] PROMPT
-  relay-chat models --base-url URL [--json]
-  relay-chat check --base-url URL --model ID
-  relay-chat balance --base-url URL [--json]
-
-Options for every command:
-  --header "NAME: VALUE"     an extra, non-secret request header (repeatable), e.g. "x-portkey-provider: openai"
-  --idle-timeout SECONDS     give up on a stream when nothing arrives for this long (default 120)
-  --non-stream-timeout SECONDS  the whole-answer limit of a non-streamed request (default 600)
-  --kind KIND                the kind of relay (${RELAY_KINDS.join(", ")}): which balance and price
-                             endpoints to ask first; without it they are tried in turn
-
-"ask" reports the request's cost: billed where the relay says what it charged (OpenRouter, LiteLLM),
-estimated from the relay's published prices (new-api, OpenRouter, LiteLLM) or from --prices FILE, a JSON
-list like [{"model": "gpt-4o-mini", "input": 0.15, "cachedInput": 0.075, "output": 0.6, "currency": "USD"}]
-in money per million tokens (the relayChat.prices setting's shape); unknown stays null, never 0.
-"ask" tells the model what the panel does (its base instruction, with the working directory as the
-workspace), plus --system TEXT and the working directory's rules files (AGENTS.md,
-.github/copilot-instructions.md, CLAUDE.md, .clinerules, .cursorrules) unless --no-rules; --json lists
-them as "instructionSources".
-"balance" reads the key's balance where the relay shows it with the same key (new-api and one-api
-billing endpoints, new-api /api/usage/token/, OpenRouter /api/v1/key, LiteLLM /key/info); it is never
-billed. --json prints {"remaining", "used", "unit", "unlimited", "source"}; exit 0 when a balance was read.
-
-The API key is read from the RELAY_CHAT_API_KEY environment variable only (never a flag, so it stays out
-of shell history). The base URL may also come from RELAY_CHAT_BASE_URL. Proxies: HTTPS_PROXY, HTTP_PROXY, NO_PROXY.
-"check" sends a model list request and three small requests, which the relay may bill.`;
 
 const output: CliOutput = {
   stdout: (text) => process.stdout.write(text),
@@ -50,7 +23,9 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
   l10n.config({ contents: { ...CLI_WORDING } });
   const [command, ...rest] = argv;
   if (!command || command === "--help" || command === "-h" || command === "help") {
-    output.stdout(`${USAGE}\n`);
+    // `relay-chat help ask` is `relay-chat ask --help`.
+    const about = command === "help" ? rest[0] : undefined;
+    output.stdout(`${about !== undefined && isCommandName(about) ? commandHelp(about) : USAGE}\n`);
     return command ? 0 : 2;
   }
   let parsed;
@@ -80,7 +55,7 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
   }
   const values = parsed.values;
   if (values.help) {
-    output.stdout(`${USAGE}\n`);
+    output.stdout(`${isCommandName(command) ? commandHelp(command) : USAGE}\n`);
     return 0;
   }
   const idleSeconds = values["idle-timeout"] ? Number(values["idle-timeout"]) : null;
@@ -133,9 +108,11 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
   try {
     switch (command) {
       case "ask": {
-        const prompt = parsed.positionals.join(" ");
+        // The prompt from the arguments, or piped in (`echo … | relay-chat ask --model m`, or `-` for standard input).
+        const fromStdin = parsed.positionals.length === 0 ? !process.stdin.isTTY : parsed.positionals.length === 1 && parsed.positionals[0] === "-";
+        const prompt = fromStdin ? (await readStandardInput()).trim() : parsed.positionals.join(" ");
         if (!values.model || !prompt) {
-          output.stderr(`ask needs --model and a prompt.\n\n${USAGE}\n`);
+          output.stderr(`ask needs --model and a prompt (as arguments, or piped to standard input).\n\n${commandHelp("ask")}\n`);
           return 2;
         }
         // Asked beside the request, not before it: the answer is never kept waiting for a price list.
@@ -169,6 +146,12 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
   } finally {
     await client.close();
   }
+}
+
+async function readStandardInput(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 if (require.main === module) {

@@ -7,6 +7,7 @@ import { Exchange } from "./exchange";
 import { checkExtraHeaders } from "./extraHeaders";
 import { isObject } from "./outputItems";
 import { createDispatcher } from "./proxy";
+import { redactJson } from "./redact";
 import { relayGetJson } from "./relayGet";
 import type { RelayGetOptions, RelayGetResult } from "./relayGet";
 import { DEFAULT_REQUEST_ID_HEADERS, requestIdFromMessage } from "./requestId";
@@ -233,7 +234,8 @@ export class RelayClient {
     const contentType = headerText(response.headers["content-type"]);
     const success = response.statusCode >= 200 && response.statusCode < 300;
     const list = success ? parseModelList(body) : null;
-    if (list && list.ok) return { ok: true, models: list.models, requestId: exchange.requestId, httpStatus: response.statusCode };
+    // Model ids and fields are read from decoded JSON: redacted again, as a key echoed JSON-escaped is only the key once decoded.
+    if (list && list.ok) return { ok: true, models: redactJson(list.models, [this.apiKey]) as ModelInfo[], requestId: exchange.requestId, httpStatus: response.statusCode };
     const classified = exchange.redactClassified(classifyHttpError(response.statusCode, body, contentType));
     const requestId = exchange.requestId ?? requestIdFromMessage(classified.message);
     const explanation = !success

@@ -2,7 +2,7 @@ import * as l10n from "@vscode/l10n";
 import { request as httpRequest } from "undici";
 import type { Dispatcher } from "undici";
 import { classifyNetworkError } from "./errorClassifier";
-import { redactSecrets } from "./redact";
+import { redactJson, redactSecrets } from "./redact";
 
 // One small GET of a relay's side endpoint (balance, prices, status): never billed, time-limited,
 // abortable, through the same connection pool, proxy and extra headers as the relay's own requests. What
@@ -50,11 +50,11 @@ export async function relayGetJson(endpoint: RelayEndpoint, path: string, option
     if (timeout.aborted) return { ok: false, status: null, problem: l10n.t("no answer within {0} ms", timeoutMs) };
     return { ok: false, status: null, problem: redact(classifyNetworkError(error).message) };
   }
-  // Redacted before parsing, so nothing read from the answer can carry the key on (LiteLLM's /key/info
-  // echoes the key it was asked about).
+  // Redacted before parsing and after (a key echoed JSON-escaped only becomes the key once decoded), so nothing
+  // read from the answer can carry the key on (LiteLLM's /key/info echoes the key it was asked about).
   const safe = redact(text);
   try {
-    return { ok: true, status: response.statusCode, json: JSON.parse(safe) as unknown, headers: response.headers };
+    return { ok: true, status: response.statusCode, json: redactJson(JSON.parse(safe), [endpoint.apiKey]), headers: response.headers };
   } catch {
     return { ok: false, status: response.statusCode, problem: l10n.t("HTTP {0}, not JSON: {1}", response.statusCode, JSON.stringify(safe.slice(0, 120))) };
   }

@@ -17,8 +17,12 @@
 // printable ASCII (hidden characters, look-alikes), or with shell syntax that chains, substitutes or redirects
 // (`;` `&` `|` `<` `>` `$` backticks, parentheses, backslashes, line breaks), unless the rule sets
 // `"shellSyntax": true`; characters other than printable ASCII never match. Deny patterns are checked against
-// the whole line and each command in it, and win: a denied command always asks.
+// the whole line and each command in it, also as the shell gives it its words (see commandForms.ts), and win:
+// a denied command always asks. A line that cannot be reduced to words safely asks unless an exact shellSyntax
+// rule names it.
 // "always" counts for read-only tools only; edits and other extensions' tools always show their card.
+
+import { commandForms } from "./commandForms";
 
 export type PatternMatch = "prefix" | "exact" | "glob";
 
@@ -117,6 +121,11 @@ export function decideByRules(call: { readonly toolName: string; readonly risk: 
     if (typeof call.command !== "string") return { kind: "ask", deniedBy: null };
     const denied = rules.commandDeny.find((pattern) => deniedCommand(call.command as string, pattern));
     if (denied) return { kind: "ask", deniedBy: ruleLabel(denied, "deny") };
+    // A line whose words are only known when the shell runs it could be any command: a card, unless the person
+    // allowed this very line (an exact rule) and no deny rule reads in it.
+    if (commandForms(call.command) === null && !rules.commandAllow.some((pattern) => pattern.match === "exact" && pattern.shellSyntax && pattern.pattern === call.command)) {
+      return { kind: "ask", deniedBy: null };
+    }
     const allowed = rules.commandAllow.find((pattern) => allowedCommand(call.command as string, pattern));
     return allowed ? { kind: "allow", rule: ruleLabel(allowed, "allow") } : { kind: "ask", deniedBy: null };
   }
@@ -139,10 +148,15 @@ export function allowedCommand(command: string, pattern: CommandPattern): boolea
   return matches(command, pattern);
 }
 
-/** Deny is read generously: the whole line, and each command of a chain or substitution, trimmed. */
+/**
+ * Deny is read generously: the whole line, each command of a chain or substitution (trimmed), and each simple
+ * command as the shell gives it its words (quotes removed, whitespace collapsed, wrappers and a program's global
+ * options before its subcommand removed), so another spelling of a denied command is denied too.
+ */
 export function deniedCommand(command: string, pattern: CommandPattern): boolean {
   const pieces = [command, ...command.split(/[;&|<>$`()\n\r]+/)].map((piece) => piece.trim()).filter((piece) => piece !== "");
-  return pieces.some((piece) => matches(piece, pattern));
+  const forms = commandForms(command) ?? [];
+  return [...pieces, ...forms].some((piece) => matches(piece, pattern));
 }
 
 function matches(command: string, pattern: CommandPattern): boolean {

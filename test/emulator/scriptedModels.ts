@@ -418,7 +418,18 @@ function describeInstructions(instructions: string | null | undefined): string {
   return `I received instructions of ${instructions.length} characters with this request, from:\n\n${sources}\n\n${ruleLine}`;
 }
 
-function introduction(userText: string): PlannedItem {
+/**
+ * The tour of the demo model; under an output budget it cannot fit (the README's `ask --max-output-tokens 200
+ * "Hello"`), a short greeting instead, as a real model answers "Hello" briefly: only asking for something long
+ * runs into the budget.
+ */
+function introduction(userText: string, budget: number | null): PlannedItem {
+  const tour = fullIntroduction(userText);
+  if (budget === null || tour.kind !== "message" || tour.deltas.length <= budget) return tour;
+  return message(`Hello! This is the **demo model** of the local relay emulator. You asked: *${userText.split("\n")[0].slice(0, 80)}*. Ask for something *long* to see an answer stop at the output budget.`);
+}
+
+function fullIntroduction(userText: string): PlannedItem {
   return message(
     [
       `## You asked\n\n> ${userText.split("\n")[0].slice(0, 200)}`,
@@ -480,7 +491,7 @@ function planDemo(request: ScriptInput): PlannedItem[] {
   if (WANTS_EXPLANATION.test(question) && /\b(this|the) code\b/i.test(question) && editorContext) return [functionCall(editorContext, {})];
   if (readFile && /\b(file|read)\b/i.test(question)) return [functionCall(readFile, { path: "README.md" })];
   if (/\b(long|essay|everything)\b/i.test(question)) return [message(longMarkdownAnswer(DEFAULT_LONG_ANSWER_WORDS))];
-  return [introduction(userText)];
+  return [introduction(userText, request.max_output_tokens ?? null)];
 }
 
 /** `tool_choice: "required"` (or a named function) makes any model call a tool, as real models do. */

@@ -11,13 +11,15 @@ export interface CliRun {
   endedAt: number;
 }
 
-/** Runs the CLI as a user does: a separate process, with only PATH and the given variables in its environment. */
-export function runCli(args: string[], environment: Record<string, string | undefined>): Promise<CliRun> {
+/** Runs the CLI as a user does: a separate process, with only PATH and the given variables in its environment, and `standardInput` piped in. */
+export function runCli(args: string[], environment: Record<string, string | undefined>, standardInput = ""): Promise<CliRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--require", "tsx/cjs", cliEntry, ...args], {
       env: { PATH: process.env.PATH, ...environment },
       cwd: path.resolve(__dirname, "../.."),
     });
+    // Standard input is a pipe that ends (empty unless given), as in a script: never a terminal.
+    child.stdin.end(standardInput);
     let stdout = "";
     let stderr = "";
     let firstStdoutAt: number | null = null;

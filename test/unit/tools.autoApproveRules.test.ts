@@ -71,6 +71,68 @@ describe("approval rules (relayChat.tools.autoApprove)", () => {
     assert.deepEqual(decide("npm run x $(git push)"), { kind: "ask", deniedBy: 'run_command deny "git push*"' });
   });
 
+  // Other spellings of a denied command: the shell gives each the argv of the denied form, or the line cannot be
+  // reduced to words safely. Each must ask, though an allow rule covers the program.
+  const spelled = parseAutoApproveRules({ run_command: { allow: ["npm*", "git*", "env*", "command*", "sudo*", "bash*", "eval*", "nohup*", "echo*"], deny: ["npm publish*", "git push*"] } });
+  const spelledDecision = (line: string) => decideByRules({ toolName: "run_command", risk: "execute", command: line }, spelled);
+  const otherSpellings: Array<[string, string]> = [
+    ["npm  publish", "two spaces"],
+    ["npm 'publish'", "single quotes"],
+    ['npm "publish"', "double quotes"],
+    ["npm pub''lish", "an empty quote inside the word"],
+    ["git  push --force", "two spaces"],
+    ["git 'push' --force", "single quotes"],
+    ['git p""ush --force', "an empty double quote inside the word"],
+    ["git -C . push", "git's -C dir"],
+    ["git -c x=y push", "git's -c k=v"],
+    ["git --no-pager push", "git's --no-pager"],
+    ["git --git-dir .git --work-tree . push", "git's --git-dir and --work-tree"],
+    ["git\tpush", "a tab"],
+    ["npm --prefix x publish", "npm's --prefix"],
+    ["npm -w a publish", "npm's -w"],
+    ["npm --workspace=a publish", "npm's --workspace="],
+    ["npm --dry-run publish", "an npm flag"],
+    ["env X=1 npm publish", "env with an assignment"],
+    ["env -u HOME npm publish", "env with an option"],
+    ["X=1 npm publish", "an assignment before the command"],
+    ["command git push", "the command builtin"],
+    ["sudo git push", "sudo"],
+    ["sudo -u root env X=1 git -C . push", "wrappers on wrappers"],
+    ["nohup git push", "nohup"],
+    ["bash -c 'git push'", "a shell running a script"],
+    ["eval git push", "eval"],
+    ["echo ok && git push", "&& with a denied part"],
+    ["echo ok; npm publish", "; with a denied part"],
+    ["echo ok | git push", "| with a denied part"],
+    ["echo ok\ngit push", "a newline"],
+    ["echo ok\n  npm 'publish'", "a newline and quotes"],
+    ["echo $(git push)", "command substitution"],
+    ["echo `npm publish`", "backticks"],
+    ["git \\p\\u\\s\\h", "backslash escapes"],
+    ["git pu\\\nsh", "a line continuation inside the word"],
+    ["git $CMD", "a variable"],
+    ["git pu*", "a glob could expand to push"],
+    ["git pu?h", "a glob could expand to push"],
+    ["git {push,x}", "brace expansion"],
+    ["$GIT push", "a variable in the command position"],
+    ["git 'push", "an unbalanced quote"],
+    ['git "push', "an unbalanced double quote"],
+    ["git push 2>&1", "a redirection after the denied command"],
+    ["git > out push", "a redirection in the middle"],
+    ["! git push", "a negated pipeline"],
+  ];
+  for (const [line, why] of otherSpellings) {
+    it(`asks for ${JSON.stringify(line)} under deny ["npm publish*","git push*"] (${why})`, () => assert.equal(spelledDecision(line).kind, "ask"));
+  }
+
+  it("names the deny rule on the card for another spelling, and still allows the plain commands", () => {
+    assert.deepEqual(spelledDecision("git -C . 'push' --force"), { kind: "ask", deniedBy: 'run_command deny "git push*"' });
+    assert.deepEqual(spelledDecision("npm --prefix x pub''lish"), { kind: "ask", deniedBy: 'run_command deny "npm publish*"' });
+    for (const line of ["npm test", "git status", "git -C . status", "npm run build", "git log --oneline", "git commit -m 'not push'"]) {
+      assert.equal(spelledDecision(line).kind, "allow", line);
+    }
+  });
+
   it("lets read-only tools run on \"always\" and nothing else", () => {
     assert.deepEqual(decideByRules({ toolName: "read_file", risk: "read" }, rules), { kind: "allow", rule: "read_file: always" });
     assert.equal(decideByRules({ toolName: "list_directory", risk: "read" }, rules).kind, "ask");
