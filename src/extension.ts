@@ -27,7 +27,8 @@ import { RelayMoney } from "./host/relayMoney";
 import { affectsRelaySettings } from "./host/settings";
 import { showSessionApprovals } from "./host/sessionApprovalsPicker";
 import { registerCheckpointReview } from "./host/checkpointReview";
-import { EditReview, registerEditReviewCommands } from "./host/editReview";
+import { EditReview } from "./host/editReview";
+import { registerEditReviewCommands } from "./host/editReviewCommands";
 import { WorkspaceCheckpointing } from "./host/checkpointSetup";
 import { globalReadOnlyDefault, trustRestrictionNotice } from "./host/toolSetup";
 import { Walkthrough } from "./host/walkthrough";
@@ -127,7 +128,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   const projectRules = new ProjectRulesWatcher(context.workspaceState, (message) => log.info(message));
   const panelInstructions = new PanelInstructions(projectRules);
   projectRules.current();
-  context.subscriptions.push(projectRules, vscode.commands.registerCommand("relayChat.showInstructions", () => panelInstructions.show(controller.offeredToolNames())));
+  context.subscriptions.push(projectRules, vscode.commands.registerCommand("relayChat.showInstructions", () => controller.showInstructions()));
   const controller = new ChatController({
     relay: connection,
     store,

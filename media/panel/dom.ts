@@ -52,3 +52,12 @@ export function formatDuration(milliseconds: number | null): string {
   if (milliseconds === null) return "–";
   return milliseconds < 1000 ? `${Math.round(milliseconds)} ms` : `${(milliseconds / 1000).toFixed(1)} s`;
 }
+
+/** A listbox's options replace the old ones; the active one is announced (aria-activedescendant) and scrolled to. */
+export function showListOptions(list: HTMLElement, input: HTMLElement, options: readonly HTMLElement[], activeIndex: number): void {
+  list.replaceChildren(...options);
+  const active = options[activeIndex];
+  if (active === undefined) return;
+  input.setAttribute("aria-activedescendant", active.id);
+  active.scrollIntoView({ block: "nearest" });
+}

@@ -1,5 +1,5 @@
 import type { FileMatchView } from "../../src/panel/protocol";
-import { element, uniqueId } from "./dom";
+import { element, showListOptions, uniqueId } from "./dom";
 import { icon } from "./icons";
 import type { Localizer } from "./localizer";
 
@@ -109,11 +109,6 @@ export class FilePicker {
       option.addEventListener("click", () => this.choose(index));
       return option;
     });
-    this.list.replaceChildren(...options);
-    const active = options[this.active];
-    if (active !== undefined) {
-      this.input.setAttribute("aria-activedescendant", active.id);
-      active.scrollIntoView({ block: "nearest" });
-    }
+    showListOptions(this.list, this.input, options, this.active);
   }
 }

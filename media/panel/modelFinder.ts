@@ -1,4 +1,4 @@
-import { element, uniqueId } from "./dom";
+import { element, showListOptions, uniqueId } from "./dom";
 import { iconButton } from "./icons";
 import type { Localizer } from "./localizer";
 
@@ -132,11 +132,6 @@ export class ModelFinder {
       option.addEventListener("click", () => this.choose(index));
       return option;
     });
-    this.list.replaceChildren(...options);
-    const active = options[this.active];
-    if (active !== undefined) {
-      this.input.setAttribute("aria-activedescendant", active.id);
-      active.scrollIntoView({ block: "nearest" });
-    }
+    showListOptions(this.list, this.input, options, this.active);
   }
 }

@@ -383,21 +383,3 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
     void vscode.commands.executeCommand("setContext", IN_REVIEW_CONTEXT, active !== undefined && this.reviews.has(active));
   }
 }
-
-/** The commands behind the CodeLenses, the editor title actions and the status bar entry. */
-export function registerEditReviewCommands(review: EditReview): vscode.Disposable {
-  const activeOr = (uri: unknown): vscode.Uri | undefined => (uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri);
-  return vscode.Disposable.from(
-    vscode.commands.registerCommand(KEEP_CHANGE_COMMAND, (uri: string, index: number, generation: number) => review.keepChange(vscode.Uri.parse(uri, true), index, generation)),
-    vscode.commands.registerCommand(UNDO_CHANGE_COMMAND, (uri: string, index: number, generation: number) => review.undoChange(vscode.Uri.parse(uri, true), index, generation)),
-    vscode.commands.registerCommand(KEEP_FILE_COMMAND, async (uri: unknown) => {
-      const target = activeOr(uri);
-      if (target) await review.keepFile(target);
-    }),
-    vscode.commands.registerCommand(UNDO_FILE_COMMAND, async (uri: unknown) => {
-      const target = activeOr(uri);
-      if (target) await review.undoFile(target);
-    }),
-    vscode.commands.registerCommand(SHOW_REVIEW_COMMAND, () => review.showFiles()),
-  );
-}

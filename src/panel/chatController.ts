@@ -63,7 +63,7 @@ export class ChatController implements PanelSource {
       ...options,
       prompts: this.prompts,
       sync: this.sync,
-      settings: () => sessionSettings({ ...this.settingsSources(), instructions: this.options.instructions?.(this.offeredToolNames()) }),
+      settings: () => sessionSettings({ ...this.settingsSources(), instructions: this.options.instructions?.(this.runner.offeredToolNames()) }),
       redact: (text) => this.redact(text),
       onStorageProblem: (message) => this.setNotice(message),
       onRequestEnd: () => options.onRequestEnd?.(),
@@ -230,12 +230,6 @@ export class ChatController implements PanelSource {
     if (this.pageReady) this.view?.post({ type: "showHistory" });
   }
 
-  /** The person chose to send an incomplete turn with later messages (its message and partial answer). */
-  async includeIncompleteTurn(turnId: string): Promise<void> {
-    await this.runner.session?.includeIncompleteTurn(turnId);
-    this.sync.changed();
-  }
-
   /** relayChat.model changed: the setting wins over a model picked in the panel until another pick. */
   async onModelSettingChanged(): Promise<void> {
     await this.modelChoice.pick("");
@@ -281,13 +275,7 @@ export class ChatController implements PanelSource {
 
   /** Opens "What the model is told": the whole instruction text of the next request, part by part. */
   async showInstructions(): Promise<void> {
-    await this.options.showInstructions?.(this.offeredToolNames());
-  }
-
-  /** The names of the tools the next request offers, for the base instruction. */
-  offeredToolNames(): string[] {
-    const tools = this.runner.tools;
-    return tools ? tools.registry.requestTools(tools.availability()).map((tool) => tool.name) : [];
+    await this.options.showInstructions?.(this.runner.offeredToolNames());
   }
 
   private get conversation() {
@@ -321,7 +309,7 @@ export class ChatController implements PanelSource {
       attachments: this.editorActions.attachments.views(),
       selectionOffer: this.editorActions.selectionOffer,
       activeFileOffer: this.editorActions.activeFileOffer,
-      context: contextMeterFor(this.conversation, this.editorActions.pendingText(), contextWindowOf(this.settingsSources()), this.options.instructions?.(this.offeredToolNames()).tokens ?? 0),
+      context: contextMeterFor(this.conversation, this.editorActions.pendingText(), contextWindowOf(this.settingsSources()), this.options.instructions?.(this.runner.offeredToolNames()).tokens ?? 0),
       compaction: settings.compaction ?? DEFAULT_COMPACTION_SETTINGS,
       maxOutputTokens: settings.maxOutputTokens,
       filesToReview: this.options.filesToReview?.() ?? 0,

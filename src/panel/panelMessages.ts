@@ -32,7 +32,7 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
     case "continue":
       return controller.turns.runTurn((session) => session.continueTurn(message.turnId));
     case "includeTurn":
-      return controller.includeIncompleteTurn(message.turnId);
+      return controller.turns.includeIncompleteTurn(message.turnId);
     case "resendWithoutImages":
       return controller.turns.runTurn((session) => session.resendWithoutImages(message.turnId));
     case "regenerate":

@@ -66,6 +66,12 @@ export class SessionRunner {
     return this.currentTools;
   }
 
+  /** The names of the tools the next request offers, for the base instruction. */
+  offeredToolNames(): string[] {
+    const tools = this.currentTools;
+    return tools ? tools.registry.requestTools(tools.availability()).map((tool) => tool.name) : [];
+  }
+
   get busy(): boolean {
     return this.current?.busy === true;
   }

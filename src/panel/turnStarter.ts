@@ -97,6 +97,12 @@ export class TurnStarter {
     return this.runTurn((session) => session.summarizeEarlierTurns());
   }
 
+  /** The person chose to send an incomplete turn with later messages (its message and partial answer). */
+  async includeIncompleteTurn(turnId: string): Promise<void> {
+    await this.options.runner.session?.includeIncompleteTurn(turnId);
+    this.options.changed();
+  }
+
   private findTurn(turnId: string) {
     const conversation = this.options.runner.conversation;
     return conversation ? findTurn(conversation, turnId) : undefined;
