@@ -12,7 +12,7 @@ import type { Clock, IdFactory } from "./clock";
 import { randomIds, systemClock } from "./clock";
 import { compactionBoundary, DEFAULT_COMPACTION_SETTINGS, summaryRequestItems, summaryRequestTurn, summaryText } from "./compaction";
 import type { Conversation, RequestPurpose, RequestRecord, Turn, TurnSummary } from "./conversation";
-import { createConversation, findTurn, newestLeafFrom, requireTurn } from "./conversation";
+import { activePath, createConversation, findTurn, newestLeafFrom, requireTurn } from "./conversation";
 import type { HistoryStore } from "./historyStore";
 import type { ImageData } from "./imageStore";
 import { userMessageWith } from "./imageStore";
@@ -24,7 +24,7 @@ import type { SendEstimate } from "./spendGuard";
 import { estimateNextRequest, estimateSend, summaryRequestFits, withInstructionTokens, withSpendWarning } from "./spendGuard";
 import type { ChatTools, ToolCallEvent } from "./toolRound";
 import { answerFunctionCalls } from "./toolRound";
-import { checkpointAtTurnEnd, checkpointBeforeChange, checkpointBeforeRound } from "./turnCheckpoint";
+import { checkpointAtTurnEnd, checkpointBeforeChange, checkpointBeforeRound, recountTurnChanges } from "./turnCheckpoint";
 import type { TurnRequestContext } from "./turnRequest";
 import { sendTurnRequest } from "./turnRequest";
 
@@ -185,6 +185,18 @@ export class ChatSession {
       await checkpointAtTurnEnd(turn, this.tools, report);
       await this.save(turn);
     }
+  }
+
+  /** After a review of the model's edits settled: the turns whose "N files changed" changed, saved with the new count. */
+  async recountChangedFiles(): Promise<string[]> {
+    if (this.busy) return [];
+    const recounted: string[] = [];
+    for (const turn of activePath(this.current)) {
+      if (!(await recountTurnChanges(turn, this.tools))) continue;
+      await this.save(turn);
+      recounted.push(turn.id);
+    }
+    return recounted;
   }
 
   /** Records that the turn's files were restored (with the checkpoint Undo restore goes back to), or that the restore was undone (null). */

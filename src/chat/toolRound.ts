@@ -35,6 +35,8 @@ export interface TurnCheckpoints {
   take(): Promise<CheckpointId | null>;
   /** How many files differ between two checkpoints. */
   countChanges(from: CheckpointId, to: CheckpointId): Promise<number>;
+  /** Which files differ between two checkpoints (folder and path as one key); absent where not kept apart. */
+  changedPaths?(from: CheckpointId, to: CheckpointId): Promise<string[]>;
 }
 
 export type ToolCallEvent =

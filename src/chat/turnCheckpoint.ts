@@ -43,3 +43,22 @@ export async function checkpointAtTurnEnd(turn: Turn, tools: ChatTools | undefin
     onProblem((error as Error).message);
   }
 }
+
+/**
+ * Counts again which of the files a finished turn changed still differ from before the turn (the person undid
+ * some of its edits in the review, or put a file back by hand): the turn's "N files changed" says what is
+ * current. Files changed since by the person or another turn are not the turn's and are not counted.
+ * True when the count changed.
+ */
+export async function recountTurnChanges(turn: Turn, tools: ChatTools | undefined): Promise<boolean> {
+  const checkpoints = tools?.checkpoints;
+  const record = turn.checkpoint;
+  if (!checkpoints?.changedPaths || !record?.after || record.restoredFrom) return false;
+  const now = await checkpoints.take();
+  if (!now) return false;
+  const stillChanged = new Set(await checkpoints.changedPaths(record.before, now));
+  const count = (await checkpoints.changedPaths(record.before, record.after)).filter((file) => stillChanged.has(file)).length;
+  if (count === record.changedFiles) return false;
+  record.changedFiles = count;
+  return true;
+}

@@ -31,6 +31,7 @@ export class WorkspaceCheckpointing {
       return checkpoints ? checkpoints.take() : null;
     },
     countChanges: async (from, to) => (await this.current().diff(from, to)).length,
+    changedPaths: async (from, to) => (await this.current().diff(from, to)).map((change) => `${change.folder}\0${change.path}`),
   };
 
   /** The workspace's checkpoints for the folders open now (review and restore work whatever the trust). */

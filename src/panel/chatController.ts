@@ -260,6 +260,7 @@ export class ChatController implements PanelSource {
   /** Files went into or out of review in the editor: the panel's "N files to review" follows. */
   reviewChanged(): void {
     this.sync.changed();
+    void this.turnFiles.recount().catch((error: unknown) => this.options.log.error(`Counting a turn's changed files again failed: ${String(error)}`));
   }
 
   onConnectionChanged(): void {

@@ -36,6 +36,13 @@ export class TurnFileActions {
     this.options.turnChanged(turnId);
   }
 
+  /** A review of the model's edits settled (Keep, Undo): each turn's "N files changed" says what is current. */
+  async recount(): Promise<void> {
+    const session = this.options.runner.session;
+    if (!session || this.options.runner.busy) return;
+    for (const turnId of await session.recountChangedFiles()) this.options.turnChanged(turnId);
+  }
+
   /**
    * Apply to file on a code block of a turn's answer: the change is taken into that turn's checkpoints (one
    * before, unless the turn has one, and one after), so the turn's Review and Restore cover it.

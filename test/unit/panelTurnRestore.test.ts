@@ -65,4 +65,46 @@ describe("panel: restore and undo restore on the turn", () => {
     assert.equal(await readFile(readme, "utf8"), "# applied\n");
     assert.equal(lastTurn(view.mirror.state).changedFiles, 1);
   });
+
+  it("counts the turn's changed files again when a review settles: a file put back as it was no longer counts", async () => {
+    const readme = path.join(sandbox, "ws", "README.md");
+    const notes = path.join(sandbox, "ws", "NOTES.md");
+    await writeFile(notes, "notes\n");
+    const checkpoints = new WorkspaceCheckpoints([new FolderCheckpoints(path.join(sandbox, "storage"), path.join(sandbox, "ws"))]);
+    harness = await startPanelHostHarness({
+      tools: (askUser) => ({
+        ...askingTools(askUser),
+        checkpoints: {
+          take: () => checkpoints.take(),
+          countChanges: async (from, to) => (await checkpoints.diff(from, to)).length,
+          changedPaths: async (from, to) => (await checkpoints.diff(from, to)).map((change) => `${change.folder}\0${change.path}`),
+        },
+      }),
+    });
+    const { controller, editor, view } = harness;
+    controller.handle({ type: "ready" });
+    controller.handle({ type: "send", text: "show me code" });
+    const turnId = lastTurn(await harness.waitFor(settled, "the answer")).id;
+    editor.applyToFiles = async () => {
+      await writeFile(readme, "# applied\n");
+      await writeFile(notes, "applied\n");
+    };
+    controller.handle({ type: "applyCode", code: "# applied\n", language: "md", file: "README.md", turnId });
+    await harness.waitFor(() => lastTurn(view.mirror.state).changedFiles === 2, "2 files changed");
+
+    // As Undo in the editor's review leaves it: the file as before the turn, and the review says it changed.
+    await writeFile(notes, "notes\n");
+    controller.reviewChanged();
+    await harness.waitFor(() => lastTurn(view.mirror.state).changedFiles === 1, "1 file changed after the undo");
+    // A file the person changed afterwards is not the turn's change.
+    await writeFile(path.join(sandbox, "ws", "OTHER.md"), "mine\n");
+    controller.reviewChanged();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(lastTurn(view.mirror.state).changedFiles, 1);
+    const conversationId = view.mirror.state.conversationId;
+    assert.ok(conversationId);
+    const saved = await harness.store.open(conversationId);
+    assert.ok(saved.ok);
+    assert.equal(saved.conversation.turns[0].checkpoint?.changedFiles, 1, "the new count is saved with the turn");
+  });
 });
