@@ -100,7 +100,8 @@ describe("Relay Chat panel layout in the workbench", function () {
         await workbench().answerInput("no-such-model");
         await chat.locator(".composer-toolbar").getByRole("combobox", { name: "Model" }).locator("option", { hasText: "no-such-model" }).waitFor({ state: "attached", timeout: 30_000 });
         await send("Which model answers?");
-        const state = chat.locator(".turn-state.tone-error").last();
+        // Waits for the error's text, not only its element: under load the element can be drawn a moment before its words.
+        const state = chat.locator(".turn-state.tone-error", { hasText: /HTTP 404/ }).last();
         await state.waitFor({ timeout: 60_000 });
         assert.match(await state.innerText(), /HTTP 404/);
         assert.ok(await state.getByRole("button", { name: "Pick another model" }).isVisible());
