@@ -12,6 +12,8 @@ describe("the Get Started walkthrough", function () {
   const workbench = workbenchForSuite("walkthrough");
 
   const step = (title: string): Locator => workbench().page.locator("button.getting-started-step", { hasText: title });
+  // The step shown on the right side is the expanded one.
+  const isShown = async (title: string) => (await step(title).getAttribute("aria-expanded")) === "true";
   const isChecked = async (title: string) => (await step(title).locator('[aria-checked="true"]').count()) > 0;
 
   it("ticks off the relay, its key, the picked model and the first answer as they happen", async () => {
@@ -23,6 +25,7 @@ describe("the Get Started walkthrough", function () {
     await step("Set its API key").locator('[aria-checked="true"]').waitFor({ timeout: 30_000 });
     assert.equal(await isChecked("Pick a model"), false, "no model picked yet");
     assert.equal(await isChecked("Ask a first question"), false, "no answer yet");
+    assert.equal(await isShown("Run the check-up"), true, "opens on the first step not done, not on Add a relay");
 
     await workbench().runCommand("Relay Chat: Select Model");
     await workbench().answerInput("echo");
@@ -34,6 +37,17 @@ describe("the Get Started walkthrough", function () {
     await chat.getByText("You said: Hello from the walkthrough").first().waitFor({ timeout: 60_000 });
     await step("Ask a first question").locator('[aria-checked="true"]').waitFor({ timeout: 30_000 });
     assert.equal(await isChecked("Run the check-up"), false, "the check-up was not run");
+
+    // The check-up's report opens over the walkthrough; back on its tab, Get Started shows the walkthrough, all steps done.
+    await workbench().runCommand("Relay Chat: Check Relay Connection");
+    const report = workbench().page.locator(".tab", { hasText: "connection-check.md" });
+    await report.waitFor({ timeout: 90_000 });
+    // Its webview would cover the editor area the palette is opened from.
+    await workbench().page.locator(".tab", { hasText: "Welcome" }).click();
+    await workbench().runCommand("Relay Chat: Get Started");
+    await step("Run the check-up").locator('[aria-checked="true"]').waitFor({ timeout: 30_000 });
+    await step("Ask a first question").and(workbench().page.locator('[aria-expanded="true"]')).waitFor({ timeout: 30_000 });
+    assert.equal(await isShown("Add a relay"), false, "all steps done: not back on Add a relay");
     await workbench().screenshot("walkthrough");
   });
 });
