@@ -4,6 +4,8 @@ import type { RelayProfile } from "../relay/relayProfiles";
 import { DEFAULT_REQUEST_ID_HEADERS } from "../relay/requestId";
 import type { CompactionSettings } from "../chat/compaction";
 import { DEFAULT_COMPACTION_SETTINGS } from "../chat/compaction";
+import { readModelSettings } from "../chat/modelSettings";
+import type { ModelSettingsEntry } from "../chat/modelSettings";
 
 /** The `relayChat.*` settings, read in one place. The key is never among them. */
 export interface RelayChatSettings {
@@ -16,6 +18,10 @@ export interface RelayChatSettings {
   relays: RelayProfile[];
   /** Why entries of relayChat.relays were skipped, one sentence each. */
   relayProblems: string[];
+  /** relayChat.modelSettings (User settings only): per relay and model protocol, sampling, tools, instructions. */
+  modelSettings: ModelSettingsEntry[];
+  /** Why entries or fields of relayChat.modelSettings were skipped, one sentence each. */
+  modelSettingsProblems: string[];
   model: string;
   stream: boolean;
   maxOutputTokens: number | null;
@@ -56,8 +62,11 @@ export function readSettings(): RelayChatSettings {
     consoleUrl: config.get<string>("consoleUrl", ""),
     environmentBaseUrl: process.env.RELAY_CHAT_BASE_URL ?? "",
   });
+  const modelSettings = readModelSettings(userValue(config, "modelSettings"));
   return {
     baseUrl,
+    modelSettings: modelSettings.entries,
+    modelSettingsProblems: modelSettings.problems,
     relays: relays.profiles,
     relayProblems: relays.problems,
     model: config.get<string>("model", "").trim() || process.env.RELAY_CHAT_MODEL?.trim() || "",
@@ -98,6 +107,11 @@ function disabledEverywhere(config: vscode.WorkspaceConfiguration): string[] {
   const levels = config.inspect<unknown>("tools.disabled");
   const values = [levels?.globalValue, levels?.workspaceValue, levels?.workspaceFolderValue].flatMap(stringList);
   return [...new Set(values)].sort();
+}
+
+/** An application-scoped setting's User value: a workspace's value is never read, even if one is written there. */
+function userValue(config: vscode.WorkspaceConfiguration, key: string): unknown {
+  return config.inspect<unknown>(key)?.globalValue;
 }
 
 function positiveNumberOrNull(value: unknown): number | null {
