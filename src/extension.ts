@@ -153,8 +153,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     strings: () => (webviewStrings ??= Object.fromEntries(WEBVIEW_STRINGS.map((english) => [english, vscode.l10n.t(english)]))),
     onRequestEnd: () => void money.refreshBalance(),
     priceOf: (relay, model) => money.priceOf(relay, model),
-    instructions: (toolNames) => requestInstructionsOf(panelInstructions.assemble(toolNames)),
-    showInstructions: (toolNames) => panelInstructions.show(toolNames),
+    instructions: (toolNames, plan) => requestInstructionsOf(panelInstructions.assemble(toolNames, plan)),
+    showInstructions: (toolNames, plan) => panelInstructions.show(toolNames, plan),
     balanceNote: (relay) => money.balanceNote(relay),
     onRendered: (sinceLoadMs) => {
       if (!clock.rendered(sinceLoadMs)) return;

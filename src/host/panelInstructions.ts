@@ -9,6 +9,7 @@ import { chooseRules } from "../instructions/projectRules";
 import { RULE_KINDS } from "../instructions/ruleFile";
 import type { RuleKind } from "../instructions/ruleFile";
 import type { ProjectRulesWatcher } from "./projectRulesWatcher";
+import type { PlanInputs } from "../panel/chatControllerOptions";
 
 // What the panel's next request tells the model, from VS Code's side: the environment, the person's
 // relayChat.instructions (User settings only: a workspace must not speak for the person), the kinds of
@@ -18,7 +19,7 @@ import type { ProjectRulesWatcher } from "./projectRulesWatcher";
 export class PanelInstructions {
   constructor(private readonly rules: ProjectRulesWatcher) {}
 
-  assemble(toolNames: readonly string[]): AssembledInstructions {
+  assemble(toolNames: readonly string[], plan?: PlanInputs): AssembledInstructions {
     const config = vscode.workspace.getConfiguration("relayChat");
     const folders = vscode.workspace.workspaceFolders ?? [];
     return assembleInstructions({
@@ -33,19 +34,21 @@ export class PanelInstructions {
       personInstructions: userSettingText(config.inspect<unknown>("instructions")?.globalValue),
       rules: chooseRules(this.rules.current(), { workingOn: workingOn(), disabledKinds: disabledKinds(config.get<unknown>("projectRules")) }),
       multiRoot: folders.length > 1,
+      mode: plan?.mode,
+      tasks: plan?.tasks,
     });
   }
 
   /** The instructions as a request sends them; waits for rules files that changed to be read again. */
-  async forRequest(toolNames: readonly string[]): Promise<RequestInstructions> {
+  async forRequest(toolNames: readonly string[], plan?: PlanInputs): Promise<RequestInstructions> {
     await this.rules.fresh();
-    return requestInstructionsOf(this.assemble(toolNames));
+    return requestInstructionsOf(this.assemble(toolNames, plan));
   }
 
   /** "What the Model Is Told": the whole text as the next message sends it, each part with its source and tokens. */
-  async show(toolNames: readonly string[]): Promise<void> {
+  async show(toolNames: readonly string[], plan?: PlanInputs): Promise<void> {
     await this.rules.fresh();
-    const document = await vscode.workspace.openTextDocument({ language: "markdown", content: instructionsDocument(this.assemble(toolNames), this.rules.allowed) });
+    const document = await vscode.workspace.openTextDocument({ language: "markdown", content: instructionsDocument(this.assemble(toolNames, plan), this.rules.allowed) });
     await vscode.window.showTextDocument(document, { preview: true });
   }
 }

@@ -11,6 +11,8 @@ import type { FileReferenceResolver } from "./fileReferences";
 import type { EditorServices, ModelMemory, PanelLog, PanelPreferences, RelayAccess, TurnChangesActions } from "./panelServices";
 import type { PanelSyncTimers } from "./panelSync";
 import type { WorkspaceFiles } from "./workspaceFiles";
+import type { ChatMode } from "../tools/planMode";
+import type { TaskItem } from "../tools/updateTasksTool";
 
 // What the chat controller is built with: the relay, storage, the editor's services and the hooks other
 // features listen on (the walkthrough, the status bar, the view's badge). One place to read them all.
@@ -42,10 +44,10 @@ export interface ChatControllerOptions {
   balanceNote?: (relay: string | null) => string | null;
   /** The price of a model on a relay as known now (never fetched while sending); null: unknown. */
   priceOf?: (relay: string, model: string) => ModelPrice | null;
-  /** What the model is told with the next request, given the names of the tools offered (src/host/panelInstructions.ts). */
-  instructions?: (toolNames: string[]) => RequestInstructions;
+  /** What the model is told with the next request, given the names of the tools offered and the conversation's mode and task list (src/host/panelInstructions.ts). */
+  instructions?: (toolNames: string[], plan?: PlanInputs) => RequestInstructions;
   /** Opens "What the model is told" for the next request. */
-  showInstructions?: (toolNames: string[]) => Promise<void>;
+  showInstructions?: (toolNames: string[], plan?: PlanInputs) => Promise<void>;
   /** A request of a turn ended (the relay's balance may have changed). */
   onRequestEnd?: () => void;
   timers?: PanelSyncTimers;
@@ -63,4 +65,10 @@ export interface ChatControllerOptions {
   filesToReview?: () => number;
   /** What the person did with the model's changes to files (review, restore), told to the model with the next message. */
   editReviews?: ReviewReport;
+}
+
+/** What Plan mode and the task list add to the instructions of the next request. */
+export interface PlanInputs {
+  mode: ChatMode;
+  tasks: readonly TaskItem[];
 }

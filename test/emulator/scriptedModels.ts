@@ -5,6 +5,7 @@ import type { ServiceErrorFields } from "./errorBodies";
 import type { PlannedItem } from "./outputPlan";
 import { longMarkdownAnswer } from "./longAnswer";
 import { splitIntoArgumentDeltas, splitIntoWordDeltas } from "./tokenCounting";
+import { CARRIES_OUT_PLAN, WANTS_PLAN, demoCarriedOutAnswer, demoPlanAnswer, demoTaskItems } from "./taskListDemo";
 
 /** The models every emulator knows how to answer; any other listed model id behaves like `echo`. */
 export const SCRIPTED_MODEL_IDS = ["echo", "tools", "tools-parallel", "reasoning", "long", "demo", "thinker", "run-message", "run-command", "small-window"] as const;
@@ -382,6 +383,7 @@ function answerAfterTools(request: ScriptInput, ran: readonly RanCall[]): Planne
   if (declined) {
     return [message(`Understood: you declined \`${declined.name}\`, so I did not do it and will not try it again unasked. Tell me what you would like instead, or paste the part you want me to look at.`)];
   }
+  if (ran.every((call) => call.name === "update_tasks")) return [message(CARRIES_OUT_PLAN.test(question) ? demoCarriedOutAnswer() : demoPlanAnswer())];
   const several = planSeveralFiles(request, ran);
   if (several) return several;
   const call = ran[ran.length - 1] as RanCall;
@@ -472,6 +474,9 @@ function planDemo(request: ScriptInput): PlannedItem[] {
   const images = lastUserImages(request.input);
   if (images.length > 0) return [message(describeImages(images, question))];
   if (ASKS_FOR_RULES.test(question)) return [message(describeInstructions(request.instructions))];
+  const updateTasks = tool("update_tasks");
+  if (updateTasks && WANTS_PLAN.test(question)) return [functionCall(updateTasks, { items: demoTaskItems(() => "pending") })];
+  if (updateTasks && CARRIES_OUT_PLAN.test(question)) return [functionCall(updateTasks, { items: demoTaskItems(() => "done") })];
   const several = planSeveralFiles(request, []);
   if (several) return several;
   const runCommand = tool("run_command");
