@@ -440,6 +440,7 @@ function fullIntroduction(userText: string): PlannedItem {
       "- ask me to *change `hello.ts`* and I will read it, then propose an edit you keep or undo in the editor;",
       "- ask me to *suggest* something for `hello.ts` and I will answer with a code block that **Apply to file** merges into it;",
       "- ask me to *run `ls`* and I will propose a `run_command` call: the riskiest approval, with the exact command line;",
+      "- switch to **Plan** and ask me to *make a plan*: I keep a task list above the message box, and **Act on this plan** carries it out;",
       "- ask me to *change `a.ts`, `b.ts` and `c.ts`, then run `npm test`* and I will work through it as an agent does, a round at a time;",
       "- ask for something *long* and the answer will stop at the output budget, so you can try **Continue**;",
       "- every answer ends with a receipt: outcome, tokens, latency and the request id.",
