@@ -29,7 +29,7 @@ import type { TurnRequestContext } from "./turnRequest";
 import { sendTurnRequest } from "./turnRequest";
 import type { ChatMode } from "../tools/planMode";
 import type { TaskItem } from "../tools/updateTasksTool";
-import { modeOf, tasksSetBy, toolsInMode, turnModeOf } from "./planState";
+import { modeOf, requestToolsInMode, tasksSetBy, toolsInMode, turnModeOf } from "./planState";
 
 // This file is longer than 400 lines because every way a turn starts (send, continue, retry, regenerate,
 // edit, summarize) goes through the one loop here, so the no-retry rule is kept in one place; one request
@@ -404,10 +404,16 @@ export class ChatSession {
         await this.save(turn);
         const followUpEstimate = estimateNextRequest(this.current, turn, [], this.settings.expensiveSendThresholdTokens, "tool_follow_up");
         await checkpointBeforeRound(turn, proposals, this.tools, (problem) => this.reportCheckpointProblem(problem));
-        const records = await answerFunctionCalls(proposals, toolsInMode(this.tools ?? noTools(), turnModeOf(turn)), abort.signal, (event) => {
-          if (event.phase === "finished") this.keepTasksSetBy(event.record);
-          this.listener.onToolCall?.(turn.id, event.phase === "proposed" ? { ...event, followUpEstimate } : event);
-        },
+        // The turn's own mode: switching the composer while it runs changes the next message, not this one.
+        const tools = toolsInMode(this.tools ?? noTools(), turnModeOf(turn));
+        const records = await answerFunctionCalls(
+          proposals,
+          tools,
+          abort.signal,
+          (event) => {
+            if (event.phase === "finished") this.keepTasksSetBy(event.record);
+            this.listener.onToolCall?.(turn.id, event.phase === "proposed" ? { ...event, followUpEstimate } : event);
+          },
           { conversationId: this.current.id, turnId: turn.id },
         );
         turn.toolCalls.push(...records);
@@ -454,7 +460,7 @@ export class ChatSession {
       relay: this.settings.relay,
       priceOf: priceNow(this.settings),
       stream: this.settings.stream,
-      tools: this.tools?.registry.requestTools({ ...this.tools.availability(), ...(turnModeOf(turn) === "plan" ? { mode: "plan" } : {}) }),
+      tools: this.tools && requestToolsInMode(this.tools, turnModeOf(turn)),
       clock: this.clock,
       ids: this.ids,
       redact: this.redact,

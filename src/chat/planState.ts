@@ -1,3 +1,4 @@
+import type { FunctionToolDefinition } from "../relay/types";
 import type { ChatTools } from "./toolRound";
 import type { Conversation, ToolCallRecord, Turn } from "./conversation";
 import type { ChatMode } from "../tools/planMode";
@@ -23,6 +24,12 @@ export function tasksOf(conversation: Pick<Conversation, "tasks"> | null | undef
 export function toolsInMode(tools: ChatTools, mode: ChatMode): ChatTools {
   if (mode === "act") return tools;
   return { ...tools, availability: () => ({ ...tools.availability(), mode }) };
+}
+
+/** The `tools` of a request sent in `mode`. */
+export function requestToolsInMode(tools: ChatTools, mode: ChatMode): FunctionToolDefinition[] {
+  const inMode = toolsInMode(tools, mode);
+  return inMode.registry.requestTools(inMode.availability());
 }
 
 /** The list an update_tasks call set, once it ran; null for any other call (or one that did not run). */

@@ -14,7 +14,7 @@ import type { PanelLog, RelayAccess } from "./panelServices";
 import type { PanelSync } from "./panelSync";
 import type { PromptBroker } from "./promptBroker";
 import { StreamForwarder } from "./streamForwarder";
-import { modeOf, tasksOf, turnModeOf } from "../chat/planState";
+import { modeOf, requestToolsInMode, tasksOf, turnModeOf } from "../chat/planState";
 import type { ChatMode } from "../tools/planMode";
 import type { PlanInputs } from "./chatControllerOptions";
 
@@ -74,8 +74,7 @@ export class SessionRunner {
   /** The names of the tools the next request offers (in the mode it is sent in), for the base instruction. */
   offeredToolNames(): string[] {
     const tools = this.currentTools;
-    const mode = this.planInputs().mode;
-    return tools ? tools.registry.requestTools({ ...tools.availability(), ...(mode === "plan" ? { mode } : {}) }).map((tool) => tool.name) : [];
+    return tools ? requestToolsInMode(tools, this.planInputs().mode).map((tool) => tool.name) : [];
   }
 
   /**
