@@ -122,7 +122,7 @@ describe("panel: Plan mode and the task list (Node, relay emulator)", function (
     await harness.waitFor((state) => state.mode === "act", "Act for the new chat");
 
     controller.handle({ type: "switchConversation", conversationId });
-    const back = await harness.waitFor((state) => state.conversationId === conversationId && state.turns.length === 2, "the first conversation again");
+    const back = await harness.waitFor((state) => state.conversationId === conversationId && state.turns.length === 2, "the first conversation again, both turns on screen");
     assert.equal(back.mode, "plan", "its own mode, as saved");
     assert.equal(back.tasks?.length, 2, "its own list, as saved");
     const reopened = await harness.store.open(conversationId);

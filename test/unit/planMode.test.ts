@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { TurnResult } from "../../src/chat/chatSession";
+import { createConversation } from "../../src/chat/conversation";
+import type { Turn } from "../../src/chat/conversation";
+import { FileStorage } from "../../src/chat/fileStorage";
+import { HistoryStore } from "../../src/chat/historyStore";
 import { editedTasks, tasksOf } from "../../src/chat/planState";
 import { assembleInstructions } from "../../src/instructions/assembleInstructions";
 import type { JsonObject } from "../../src/relay/types";
@@ -140,5 +147,47 @@ describe("Plan mode in a chat session (relay emulator)", () => {
     await session.setTasks(editedTasks(set, { action: "remove", index: 0, text: set[0].text }) ?? assert.fail());
     const reopened = await harness.store.open(session.conversation.id);
     assert.deepEqual(reopened.ok && tasksOf(reopened.conversation), set.slice(1));
+  });
+});
+
+/** Real files, with a moment of the test's choosing while a journal line is being appended. */
+class StorageWithPause extends FileStorage {
+  whileAppending: (() => void) | null = null;
+  override async append(name: string, text: string, options?: { flush?: boolean }): Promise<void> {
+    const during = this.whileAppending;
+    this.whileAppending = null;
+    during?.();
+    await super.append(name, text, options);
+  }
+}
+
+describe("Plan mode: saving the mode while a turn starts", () => {
+  let folder: string;
+  beforeEach(async () => {
+    folder = await mkdtemp(path.join(tmpdir(), "relay-plan-save-"));
+  });
+  afterEach(async () => rm(folder, { recursive: true, force: true }));
+
+  const turnOf = (id: string, parentId: string | null): Turn => ({ id, parentId, userText: id, createdAt: 1, requests: [], toolCalls: [], outcome: { kind: "completed" }, notice: null });
+
+  it("keeps what changed while a save was being written for the next save to write (the new turn stays on screen)", async () => {
+    const storage = new StorageWithPause(folder);
+    const store = new HistoryStore(storage);
+    const conversation = createConversation("conv_1", "demo", 1);
+    conversation.turns.push(turnOf("turn_1", null));
+    conversation.activeTurnId = "turn_1";
+    await store.save(conversation);
+    // The switch to Act is being saved when the message sent beside it starts its turn.
+    conversation.mode = "act";
+    storage.whileAppending = () => {
+      conversation.turns.push(turnOf("turn_2", "turn_1"));
+      conversation.activeTurnId = "turn_2";
+    };
+    await store.save(conversation, []);
+    await store.save(conversation, ["turn_2"]);
+    const reopened = await new HistoryStore(new FileStorage(folder)).open("conv_1");
+    assert.ok(reopened.ok);
+    assert.equal(reopened.ok && reopened.conversation.activeTurnId, "turn_2");
+    assert.equal(reopened.ok && reopened.conversation.mode, "act");
   });
 });
