@@ -153,10 +153,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     strings: () => (webviewStrings ??= Object.fromEntries(WEBVIEW_STRINGS.map((english) => [english, vscode.l10n.t(english)]))),
     onRequestEnd: () => void money.refreshBalance(),
     priceOf: (relay, model) => money.priceOf(relay, model),
-    instructions: (toolNames, rulesOff) => requestInstructionsOf(panelInstructions.assemble(toolNames, rulesOff)),
-    rules: (toolNames, rulesOff) => panelInstructions.chip(toolNames, rulesOff),
+    instructions: (toolNames, rulesOff, plan) => requestInstructionsOf(panelInstructions.assemble(toolNames, rulesOff, plan)),
+    rules: (toolNames, rulesOff, plan) => panelInstructions.chip(toolNames, rulesOff, plan),
     instructionsReady: () => panelInstructions.ready(),
-    showInstructions: (toolNames, rulesOff) => panelInstructions.show(toolNames, rulesOff),
+    showInstructions: (toolNames, rulesOff, plan) => panelInstructions.show(toolNames, rulesOff, plan),
     balanceNote: (relay) => money.balanceNote(relay),
     onRendered: (sinceLoadMs) => {
       if (!clock.rendered(sinceLoadMs)) return;

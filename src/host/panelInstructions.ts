@@ -12,6 +12,7 @@ import { rulesView } from "../panel/rulesChip";
 import { RULE_KINDS } from "../instructions/ruleFile";
 import type { RuleKind } from "../instructions/ruleFile";
 import type { ProjectRulesWatcher } from "./projectRulesWatcher";
+import type { PlanInputs } from "../panel/chatControllerOptions";
 
 // What the panel's next request tells the model, from VS Code's side: the environment, the person's
 // relayChat.instructions (User settings only: a workspace must not speak for the person), the kinds of
@@ -21,7 +22,7 @@ import type { ProjectRulesWatcher } from "./projectRulesWatcher";
 export class PanelInstructions {
   constructor(private readonly rules: ProjectRulesWatcher) {}
 
-  assemble(toolNames: readonly string[], rulesOff: readonly string[] = []): AssembledInstructions {
+  assemble(toolNames: readonly string[], rulesOff: readonly string[] = [], plan?: PlanInputs): AssembledInstructions {
     const config = vscode.workspace.getConfiguration("relayChat");
     const folders = vscode.workspace.workspaceFolders ?? [];
     return assembleInstructions({
@@ -36,6 +37,8 @@ export class PanelInstructions {
       personInstructions: userSettingText(config.inspect<unknown>("instructions")?.globalValue),
       rules: this.applicableRules(new Set(rulesOff)),
       multiRoot: folders.length > 1,
+      mode: plan?.mode,
+      tasks: plan?.tasks,
     });
   }
 
@@ -45,9 +48,9 @@ export class PanelInstructions {
   }
 
   /** The Rules chip: the files that apply to the next message, each sent or switched off, with their estimates. */
-  chip(toolNames: readonly string[], rulesOff: readonly string[]): RulesView | null {
+  chip(toolNames: readonly string[], rulesOff: readonly string[], plan?: PlanInputs): RulesView | null {
     const off = new Set(rulesOff);
-    return rulesView(this.applicableRules(), this.assemble(toolNames, rulesOff), off, (vscode.workspace.workspaceFolders ?? []).length > 1, !this.rules.allowed);
+    return rulesView(this.applicableRules(), this.assemble(toolNames, rulesOff, plan), off, (vscode.workspace.workspaceFolders ?? []).length > 1, !this.rules.allowed);
   }
 
   /** While rules files that changed are being read again: a promise for it, so a message sent right after an edit carries it. */
@@ -56,15 +59,15 @@ export class PanelInstructions {
   }
 
   /** The instructions as a request sends them; waits for rules files that changed to be read again. */
-  async forRequest(toolNames: readonly string[], rulesOff: readonly string[] = []): Promise<RequestInstructions> {
+  async forRequest(toolNames: readonly string[], rulesOff: readonly string[] = [], plan?: PlanInputs): Promise<RequestInstructions> {
     await this.rules.fresh();
-    return requestInstructionsOf(this.assemble(toolNames, rulesOff));
+    return requestInstructionsOf(this.assemble(toolNames, rulesOff, plan));
   }
 
   /** "What the Model Is Told": the whole text as the next message sends it, each part with its source and tokens. */
-  async show(toolNames: readonly string[], rulesOff: readonly string[] = []): Promise<void> {
+  async show(toolNames: readonly string[], rulesOff: readonly string[] = [], plan?: PlanInputs): Promise<void> {
     await this.rules.fresh();
-    const document = await vscode.workspace.openTextDocument({ language: "markdown", content: instructionsDocument(this.assemble(toolNames, rulesOff), this.rules.allowed, rulesOff) });
+    const document = await vscode.workspace.openTextDocument({ language: "markdown", content: instructionsDocument(this.assemble(toolNames, rulesOff, plan), this.rules.allowed, rulesOff) });
     await vscode.window.showTextDocument(document, { preview: true });
   }
 }

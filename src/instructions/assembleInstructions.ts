@@ -3,9 +3,12 @@ import { BASE_INSTRUCTION_VERSION, fillBaseInstruction } from "./baseInstruction
 import type { InstructionEnvironment } from "./baseInstruction";
 import type { ChosenRule } from "./projectRules";
 import type { RuleKind } from "./ruleFile";
+import { PLAN_MODE_SOURCE, TASK_LIST_SOURCE, planModeText, taskListText } from "./planInstructions";
+import type { ChatMode } from "../tools/planMode";
+import type { TaskItem } from "../tools/updateTasksTool";
 
 // The one place instruction text is put together: the base instruction, the person's own instructions
-// (relayChat.instructions), then the project rules, each part with its source and estimated tokens. What
+// (relayChat.instructions), then the project rules, the task list and Plan mode's request, each part with its source and estimated tokens. What
 // "What the model is told" shows and what the request sends are both this function's result.
 
 /** A rules file longer than this is cut (characters; about 4,000 tokens). */
@@ -15,11 +18,11 @@ export const RULES_TOTAL_LIMIT_CHARS = 32_000;
 /** The same estimate as the spend guard's (src/chat/spendGuard.ts): about four characters per token. */
 const CHARACTERS_PER_TOKEN = 4;
 
-export type InstructionPartKind = "base" | "person" | RuleKind;
+export type InstructionPartKind = "base" | "person" | RuleKind | "tasks" | "plan";
 
 export interface InstructionPart {
   kind: InstructionPartKind;
-  /** Where the text comes from: "Relay Chat base instruction v1", "relayChat.instructions", "app/AGENTS.md". */
+  /** Where the text comes from: "Relay Chat base instruction v2", "relayChat.instructions", "app/AGENTS.md". */
   source: string;
   text: string;
   tokens: number;
@@ -47,6 +50,10 @@ export interface InstructionInputs {
   rules?: readonly ChosenRule[];
   /** Several workspace folders: sources name the folder too. */
   multiRoot?: boolean;
+  /** The conversation's mode: Plan adds the part that asks for a plan and no changes. */
+  mode?: ChatMode;
+  /** The conversation's task list (update_tasks), sent as it is now so ticks and removals reach the model. */
+  tasks?: readonly TaskItem[];
 }
 
 export function assembleInstructions(inputs: InstructionInputs): AssembledInstructions {
@@ -69,6 +76,8 @@ export function assembleInstructions(inputs: InstructionInputs): AssembledInstru
     if (keep < body.length) entry.cut = { keptChars: keep, totalChars: body.length };
     parts.push(entry);
   }
+  if (inputs.tasks !== undefined && inputs.tasks.length > 0) parts.push(part("tasks", TASK_LIST_SOURCE, taskListText(inputs.tasks)));
+  if (inputs.mode === "plan") parts.push(part("plan", PLAN_MODE_SOURCE, planModeText()));
   const text = parts.filter((entry) => entry.text !== "").map((entry) => entry.text).join("\n\n");
   return { text, parts, tokens: estimateTokens(text), hash: createHash("sha256").update(text).digest("hex").slice(0, 16) };
 }

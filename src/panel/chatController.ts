@@ -66,7 +66,7 @@ export class ChatController implements PanelSource {
       ...options,
       prompts: this.prompts,
       sync: this.sync,
-      settings: () => sessionSettings({ ...this.settingsSources(), instructions: this.options.instructions?.(this.runner.offeredToolNames(), this.rules.off()) }),
+      settings: () => sessionSettings({ ...this.settingsSources(), instructions: this.options.instructions?.(this.runner.offeredToolNames(), this.rules.off(), this.runner.planInputs()) }),
       redact: (text) => this.redact(text),
       onStorageProblem: (message) => this.setNotice(message),
       onRequestEnd: () => options.onRequestEnd?.(),
@@ -310,8 +310,8 @@ export class ChatController implements PanelSource {
       attachments: this.editorActions.attachments.views(),
       selectionOffer: this.editorActions.selectionOffer,
       activeFileOffer: this.editorActions.activeFileOffer,
-      context: contextMeterFor(this.conversation, this.editorActions.pendingText(), contextWindowOf(this.settingsSources()), this.options.instructions?.(this.runner.offeredToolNames(), this.rules.off()).tokens ?? 0),
-      rules: this.options.rules?.(this.runner.offeredToolNames(), this.rules.off()) ?? null,
+      context: contextMeterFor(this.conversation, this.editorActions.pendingText(), contextWindowOf(this.settingsSources()), this.options.instructions?.(this.runner.offeredToolNames(), this.rules.off(), this.runner.planInputs()).tokens ?? 0),
+      rules: this.options.rules?.(this.runner.offeredToolNames(), this.rules.off(), this.runner.planInputs()) ?? null,
       compaction: settings.compaction ?? DEFAULT_COMPACTION_SETTINGS,
       maxOutputTokens: settings.maxOutputTokens,
       filesToReview: this.options.filesToReview?.() ?? 0,
@@ -321,6 +321,7 @@ export class ChatController implements PanelSource {
       balanceNote: this.options.balanceNote,
       streamingTurnId,
       liveText: streamingTurnId === null ? null : this.runner.liveText(streamingTurnId),
+      mode: this.turns.plan.mode,
     };
   }
 

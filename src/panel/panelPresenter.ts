@@ -7,6 +7,8 @@ import type { SendEstimate } from "../chat/spendGuard";
 import { splitMessage } from "./messageAttachments";
 import type { AttachmentView, ContextMeterView, ConversationListEntry, ImageLimitsView, PanelFields, ReceiptView, RelayModelsView, RulesView, SetupView, TotalsView, TurnView } from "./protocol";
 import { receiptOf, turnViewOf } from "./turnView";
+import { tasksOf } from "../chat/planState";
+import type { ChatMode } from "../tools/planMode";
 import { compactionOfferFor } from "./compactionOffer";
 import type { CompactionSettings } from "../chat/compaction";
 import { conversationTotals } from "../chat/conversationTotals";
@@ -47,6 +49,8 @@ export interface PanelInputs {
   streamingTurnId: string | null;
   liveText: string | null;
   liveReasoning?: string | null;
+  /** The Plan / Act switch for the next message (the conversation's, or a new chat's). */
+  mode?: ChatMode;
 }
 
 export class PanelPresenter {
@@ -100,6 +104,8 @@ export class PanelPresenter {
       totals: totalsViewOf(conversationTotals(conversation, inputs.busy)),
       balance: inputs.balanceNote?.(null) ?? null,
       notice: inputs.notice,
+      mode: inputs.mode ?? "act",
+      tasks: tasksOf(conversation),
     };
   }
 

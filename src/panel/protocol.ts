@@ -153,6 +153,10 @@ export interface TurnView {
    * webview shows this turn and the ones before it collapsed under "Summarized". Absent when none was made.
    */
   summary?: SummaryView;
+  /** Sent in Plan mode (read-only tools, asked for a plan); absent: Act. */
+  mode?: "plan";
+  /** A finished Plan turn, the last on screen: "Act on this plan" is offered. */
+  actOnPlan?: boolean;
 }
 
 export interface SummaryView {
@@ -331,6 +335,15 @@ export interface RelayModelsView {
   unlisted: string | null;
 }
 
+/** Plan: the model gets read-only tools and is asked for a plan. Act: every tool. */
+export type ChatModeView = "plan" | "act";
+
+/** One item of the task list the model keeps (update_tasks), pinned above the message box. */
+export interface TaskItemView {
+  text: string;
+  status: "pending" | "in_progress" | "done";
+}
+
 /** Everything the panel shows except the turns and the pending approvals, which change on their own. */
 export interface PanelFields {
   /** The conversation's title; never blank (the first message names a new conversation at once). */
@@ -366,6 +379,10 @@ export interface PanelFields {
   /** "Balance left on Cheap relay: $1.20." for the active relay, where it tells it; null otherwise. */
   balance?: string | null;
   notice: string | null;
+  /** The Plan / Act switch for the next message; absent: Act. */
+  mode?: ChatModeView;
+  /** The conversation's task list; absent or empty: none is shown. */
+  tasks?: TaskItemView[];
 }
 
 export interface PanelState extends PanelFields {
@@ -460,6 +477,12 @@ export type ToHost =
   /** The data of a sent message's image, by its stored name (for its thumbnail). */
   | { type: "loadImage"; name: string }
   | { type: "confirmSend"; confirmed: boolean }
+  /** The Plan / Act switch. */
+  | { type: "setMode"; mode: ChatModeView }
+  /** Starts the next turn in Act mode on the plan a finished Plan turn proposed. */
+  | { type: "actOnPlan"; turnId: string }
+  /** The person ticked (or unticked) or removed the item at `index`, whose text was `text`. */
+  | { type: "editTask"; action: "toggle" | "remove"; index: number; text: string }
   | { type: "fix"; action: FixAction }
   | { type: "log"; level: "info" | "error"; message: string };
 
@@ -528,6 +551,9 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   removeActiveFile: () => true,
   loadImage: (message) => isString(message.name),
   confirmSend: (message) => typeof message.confirmed === "boolean",
+  setMode: (message) => message.mode === "plan" || message.mode === "act",
+  actOnPlan: (message) => isString(message.turnId),
+  editTask: (message) => (message.action === "toggle" || message.action === "remove") && isIndex(message.index) && isString(message.text),
   fix: (message) => isString(message.action) && FIX_ACTIONS.includes(message.action),
   log: (message) => (message.level === "info" || message.level === "error") && isString(message.message),
 };

@@ -2,6 +2,7 @@ import type { AssembledInstructions } from "../instructions/assembleInstructions
 import type { ChosenRule } from "../instructions/projectRules";
 import type { Conversation } from "../chat/conversation";
 import type { RulesView } from "./protocol";
+import type { PlanInputs } from "./chatControllerOptions";
 import type { SessionRunner } from "./sessionRunner";
 
 // The Rules chip's content: every rules file that applies to the next message, sent or switched off for the
@@ -43,12 +44,12 @@ export class ConversationRules {
   constructor(
     private readonly runner: SessionRunner,
     private readonly changed: () => void,
-    private readonly showText?: (toolNames: string[], rulesOff: readonly string[]) => Promise<void>,
+    private readonly showText?: (toolNames: string[], rulesOff: readonly string[], plan?: PlanInputs) => Promise<void>,
   ) {}
 
   /** Opens "What the model is told" for the next message of this conversation. */
   async show(): Promise<void> {
-    await this.showText?.(this.runner.offeredToolNames(), this.off());
+    await this.showText?.(this.runner.offeredToolNames(), this.off(), this.runner.planInputs());
   }
 
   off(): string[] {

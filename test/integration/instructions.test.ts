@@ -80,7 +80,7 @@ describe("what the model is told, in the extension host", function () {
     await vscode.window.showTextDocument(vscode.Uri.file(path.join(root, "web/view.ts")));
     const shown = await shownInstructions("TypeScript rule from the in-host test.");
     assert.ok(shown.includes(sent), "the command shows exactly the text that was sent");
-    for (const source of ["Relay Chat base instruction v1", "| AGENTS.md |", "| web/AGENTS.md |", "| .github/instructions/ts.instructions.md |"]) assert.ok(shown.includes(source), `shown: ${source}`);
+    for (const source of ["Relay Chat base instruction v2", "| AGENTS.md |", "| web/AGENTS.md |", "| .github/instructions/ts.instructions.md |"]) assert.ok(shown.includes(source), `shown: ${source}`);
   });
 
   it("lists the same files and tokens in the Rules chip, and a file switched off there is not sent in this conversation", async () => {
