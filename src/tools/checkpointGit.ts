@@ -65,8 +65,18 @@ const isolatingOptions = [
   // files into one pack instead of one loose object file each, which halves its system time; git then
   // treats them as binary in content diffs, which checkpoints never ask for (they list names only).
   "-c", "core.bigFileThreshold=1",
-  "-c", "core.looseCompression=1",
+  // Level 1 for loose objects and packs alike: as small as the default for source files, at a fraction of
+  // the CPU (a checkpoint's pack is merged into one at most every 50 checkpoints anyway).
+  "-c", "core.compression=1",
 ];
+
+/**
+ * glibc's allocator hands memory back to the system whenever the top of the heap is free, and zlib allocates
+ * and frees its ~270 KB of state once per file: on a first checkpoint of 10,000 files that was 166,000 page
+ * faults and 0.6 s of system time in `git add`, against 1,000 faults and 0.15 s with these (measured with
+ * git 2.39 on Linux). Other allocators (macOS, Git for Windows) ignore them.
+ */
+const mallocSettings = { MALLOC_TOP_PAD_: String(4 * 1024 * 1024), MALLOC_TRIM_THRESHOLD_: String(64 * 1024 * 1024) };
 
 function isolatedEnvironment(repository: ShadowRepository): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -87,5 +97,6 @@ function isolatedEnvironment(repository: ShadowRepository): NodeJS.ProcessEnv {
     GIT_COMMITTER_NAME: "Relay Chat",
     GIT_COMMITTER_EMAIL: "checkpoints@relay-chat.invalid",
     LC_ALL: "C",
+    ...mallocSettings,
   };
 }
