@@ -4,15 +4,13 @@
 // measured in the same run right before each first checkpoint so both see the same load. Not a timed test;
 // the goals are ratios to that floor. Usage: npm run bench:checkpoint -- [--json]
 import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import * as os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { FolderCheckpoints } from "../../src/tools/checkpointStore";
+import { CHANGED_FILES, FILES, changeFiles, createWorkspace } from "./workspace";
 
-const FILES = 10_000;
-const FILES_PER_FOLDER = 100;
-const CHANGED_FILES = 20;
 /** Goals as ratios to the read-and-hash floor (issue 30). */
 const FIRST_GOAL_RATIO = 3;
 const NEXT_GOAL_RATIO = 0.3;
@@ -23,17 +21,7 @@ async function main(): Promise<void> {
   const root = await mkdtemp(path.join(os.tmpdir(), "relay-chat-bench-checkpoint-"));
   try {
     const workspace = path.join(root, "workspace");
-    for (let folder = 0; folder < FILES / FILES_PER_FOLDER; folder += 1) {
-      const directory = path.join(workspace, "src", `module${folder}`);
-      await mkdir(directory, { recursive: true });
-      for (let file = 0; file < FILES_PER_FOLDER; file += 1) {
-        await writeFile(path.join(directory, `file${file}.ts`), sourceText(folder, file, 0));
-      }
-    }
-    // A typical ignored folder: it must cost nothing.
-    await mkdir(path.join(workspace, "node_modules", "dependency"), { recursive: true });
-    await writeFile(path.join(workspace, "node_modules", "dependency", "index.js"), "module.exports = 1;\n");
-    await writeFile(path.join(workspace, ".gitignore"), "node_modules/\n");
+    await createWorkspace(workspace);
 
     // Each run starts from an empty shadow repository (the first checkpoint) and then changes a few files.
     const floorTimings: number[] = [];
@@ -45,7 +33,7 @@ async function main(): Promise<void> {
       let started = performance.now();
       const first = await checkpoints.take();
       firstTimings.push(performance.now() - started);
-      for (let file = 0; file < CHANGED_FILES; file += 1) await writeFile(path.join(workspace, "src", `module${file}`, "file0.ts"), sourceText(file, 0, run + 1));
+      await changeFiles(workspace, run + 1);
       started = performance.now();
       const next = await checkpoints.take();
       nextTimings.push(performance.now() - started);
@@ -116,10 +104,6 @@ function round2(value: number): number {
 
 function median(values: readonly number[]): number {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-}
-
-function sourceText(folder: number, file: number, version: number): string {
-  return `export const value${folder}_${file} = ${version};\n`.repeat(20);
 }
 
 main().catch((error: unknown) => {
