@@ -74,8 +74,9 @@ async function moveBranch(gitDir: string, id: string, expected: string | null): 
   await mkdir(path.dirname(file), { recursive: true });
   await writeNewFile(lock, `${id}\n`);
   try {
+    // A packed ref (undefined here) was looked up by git for `expected`; the loose ref written now overrides it.
     const current = await readCheckpointBranch(gitDir);
-    if (current !== expected) throw new Error(`the checkpoint branch moved while a checkpoint was taken (now ${current ?? "none"}, expected ${expected ?? "none"})`);
+    if (current !== undefined && current !== expected) throw new Error(`the checkpoint branch moved while a checkpoint was taken (now ${current ?? "none"}, expected ${expected ?? "none"})`);
     await rename(lock, file);
   } catch (error) {
     await unlink(lock).catch(() => undefined);

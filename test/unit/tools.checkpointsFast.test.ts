@@ -101,6 +101,23 @@ describe("tools: fast checkpoints stay exact", () => {
     assert.equal(git("log", "-1", "--format=%an <%ae> %s", fourth), "Relay Chat <checkpoints@relay-chat.invalid> Relay Chat checkpoint");
   });
 
+  it("continues the branch after git packed its ref, and after the ref file was damaged", async () => {
+    const checkpoints = new FolderCheckpoints(storage, workspace);
+    const first = await checkpoints.take();
+    execFileSync("git", ["pack-refs", "--all"], { env: { ...process.env, GIT_DIR: checkpoints.gitDir } });
+    await fs.writeFile(file("b.txt"), "b\n");
+    const second = await checkpoints.take();
+    const git = (...args: string[]) => execFileSync("git", args, { env: { ...process.env, GIT_DIR: checkpoints.gitDir }, encoding: "utf8" }).trim();
+    assert.equal(git("rev-list", "refs/heads/checkpoints"), [second, first].join("\n"));
+
+    await fs.writeFile(path.join(checkpoints.gitDir, "refs", "heads", "checkpoints"), "not an id\n");
+    await fs.writeFile(file("c.txt"), "c\n");
+    const third = await checkpoints.take();
+    assert.equal(git("rev-parse", "refs/heads/checkpoints"), third);
+    assert.equal((await checkpoints.fileAt(third, "c.txt"))?.toString(), "c\n");
+    assert.equal((await checkpoints.fileAt(second, "b.txt"))?.toString(), "b\n", "earlier checkpoints stay readable");
+  });
+
   posixOnly("with git counted", () => {
     let log: string;
     let savedPath: string | undefined;
