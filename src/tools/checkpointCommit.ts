@@ -5,10 +5,11 @@ import { deflateSync, inflateSync } from "node:zlib";
 
 // The checkpoint commit and the branch that points at it, written straight into the shadow repository
 // instead of by `git commit-tree` and `git update-ref`: two fewer processes on every checkpoint that saved
-// something, which is most of what a checkpoint after a few changes costs. Both are among git's simplest and
-// most stable formats (a zlib-compressed loose object named by its SHA-1, and a ref file holding an id),
-// written the way git writes them (a temporary file renamed into place; the ref under its `.lock` file), and
-// only while the repository lock is held (checkpointLock), so no other writer of ours runs meanwhile.
+// something. Both are among git's simplest and most stable formats (a zlib-compressed loose object named by
+// its SHA-1, and a ref file holding an id), written the way git writes them (a temporary file renamed into
+// place; the ref under its `.lock` file), and only while the repository lock is held (checkpointLock), so no
+// other writer of ours runs meanwhile. No reflog is kept: nothing reads it, and every checkpoint stays
+// reachable from the branch through its parents.
 
 /** The branch every checkpoint of a folder is on. */
 export const checkpointBranch = "refs/heads/checkpoints";

@@ -65,9 +65,7 @@ const isolatingOptions = [
   // files into one pack instead of one loose object file each, which halves its system time; git then
   // treats them as binary in content diffs, which checkpoints never ask for (they list names only).
   "-c", "core.bigFileThreshold=1",
-  // Level 1 for loose objects and packs alike: as small as the default for source files, at a fraction of
-  // the CPU (a checkpoint's pack is merged into one at most every 50 checkpoints anyway).
-  "-c", "core.compression=1",
+  "-c", "core.looseCompression=1",
 ];
 
 /**
