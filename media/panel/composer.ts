@@ -1,4 +1,4 @@
-import type { AttachmentView, ContextMeterView, FileMatchView, ImageLimitsView, RelayModelsView, ToHost } from "../../src/panel/protocol";
+import type { AttachmentView, ContextMeterView, FileMatchView, ImageLimitsView, RelayModelsView, SlashCommandView, ToHost } from "../../src/panel/protocol";
 import { DEFAULT_IMAGE_LIMITS, IMAGE_MEDIA_TYPES } from "../../src/panel/protocol";
 import { button, element } from "./dom";
 import { FilePicker, hashQueryAt } from "./filePicker";
@@ -6,6 +6,7 @@ import { icon, iconButton } from "./icons";
 import { ImageAttachments, imageFilesOf } from "./imageAttachments";
 import type { Localizer } from "./localizer";
 import { ModelPicker } from "./modelPicker";
+import { SlashMenu } from "./slashMenu";
 
 export interface ComposerState {
   readonly busy: boolean;
@@ -22,6 +23,8 @@ export interface ComposerState {
   readonly relayModels: readonly RelayModelsView[];
   readonly context: ContextMeterView | null;
   readonly imageLimits: ImageLimitsView;
+  /** What `/` at the start of the message lists (slashMenu.ts). */
+  readonly slashCommands?: readonly SlashCommandView[];
 }
 
 const MAX_INPUT_HEIGHT = 220;
@@ -39,6 +42,7 @@ export class Composer {
   private readonly editBanner: HTMLElement;
   private readonly filePicker: FilePicker;
   private readonly modelPicker: ModelPicker;
+  private readonly slashMenu: SlashMenu;
   private readonly meter = element("span", { className: "context-meter", attributes: { role: "meter", "aria-valuemin": "0" } });
   private readonly images: ImageAttachments;
   private readonly imagePicker = element("input", { className: "image-picker", attributes: { type: "file", accept: IMAGE_MEDIA_TYPES.join(","), multiple: "", hidden: "" } });
@@ -62,7 +66,10 @@ export class Composer {
     this.textarea.value = initialDraft;
     this.textarea.addEventListener("keydown", (event) => this.onKeyDown(event));
     this.textarea.addEventListener("input", () => this.onInput());
-    this.textarea.addEventListener("blur", () => this.filePicker.close());
+    this.textarea.addEventListener("blur", () => {
+      this.filePicker.close();
+      this.slashMenu.close();
+    });
     this.images = new ImageAttachments(localizer, () => {
       this.updateButtons();
       this.updateMeter();
@@ -79,6 +86,7 @@ export class Composer {
     });
     this.filePicker = new FilePicker(this.textarea, localizer, (path) => this.pickFile(path));
     this.modelPicker = new ModelPicker(localizer, post);
+    this.slashMenu = new SlashMenu(this.textarea, localizer, (text) => this.setText(text));
     this.sendButton = iconButton("send", localizer.text("Send"), () => this.send(), "send-button");
     this.stopButton = iconButton("debug-stop", localizer.text("Stop"), () => this.post({ type: "stop" }), "stop-button");
     this.editBanner = element("div", { className: "edit-banner" }, [
@@ -90,6 +98,7 @@ export class Composer {
     this.root = element("div", { className: "composer-area" }, [
       this.editBanner,
       this.filePicker.root,
+      this.slashMenu.root,
       this.modelPicker.finderPopup,
       element("div", { className: "composer" }, [
         this.chips,
@@ -101,7 +110,7 @@ export class Composer {
           this.imagePicker,
           this.modelPicker.root,
           this.meter,
-          iconButton("book", localizer.text("What the model is told"), () => this.post({ type: "showInstructions" }), "instructions-button"),
+          iconButton("book", localizer.text("What the model is told"), () => this.post({ type: "showInstructions", draft: this.textarea.value }), "instructions-button"),
           element("span", { className: "spacer" }),
           this.stopButton,
           this.sendButton,
@@ -126,6 +135,7 @@ export class Composer {
     this.updateButtons();
     this.modelPicker.update({ model: state.model, models: state.models, note: state.modelsNote, relay: state.relay, relayModels: state.relayModels });
     this.updateMeter();
+    this.slashMenu.setCommands(state.slashCommands ?? []);
     const signature = JSON.stringify([state.attachments, state.selectionOffer, state.activeFileOffer]);
     if (signature === this.chipsSignature) return;
     this.chipsSignature = signature;
@@ -188,6 +198,7 @@ export class Composer {
     this.resize();
     this.updateButtons();
     this.updateMeter();
+    this.slashMenu.follow();
     const hash = hashQueryAt(this.textarea.value, this.textarea.selectionStart);
     if (hash === null) {
       this.filePicker.close();
@@ -212,7 +223,7 @@ export class Composer {
   private onKeyDown(event: KeyboardEvent): void {
     // Enter that confirms an IME composition belongs to the composition, not to us.
     if (event.isComposing || event.keyCode === 229) return;
-    if (this.filePicker.handleKey(event)) {
+    if (this.slashMenu.handleKey(event) || this.filePicker.handleKey(event)) {
       event.preventDefault();
       event.stopPropagation();
       return;
@@ -241,6 +252,7 @@ export class Composer {
     this.editingTurnId = null;
     this.editBanner.hidden = true;
     this.filePicker.close();
+    this.slashMenu.close();
     this.setText("");
     // A clicked Send button is now disabled and would drop focus to the page.
     this.textarea.focus();

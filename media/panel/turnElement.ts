@@ -93,7 +93,7 @@ export class TurnElement {
     else if (context.deferAnswer && (!this.answer.hasContent || this.answer.isDeferred)) this.answer.defer(turn.answerText);
     else this.answer.showFinished(turn.answerText);
     this.progress.hidden = isFinished(turn);
-    const footerSignature = JSON.stringify([isFinished(turn), turn.refusal, turn.outcome, turn.outcomeLabel, turn.explanation, turn.fixes, turn.actions, turn.receipts, turn.otherItemKinds, turn.changedFiles, turn.restored, turn.sentLater]);
+    const footerSignature = JSON.stringify([isFinished(turn), turn.refusal, turn.outcome, turn.outcomeLabel, turn.explanation, turn.fixes, turn.actions, turn.receipts, turn.otherItemKinds, turn.changedFiles, turn.restored, turn.sentLater, turn.commandNote]);
     if (footerSignature !== this.footerSignature) {
       this.footerSignature = footerSignature;
       this.footerSlot.replaceChildren(...this.renderFooter(turn, context.localizer));
@@ -224,6 +224,7 @@ export class TurnElement {
       this.retryActions = state.actions;
       parts.push(state.root);
     }
+    if (turn.commandNote) parts.push(element("p", { className: "turn-command-note", text: turn.commandNote }));
     if (turn.changedFiles) parts.push(renderTurnChanges(turn.changedFiles, turn.restored === true, localizer, (action) => this.handlers.post({ type: "turnChanges", turnId: this.turnId, action })));
     if (turn.receipts.length > 0) parts.push(this.receipt(turn, localizer));
     return parts;

@@ -8,6 +8,7 @@ import { localDate } from "../instructions/baseInstruction";
 import { chooseRules } from "../instructions/projectRules";
 import { RULE_KINDS } from "../instructions/ruleFile";
 import type { RuleKind } from "../instructions/ruleFile";
+import type { CommandPrompt } from "../instructions/slashCommands";
 import type { ProjectRulesWatcher } from "./projectRulesWatcher";
 
 // What the panel's next request tells the model, from VS Code's side: the environment, the person's
@@ -18,7 +19,8 @@ import type { ProjectRulesWatcher } from "./projectRulesWatcher";
 export class PanelInstructions {
   constructor(private readonly rules: ProjectRulesWatcher) {}
 
-  assemble(toolNames: readonly string[]): AssembledInstructions {
+  /** `command`: the prompt of the slash command the message starts with (its prompt file's text is workspace text too). */
+  assemble(toolNames: readonly string[], command?: CommandPrompt | null): AssembledInstructions {
     const config = vscode.workspace.getConfiguration("relayChat");
     const folders = vscode.workspace.workspaceFolders ?? [];
     return assembleInstructions({
@@ -33,19 +35,20 @@ export class PanelInstructions {
       personInstructions: userSettingText(config.inspect<unknown>("instructions")?.globalValue),
       rules: chooseRules(this.rules.current(), { workingOn: workingOn(), disabledKinds: disabledKinds(config.get<unknown>("projectRules")) }),
       multiRoot: folders.length > 1,
+      commandPrompt: command ?? null,
     });
   }
 
   /** The instructions as a request sends them; waits for rules files that changed to be read again. */
-  async forRequest(toolNames: readonly string[]): Promise<RequestInstructions> {
+  async forRequest(toolNames: readonly string[], command?: CommandPrompt | null): Promise<RequestInstructions> {
     await this.rules.fresh();
-    return requestInstructionsOf(this.assemble(toolNames));
+    return requestInstructionsOf(this.assemble(toolNames, command));
   }
 
   /** "What the Model Is Told": the whole text as the next message sends it, each part with its source and tokens. */
-  async show(toolNames: readonly string[]): Promise<void> {
+  async show(toolNames: readonly string[], command?: CommandPrompt | null): Promise<void> {
     await this.rules.fresh();
-    const document = await vscode.workspace.openTextDocument({ language: "markdown", content: instructionsDocument(this.assemble(toolNames), this.rules.allowed) });
+    const document = await vscode.workspace.openTextDocument({ language: "markdown", content: instructionsDocument(this.assemble(toolNames, command), this.rules.allowed) });
     await vscode.window.showTextDocument(document, { preview: true });
   }
 }

@@ -3,6 +3,7 @@ import { BASE_INSTRUCTION_VERSION, fillBaseInstruction } from "./baseInstruction
 import type { InstructionEnvironment } from "./baseInstruction";
 import type { ChosenRule } from "./projectRules";
 import type { RuleKind } from "./ruleFile";
+import type { CommandPrompt } from "./slashCommands";
 
 // The one place instruction text is put together: the base instruction, the person's own instructions
 // (relayChat.instructions), then the project rules, each part with its source and estimated tokens. What
@@ -15,7 +16,7 @@ export const RULES_TOTAL_LIMIT_CHARS = 32_000;
 /** The same estimate as the spend guard's (src/chat/spendGuard.ts): about four characters per token. */
 const CHARACTERS_PER_TOKEN = 4;
 
-export type InstructionPartKind = "base" | "person" | RuleKind;
+export type InstructionPartKind = "base" | "person" | RuleKind | "prompt";
 
 export interface InstructionPart {
   kind: InstructionPartKind;
@@ -47,6 +48,8 @@ export interface InstructionInputs {
   rules?: readonly ChosenRule[];
   /** Several workspace folders: sources name the folder too. */
   multiRoot?: boolean;
+  /** The prompt of the slash command the message starts with (slashCommands.ts); sent last, for this message only. */
+  commandPrompt?: CommandPrompt | null;
 }
 
 export function assembleInstructions(inputs: InstructionInputs): AssembledInstructions {
@@ -67,6 +70,14 @@ export function assembleInstructions(inputs: InstructionInputs): AssembledInstru
     const header = parts.some((earlier) => earlier.kind !== "base" && earlier.kind !== "person") ? "" : "Project rules (from files in the workspace):\n\n";
     const entry = part(rule.kind, source, `${header}## ${source}\n${body.slice(0, keep)}${cutNote}`);
     if (keep < body.length) entry.cut = { keptChars: keep, totalChars: body.length };
+    parts.push(entry);
+  }
+  const command = inputs.commandPrompt;
+  if (command) {
+    // A prompt file is workspace text like a rules file: cut at the same per-file limit.
+    const cut = command.text.length > RULE_FILE_LIMIT_CHARS;
+    const entry = part("prompt", command.source, cut ? `${command.text.slice(0, RULE_FILE_LIMIT_CHARS)}\n[Relay Chat cut this prompt here: ${RULE_FILE_LIMIT_CHARS} of ${command.text.length} characters sent.]` : command.text);
+    if (cut) entry.cut = { keptChars: RULE_FILE_LIMIT_CHARS, totalChars: command.text.length };
     parts.push(entry);
   }
   const text = parts.filter((entry) => entry.text !== "").map((entry) => entry.text).join("\n\n");

@@ -17,6 +17,7 @@ import type { ApprovalView, ImageLimitsView, PanelFields, PanelState, ReceiptVie
 import { DEFAULT_IMAGE_LIMITS } from "./protocol";
 import { dispatchPanelMessage } from "./panelMessages";
 import { SessionRunner } from "./sessionRunner";
+import { SlashCommandRunner, toolsLimitedBy } from "./slashCommandRunner";
 import { contextWindowOf, sessionSettings } from "./sessionSettings";
 import { TurnFileActions } from "./turnFileActions";
 import { TurnStarter } from "./turnStarter";
@@ -50,6 +51,8 @@ export class ChatController implements PanelSource {
   /** Review, restore and Apply to file on the files a turn changed. */
   readonly turnFiles: TurnFileActions;
   readonly editorActions: EditorActions;
+  /** Messages that start with a slash command, and the command of the message being sent. */
+  readonly slash: SlashCommandRunner;
 
   constructor(private readonly options: ChatControllerOptions) {
     this.sync = new PanelSync(this, (message) => this.view?.post(message), options.strings, options.timers, options.locale);
@@ -63,7 +66,9 @@ export class ChatController implements PanelSource {
       ...options,
       prompts: this.prompts,
       sync: this.sync,
-      settings: () => sessionSettings({ ...this.settingsSources(), instructions: this.options.instructions?.(this.runner.offeredToolNames()) }),
+      // While a message with a slash command runs, only the tools its prompt names are offered.
+      tools: (askUser) => toolsLimitedBy(options.tools(askUser), () => this.slash.messageCommand?.tools ?? null),
+      settings: () => sessionSettings({ ...this.settingsSources(), instructions: this.options.instructions?.(this.runner.offeredToolNames(), this.slash.messageCommand?.prompt) }),
       redact: (text) => this.redact(text),
       onStorageProblem: (message) => this.setNotice(message),
       onRequestEnd: () => options.onRequestEnd?.(),
@@ -98,6 +103,18 @@ export class ChatController implements PanelSource {
       setNotice,
       reloadConversations,
     });
+    this.slash = new SlashCommandRunner({
+      source: options.slashCommands ?? null,
+      turns: this.turns,
+      newChat: () => this.newChat(),
+      commit: options.commitMessages ?? null,
+      setNotice,
+      plan: options.planCommand,
+      offeredToolNames: () => this.runner.offeredToolNames(),
+      showInstructions: options.showInstructions,
+    });
+    // Prompt files read again: the `/` menu follows.
+    options.slashCommands?.listen(changed);
     this.turnFiles = new TurnFileActions({ runner: this.runner, editorActions: this.editorActions, turnChanges: options.turnChanges, turnChanged: (turnId) => this.sync.turnChanged(turnId) });
   }
 
@@ -274,11 +291,6 @@ export class ChatController implements PanelSource {
     this.sync.changed();
   }
 
-  /** Opens "What the model is told": the whole instruction text of the next request, part by part. */
-  async showInstructions(): Promise<void> {
-    await this.options.showInstructions?.(this.runner.offeredToolNames());
-  }
-
   private get conversation() {
     return this.runner.conversation;
   }
@@ -320,6 +332,7 @@ export class ChatController implements PanelSource {
       balanceNote: this.options.balanceNote,
       streamingTurnId,
       liveText: streamingTurnId === null ? null : this.runner.liveText(streamingTurnId),
+      slashCommands: this.slash.views(),
     };
   }
 

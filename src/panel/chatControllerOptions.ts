@@ -3,13 +3,16 @@ import type { HistoryStore } from "../chat/historyStore";
 import type { RequestLedger } from "../chat/requestLedger";
 import type { ReviewReport } from "../chat/reviewNote";
 import type { ChatTools } from "../chat/toolRound";
+import type { CommandPrompt } from "../instructions/slashCommands";
 import type { ModelPrice } from "../relay/modelPrice";
 import type { ApprovalAnswer } from "../tools/approvalPolicy";
 import type { ApprovalRequest } from "../tools/approvalGate";
+import type { CommitMessageWriter } from "./commitMessage";
 import type { ConversationUi } from "./conversationCommands";
 import type { FileReferenceResolver } from "./fileReferences";
 import type { EditorServices, ModelMemory, PanelLog, PanelPreferences, RelayAccess, TurnChangesActions } from "./panelServices";
 import type { PanelSyncTimers } from "./panelSync";
+import type { PlanCommandHook, SlashCommandSource } from "./slashCommandRunner";
 import type { WorkspaceFiles } from "./workspaceFiles";
 
 // What the chat controller is built with: the relay, storage, the editor's services and the hooks other
@@ -42,10 +45,16 @@ export interface ChatControllerOptions {
   balanceNote?: (relay: string | null) => string | null;
   /** The price of a model on a relay as known now (never fetched while sending); null: unknown. */
   priceOf?: (relay: string, model: string) => ModelPrice | null;
-  /** What the model is told with the next request, given the names of the tools offered (src/host/panelInstructions.ts). */
-  instructions?: (toolNames: string[]) => RequestInstructions;
+  /** What the model is told with the next request, given the names of the tools offered and the prompt of the message's slash command (src/host/panelInstructions.ts). */
+  instructions?: (toolNames: string[], command?: CommandPrompt | null) => RequestInstructions;
   /** Opens "What the model is told" for the next request. */
-  showInstructions?: (toolNames: string[]) => Promise<void>;
+  showInstructions?: (toolNames: string[], command?: CommandPrompt | null) => Promise<void>;
+  /** The `/` commands: built-ins and prompt files (src/host/promptFilesWatcher.ts); absent: none. */
+  slashCommands?: SlashCommandSource | null;
+  /** /commit's way to the staged changes and the Source Control message box; absent: /commit says Git is missing. */
+  commitMessages?: CommitMessageWriter | null;
+  /** Plan mode takes `/plan` over here when it is built; absent: /plan sends its prompt. */
+  planCommand?: PlanCommandHook;
   /** A request of a turn ended (the relay's balance may have changed). */
   onRequestEnd?: () => void;
   timers?: PanelSyncTimers;

@@ -12,7 +12,7 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
     case "rendered":
       return controller.rendered(message.sinceLoadMs);
     case "send":
-      return controller.turns.send(message.text, message.images ?? []);
+      return controller.slash.send(message.text, message.images ?? []);
     case "stop":
       return controller.stop();
     case "newChat":
@@ -73,7 +73,7 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
     case "attachFile":
       return editor.pickAttachment();
     case "showInstructions":
-      return controller.showInstructions();
+      return controller.slash.showInstructions(message.draft);
     case "attachPath":
       return editor.attachPath(message.path);
     case "findFiles":

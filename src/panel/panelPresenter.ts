@@ -5,7 +5,7 @@ import type { ConversationSummary } from "../chat/conversationSummary";
 import { imagesTitle } from "../chat/conversationSummary";
 import type { SendEstimate } from "../chat/spendGuard";
 import { splitMessage } from "./messageAttachments";
-import type { AttachmentView, ContextMeterView, ConversationListEntry, ImageLimitsView, PanelFields, ReceiptView, RelayModelsView, SetupView, TotalsView, TurnView } from "./protocol";
+import type { AttachmentView, ContextMeterView, ConversationListEntry, ImageLimitsView, PanelFields, ReceiptView, RelayModelsView, SetupView, SlashCommandView, TotalsView, TurnView } from "./protocol";
 import { receiptOf, turnViewOf } from "./turnView";
 import { compactionOfferFor } from "./compactionOffer";
 import type { CompactionSettings } from "../chat/compaction";
@@ -46,6 +46,8 @@ export interface PanelInputs {
   streamingTurnId: string | null;
   liveText: string | null;
   liveReasoning?: string | null;
+  /** What `/` lists in the message box. */
+  slashCommands?: SlashCommandView[];
 }
 
 export class PanelPresenter {
@@ -75,6 +77,7 @@ export class PanelPresenter {
       compactionOffer: compactionOfferFor(conversation, inputs.context, inputs.compaction, inputs.busy, inputs.maxOutputTokens ?? null),
       filesToReview: inputs.filesToReview ?? 0,
       imageLimits: inputs.imageLimits,
+      slashCommands: inputs.slashCommands ?? [],
       spendWarning:
         spendEstimate === null
           ? null

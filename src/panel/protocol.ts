@@ -113,6 +113,8 @@ export interface TurnView {
   images?: string[];
   /** What the model was told before the message about the review of its proposed edits; absent when nothing. */
   reviewNote?: string;
+  /** What a slash command did with the answer (/commit); absent when nothing. */
+  commandNote?: string;
   /** For an incomplete answer: left out of what later messages send (the person may include it), or included. */
   sentLater?: "left_out" | "included";
   /** Markdown of the answer so far (completed text, or the partial text of an unfinished turn). */
@@ -339,6 +341,17 @@ export interface PanelFields {
   /** "Balance left on Cheap relay: $1.20." for the active relay, where it tells it; null otherwise. */
   balance?: string | null;
   notice: string | null;
+  /** What `/` lists in the message box: built-ins and prompt files (absent: none). */
+  slashCommands?: SlashCommandView[];
+}
+
+/** One command of the `/` menu (src/instructions/slashCommands.ts). */
+export interface SlashCommandView {
+  /** Without the slash. */
+  name: string;
+  description: string;
+  argumentHint: string;
+  origin: "builtin" | "workspace" | "user";
 }
 
 export interface PanelState extends PanelFields {
@@ -420,7 +433,8 @@ export type ToHost =
   /** The paperclip: the host asks what to attach. */
   | { type: "attachFile" }
   /** "What the model is told": the whole instruction text of the next message, in an editor. */
-  | { type: "showInstructions" }
+  /** `draft`: the message box's text, so a slash command it starts with is shown too. */
+  | { type: "showInstructions"; draft?: string }
   /** A file picked with `#`. */
   | { type: "attachPath"; path: string }
   /** The `#` picker's query (the text after `#`). */
@@ -491,7 +505,7 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   exportConversation: (message) => isString(message.conversationId),
   attachSelection: () => true,
   attachFile: () => true,
-  showInstructions: () => true,
+  showInstructions: (message) => message.draft === undefined || isString(message.draft),
   attachPath: (message) => isString(message.path),
   findFiles: (message) => isString(message.query),
   removeAttachment: (message) => isString(message.id),
