@@ -198,7 +198,6 @@ export class Composer {
     this.resize();
     this.updateButtons();
     this.updateMeter();
-    this.slashMenu.follow();
     const hash = hashQueryAt(this.textarea.value, this.textarea.selectionStart);
     if (hash === null) {
       this.filePicker.close();
@@ -206,6 +205,8 @@ export class Composer {
       this.filePicker.open(hash.query);
       this.post({ type: "findFiles", query: hash.query });
     }
+    // After the # picker, which closes (aria-expanded false) whenever no # word is typed.
+    this.slashMenu.follow();
   }
 
   /** The picked file replaces the `#word` it was found with and goes with the message as an attachment. */
