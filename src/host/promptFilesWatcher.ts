@@ -23,6 +23,8 @@ export class PromptFilesWatcher implements SlashCommandSource, vscode.Disposable
   private list: SlashCommand[] = slashCommands([]);
   private reading: Promise<void> | null = null;
   private stale = true;
+  /** Whether the workspace's files were allowed at the last read (the person may allow them since). */
+  private readAllowed = false;
   private timer: NodeJS.Timeout | undefined;
   private userWatcher: vscode.Disposable | undefined;
   private readonly disposables: vscode.Disposable[] = [];
@@ -57,11 +59,13 @@ export class PromptFilesWatcher implements SlashCommandSource, vscode.Disposable
   }
 
   commands(): readonly SlashCommand[] {
+    if (this.workspaceAllowed() !== this.readAllowed) this.stale = true;
     if (this.stale && this.reading === null) void this.read();
     return this.list;
   }
 
   async fresh(): Promise<readonly SlashCommand[]> {
+    if (this.workspaceAllowed() !== this.readAllowed) this.stale = true;
     if (this.stale) await (this.reading ?? this.read());
     return this.list;
   }
@@ -113,7 +117,8 @@ export class PromptFilesWatcher implements SlashCommandSource, vscode.Disposable
   private async readAll(): Promise<PromptFile[]> {
     const files: PromptFile[] = [];
     const folders = vscode.workspace.workspaceFolders ?? [];
-    if (this.workspaceAllowed()) {
+    this.readAllowed = this.workspaceAllowed();
+    if (this.readAllowed) {
       for (const folder of folders) {
         const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, `${WORKSPACE_PROMPTS_FOLDER}/*${PROMPT_FILE_SUFFIX}`), null, MAX_PROMPT_FILES);
         for (const uri of uris.sort((a, b) => a.path.localeCompare(b.path))) {

@@ -42,6 +42,7 @@ describe("slash commands, in the extension host", function () {
 
   after(async () => {
     if (!root) return;
+    await vscode.workspace.getConfiguration("git").update("enabled", false, vscode.ConfigurationTarget.Global);
     await fs.rm(path.join(root, ".github"), { recursive: true, force: true });
     await fs.rm(path.join(root, "commit-repo"), { recursive: true, force: true });
   });
@@ -80,8 +81,21 @@ describe("slash commands, in the extension host", function () {
     run("init", "-q");
     await fs.writeFile(path.join(repo, "notes.txt"), "staged line for the in-host test\n");
     run("add", "notes.txt");
-    if (!git!.isActive) await git!.activate();
-    await vscode.commands.executeCommand("git.openRepository", repo);
+    // The test VS Code runs with git.enabled false (scripts/vscode/codeServer.mjs): on for this test only.
+    const gitSettings = vscode.workspace.getConfiguration("git");
+    await gitSettings.update("enabled", true, vscode.ConfigurationTarget.Global);
+    const exports = (git!.isActive ? git!.exports : await git!.activate()) as { enabled: boolean; getAPI(version: 1): { repositories: Array<{ rootUri: vscode.Uri; inputBox: { value: string } }> } };
+    const deadline = Date.now() + 20_000;
+    while (!exports.enabled) {
+      if (Date.now() > deadline) throw new Error("the Git extension did not turn on");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const gitApi = exports.getAPI(1);
+    while (!gitApi.repositories.some((repository) => path.basename(repository.rootUri.fsPath) === "commit-repo")) {
+      if (Date.now() > deadline) throw new Error("the Git extension did not open commit-repo");
+      await vscode.commands.executeCommand("git.openRepository", repo).then(undefined, () => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
     await newChatWith(api, "echo");
     api.handle({ type: "send", text: "/commit" });
     const state = await waitForState(api, (current) => settled(current) && lastTurn(current)?.commandNote !== undefined, "the commit message turn", 40_000);
@@ -93,10 +107,41 @@ describe("slash commands, in the extension host", function () {
     assert.ok((sent?.body.instructions ?? "").includes("Write a git commit message for the staged changes"), "the /commit prompt goes in instructions");
     assert.ok(JSON.stringify(sent?.body.input).includes("staged line for the in-host test"), "the staged diff goes with the message");
     assert.equal(sent?.body.tools, undefined, "no tools are offered for it");
-    const api1 = (git!.isActive ? git!.exports : await git!.activate()).getAPI(1) as { repositories: Array<{ rootUri: vscode.Uri; inputBox: { value: string } }> };
-    const box = api1.repositories.find((repository) => path.basename(repository.rootUri.fsPath) === "commit-repo")?.inputBox.value ?? "";
+    const box = gitApi.repositories.find((repository) => path.basename(repository.rootUri.fsPath) === "commit-repo")?.inputBox.value ?? "";
     assert.ok(box.trim() !== "", "the Source Control box holds the message");
     assert.ok(turn.answerText.trim().includes(box.trim().split("\n")[0]!), "the box holds the answer's text");
     assert.throws(() => run("rev-parse", "HEAD"), "nothing was committed");
+  });
+});
+
+describe("prompt files in an untrusted workspace", function () {
+  this.timeout(60_000);
+  let root: string | undefined;
+
+  before(function () {
+    if (vscode.workspace.isTrusted || !controlUrl) this.skip();
+    root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    if (!root) this.skip();
+  });
+
+  after(async () => {
+    if (root) await fs.rm(path.join(root, ".github"), { recursive: true, force: true });
+  });
+
+  it("offers the built-ins but not the workspace's prompt files, and sends none of their text", async () => {
+    await fs.mkdir(path.join(root!, ".github/prompts"), { recursive: true });
+    await fs.writeFile(path.join(root!, ".github/prompts/untrusted.prompt.md"), "---\ndescription: From an untrusted repository\n---\nUntrusted prompt text: never sent unasked.\n");
+    const api = await activateRelayChat();
+    api.handle({ type: "refreshModels" });
+    await waitForState(api, (state) => state.models.includes("echo"), "the model list");
+    const state = await waitForState(api, (current) => (current.slashCommands ?? []).some((command) => command.name === "explain"), "the built-in commands");
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    assert.equal((api.state().slashCommands ?? state.slashCommands ?? []).some((command) => command.name === "untrusted"), false, "the prompt file is not offered");
+    await newChatWith(api, "echo");
+    api.handle({ type: "send", text: "/untrusted please" });
+    await waitForState(api, settled, "the answer");
+    const sent = await lastResponsesRequest();
+    assert.equal((sent?.body.instructions ?? "").includes("Untrusted prompt text"), false);
+    assert.ok((sent?.body.instructions ?? "").includes("You are a coding assistant in Relay Chat"), "the base instruction is sent");
   });
 });
