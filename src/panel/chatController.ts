@@ -110,6 +110,7 @@ export class ChatController implements PanelSource {
       commit: options.commitMessages ?? null,
       setNotice,
       plan: options.planCommand,
+      busy: () => this.runner.busy,
       offeredToolNames: () => this.runner.offeredToolNames(),
       showInstructions: options.showInstructions,
     });

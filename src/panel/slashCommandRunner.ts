@@ -43,6 +43,8 @@ export interface SlashCommandRunnerOptions {
   commit: CommitMessageWriter | null;
   setNotice: (notice: string | null) => void;
   plan?: PlanCommandHook;
+  /** A turn is running (a message sent now is refused, command or not). */
+  busy: () => boolean;
   /** The tools the next request offers, before a command limits them. */
   offeredToolNames: () => string[];
   /** Opens "What the model is told" (src/host/panelInstructions.ts). */
@@ -51,6 +53,8 @@ export interface SlashCommandRunnerOptions {
 
 export class SlashCommandRunner {
   private current: MessageCommand | null = null;
+  /** The last send, until its command is cleared (a moment after its turn has ended). */
+  private settling: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: SlashCommandRunnerOptions) {}
 
@@ -79,6 +83,16 @@ export class SlashCommandRunner {
 
   /** Sends the person's message, carrying out the command it starts with, if any. */
   async send(text: string, images: readonly ImageUpload[]): Promise<void> {
+    // While a turn runs the message is refused as always, and the running turn's command stays as it is.
+    if (this.options.busy()) return this.options.turns.send(text, images);
+    // A command's turn ends a moment before its command is cleared: the next message must not go with it.
+    await this.settling;
+    const sending = this.dispatch(text, images);
+    this.settling = sending.catch(() => undefined);
+    return sending;
+  }
+
+  private async dispatch(text: string, images: readonly ImageUpload[]): Promise<void> {
     const { turns, source } = this.options;
     const found = text.trimStart().startsWith("/") && source ? findSlashCommand(text, await source.fresh()) : null;
     if (found === null) return turns.send(text, images);
