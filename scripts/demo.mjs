@@ -80,6 +80,12 @@ function writeDemoWorkspace() {
   mkdirSync(folder, { recursive: true });
   writeFileSync(path.join(folder, "README.md"), "# Demo project\n\nA small folder for trying Relay Chat.\n\nThe model can read this file with the read_file tool, after you approve the call.\n");
   writeFileSync(path.join(folder, "hello.ts"), 'export function greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n');
+  // A prompt file: type / in the message box and pick /review (its text goes with that message only).
+  mkdirSync(path.join(folder, ".github", "prompts"), { recursive: true });
+  writeFileSync(
+    path.join(folder, ".github", "prompts", "review.prompt.md"),
+    "---\ndescription: Review a file for bugs and unclear names\nargument-hint: file=NAME\ntools: [read_file, find_files]\n---\nReview ${input:file:the file} for bugs, unclear names and missing tests. List each finding with its line; do not change files.\n",
+  );
   return folder;
 }
 
