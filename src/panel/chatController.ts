@@ -1,5 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import { DEFAULT_COMPACTION_SETTINGS } from "../chat/compaction";
+import { findTurn } from "../chat/conversation";
 import { redactSecrets } from "../relay/redact";
 import { ConversationCommands } from "./conversationCommands";
 import type { ChatControllerOptions } from "./chatControllerOptions";
@@ -111,6 +112,7 @@ export class ChatController implements PanelSource {
       setNotice,
       plan: options.planCommand,
       busy: () => this.runner.busy,
+      turnText: (turnId) => (this.conversation ? (findTurn(this.conversation, turnId)?.userText ?? null) : null),
       offeredToolNames: () => this.runner.offeredToolNames(),
       showInstructions: options.showInstructions,
     });

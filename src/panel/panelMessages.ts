@@ -28,17 +28,17 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
       controller.prompts.answerSpend(message.confirmed);
       return;
     case "retry":
-      return controller.turns.retry(message.turnId);
+      return controller.slash.again(message.turnId, () => controller.turns.retry(message.turnId));
     case "continue":
-      return controller.turns.runTurn((session) => session.continueTurn(message.turnId));
+      return controller.slash.again(message.turnId, () => controller.turns.runTurn((session) => session.continueTurn(message.turnId)));
     case "includeTurn":
       return controller.turns.includeIncompleteTurn(message.turnId);
     case "resendWithoutImages":
-      return controller.turns.runTurn((session) => session.resendWithoutImages(message.turnId));
+      return controller.slash.again(message.turnId, () => controller.turns.runTurn((session) => session.resendWithoutImages(message.turnId)));
     case "regenerate":
-      return controller.turns.runTurn((session) => session.regenerate(message.turnId));
+      return controller.slash.again(message.turnId, () => controller.turns.runTurn((session) => session.regenerate(message.turnId)));
     case "editAndResend":
-      return controller.turns.editAndResend(message.turnId, message.text);
+      return controller.slash.again(message.turnId, () => controller.turns.editAndResend(message.turnId, message.text), message.text);
     case "showBranch":
       return controller.showBranch(message.turnId, message.direction);
     case "switchConversation":

@@ -5,6 +5,7 @@ import { commandPrompt, findSlashCommand } from "../instructions/slashCommands";
 import type { ToolAvailability } from "../tools/approvalPolicy";
 import type { CommitMessageWriter } from "./commitMessage";
 import { CommitMessageRun } from "./commitMessage";
+import { splitMessage } from "./messageAttachments";
 import type { ImageUpload, SlashCommandView } from "./protocol";
 import type { TurnStarter } from "./turnStarter";
 
@@ -45,6 +46,8 @@ export interface SlashCommandRunnerOptions {
   plan?: PlanCommandHook;
   /** A turn is running (a message sent now is refused, command or not). */
   busy: () => boolean;
+  /** The message of a turn on screen, as sent; null when there is no such turn. */
+  turnText: (turnId: string) => string | null;
   /** The tools the next request offers, before a command limits them. */
   offeredToolNames: () => string[];
   /** Opens "What the model is told" (src/host/panelInstructions.ts). */
@@ -88,6 +91,21 @@ export class SlashCommandRunner {
     // A command's turn ends a moment before its command is cleared: the next message must not go with it.
     await this.settling;
     const sending = this.dispatch(text, images);
+    this.settling = sending.catch(() => undefined);
+    return sending;
+  }
+
+  /**
+   * Sends a turn's message again (retry, regenerate, continue, edit and resend): with the prompt and tools of
+   * the command it starts with, as the first time. (/commit's new answer is not put in Source Control again.)
+   */
+  async again(turnId: string, run: () => Promise<void>, editedText?: string): Promise<void> {
+    if (this.options.busy()) return run();
+    await this.settling;
+    const text = editedText ?? this.options.turnText(turnId);
+    const found = text === null ? null : findSlashCommand(splitMessage(text).text, this.options.source?.commands() ?? []);
+    const command = found === null || found.command.prompt === "" ? null : { command: found.command, prompt: commandPrompt(found.command, found.args), tools: found.command.tools };
+    const sending = command === null ? run() : this.withCommand(command, run);
     this.settling = sending.catch(() => undefined);
     return sending;
   }

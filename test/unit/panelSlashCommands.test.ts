@@ -73,6 +73,24 @@ describe("panel slash commands (Node, relay emulator)", function () {
     assert.deepEqual(second?.tools?.map((tool) => tool.name), ["get_weather", "get_time"]);
   });
 
+  it("sends a command's turn again with its prompt and tools: regenerate, and an edit that now starts with a command", async () => {
+    harness = await startPanelHostHarness({ slash: slashOptions() });
+    const { controller } = harness;
+    controller.handle({ type: "send", text: "/weather city=Oslo" });
+    const first = await harness.waitFor(settled(1), "the answer");
+    controller.handle({ type: "regenerate", turnId: lastTurn(first).id });
+    await harness.waitFor((state) => settled(1)(state) && lastTurn(state).branchCount === 2, "the regenerated answer");
+    const regenerated = sentBodies(harness).at(-1);
+    assert.ok(regenerated?.instructions?.includes("Report the weather for Oslo."), "the prompt goes again");
+    assert.deepEqual(regenerated?.tools?.map((tool) => tool.name), ["get_weather"]);
+    const shown = await harness.waitFor(settled(1), "the regenerated turn");
+    controller.handle({ type: "editAndResend", turnId: lastTurn(shown).id, text: "/explain the forecast" });
+    await harness.waitFor((state) => settled(1)(state) && lastTurn(state).branchCount === 3, "the edited answer");
+    const edited = sentBodies(harness).at(-1);
+    assert.ok(edited?.instructions?.includes(BUILTIN_PROMPTS.explain), "the edit's command goes with it");
+    assert.equal(edited?.instructions?.includes("Report the weather"), false);
+  });
+
   it("/new starts a new conversation and sends what follows it there; plain text that only looks like a command is sent as typed", async () => {
     harness = await startPanelHostHarness({ slash: slashOptions() });
     const { controller } = harness;
