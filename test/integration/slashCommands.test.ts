@@ -64,6 +64,18 @@ describe("slash commands, in the extension host", function () {
     assert.ok(instructions.includes(`The person started this message with /security-review, the prompt file ${PROMPT_FILE}:\nReview auth for security problems (in-host prompt file).`), `sent: ${instructions.slice(-400)}`);
     assert.deepEqual((sent?.body.tools ?? []).map((tool) => tool.name), ["read_file"]);
 
+    // "What the model is told" with the command in the box shows the prompt file with its source, as sent.
+    api.handle({ type: "showInstructions", draft: "/security-review area=auth" });
+    const deadline = Date.now() + 15_000;
+    let shown = "";
+    while (!shown.includes("in-host prompt file") && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      shown = vscode.window.activeTextEditor?.document.getText() ?? "";
+    }
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+    assert.ok(shown.includes(`| ${PROMPT_FILE} |`), "its source in the table");
+    assert.ok(shown.includes(instructions), "the same text as sent");
+
     // The next message is a plain one again: no prompt, every tool.
     api.handle({ type: "send", text: "and now?" });
     await waitForState(api, (current) => settled(current) && current.turns.length === 2, "the second answer");
