@@ -110,7 +110,7 @@ export class Composer {
           this.imagePicker,
           this.modelPicker.root,
           this.meter,
-          iconButton("book", localizer.text("What the model is told"), () => this.post({ type: "showInstructions", draft: this.textarea.value }), "instructions-button"),
+          iconButton("book", localizer.text("What the model is told"), () => this.post(this.textarea.value === "" ? { type: "showInstructions" } : { type: "showInstructions", draft: this.textarea.value }), "instructions-button"),
           element("span", { className: "spacer" }),
           this.stopButton,
           this.sendButton,
@@ -134,8 +134,8 @@ export class Composer {
     this.images.limits = state.imageLimits;
     this.updateButtons();
     this.modelPicker.update({ model: state.model, models: state.models, note: state.modelsNote, relay: state.relay, relayModels: state.relayModels });
-    this.updateMeter();
     this.slashMenu.setCommands(state.slashCommands ?? []);
+    this.updateMeter();
     const signature = JSON.stringify([state.attachments, state.selectionOffer, state.activeFileOffer]);
     if (signature === this.chipsSignature) return;
     this.chipsSignature = signature;
@@ -266,10 +266,10 @@ export class Composer {
     this.stopButton.hidden = !this.state.busy;
   }
 
-  /** The host's estimate of the history and attachments, plus the draft (about four characters a token) and the images. */
+  /** The host's estimate of the history and attachments, plus the draft (about four characters a token), the images and the draft's command prompt. */
   private updateMeter(): void {
     const context = this.state.context;
-    const tokens = (context?.estimatedTokens ?? 0) + Math.ceil(this.textarea.value.length / 4) + this.images.count * (context?.tokensPerImage ?? 0);
+    const tokens = (context?.estimatedTokens ?? 0) + Math.ceil(this.textarea.value.length / 4) + this.images.count * (context?.tokensPerImage ?? 0) + this.slashMenu.promptTokensOf(this.textarea.value);
     // Nothing to measure yet (an empty new chat without a known window): no meter.
     this.meter.hidden = context === null || (tokens === 0 && context.windowTokens === null);
     if (context === null) return;

@@ -352,6 +352,8 @@ export interface SlashCommandView {
   description: string;
   argumentHint: string;
   origin: "builtin" | "workspace" | "user";
+  /** About how many tokens its prompt adds to what the model is told (the context meter counts it while the command is in the box). */
+  promptTokens?: number;
 }
 
 export interface PanelState extends PanelFields {

@@ -67,13 +67,20 @@ export class SlashCommandRunner {
   }
 
   views(): SlashCommandView[] {
-    return (this.options.source?.commands() ?? []).map(({ name, description, argumentHint, origin }) => ({ name, description, argumentHint, origin }));
+    return (this.options.source?.commands() ?? []).map((command) => ({
+      name: command.name,
+      description: command.description,
+      argumentHint: command.argumentHint,
+      origin: command.origin,
+      // The same estimate as the instructions' (about four characters a token); /commit's diff is not known yet.
+      promptTokens: command.prompt === "" ? 0 : Math.ceil(commandPrompt(command, "").text.length / 4),
+    }));
   }
 
   /** The command a draft starts with, as it would go with the message (for "What the model is told"). */
   commandOf(draft: string): MessageCommand | null {
     const found = findSlashCommand(draft, this.options.source?.commands() ?? []);
-    return found === null || found.command.kind !== "prompt" ? null : { command: found.command, prompt: commandPrompt(found.command, found.args), tools: found.command.tools };
+    return found === null || found.command.kind !== "prompt" ? null : messageCommandOf(found.command, found.args);
   }
 
   /** Opens "What the model is told": the whole instruction text of the next request, part by part, with the draft's command. */
@@ -104,7 +111,7 @@ export class SlashCommandRunner {
     await this.settling;
     const text = editedText ?? this.options.turnText(turnId);
     const found = text === null ? null : findSlashCommand(splitMessage(text).text, this.options.source?.commands() ?? []);
-    const command = found === null || found.command.prompt === "" ? null : { command: found.command, prompt: commandPrompt(found.command, found.args), tools: found.command.tools };
+    const command = found === null || found.command.prompt === "" ? null : messageCommandOf(found.command, found.args);
     const sending = command === null ? run() : this.withCommand(command, run);
     this.settling = sending.catch(() => undefined);
     return sending;
@@ -129,7 +136,7 @@ export class SlashCommandRunner {
           break;
       }
     }
-    await this.withCommand({ command, prompt: commandPrompt(command, args), tools: command.tools }, () => turns.send(text, images));
+    await this.withCommand(messageCommandOf(command, args), () => turns.send(text, images));
   }
 
   private async commit(command: SlashCommand): Promise<void> {
@@ -139,7 +146,7 @@ export class SlashCommandRunner {
       return;
     }
     const run = new CommitMessageRun(writer, this.options.turns, this.options.setNotice);
-    await run.start((work) => this.withCommand({ command, prompt: commandPrompt(command, ""), tools: [] }, work));
+    await run.start((work) => this.withCommand(messageCommandOf(command, ""), work));
   }
 
   private async withCommand(command: MessageCommand, send: () => Promise<void>): Promise<void> {
@@ -150,6 +157,10 @@ export class SlashCommandRunner {
       this.current = null;
     }
   }
+}
+
+function messageCommandOf(command: SlashCommand, args: string): MessageCommand {
+  return { command, prompt: commandPrompt(command, args), tools: command.tools };
 }
 
 /** The session's tools, offering only the ones the message's command names while it runs. */

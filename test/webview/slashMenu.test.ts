@@ -108,6 +108,18 @@ describe("Chat panel webview: the / menu (Chromium)", function () {
     assert.deepEqual(await panel.posted(), [{ type: "showInstructions", draft: "/fix the crash" }]);
   });
 
+  it("counts the draft's command prompt in the context meter", async () => {
+    const { page } = panel;
+    const commands = COMMANDS.map((command) => (command.name === "explain" ? { ...command, promptTokens: 100 } : command));
+    await panel.sendState(panelState({ slashCommands: commands, context: { estimatedTokens: 1000, windowTokens: 100_000, tokensPerImage: 765 } }));
+    const box = page.getByLabel("Message", { exact: true });
+    const meter = page.getByRole("meter");
+    await box.fill("/explaiz it");
+    const without = Number(await meter.getAttribute("aria-valuenow"));
+    await box.fill("/explain it");
+    assert.equal(Number(await meter.getAttribute("aria-valuenow")), without + 100);
+  });
+
   for (const width of [260, 420]) {
     it(`fits the side bar at ${width} px`, async () => {
       const page = await current.harness().open({ width, height: 600 });
