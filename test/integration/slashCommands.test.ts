@@ -6,6 +6,7 @@
 import * as assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { promises as fs } from "node:fs";
+import * as os from "node:os";
 import path from "node:path";
 import * as vscode from "vscode";
 import type { RelayChatApi } from "../../src/extension";
@@ -51,7 +52,9 @@ describe("slash commands, in the extension host", function () {
     await fs.mkdir(path.join(root, ".github/prompts"), { recursive: true });
     await fs.writeFile(path.join(root, PROMPT_FILE), "---\ndescription: Review for security problems\ntools: [read_file]\nmode: ask\n---\nReview ${input:area} for security problems (in-host prompt file).\n");
     const listed = await waitForState(api, (state) => (state.slashCommands ?? []).some((command) => command.name === "security-review"), "the prompt file in the / menu");
-    assert.deepEqual(listed.slashCommands?.find((command) => command.name === "security-review"), { name: "security-review", description: "Review for security problems", argumentHint: "", origin: "workspace" });
+    const { promptTokens, ...view } = listed.slashCommands?.find((command) => command.name === "security-review") ?? { promptTokens: 0 };
+    assert.deepEqual(view, { name: "security-review", description: "Review for security problems", argumentHint: "", origin: "workspace" });
+    assert.ok((promptTokens ?? 0) > 10, "its prompt's size, for the context meter");
     for (const builtin of ["new", "compact", "plan", "explain", "fix", "tests", "commit"]) assert.ok(listed.slashCommands?.some((command) => command.name === builtin && command.origin === "builtin"), `built-in /${builtin}`);
 
     await newChatWith(api, "echo");
@@ -82,6 +85,23 @@ describe("slash commands, in the extension host", function () {
     const plain = await lastResponsesRequest();
     assert.equal((plain?.body.instructions ?? "").includes("in-host prompt file"), false);
     assert.ok((plain?.body.tools ?? []).length > 1, "the usual tools again");
+  });
+
+  it("offers the person's own prompt files from relayChat.promptFiles.userFolder, in any workspace", async () => {
+    const folder = await fs.mkdtemp(path.join(os.tmpdir(), "relay-chat-user-prompts-"));
+    try {
+      await fs.writeFile(path.join(folder, "standup.prompt.md"), "---\ndescription: My standup notes\n---\nWrite my standup notes (user prompt file).\n");
+      await vscode.workspace.getConfiguration("relayChat").update("promptFiles.userFolder", folder, vscode.ConfigurationTarget.Global);
+      const state = await waitForState(api, (current) => (current.slashCommands ?? []).some((command) => command.name === "standup"), "the person's prompt file in the / menu");
+      assert.equal(state.slashCommands?.find((command) => command.name === "standup")?.origin, "user");
+      await newChatWith(api, "echo");
+      api.handle({ type: "send", text: "/standup" });
+      await waitForState(api, settled, "the answer");
+      assert.ok(((await lastResponsesRequest())?.body.instructions ?? "").includes("The person started this message with /standup, the prompt file user prompts/standup.prompt.md:\nWrite my standup notes (user prompt file)."));
+    } finally {
+      await vscode.workspace.getConfiguration("relayChat").update("promptFiles.userFolder", undefined, vscode.ConfigurationTarget.Global);
+      await fs.rm(folder, { recursive: true, force: true });
+    }
   });
 
   it("/commit puts the model's message for the staged changes into the Source Control box and commits nothing", async function () {
