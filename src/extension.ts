@@ -16,7 +16,9 @@ import { watchEditorContext } from "./host/editorContext";
 import { pickModel } from "./host/modelPicker";
 import { closeOrphanedReportPreviews } from "./host/orphanedReportTabs";
 import { OutputLog } from "./host/outputLog";
+import { GitCommitBox } from "./host/gitCommitBox";
 import { PanelInstructions, requestInstructionsOf } from "./host/panelInstructions";
+import { PromptFilesWatcher } from "./host/promptFilesWatcher";
 import { ProjectRulesWatcher } from "./host/projectRulesWatcher";
 import { sharedHistoryFolder } from "./host/historyFolder";
 import { CONNECTION_REPORT_NAME, relayCheckUp } from "./host/relayCheckUp";
@@ -128,7 +130,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   const projectRules = new ProjectRulesWatcher(context.workspaceState, (message) => log.info(message));
   const panelInstructions = new PanelInstructions(projectRules);
   projectRules.current();
-  context.subscriptions.push(projectRules, vscode.commands.registerCommand("relayChat.showInstructions", () => controller.rules.show()));
+  context.subscriptions.push(projectRules, vscode.commands.registerCommand("relayChat.showInstructions", () => controller.slash.showInstructions()));
+  // The `/` menu's prompt files: the workspace's (off where the rules are) and the person's own.
+  const promptFiles = new PromptFilesWatcher(context.globalStorageUri, () => projectRules.allowed, (message) => log.info(message));
+  context.subscriptions.push(promptFiles);
   const controller = new ChatController({
     relay: connection,
     store,
@@ -153,10 +158,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     strings: () => (webviewStrings ??= Object.fromEntries(WEBVIEW_STRINGS.map((english) => [english, vscode.l10n.t(english)]))),
     onRequestEnd: () => void money.refreshBalance(),
     priceOf: (relay, model) => money.priceOf(relay, model),
-    instructions: (toolNames, rulesOff, plan) => requestInstructionsOf(panelInstructions.assemble(toolNames, rulesOff, plan)),
-    rules: (toolNames, rulesOff, plan) => panelInstructions.chip(toolNames, rulesOff, plan),
+    instructions: (choices) => requestInstructionsOf(panelInstructions.assemble(choices)),
+    rules: (choices) => panelInstructions.chip(choices),
     instructionsReady: () => panelInstructions.ready(),
-    showInstructions: (toolNames, rulesOff, plan) => panelInstructions.show(toolNames, rulesOff, plan),
+    showInstructions: (choices) => panelInstructions.show(choices),
+    slashCommands: promptFiles,
+    commitMessages: new GitCommitBox(),
     balanceNote: (relay) => money.balanceNote(relay),
     onRendered: (sinceLoadMs) => {
       if (!clock.rendered(sinceLoadMs)) return;

@@ -95,7 +95,7 @@ export class TurnElement {
     else if (context.deferAnswer && (!this.answer.hasContent || this.answer.isDeferred)) this.answer.defer(turn.answerText);
     else this.answer.showFinished(turn.answerText);
     this.progress.hidden = isFinished(turn);
-    const footerSignature = JSON.stringify([isFinished(turn), turn.refusal, turn.outcome, turn.outcomeLabel, turn.explanation, turn.fixes, turn.actions, turn.receipts, turn.otherItemKinds, turn.changedFiles, turn.restored, turn.sentLater, turn.actOnPlan]);
+    const footerSignature = JSON.stringify([isFinished(turn), turn.refusal, turn.outcome, turn.outcomeLabel, turn.explanation, turn.fixes, turn.actions, turn.receipts, turn.otherItemKinds, turn.changedFiles, turn.restored, turn.sentLater, turn.actOnPlan, turn.commandNote]);
     if (footerSignature !== this.footerSignature) {
       this.footerSignature = footerSignature;
       this.footerSlot.replaceChildren(...this.renderFooter(turn, context.localizer));
@@ -233,6 +233,7 @@ export class TurnElement {
       this.planActions = renderActOnPlan(localizer, () => this.handlers.post({ type: "actOnPlan", turnId: this.turnId }));
       parts.push(this.planActions);
     }
+    if (turn.commandNote) parts.push(element("p", { className: "turn-command-note", text: turn.commandNote }));
     if (turn.changedFiles) parts.push(renderTurnChanges(turn.changedFiles, turn.restored === true, localizer, (action) => this.handlers.post({ type: "turnChanges", turnId: this.turnId, action })));
     if (turn.receipts.length > 0) parts.push(this.receipt(turn, localizer));
     return parts;

@@ -113,6 +113,8 @@ export interface TurnView {
   images?: string[];
   /** What the model was told before the message about the review of its proposed edits; absent when nothing. */
   reviewNote?: string;
+  /** What a slash command did with the answer (/commit); absent when nothing. */
+  commandNote?: string;
   /** For an incomplete answer: left out of what later messages send (the person may include it), or included. */
   sentLater?: "left_out" | "included";
   /** Markdown of the answer so far (completed text, or the partial text of an unfinished turn). */
@@ -383,6 +385,19 @@ export interface PanelFields {
   mode?: ChatModeView;
   /** The conversation's task list; absent or empty: none is shown. */
   tasks?: TaskItemView[];
+  /** What `/` lists in the message box: built-ins and prompt files (absent: none). */
+  slashCommands?: SlashCommandView[];
+}
+
+/** One command of the `/` menu (src/instructions/slashCommands.ts). */
+export interface SlashCommandView {
+  /** Without the slash. */
+  name: string;
+  description: string;
+  argumentHint: string;
+  origin: "builtin" | "workspace" | "user";
+  /** About how many tokens its prompt adds to what the model is told (the context meter counts it while the command is in the box). */
+  promptTokens?: number;
 }
 
 export interface PanelState extends PanelFields {
@@ -464,7 +479,8 @@ export type ToHost =
   /** The paperclip: the host asks what to attach. */
   | { type: "attachFile" }
   /** "What the model is told": the whole instruction text of the next message, in an editor. */
-  | { type: "showInstructions" }
+  /** `draft`: the message box's text, so a slash command it starts with is shown too. */
+  | { type: "showInstructions"; draft?: string }
   /** Switches a project rules file off (or back on) for the conversation on screen. */
   | { type: "setRuleFile"; id: string; on: boolean }
   /** A file picked with `#`. */
@@ -543,7 +559,7 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   exportConversation: (message) => isString(message.conversationId),
   attachSelection: () => true,
   attachFile: () => true,
-  showInstructions: () => true,
+  showInstructions: (message) => message.draft === undefined || isString(message.draft),
   setRuleFile: (message) => isString(message.id) && message.id.length > 0 && typeof message.on === "boolean",
   attachPath: (message) => isString(message.path),
   findFiles: (message) => isString(message.query),
