@@ -8,7 +8,7 @@ import type { ApprovalAnswer } from "../tools/approvalPolicy";
 import type { ApprovalRequest } from "../tools/approvalGate";
 import type { ConversationUi } from "./conversationCommands";
 import type { FileReferenceResolver } from "./fileReferences";
-import type { EditorServices, ModelMemory, PanelLog, PanelPreferences, RelayAccess, TurnChangesActions } from "./panelServices";
+import type { EditorServices, ModelMemory, PanelLog, PanelPreferences, RelayAccess, TurnChangesActions, WorkspaceContextSource } from "./panelServices";
 import type { PanelSyncTimers } from "./panelSync";
 import type { WorkspaceFiles } from "./workspaceFiles";
 
@@ -32,6 +32,8 @@ export interface ChatControllerOptions {
   preferences?: () => PanelPreferences;
   /** The workspace's files for `#`; none where no folder is open on disk. */
   files?: WorkspaceFiles | null;
+  /** Problems, terminal output, git changes and symbols for `#` and the paperclip; absent: only files and the selection. */
+  workspaceContext?: WorkspaceContextSource | null;
   /** Which file names in answers are workspace files (they open in the editor); none where no folder is open on disk. */
   fileReferences?: FileReferenceResolver | null;
   /** Settles once the relay settings and key were read; the first snapshot waits for it. */
