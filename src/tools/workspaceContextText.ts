@@ -99,11 +99,18 @@ export function formatTerminalRuns(runs: readonly TerminalRun[], maxChars = MAX_
     const output = cleanTerminalOutput(run.output);
     const exit = run.exitCode === undefined ? "exit code not reported" : `exit code ${run.exitCode}`;
     const header = `$ ${run.commandLine}\n(terminal "${run.terminal}"${run.cwd ? `, in ${run.cwd}` : ""}, ${exit})`;
-    blocks.unshift(`${header}\n${keepEnd(output, Math.max(0, budget)) || "(no output)"}`);
+    blocks.unshift(`${header}\n${keepEnd(output, Math.max(0, budget)) || NO_OUTPUT}`);
     budget -= output.length;
   }
   return blocks.join("\n\n");
 }
+
+/**
+ * VS Code passes a command's output to extensions only from the moment it reports the command's start, and the
+ * first output often comes with that report, so the output of a quick command (ls, git status) can be missed.
+ */
+export const NO_OUTPUT =
+  "(no output reached Relay Chat: either the command printed nothing, or it printed it at once, before VS Code reported the command's start, which loses a quick command's output)";
 
 /** Said instead of output when shell integration cannot read the terminal. */
 export function terminalUnavailableText(terminal: string | null): string {
