@@ -121,6 +121,36 @@ describe("# context (Problems, Terminal, Changes) in the extension host", functi
     assert.deepEqual(lastTurn(state)?.attachments, [{ kind: "changes", label: "Changes" }]);
   });
 
+  it("attaches a folder's file list and a symbol's whole definition from the workspace symbol provider", async () => {
+    await fs.writeFile(path.join(root, "context-test", "greeter.ts"), "// A greeter.\nexport class ContextTestGreeter {\n  hello(name: string): string {\n    return `hello ${name}`;\n  }\n}\n");
+    await newChatWith(api, "echo");
+    api.handle({ type: "attachContext", source: "folder", path: "context-test" });
+    const folder = await waitForState(api, (state) => attachmentOf("folder")(state) !== undefined, "the folder chip", 40_000);
+    assert.equal(attachmentOf("folder")(folder)?.label, "context-test/");
+
+    // TypeScript's language server answers workspace symbol queries once it has a project open.
+    await vscode.window.showTextDocument(vscode.Uri.file(path.join(root, "context-test", "greeter.ts")));
+    const deadline = Date.now() + 45_000;
+    while (attachmentOf("symbol")(api.state()) === undefined && Date.now() < deadline) {
+      api.handle({ type: "attachContext", source: "symbol", name: "ContextTestGreeter", path: "context-test/greeter.ts:2" });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    const symbol = attachmentOf("symbol")(api.state());
+    assert.equal(symbol?.label, "ContextTestGreeter (context-test/greeter.ts:2)");
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    api.handle({ type: "send", text: "explain these" });
+    const state = await waitForState(api, settled, "the answer");
+    const sent = await lastInputText();
+    assert.ok(sent.includes("Files in context-test ("), sent.slice(0, 3000));
+    assert.ok(sent.includes("\\ngreeter.ts\\n") || sent.includes("\\ngreeter.ts\""), "the folder's files, relative to it");
+    assert.ok(sent.includes("class ContextTestGreeter, defined in context-test/greeter.ts:2-6:"), "the whole definition's place");
+    assert.ok(sent.includes("return `hello ${name}`;"), "the definition's body, not only its name");
+    assert.deepEqual(
+      lastTurn(state)?.attachments.map((attachment) => attachment.kind),
+      ["folder", "symbol"],
+    );
+  });
+
   it("says in the Terminal chip when the terminal has no shell integration, and reads a command's output when it has", async () => {
     const plain = vscode.window.createTerminal({ name: "plain sh", shellPath: "/bin/sh" });
     plain.show();
