@@ -10,6 +10,9 @@ import type { ContextSource, FileMatchView } from "./protocol";
 import type { FileReferenceResolver } from "./fileReferences";
 import type { WorkspaceFiles } from "./workspaceFiles";
 
+/** How long the `#` list waits for the workspace symbols before it shows the files without them. */
+const SYMBOL_WAIT_MS = 500;
+
 /** An answer with more file names than this gets links for the first ones only. */
 const MAX_FILE_REFERENCES_PER_QUESTION = 200;
 
@@ -171,10 +174,13 @@ export class EditorActions {
     return file?.label === offer.label ? file : null;
   }
 
-  /** The `#` query's matches: a few folders, the files, then a few workspace symbols (asked for from two characters on). */
+  /**
+   * The `#` query's matches: a few folders, the files, then a few workspace symbols (asked for from two characters
+   * on). A language server still starting can take seconds for symbols; the files do not wait for it that long.
+   */
   async findFiles(query: string): Promise<void> {
     const files = this.context.files;
-    const symbols = query.trim().length >= 2 && this.context.workspaceContext ? this.context.workspaceContext.symbols(query.trim()).catch(() => []) : Promise.resolve([]);
+    const symbols = query.trim().length >= 2 && this.context.workspaceContext ? withinTime(this.context.workspaceContext.symbols(query.trim()), SYMBOL_WAIT_MS) : Promise.resolve([]);
     const [folders, matches, found] = await Promise.all([files ? files.folders(query, 3) : [], files ? files.search(query) : [], symbols]);
     this.context.postFileMatches(query, [...folders, ...matches, ...found]);
   }
@@ -216,4 +222,11 @@ export class EditorActions {
     this.context.attachmentsChanged();
     return true;
   }
+}
+
+/** What `pending` gives within `ms`, else nothing (also when it fails). */
+function withinTime<T>(pending: Promise<T[]>, ms: number): Promise<T[]> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<T[]>((resolve) => (timer = setTimeout(() => resolve([]), ms)));
+  return Promise.race([pending.catch(() => []), late]).finally(() => clearTimeout(timer));
 }
