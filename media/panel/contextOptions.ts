@@ -65,7 +65,13 @@ export function attachMessage(choice: PickerChoice): ToHost {
 /** The codicon of a row, and of a chip of that kind. */
 export function choiceIcon(choice: PickerChoice): string {
   if (choice.kind === "context") return contextIcon(choice.source);
-  return choice.kind === "folder" ? "folder" : choice.kind === "symbol" ? "symbol-class" : "file";
+  return choice.kind === "folder" ? "folder" : choice.kind === "symbol" ? symbolIcon(choice.detail) : "file";
+}
+
+/** The codicon of a symbol kind as the host names it ("class", "enummember"); an unknown kind gets the generic one. */
+export function symbolIcon(kind: string): string {
+  const named: Record<string, string> = { enummember: "enum-member", typeparameter: "type-parameter" };
+  return /^[a-z]+$/.test(kind) ? `symbol-${named[kind] ?? kind}` : "symbol-misc";
 }
 
 export function contextIcon(kind: string): string {

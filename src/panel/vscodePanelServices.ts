@@ -117,7 +117,7 @@ async function pickSymbol(context: WorkspaceContextSource): Promise<NewAttachmen
     return null;
   }
   const picked = await vscode.window.showQuickPick(
-    matches.map((match) => ({ label: `$(symbol-${match.detail ?? "class"}) ${match.name ?? ""}`, description: match.path, match })),
+    matches.map((match) => ({ label: `$(symbol-misc) ${match.name ?? ""}`, description: `${match.detail ?? ""} · ${match.path}`, match })),
     { placeHolder: vscode.l10n.t("Attach a symbol's definition") },
   );
   if (picked === undefined) return null;
