@@ -135,7 +135,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   const projectRules = new ProjectRulesWatcher(context.workspaceState, (message) => log.info(message));
   const panelInstructions = new PanelInstructions(projectRules);
   projectRules.current();
-  context.subscriptions.push(projectRules, vscode.commands.registerCommand("relayChat.showInstructions", () => controller.showInstructions()));
+  context.subscriptions.push(projectRules, vscode.commands.registerCommand("relayChat.showInstructions", () => controller.rules.show()));
   const controller = new ChatController({
     relay: connection,
     store,
@@ -161,8 +161,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     strings: () => (webviewStrings ??= Object.fromEntries(WEBVIEW_STRINGS.map((english) => [english, vscode.l10n.t(english)]))),
     onRequestEnd: () => void money.refreshBalance(),
     priceOf: (relay, model) => money.priceOf(relay, model),
-    instructions: (toolNames) => requestInstructionsOf(panelInstructions.assemble(toolNames)),
-    showInstructions: (toolNames) => panelInstructions.show(toolNames),
+    instructions: (toolNames, rulesOff) => requestInstructionsOf(panelInstructions.assemble(toolNames, rulesOff)),
+    rules: (toolNames, rulesOff) => panelInstructions.chip(toolNames, rulesOff),
+    instructionsReady: () => panelInstructions.ready(),
+    showInstructions: (toolNames, rulesOff) => panelInstructions.show(toolNames, rulesOff),
     balanceNote: (relay) => money.balanceNote(relay),
     onRendered: (sinceLoadMs) => {
       if (!clock.rendered(sinceLoadMs)) return;
@@ -214,7 +216,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       if (affectsRelaySettings(event)) void refreshConnection();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => controller.onConnectionChanged()),
-    money.onDidReadBalance(() => controller.balanceChanged()),
+    money.onDidReadBalance(() => controller.fieldsChanged()),
+    projectRules.onDidChange(() => controller.fieldsChanged()),
     ...languageModels.disposables,
 
     // The panel, its history shared with other windows on the same folder, and the editor as context.

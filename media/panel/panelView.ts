@@ -192,6 +192,7 @@ export class PanelView {
       relayModels: state.relayModels,
       context: state.context,
       imageLimits: state.imageLimits,
+      rules: state.rules ?? null,
     });
   }
 

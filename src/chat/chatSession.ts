@@ -208,6 +208,15 @@ export class ChatSession {
     await this.save(turn);
   }
 
+  /**
+   * Switches project rules files off (or back on) for this conversation; saved with it once it has a turn. An
+   * empty list is kept rather than removed, so the journal records that the files were switched back on.
+   */
+  async setRulesOff(ids: readonly string[]): Promise<void> {
+    this.current.rulesOff = [...ids];
+    if (this.current.turns.length > 0) await this.save(null);
+  }
+
   /** The actions an `incomplete` turn offers, with their billing note; empty for any other turn. */
   incompleteActions(turnId: string): IncompleteTurnAction[] {
     return incompleteActionsFor(this.current, turnId);

@@ -179,6 +179,8 @@ export interface Conversation {
   activeTurnId: string | null;
   /** The tool lists offered with requests, stored once each and named by a hash of their JSON. */
   toolSets?: Record<string, FunctionToolDefinition[]>;
+  /** Project rules files switched off for this conversation (the Rules chip), as `folder/path`; absent: none. */
+  rulesOff?: string[];
 }
 
 export function createConversation(id: string, model: string, now: number): Conversation {

@@ -6,6 +6,9 @@ import { assembleInstructions, sentSources } from "../instructions/assembleInstr
 import type { AssembledInstructions } from "../instructions/assembleInstructions";
 import { localDate } from "../instructions/baseInstruction";
 import { chooseRules } from "../instructions/projectRules";
+import type { ChosenRule } from "../instructions/projectRules";
+import type { RulesView } from "../panel/protocol";
+import { rulesView } from "../panel/rulesChip";
 import { RULE_KINDS } from "../instructions/ruleFile";
 import type { RuleKind } from "../instructions/ruleFile";
 import type { ProjectRulesWatcher } from "./projectRulesWatcher";
@@ -18,7 +21,7 @@ import type { ProjectRulesWatcher } from "./projectRulesWatcher";
 export class PanelInstructions {
   constructor(private readonly rules: ProjectRulesWatcher) {}
 
-  assemble(toolNames: readonly string[]): AssembledInstructions {
+  assemble(toolNames: readonly string[], rulesOff: readonly string[] = []): AssembledInstructions {
     const config = vscode.workspace.getConfiguration("relayChat");
     const folders = vscode.workspace.workspaceFolders ?? [];
     return assembleInstructions({
@@ -31,21 +34,37 @@ export class PanelInstructions {
         tools: toolNames,
       },
       personInstructions: userSettingText(config.inspect<unknown>("instructions")?.globalValue),
-      rules: chooseRules(this.rules.current(), { workingOn: workingOn(), disabledKinds: disabledKinds(config.get<unknown>("projectRules")) }),
+      rules: this.applicableRules(new Set(rulesOff)),
       multiRoot: folders.length > 1,
     });
   }
 
+  /** The rules files for the next message (the active editor's file decides the nearest and scoped ones). */
+  private applicableRules(rulesOff: ReadonlySet<string> = new Set()): ChosenRule[] {
+    return chooseRules(this.rules.current(), { workingOn: workingOn(), disabledKinds: disabledKindsNow(), disabledFiles: rulesOff });
+  }
+
+  /** The Rules chip: the files that apply to the next message, each sent or switched off, with their estimates. */
+  chip(toolNames: readonly string[], rulesOff: readonly string[]): RulesView | null {
+    const off = new Set(rulesOff);
+    return rulesView(this.applicableRules(), this.assemble(toolNames, rulesOff), off, (vscode.workspace.workspaceFolders ?? []).length > 1, !this.rules.allowed);
+  }
+
+  /** While rules files that changed are being read again: a promise for it, so a message sent right after an edit carries it. */
+  ready(): Promise<void> | undefined {
+    return this.rules.needsReading ? this.rules.fresh().then(() => undefined) : undefined;
+  }
+
   /** The instructions as a request sends them; waits for rules files that changed to be read again. */
-  async forRequest(toolNames: readonly string[]): Promise<RequestInstructions> {
+  async forRequest(toolNames: readonly string[], rulesOff: readonly string[] = []): Promise<RequestInstructions> {
     await this.rules.fresh();
-    return requestInstructionsOf(this.assemble(toolNames));
+    return requestInstructionsOf(this.assemble(toolNames, rulesOff));
   }
 
   /** "What the Model Is Told": the whole text as the next message sends it, each part with its source and tokens. */
-  async show(toolNames: readonly string[]): Promise<void> {
+  async show(toolNames: readonly string[], rulesOff: readonly string[] = []): Promise<void> {
     await this.rules.fresh();
-    const document = await vscode.workspace.openTextDocument({ language: "markdown", content: instructionsDocument(this.assemble(toolNames), this.rules.allowed) });
+    const document = await vscode.workspace.openTextDocument({ language: "markdown", content: instructionsDocument(this.assemble(toolNames, rulesOff), this.rules.allowed, rulesOff) });
     await vscode.window.showTextDocument(document, { preview: true });
   }
 }
@@ -54,7 +73,7 @@ export function requestInstructionsOf(assembled: AssembledInstructions): Request
   return { text: assembled.text, tokens: assembled.tokens, sources: sentSources(assembled), hash: assembled.hash };
 }
 
-function instructionsDocument(assembled: AssembledInstructions, rulesAllowed: boolean): string {
+function instructionsDocument(assembled: AssembledInstructions, rulesAllowed: boolean, rulesOff: readonly string[]): string {
   const rows = assembled.parts.map((part) => {
     const note = part.left ? vscode.l10n.t("left out: the total limit was reached") : part.cut ? vscode.l10n.t("cut: {0} of {1} characters sent", part.cut.keptChars, part.cut.totalChars) : "";
     return `| ${part.source.replace(/\|/g, "\\|")} | ${part.tokens} | ${note} |`;
@@ -64,9 +83,14 @@ function instructionsDocument(assembled: AssembledInstructions, rulesAllowed: bo
     `# ${vscode.l10n.t("What the model is told")}`,
     vscode.l10n.t("Sent as the request's instructions with your next message in the Relay Chat panel: about {0} tokens, counted by the context meter and the spend estimate. The request log records the sources and a hash, not the text.", assembled.tokens),
     ...(rulesAllowed ? [] : [vscode.l10n.t("This workspace is not trusted: its project rules files are not sent.")]),
+    ...(rulesOff.length === 0 ? [] : [vscode.l10n.t("Switched off for this conversation (not sent): {0}", rulesOff.join(", "))]),
     [`| ${vscode.l10n.t("Source")} | ${vscode.l10n.t("Tokens (estimated)")} | |`, "|---|---:|---|", ...rows].join("\n"),
     `${fence}text\n${assembled.text}\n${fence}`,
   ].join("\n\n");
+}
+
+function disabledKindsNow(): Set<RuleKind> {
+  return disabledKinds(vscode.workspace.getConfiguration("relayChat").get<unknown>("projectRules"));
 }
 
 /** The active editor's file, relative to its workspace folder, per folder name. */

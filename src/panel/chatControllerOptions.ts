@@ -10,6 +10,7 @@ import type { ConversationUi } from "./conversationCommands";
 import type { FileReferenceResolver } from "./fileReferences";
 import type { EditorServices, ModelMemory, PanelLog, PanelPreferences, RelayAccess, TurnChangesActions, WorkspaceContextSource } from "./panelServices";
 import type { PanelSyncTimers } from "./panelSync";
+import type { RulesView } from "./protocol";
 import type { WorkspaceFiles } from "./workspaceFiles";
 
 // What the chat controller is built with: the relay, storage, the editor's services and the hooks other
@@ -45,9 +46,13 @@ export interface ChatControllerOptions {
   /** The price of a model on a relay as known now (never fetched while sending); null: unknown. */
   priceOf?: (relay: string, model: string) => ModelPrice | null;
   /** What the model is told with the next request, given the names of the tools offered (src/host/panelInstructions.ts). */
-  instructions?: (toolNames: string[]) => RequestInstructions;
+  instructions?: (toolNames: string[], rulesOff: readonly string[]) => RequestInstructions;
+  /** The Rules chip for the next message (rules files switched off for the conversation are listed, not sent). */
+  rules?: (toolNames: string[], rulesOff: readonly string[]) => RulesView | null;
+  /** While rules files that changed are read again: resolves once they were (a turn waits for it); else undefined. */
+  instructionsReady?: () => Promise<void> | undefined;
   /** Opens "What the model is told" for the next request. */
-  showInstructions?: (toolNames: string[]) => Promise<void>;
+  showInstructions?: (toolNames: string[], rulesOff: readonly string[]) => Promise<void>;
   /** A request of a turn ended (the relay's balance may have changed). */
   onRequestEnd?: () => void;
   timers?: PanelSyncTimers;

@@ -73,7 +73,9 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
     case "attachFile":
       return editor.pickAttachment();
     case "showInstructions":
-      return controller.showInstructions();
+      return controller.rules.show();
+    case "setRuleFile":
+      return controller.rules.set(message.id, message.on);
     case "attachPath":
       return editor.attachPath(message.path);
     case "findFiles":

@@ -5,7 +5,7 @@ import type { ConversationSummary } from "../chat/conversationSummary";
 import { imagesTitle } from "../chat/conversationSummary";
 import type { SendEstimate } from "../chat/spendGuard";
 import { splitMessage } from "./messageAttachments";
-import type { AttachmentView, ContextMeterView, ConversationListEntry, ImageLimitsView, PanelFields, ReceiptView, RelayModelsView, SetupView, TotalsView, TurnView } from "./protocol";
+import type { AttachmentView, ContextMeterView, ConversationListEntry, ImageLimitsView, PanelFields, ReceiptView, RelayModelsView, RulesView, SetupView, TotalsView, TurnView } from "./protocol";
 import { receiptOf, turnViewOf } from "./turnView";
 import { compactionOfferFor } from "./compactionOffer";
 import type { CompactionSettings } from "../chat/compaction";
@@ -31,6 +31,7 @@ export interface PanelInputs {
   attachments: AttachmentView[];
   selectionOffer: { label: string } | null;
   activeFileOffer: { label: string } | null;
+  rules?: RulesView | null;
   context: ContextMeterView | null;
   compaction: CompactionSettings;
   /** Files whose proposed edits wait for Keep or Undo in the editor. */
@@ -72,6 +73,7 @@ export class PanelPresenter {
       selectionOffer: inputs.selectionOffer,
       activeFileOffer: inputs.activeFileOffer,
       context: inputs.context,
+      rules: inputs.rules ?? null,
       compactionOffer: compactionOfferFor(conversation, inputs.context, inputs.compaction, inputs.busy, inputs.maxOutputTokens ?? null),
       filesToReview: inputs.filesToReview ?? 0,
       imageLimits: inputs.imageLimits,

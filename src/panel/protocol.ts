@@ -313,6 +313,31 @@ export interface FileMatchView {
 export type ContextSource = "problems" | "problemsInFile" | "terminal" | "changes" | "folder" | "symbol";
 export const CONTEXT_SOURCES: readonly ContextSource[] = ["problems", "problemsInFile", "terminal", "changes", "folder", "symbol"];
 
+/** One project rules file that would go with the next message (the Rules chip's list). */
+export interface RuleFileView {
+  /** `folder/path`: what the host is told when it is switched off or on. */
+  id: string;
+  /** As "What the model is told" names it: the relative path (with the folder when several are open). */
+  source: string;
+  /** Estimated tokens it adds; 0 when switched off or left out. */
+  tokens: number;
+  /** Switched off for this conversation. */
+  off: boolean;
+  /** Cut to the size limit: how much of it is sent; null when sent whole. */
+  cut: { keptChars: number; totalChars: number } | null;
+  /** Left out: the rules' total limit was reached before it. */
+  left: boolean;
+}
+
+/** The Rules chip: the rules files for the next message and the whole instruction estimate. */
+export interface RulesView {
+  files: RuleFileView[];
+  /** Everything the model is told with the next message (base, the person's, rules), estimated. */
+  instructionTokens: number;
+  /** The workspace is not trusted and its rules files are not read until the person allows them. */
+  untrusted: boolean;
+}
+
 /** What one relay lists, for the model picker's groups (the choice reads "gpt-4o-mini · Cheap relay"). */
 export interface RelayModelsView {
   relay: string;
@@ -343,6 +368,8 @@ export interface PanelFields {
   /** The active editor's file, sent with the next message unless the user removes it. */
   activeFileOffer: { label: string } | null;
   context: ContextMeterView | null;
+  /** The Rules chip; null when there are no rules files and nothing to say about them. */
+  rules?: RulesView | null;
   /** Summarize earlier turns is offered (above the composer); null when it is not. */
   compactionOffer: CompactionOfferView | null;
   /** Files whose proposed edits wait for Keep or Undo in the editor (0 or absent: none). */
@@ -436,6 +463,8 @@ export type ToHost =
   | { type: "attachFile" }
   /** "What the model is told": the whole instruction text of the next message, in an editor. */
   | { type: "showInstructions" }
+  /** Switches a project rules file off (or back on) for the conversation on screen. */
+  | { type: "setRuleFile"; id: string; on: boolean }
   /** A file picked with `#`. */
   | { type: "attachPath"; path: string }
   /** The `#` picker's query (the text after `#`). */
@@ -509,6 +538,7 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   attachSelection: () => true,
   attachFile: () => true,
   showInstructions: () => true,
+  setRuleFile: (message) => isString(message.id) && message.id.length > 0 && typeof message.on === "boolean",
   attachPath: (message) => isString(message.path),
   findFiles: (message) => isString(message.query),
   attachContext: (message) =>

@@ -28,6 +28,8 @@ export interface TurnStarterOptions {
   changed: () => void;
   setNotice: (notice: string | null) => void;
   reloadConversations: () => Promise<void>;
+  /** While rules files that changed are read again: resolves once they were, so the turn sends what is on disk now. */
+  instructionsReady?: () => Promise<void> | undefined;
 }
 
 export class TurnStarter {
@@ -62,6 +64,12 @@ export class TurnStarter {
   async runTurn(start: (session: ChatSession) => Promise<unknown>): Promise<void> {
     const { runner } = this.options;
     if (!this.canSend() || runner.busy) return;
+    // Only a read under way is waited for: otherwise the turn starts at once, as the person expects.
+    const reading = this.options.instructionsReady?.();
+    if (reading) {
+      await reading;
+      if (!this.canSend() || runner.busy) return;
+    }
     const session = runner.sessionForSending();
     this.options.setNotice(null);
     const running = start(session);
