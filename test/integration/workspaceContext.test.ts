@@ -94,7 +94,7 @@ describe("# context (Problems, Terminal, Changes) in the extension host", functi
     assert.equal(lastTurn(state)?.userText, "why is this broken?");
   });
 
-  it("attaches the working tree's git changes, staged and unstaged, and get_changes' text is the same", async () => {
+  it("attaches the working tree's git changes, staged and unstaged, sent as a diff block and shown on the turn", async () => {
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     git("init", "-q");
     git("config", "user.email", "test@example.com");
