@@ -13,6 +13,8 @@ import { clearApiKey, setApiKey } from "./host/apiKeyCommands";
 import { lazyChatTools } from "./host/chatToolsFactory";
 import { commandsAfter } from "./host/commandRegistration";
 import { watchEditorContext } from "./host/editorContext";
+import { TerminalHistory } from "./host/terminalHistory";
+import { editorWorkspaceContext } from "./host/workspaceContext";
 import { pickModel } from "./host/modelPicker";
 import { closeOrphanedReportPreviews } from "./host/orphanedReportTabs";
 import { OutputLog } from "./host/outputLog";
@@ -103,8 +105,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   const editReview = new EditReview(reviewNotes);
   const checkpointReview = registerCheckpointReview(checkpointing, reviewNotes);
   const externalTools = new ExternalTools(() => connection.secrets(), (message) => log.info(message));
+  // The terminals' last commands, read as they run (shell integration gives no output from before).
+  const terminalHistory = new TerminalHistory();
+  context.subscriptions.push(terminalHistory);
+  const workspaceContext = editorWorkspaceContext(fileFolders, () => terminalHistory.snapshot());
   const chatTools = lazyChatTools({
     workspaceFolders: fileFolders,
+    terminalSnapshot: () => terminalHistory.snapshot(),
     excludePatterns,
     settings: () => connection.settings,
     secrets: () => connection.secrets(),
@@ -146,7 +153,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     filesToReview: () => editReview.filesInReview().length,
     relayReady: connectionReady,
     modelMemory: workspaceModelMemory(context.workspaceState, () => defaultRelay(connection.relays)?.name ?? null),
-    editor: createEditorServices(workspaceFiles, codeBlocks, activeConsoleUrl),
+    editor: createEditorServices(workspaceFiles, codeBlocks, activeConsoleUrl, workspaceContext),
+    workspaceContext,
     conversationUi: vscodeConversationUi,
     files: workspaceFiles,
     fileReferences: new FileReferenceResolver(fileFolders, workspaceFiles),

@@ -1,6 +1,7 @@
 import type { AttachmentView, ChatModeView, ContextMeterView, FileMatchView, ImageLimitsView, RelayModelsView, RulesView, SlashCommandView, ToHost } from "../../src/panel/protocol";
 import { DEFAULT_IMAGE_LIMITS, IMAGE_MEDIA_TYPES } from "../../src/panel/protocol";
 import { button, element } from "./dom";
+import { chipTitle, contextIcon } from "./contextOptions";
 import { FilePicker, hashQueryAt } from "./filePicker";
 import { icon, iconButton } from "./icons";
 import { ImageAttachments, imageFilesOf } from "./imageAttachments";
@@ -92,7 +93,7 @@ export class Composer {
       void this.images.add(imageFilesOf(this.imagePicker.files));
       this.imagePicker.value = "";
     });
-    this.filePicker = new FilePicker(this.textarea, localizer, (path) => this.pickFile(path));
+    this.filePicker = new FilePicker(this.textarea, localizer, (message) => this.pickFile(message));
     this.modelPicker = new ModelPicker(localizer, post);
     this.rulesChip = new RulesChip(localizer, post);
     this.modeSwitch = new ModeSwitch(localizer, post);
@@ -225,8 +226,8 @@ export class Composer {
     this.slashMenu.follow();
   }
 
-  /** The picked file replaces the `#word` it was found with and goes with the message as an attachment. */
-  private pickFile(path: string): void {
+  /** The picked file (or context) replaces the `#word` it was found with and goes with the message as an attachment. */
+  private pickFile(attach: ToHost): void {
     const caret = this.textarea.selectionStart;
     const hash = hashQueryAt(this.textarea.value, caret);
     if (hash !== null) {
@@ -234,7 +235,7 @@ export class Composer {
       this.setText(text.slice(0, hash.start) + text.slice(caret).replace(/^ /, ""));
       this.textarea.setSelectionRange(hash.start, hash.start);
     }
-    this.post({ type: "attachPath", path });
+    this.post(attach);
   }
 
   private onKeyDown(event: KeyboardEvent): void {
@@ -322,8 +323,8 @@ export class Composer {
   }
 
   private renderChip(attachment: AttachmentView): HTMLElement {
-    return element("span", { className: "chip", attributes: { title: attachment.label } }, [
-      icon(attachment.kind === "file" ? "file" : "selection"),
+    return element("span", { className: `chip${attachment.note === undefined ? "" : " noted"}`, attributes: { title: chipTitle(attachment) } }, [
+      icon(contextIcon(attachment.kind)),
       element("span", { className: "chip-label", text: attachment.label }),
       iconButton("close", this.localizer.format("Remove {0}", attachment.label), () => this.post({ type: "removeAttachment", id: attachment.id }), "chip-remove"),
     ]);

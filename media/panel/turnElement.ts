@@ -1,5 +1,6 @@
 import type { ToHost, TurnView } from "../../src/panel/protocol";
 import { AnswerView } from "./answerView";
+import { contextIcon } from "./contextOptions";
 import { element, visuallyHidden } from "./dom";
 import { icon, iconButton } from "./icons";
 import type { Localizer } from "./localizer";
@@ -156,7 +157,7 @@ export class TurnElement {
             { className: "sent-attachments", attributes: { "aria-label": localizer.text("Attached") } },
             turn.attachments.map((attachment) =>
               element("span", { className: "chip sent", attributes: { title: attachment.label } }, [
-                icon(attachment.kind === "file" ? "file" : "selection"),
+                icon(contextIcon(attachment.kind)),
                 element("span", { className: "chip-label", text: attachment.label }),
               ]),
             ),

@@ -88,6 +88,7 @@ export class ChatController implements PanelSource {
       notify: (notice) => this.setNotice(notice),
       attachmentsChanged: () => this.sync.changed(),
       files: options.files ?? null,
+      workspaceContext: options.workspaceContext ?? null,
       postFileMatches: (query, files) => this.view?.post({ type: "fileMatches", query, files }),
       fileReferences: options.fileReferences ?? null,
       postFileReferences: (checked, files) => this.view?.post({ type: "fileReferences", checked, files }),

@@ -10,7 +10,7 @@ import type { ApprovalRequest } from "../tools/approvalGate";
 import type { CommitMessageWriter } from "./commitMessage";
 import type { ConversationUi } from "./conversationCommands";
 import type { FileReferenceResolver } from "./fileReferences";
-import type { EditorServices, ModelMemory, PanelLog, PanelPreferences, RelayAccess, TurnChangesActions } from "./panelServices";
+import type { EditorServices, ModelMemory, PanelLog, PanelPreferences, RelayAccess, TurnChangesActions, WorkspaceContextSource } from "./panelServices";
 import type { PanelSyncTimers } from "./panelSync";
 import type { RulesView } from "./protocol";
 import type { PlanCommandHook, SlashCommandSource } from "./slashCommandRunner";
@@ -38,6 +38,8 @@ export interface ChatControllerOptions {
   preferences?: () => PanelPreferences;
   /** The workspace's files for `#`; none where no folder is open on disk. */
   files?: WorkspaceFiles | null;
+  /** Problems, terminal output, git changes and symbols for `#` and the paperclip; absent: only files and the selection. */
+  workspaceContext?: WorkspaceContextSource | null;
   /** Which file names in answers are workspace files (they open in the editor); none where no folder is open on disk. */
   fileReferences?: FileReferenceResolver | null;
   /** Settles once the relay settings and key were read; the first snapshot waits for it. */

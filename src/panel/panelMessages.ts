@@ -80,6 +80,8 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
       return editor.attachPath(message.path);
     case "findFiles":
       return editor.findFiles(message.query);
+    case "attachContext":
+      return editor.attachContext(message.source, message.path, message.name);
     case "removeAttachment":
       return editor.removeAttachment(message.id);
     case "removeActiveFile":

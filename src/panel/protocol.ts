@@ -98,9 +98,13 @@ export const MEGABYTE = 1024 * 1024;
 /** The settings' defaults (documented in the README and the manifest). */
 export const DEFAULT_IMAGE_LIMITS: ImageLimitsView = { maxLongestSide: 2048, maxBytes: 5 * MEGABYTE };
 
+/** What an attachment is: a file, the selection, or context from the editor (`#` menu and paperclip). */
+export type AttachmentKind = "selection" | "file" | "problems" | "terminal" | "changes" | "folder" | "symbol";
+export const ATTACHMENT_KINDS: readonly AttachmentKind[] = ["selection", "file", "problems", "terminal", "changes", "folder", "symbol"];
+
 /** Context that went with a message (shown as a chip; its text went to the model inside the message). */
 export interface AttachmentLabel {
-  kind: "selection" | "file";
+  kind: AttachmentKind;
   label: string;
 }
 
@@ -238,7 +242,9 @@ export interface ApprovalView {
 export interface AttachmentView {
   id: string;
   label: string;
-  kind: "selection" | "file";
+  kind: AttachmentKind;
+  /** Said in the chip's tooltip: what was cut, or why there is nothing to read (a terminal without shell integration). */
+  note?: string;
 }
 
 export interface ConversationListEntry {
@@ -300,9 +306,18 @@ export interface ContextMeterView {
 
 /** A file the `#` picker offers. */
 export interface FileMatchView {
-  /** Workspace-relative path, "/"-separated (with the folder name first when several are open). */
+  /** Workspace-relative path, "/"-separated (with the folder name first when several are open); a symbol's is "path:line". */
   path: string;
+  /** Absent: a file. */
+  kind?: "folder" | "symbol";
+  /** A symbol's name and what it is ("class", "function"). */
+  name?: string;
+  detail?: string;
 }
+
+/** Context the `#` menu and the paperclip offer beside files and the selection. */
+export type ContextSource = "problems" | "problemsInFile" | "terminal" | "changes" | "folder" | "symbol";
+export const CONTEXT_SOURCES: readonly ContextSource[] = ["problems", "problemsInFile", "terminal", "changes", "folder", "symbol"];
 
 /** One project rules file that would go with the next message (the Rules chip's list). */
 export interface RuleFileView {
@@ -487,6 +502,8 @@ export type ToHost =
   | { type: "attachPath"; path: string }
   /** The `#` picker's query (the text after `#`). */
   | { type: "findFiles"; query: string }
+  /** Context picked with `#`: Problems, Terminal, Changes, a folder (`path`) or a symbol (`name` at `path`, "file:line"). */
+  | { type: "attachContext"; source: ContextSource; path?: string; name?: string }
   | { type: "removeAttachment"; id: string }
   /** The active editor's file is not to go with the messages (until another editor is active). */
   | { type: "removeActiveFile" }
@@ -563,6 +580,8 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   setRuleFile: (message) => isString(message.id) && message.id.length > 0 && typeof message.on === "boolean",
   attachPath: (message) => isString(message.path),
   findFiles: (message) => isString(message.query),
+  attachContext: (message) =>
+    CONTEXT_SOURCES.includes(message.source as ContextSource) && (message.path === undefined || isString(message.path)) && (message.name === undefined || isString(message.name)),
   removeAttachment: (message) => isString(message.id),
   removeActiveFile: () => true,
   loadImage: (message) => isString(message.name),
