@@ -10,7 +10,7 @@ export function isCommandName(value: string | undefined): value is CommandName {
 }
 
 export const USAGE = `Usage:
-  relay-chat ask --base-url URL --model ID [--no-stream] [--max-output-tokens N] [--prices FILE] [--system TEXT] [--no-rules] [--json] PROMPT|-
+  relay-chat ask --base-url URL --model ID [--protocol chat|responses] [--no-stream] [--max-output-tokens N] [--prices FILE] [--system TEXT] [--no-rules] [--json] PROMPT|-
   relay-chat models --base-url URL [--json]
   relay-chat check --base-url URL --model ID
   relay-chat balance --base-url URL [--json]
@@ -52,6 +52,7 @@ const COMMAND_HELP: Record<CommandName, string> = {
 Sends one prompt and prints the answer as it streams (stdout), then a receipt line (stderr).
 
   --model ID                 the model (required)
+  --protocol chat|responses  the wire: /v1/responses (default) or /v1/chat/completions for a model without Responses
   --no-stream                one whole answer instead of a stream
   --max-output-tokens N      the output budget; an answer cut there ends "incomplete" (exit 1)
   --json                     print one JSON object (outcome, text, usage, cost, request ids); exit 0 only when completed

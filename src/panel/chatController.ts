@@ -288,7 +288,7 @@ export class ChatController implements PanelSource {
   }
 
   private settingsSources() {
-    return { relay: this.options.relay, model: this.model(), preferences: this.options.preferences, priceOf: this.options.priceOf };
+    return { relay: this.options.relay, model: this.model(), preferences: this.options.preferences, priceOf: this.options.priceOf, listedProtocol: (relay: string, model: string) => this.modelChoice.listedProtocol(relay, model) };
   }
 
   private inputs(): PanelInputs {

@@ -1,4 +1,7 @@
 import * as l10n from "@vscode/l10n";
+import { effectiveProtocol } from "../chat/modelProtocol";
+import type { ModelProtocol } from "../chat/modelSettings";
+import { listedProtocolOf } from "../relay/chatCompletions/endpointTypes";
 import type { ModelMemory, PanelLog, RelayAccess } from "./panelServices";
 
 // Which relay and model the next request uses, and the models each relay lists. A model picked in the
@@ -15,10 +18,14 @@ export interface RelayModels {
   unlisted: string | null;
   /** Why the list is empty or may mislead, in a sentence; null when fine. */
   note: string | null;
+  /** The models whose requests go over Chat Completions (set, or said by the list); empty: none. */
+  chatModels?: string[];
 }
 
 export class ModelChoice {
   private lists = new Map<string, RelayModels>();
+  /** Per relay, the wire its model list says each model speaks, where it says so. */
+  private listedProtocols = new Map<string, Map<string, ModelProtocol>>();
 
   constructor(
     private readonly memory: ModelMemory,
@@ -59,8 +66,15 @@ export class ModelChoice {
       const listed = this.lists.get(relay) ?? { relay, models: [], unlisted: null, note: null };
       const remembered = this.memory.get(relay);
       const unlisted = remembered && listed.models.length > 0 && !listed.models.includes(remembered) ? remembered : null;
-      return { ...listed, unlisted };
+      const entries = this.relay.settings.modelSettings ?? [];
+      const chatModels = [...new Set([...(unlisted === null ? [] : [unlisted]), ...listed.models])].filter((model) => effectiveProtocol(entries, relay, model, this.listedProtocol(relay, model)) === "chat");
+      return { ...listed, unlisted, ...(chatModels.length > 0 ? { chatModels } : {}) };
     });
+  }
+
+  /** The wire `relay`'s model list says `model` speaks (new-api's supported_endpoint_types); null when it does not say. */
+  listedProtocol(relay: string, model: string): ModelProtocol | null {
+    return this.listedProtocols.get(relay)?.get(model) ?? null;
   }
 
   /** `model` for the next request, on `relay` (default: the active relay), which becomes the active one. */
@@ -85,6 +99,12 @@ export class ModelChoice {
     // relay's failure, and the refresh that follows lists again.
     if (!result.ok && client.closed) return { relay, models: this.lists.get(relay)?.models ?? [], unlisted: null, note: null };
     if (result.ok) {
+      const protocols = new Map<string, ModelProtocol>();
+      for (const model of result.models) {
+        const listed = listedProtocolOf(model);
+        if (listed) protocols.set(model.id, listed);
+      }
+      this.listedProtocols.set(relay, protocols);
       return { relay, models: result.models.map((model) => model.id).sort(), unlisted: null, note: l10n.t("A listed model may still lack a feature (tools, streaming).") };
     }
     this.log.error(`GET /v1/models on ${relay} failed (request ${result.requestId ?? "-"}): ${result.explanation}`);

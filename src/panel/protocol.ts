@@ -50,6 +50,8 @@ export interface ReceiptView {
   cost?: CostView | null;
   /** Something the relay did that the user should know about this request (already localized); null when nothing. */
   note?: string | null;
+  /** "chat": the request went over Chat Completions (the receipt says so); absent: the Responses interface. */
+  protocol?: "chat";
 }
 
 /** What happened to a tool call; the card never says "ran" unless it ran. */
@@ -304,6 +306,8 @@ export interface RelayModelsView {
   models: string[];
   /** The model remembered for this relay when the relay no longer lists it; null otherwise. */
   unlisted: string | null;
+  /** The models whose requests go over Chat Completions (set by the person, or said by the relay's list); absent: none. */
+  chatModels?: string[];
 }
 
 /** Everything the panel shows except the turns and the pending approvals, which change on their own. */

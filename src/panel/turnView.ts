@@ -135,6 +135,7 @@ export function receiptOf(request: RequestRecord, extraNote: string | null = nul
     relay: request.relay ?? null,
     cost: costViewOf(request),
     note: [extraNote, receiptNote(request)].filter((note) => note !== null).join(" ") || null,
+    ...(request.protocol === "chat" ? { protocol: "chat" as const } : {}),
   };
 }
 
@@ -159,6 +160,9 @@ function receiptNote(request: RequestRecord): string | null {
     request.unreadableEvents ? l10n.t("{0} event(s) from the relay could not be read: the answer may be missing text.", request.unreadableEvents) : null,
     request.otherRelayReasoningLeftOut
       ? l10n.t("{0} reasoning item(s) from another relay were left out of what was sent: this relay cannot read them.", request.otherRelayReasoningLeftOut)
+      : null,
+    request.chatReasoningLeftOut
+      ? l10n.t("{0} reasoning item(s) were left out of what was sent: Chat Completions cannot carry them.", request.chatReasoningLeftOut)
       : null,
   ].filter((note): note is string => note !== null);
   return notes.length > 0 ? notes.join(" ") : null;

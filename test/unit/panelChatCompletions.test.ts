@@ -1,0 +1,79 @@
+import assert from "node:assert/strict";
+import type { PanelState } from "../../src/panel/protocol";
+import type { PanelHostHarness } from "../fixtures/panel/panelHostHarness";
+import { startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
+
+// The panel against a relay whose models split between the wires (the emulator's split profile): a model set to
+// Chat Completions in relayChat.modelSettings, or listed by the relay as chat-only, is sent there, with tools,
+// approval, cost and history exactly as on the Responses interface; the conversation moves between the two.
+
+const lastTurn = (state: PanelState) => state.turns[state.turns.length - 1];
+const settled = (state: PanelState) => !state.busy && state.turns.length > 0 && lastTurn(state).outcome !== "in_progress";
+const price = { currency: "USD", inputPerMillion: 1, cachedInputPerMillion: 0.5, outputPerMillion: 2, source: "setting" as const };
+
+describe("panel: models on Chat Completions", () => {
+  let harness: PanelHostHarness;
+  afterEach(async () => harness?.close());
+
+  const posts = () => harness.emulator.received.filter((request) => request.method === "POST");
+
+  it("sends a model set to chat over /v1/chat/completions: a tool call after approval, the receipt says Chat Completions, the cost is shown", async () => {
+    harness = await startPanelHostHarness({
+      emulator: { profile: "split" },
+      settings: { model: "claude-chat", modelSettings: [{ relay: "emulator", model: "claude-chat", protocol: "chat" }] },
+      priceOf: () => price,
+    });
+    const { controller } = harness;
+    controller.handle({ type: "ready" });
+    controller.handle({ type: "send", text: "weather please" });
+    const asking = await harness.waitFor((state) => state.approvals.length === 1, "the approval");
+    assert.equal(asking.approvals[0].toolName, "get_weather");
+    controller.handle({ type: "approval", callId: asking.approvals[0].callId, answer: "approve" });
+    const state = await harness.waitFor(settled, "the answer after the tool");
+    const turn = lastTurn(state);
+    assert.equal(turn.outcome, "completed");
+    assert.match(turn.answerText, /Tool result: Sunny in Paris/);
+    assert.deepEqual(posts().map((request) => request.path), ["/v1/chat/completions", "/v1/chat/completions"]);
+    const followUp = posts()[1].body as { messages: Array<{ role: string; tool_call_id?: string; tool_calls?: Array<{ id: string }> }> };
+    const call = followUp.messages.find((message) => message.tool_calls)?.tool_calls?.[0];
+    assert.ok(call && followUp.messages.some((message) => message.role === "tool" && message.tool_call_id === call.id), "the result goes back under the call's id");
+    assert.deepEqual(turn.receipts.map((receipt) => receipt.protocol), ["chat", "chat"]);
+    assert.ok(turn.receipts.every((receipt) => receipt.cost && receipt.cost.amount > 0 && receipt.usage !== null), "usage and cost on every receipt");
+    controller.handle({ type: "copyCurl", turnId: turn.id, receiptIndex: 1 });
+    const deadline = Date.now() + 5000;
+    while (harness.editor.clipboard.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.match(harness.editor.clipboard[0], /\/v1\/chat\/completions'/);
+    assert.match(harness.editor.clipboard[0], /"tool_call_id"/);
+  });
+
+  it("uses the relay's list (supported_endpoint_types) before anything fails, and the conversation moves between the wires with its history", async () => {
+    harness = await startPanelHostHarness({ emulator: { profile: "split" }, settings: { model: "echo" } });
+    const { controller } = harness;
+    controller.handle({ type: "ready" });
+    controller.handle({ type: "refreshModels" });
+    await harness.waitFor((state) => state.relayModels[0]?.chatModels?.includes("qwen-chat") === true, "the chat-only models named in the picker");
+    assert.ok(!harness.controller.state().relayModels[0].chatModels?.includes("echo"));
+    controller.handle({ type: "send", text: "first on responses" });
+    await harness.waitFor(settled, "the first answer");
+    controller.handle({ type: "selectModel", model: "qwen-chat" });
+    await harness.waitFor((state) => state.model === "qwen-chat", "the picked model");
+    controller.handle({ type: "send", text: "second on chat" });
+    await harness.waitFor((state) => state.turns.length === 2 && settled(state), "the second answer");
+    controller.handle({ type: "selectModel", model: "echo" });
+    await harness.waitFor((state) => state.model === "echo", "back to echo");
+    controller.handle({ type: "send", text: "third on responses" });
+    const state = await harness.waitFor((candidate) => candidate.turns.length === 3 && settled(candidate), "the third answer");
+    assert.deepEqual(state.turns.map((turn) => turn.outcome), ["completed", "completed", "completed"]);
+    assert.deepEqual(posts().map((request) => request.path), ["/v1/responses", "/v1/chat/completions", "/v1/responses"]);
+    const chatBody = posts()[1].body as { messages: Array<{ role: string; content: unknown }> };
+    assert.deepEqual(chatBody.messages.filter((message) => message.role !== "system").map((message) => [message.role, message.content]), [
+      ["user", "first on responses"],
+      ["assistant", "You said: first on responses"],
+      ["user", "second on chat"],
+    ]);
+    const responsesBody = posts()[2].body as { input: Array<{ role?: string; type?: string }> };
+    assert.deepEqual(responsesBody.input.map((item) => item.role), ["user", "assistant", "user", "assistant", "user"], "the chat turn's answer is in the Responses history");
+    assert.equal(lastTurn(state).receipts[0].protocol, undefined);
+    assert.equal(state.turns[1].receipts[0].protocol, "chat");
+  });
+});
