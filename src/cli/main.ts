@@ -68,6 +68,7 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
   }
   const protocol = values.protocol ?? "responses";
   if (protocol !== "responses" && protocol !== "chat") {
+    // Said before anything is sent.
     output.stderr(`--protocol takes chat or responses, got ${JSON.stringify(protocol)}.\n`);
     return 2;
   }
@@ -139,7 +140,7 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
           return 2;
         }
         output.stdout(`${checkBillingNote()}\n`);
-        const report = await checkConnection(client, values.model, { signal: abort.signal });
+        const report = await checkConnection(client, values.model, { signal: abort.signal, ...(values.protocol ? { protocol } : {}) });
         for (const line of connectionReportLines(report)) output.stdout(`${line}\n`);
         return report.ok ? 0 : 1;
       }

@@ -97,6 +97,10 @@ export class ChatController implements PanelSource {
       changed,
       setNotice,
       reloadConversations,
+      useProtocol: async (relay, model, protocol) => {
+        this.modelChoice.confirmProtocol(relay, model, protocol);
+        await options.saveModelProtocol?.(relay, model, protocol);
+      },
     });
     this.turnFiles = new TurnFileActions({ runner: this.runner, editorActions: this.editorActions, turnChanges: options.turnChanges, turnChanged: (turnId) => this.sync.turnChanged(turnId) });
   }
@@ -288,7 +292,7 @@ export class ChatController implements PanelSource {
   }
 
   private settingsSources() {
-    return { relay: this.options.relay, model: this.model(), preferences: this.options.preferences, priceOf: this.options.priceOf, listedProtocol: (relay: string, model: string) => this.modelChoice.listedProtocol(relay, model) };
+    return { relay: this.options.relay, model: this.model(), preferences: this.options.preferences, priceOf: this.options.priceOf, protocolOf: (relay: string, model: string) => this.modelChoice.protocolOf(relay, model) };
   }
 
   private inputs(): PanelInputs {

@@ -46,6 +46,8 @@ export interface ChatControllerOptions {
   instructions?: (toolNames: string[]) => RequestInstructions;
   /** Opens "What the model is told" for the next request. */
   showInstructions?: (toolNames: string[]) => Promise<void>;
+  /** Saves a model's wire the person confirmed (relayChat.modelSettings in User settings); absent: remembered for this session only. */
+  saveModelProtocol?: (relay: string, model: string, protocol: "chat") => Promise<void>;
   /** A request of a turn ended (the relay's balance may have changed). */
   onRequestEnd?: () => void;
   timers?: PanelSyncTimers;

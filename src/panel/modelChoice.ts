@@ -26,6 +26,7 @@ export class ModelChoice {
   private lists = new Map<string, RelayModels>();
   /** Per relay, the wire its model list says each model speaks, where it says so. */
   private listedProtocols = new Map<string, Map<string, ModelProtocol>>();
+  private readonly confirmedProtocols = new Map<string, ModelProtocol>();
 
   constructor(
     private readonly memory: ModelMemory,
@@ -66,15 +67,23 @@ export class ModelChoice {
       const listed = this.lists.get(relay) ?? { relay, models: [], unlisted: null, note: null };
       const remembered = this.memory.get(relay);
       const unlisted = remembered && listed.models.length > 0 && !listed.models.includes(remembered) ? remembered : null;
-      const entries = this.relay.settings.modelSettings ?? [];
-      const chatModels = [...new Set([...(unlisted === null ? [] : [unlisted]), ...listed.models])].filter((model) => effectiveProtocol(entries, relay, model, this.listedProtocol(relay, model)) === "chat");
+      const chatModels = [...new Set([...(unlisted === null ? [] : [unlisted]), ...listed.models])].filter((model) => this.protocolOf(relay, model) === "chat");
       return { ...listed, unlisted, ...(chatModels.length > 0 ? { chatModels } : {}) };
     });
   }
 
-  /** The wire `relay`'s model list says `model` speaks (new-api's supported_endpoint_types); null when it does not say. */
-  listedProtocol(relay: string, model: string): ModelProtocol | null {
-    return this.listedProtocols.get(relay)?.get(model) ?? null;
+  /**
+   * The wire `model`'s requests go over on `relay`: what the person just confirmed in the panel (before the saved
+   * setting is read back), else the setting, else what the relay's model list says, else Responses.
+   */
+  protocolOf(relay: string, model: string): ModelProtocol {
+    const confirmed = this.confirmedProtocols.get(`${relay}\u0000${model}`);
+    return confirmed ?? effectiveProtocol(this.relay.settings.modelSettings ?? [], relay, model, this.listedProtocols.get(relay)?.get(model) ?? null);
+  }
+
+  /** The person confirmed `protocol` for `model` on `relay` (the panel's offer); it holds from the next request on. */
+  confirmProtocol(relay: string, model: string, protocol: ModelProtocol): void {
+    this.confirmedProtocols.set(`${relay}\u0000${model}`, protocol);
   }
 
   /** `model` for the next request, on `relay` (default: the active relay), which becomes the active one. */

@@ -29,6 +29,8 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
       return;
     case "retry":
       return controller.turns.retry(message.turnId);
+    case "useChatCompletions":
+      return controller.turns.useChatCompletions(message.turnId);
     case "continue":
       return controller.turns.runTurn((session) => session.continueTurn(message.turnId));
     case "includeTurn":

@@ -72,7 +72,7 @@ export interface ToolCallView {
   approvedBy?: { kind: "rule"; rule: string } | { kind: "session" };
 }
 
-export type TurnAction = "retry" | "continue" | "resendWithoutImages";
+export type TurnAction = "retry" | "continue" | "resendWithoutImages" | "useChatCompletions";
 
 /** The image types a message may carry (what the Responses `input_image` part takes from most models). */
 export const IMAGE_MEDIA_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
@@ -394,6 +394,8 @@ export type ToHost =
   | { type: "refreshModels" }
   | { type: "approval"; callId: string; answer: "approve" | "deny" | "allow_session" | "always_allow" | "read_only_always" }
   | { type: "retry"; turnId: string }
+  /** Save Chat Completions for the model the turn failed on, and send its message again (one new request). */
+  | { type: "useChatCompletions"; turnId: string }
   | { type: "continue"; turnId: string }
   /** An incomplete turn goes with later messages after all (its message and partial answer). */
   | { type: "includeTurn"; turnId: string }
@@ -474,6 +476,7 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   refreshModels: () => true,
   approval: (message) => isString(message.callId) && (message.answer === "approve" || message.answer === "deny" || message.answer === "allow_session" || message.answer === "always_allow" || message.answer === "read_only_always"),
   retry: (message) => isString(message.turnId),
+  useChatCompletions: (message) => isString(message.turnId),
   continue: (message) => isString(message.turnId),
   includeTurn: (message) => isString(message.turnId),
   resendWithoutImages: (message) => isString(message.turnId),

@@ -17,8 +17,8 @@ export interface SessionSettingsSources {
   priceOf?: (relay: string, model: string) => ModelPrice | null;
   /** What the model is told with the next request. */
   instructions?: RequestInstructions;
-  /** The wire the relay's model list says a model speaks (new-api's supported_endpoint_types); null: not said. */
-  listedProtocol?: (relay: string, model: string) => ModelProtocol | null;
+  /** The wire a model's requests go over on a relay (ModelChoice.protocolOf); absent: the settings alone decide. */
+  protocolOf?: (relay: string, model: string) => ModelProtocol;
 }
 
 /** The model's context window: as the relay lists it (OpenRouter's context_length), else relayChat.contextWindows. */
@@ -43,6 +43,6 @@ export function sessionSettings(sources: SessionSettingsSources): ChatSettings {
     contextWindowTokens: contextWindowOf(sources),
     compaction: settings.compaction ?? DEFAULT_COMPACTION_SETTINGS,
     instructions: sources.instructions,
-    protocol: effectiveProtocol(settings.modelSettings ?? [], relay ?? "", sources.model, relay === undefined ? null : (sources.listedProtocol?.(relay, sources.model) ?? null)),
+    protocol: (relay === undefined ? undefined : sources.protocolOf?.(relay, sources.model)) ?? effectiveProtocol(settings.modelSettings ?? [], relay ?? "", sources.model, null),
   });
 }

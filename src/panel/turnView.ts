@@ -64,7 +64,7 @@ export function turnViewOf(conversation: Conversation, turn: Turn, options: Turn
     // A request still under way has no receipt yet: the turn shows it is working, and its receipt (outcome,
     // usage, request id) comes when it ends. It is always the last one, so indexes stay those of turn.requests.
     receipts: turn.requests.filter((request) => request.outcome.kind !== "in_progress").map((request) => receiptOf(request)),
-    actions: settled ? actionsFor(turn.outcome, { hasImages: (turn.images?.length ?? 0) > 0 }) : [],
+    actions: settled ? actionsFor(turn.outcome, { hasImages: (turn.images?.length ?? 0) > 0, overResponses: turn.requests[turn.requests.length - 1]?.protocol !== "chat" }) : [],
     branchIndex: siblings.findIndex((sibling) => sibling.id === turn.id),
     branchCount: siblings.length,
     ...(turn.checkpoint?.after && turn.checkpoint.changedFiles > 0 ? { changedFiles: turn.checkpoint.changedFiles } : {}),

@@ -65,6 +65,8 @@ export interface EmulatorOptions {
   deltaIntervalMs?: number;
   /** How the new-api profile's billing endpoints show money (its `quota_display_type`). Default "USD". */
   quotaDisplayType?: QuotaDisplayType;
+  /** false: the split profile's model list says nothing of endpoints (as one-api's), so only a request finds out. Default true. */
+  listsEndpointTypes?: boolean;
 }
 
 export interface ReceivedRequest {
@@ -176,6 +178,7 @@ class RelayEmulatorServer implements RelayEmulator {
   private readonly port: number;
   private responsesPosts = 0;
   private readonly quotaDisplayType: QuotaDisplayType;
+  private readonly listsEndpointTypes: boolean;
 
   constructor(options: EmulatorOptions) {
     this.keys = options.keys ?? [{ key: newId("sk-emulator", 24), name: "default", enabled: true, expiresAt: null, quota: null, models: null }];
@@ -191,6 +194,7 @@ class RelayEmulatorServer implements RelayEmulator {
     this.now = options.now ?? Date.now;
     this.port = options.port ?? 0;
     this.quotaDisplayType = options.quotaDisplayType ?? "USD";
+    this.listsEndpointTypes = options.listsEndpointTypes !== false;
     this.server = createServer({ noDelay: true, keepAliveTimeout: 5_000 }, (request, response) => {
       this.handle(request, response).catch((error: unknown) => {
         if (!response.headersSent) {
@@ -289,7 +293,8 @@ class RelayEmulatorServer implements RelayEmulator {
       this.modelListFailure = null;
       return sendJson(response, 200, { success: false, message });
     }
-    sendJson(response, 200, modelListFor(this.moneyView(), this.models.filter((model) => isModelAllowed(access.key, model))));
+    const view = this.listsEndpointTypes ? this.moneyView() : { ...this.moneyView(), profile: "openai" as const };
+    sendJson(response, 200, modelListFor(view, this.models.filter((model) => isModelAllowed(access.key, model))));
   }
 
   private async createResponse(

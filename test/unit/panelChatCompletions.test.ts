@@ -77,3 +77,44 @@ describe("panel: models on Chat Completions", () => {
     assert.equal(state.turns[1].receipts[0].protocol, "chat");
   });
 });
+
+describe("panel: the offer to use Chat Completions after a refusal", () => {
+  let harness: PanelHostHarness;
+  afterEach(async () => harness?.close());
+
+  it("a message the relay refuses as 'no Responses here' offers Use Chat Completions; one click saves it and sends once, over Chat Completions", async () => {
+    const saved: string[] = [];
+    harness = await startPanelHostHarness({
+      emulator: { profile: "split", listsEndpointTypes: false },
+      settings: { model: "gemini-chat" },
+      events: { saveModelProtocol: async (relay, model, protocol) => void saved.push(`${relay}/${model}/${protocol}`) },
+    });
+    const { controller } = harness;
+    const posts = () => harness.emulator.received.filter((request) => request.method === "POST").map((request) => request.path);
+    controller.handle({ type: "ready" });
+    controller.handle({ type: "send", text: "hello" });
+    const failed = await harness.waitFor(settled, "the refused message");
+    assert.equal(lastTurn(failed).outcome, "http_error");
+    assert.deepEqual(lastTurn(failed).actions, ["useChatCompletions", "retry"]);
+    assert.deepEqual(posts(), ["/v1/responses"], "nothing was sent again on its own");
+    controller.handle({ type: "useChatCompletions", turnId: lastTurn(failed).id });
+    const answered = await harness.waitFor((state) => settled(state) && lastTurn(state).outcome === "completed", "the answer over Chat Completions");
+    assert.deepEqual(saved, ["emulator/gemini-chat/chat"]);
+    assert.deepEqual(posts(), ["/v1/responses", "/v1/chat/completions"], "one new request, the one the person asked for");
+    assert.match(lastTurn(answered).answerText, /You said: hello/);
+    assert.equal(lastTurn(answered).receipts[0].protocol, "chat");
+    controller.handle({ type: "send", text: "and again" });
+    await harness.waitFor((state) => state.turns.length === 2 && settled(state), "the next message");
+    assert.equal(posts().at(-1), "/v1/chat/completions", "the choice holds for the next message");
+  });
+
+  it("any other failure (here a 400 about a parameter) offers no switch", async () => {
+    harness = await startPanelHostHarness({ emulator: { profile: "split" }, settings: { model: "echo" } });
+    const { controller } = harness;
+    harness.emulator.queueFault({ kind: "status", status: 400, code: "invalid_request", message: "Unsupported parameter: 'reasoning.effort' is not supported with this model." });
+    controller.handle({ type: "ready" });
+    controller.handle({ type: "send", text: "hello" });
+    const failed = await harness.waitFor(settled, "the failed message");
+    assert.deepEqual(lastTurn(failed).actions, ["retry"]);
+  });
+});
