@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { FileStorage } from "../../src/chat/fileStorage";
+import { RequestLedger } from "../../src/chat/requestLedger";
 import type { PanelState } from "../../src/panel/protocol";
 import type { PanelHostHarness } from "../fixtures/panel/panelHostHarness";
 import { startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
@@ -44,6 +46,24 @@ describe("panel: models on Chat Completions", () => {
     while (harness.editor.clipboard.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     assert.match(harness.editor.clipboard[0], /\/v1\/chat\/completions'/);
     assert.match(harness.editor.clipboard[0], /"tool_call_id"/);
+  });
+
+  it("a cut Chat Completions stream is an interruption with its text kept, and every request is in the ledger with its request id", async () => {
+    harness = await startPanelHostHarness({ emulator: { profile: "split" }, settings: { model: "qwen-chat", modelSettings: [{ model: "qwen-chat", protocol: "chat" }] } });
+    const { controller } = harness;
+    controller.handle({ type: "ready" });
+    controller.handle({ type: "send", text: "a first answer" });
+    await harness.waitFor(settled, "the first answer");
+    harness.emulator.queueFault({ kind: "disconnect", afterBytes: 500 });
+    controller.handle({ type: "send", text: "one two three four five six seven eight nine ten eleven twelve" });
+    const state = await harness.waitFor((candidate) => candidate.turns.length === 2 && settled(candidate), "the cut answer");
+    const cut = lastTurn(state);
+    assert.equal(cut.outcome, "interrupted");
+    assert.match(cut.answerText, /^You said:/);
+    assert.deepEqual(cut.actions, ["retry"], "Retry is the person's choice; no switch is offered on Chat Completions itself");
+    const rows = await new RequestLedger(new FileStorage(harness.folder)).rows();
+    const sent = posts().map((request) => request.requestId);
+    assert.deepEqual(rows.map((row) => row.requestId).filter((id) => id !== null && sent.includes(id)).length, 2, JSON.stringify(rows));
   });
 
   it("uses the relay's list (supported_endpoint_types) before anything fails, and the conversation moves between the wires with its history", async () => {
