@@ -12,7 +12,7 @@ export function isCommandName(value: string | undefined): value is CommandName {
 export const USAGE = `Usage:
   relay-chat ask --base-url URL --model ID [--protocol chat|responses] [--no-stream] [--max-output-tokens N] [--prices FILE] [--system TEXT] [--no-rules] [--json] PROMPT|-
   relay-chat models --base-url URL [--json]
-  relay-chat check --base-url URL --model ID
+  relay-chat check --base-url URL --model ID [--protocol chat|responses]
   relay-chat balance --base-url URL [--json]
 
 Options for every command:
@@ -72,6 +72,10 @@ ${COMMON_OPTIONS}`,
 
 Checks what the relay supports: the model list, a streamed and a non-streamed request and a function call.
 It sends three small requests, which the relay may bill. Exit 0 when everything works.
+A model the relay refuses on the Responses interface is tried once more over Chat Completions, and the
+report says which works; one the relay lists for Chat Completions only is checked over it.
+
+  --protocol chat|responses  check over this wire (as the model is set to use); default: as above
 
 ${COMMON_OPTIONS}`,
   balance: `Usage: relay-chat balance [--json] [--kind KIND] [options]

@@ -40,6 +40,17 @@ describe("CLI: ask --protocol", function () {
     assert.equal(parsed.reason, "convert_request_failed");
   });
 
+  it("check finds a chat-only model from the relay's list and checks it over Chat Completions; --protocol chat checks over it directly", async () => {
+    const found = await runCli(["check", "--model", "claude-chat"], environment());
+    assert.equal(found.code, 0, found.stdout + found.stderr);
+    assert.match(found.stdout, /warn  Interface: The relay lists "claude-chat" for Chat Completions only/);
+    const before = posts().length;
+    const set = await runCli(["check", "--model", "claude-chat", "--protocol", "chat"], environment());
+    assert.equal(set.code, 0, set.stdout + set.stderr);
+    assert.doesNotMatch(set.stdout, /Interface:/);
+    assert.deepEqual([...new Set(posts().slice(before).map((request) => request.path))], ["/v1/chat/completions"]);
+  });
+
   it("refuses an unknown --protocol with a clear message, sending nothing", async () => {
     const before = posts().length;
     const run = await runCli(["ask", "--model", "echo", "--protocol", "completions", "hi"], environment());
