@@ -36,6 +36,7 @@ import { registerEditReviewCommands } from "./host/editReviewCommands";
 import { WorkspaceCheckpointing } from "./host/checkpointSetup";
 import { globalReadOnlyDefault, trustRestrictionNotice } from "./host/toolSetup";
 import { Walkthrough } from "./host/walkthrough";
+import { saveModelSettings } from "./host/modelSettingsWriter";
 import { chooseExternalTools } from "./lm/externalToolPicker";
 import { ExternalTools } from "./lm/externalTools";
 import { registerRelayLanguageModels } from "./lm/languageModelSetup";
@@ -166,6 +167,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     strings: () => (webviewStrings ??= Object.fromEntries(WEBVIEW_STRINGS.map((english) => [english, vscode.l10n.t(english)]))),
     onRequestEnd: () => void money.refreshBalance(),
     priceOf: (relay, model) => money.priceOf(relay, model),
+    saveModelProtocol: (relay, model, protocol) => saveModelSettings(relay, model, { protocol }),
     instructions: (choices) => requestInstructionsOf(panelInstructions.assemble(choices)),
     rules: (choices) => panelInstructions.chip(choices),
     instructionsReady: () => panelInstructions.ready(),

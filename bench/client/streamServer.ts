@@ -1,14 +1,16 @@
 import http from "node:http";
 import { buildBenchStream, seededRandom } from "./benchStream";
+import { buildChatBenchStream } from "./chatBenchStream";
 import { writeInPieces } from "./writeInPieces";
 
 // Runs in its own process so that serving the stream costs the measured client nothing.
 // argv[2]: chunking, "random-1-4k" | "frame" | "64k".
 
 const chunking = process.argv[2] ?? "random-1-4k";
-const { bytes } = buildBenchStream();
+const { bytes: responsesBytes } = buildBenchStream();
+const { bytes: chatBytes } = buildChatBenchStream();
 
-function chunkBoundaries(): number[] {
+function chunkBoundaries(bytes: Buffer): number[] {
   const ends: number[] = [];
   if (chunking === "frame") {
     for (let index = bytes.indexOf("\n\n"); index !== -1; index = bytes.indexOf("\n\n", index + 2)) ends.push(index + 2);
@@ -22,12 +24,15 @@ function chunkBoundaries(): number[] {
   return ends;
 }
 
-const boundaries = chunkBoundaries();
+const boundaries = chunkBoundaries(responsesBytes);
+const chatBoundaries = chunkBoundaries(chatBytes);
 const server = http.createServer((request, response) => {
   request.resume();
   request.on("end", async () => {
     response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "x-request-id": "req_bench" });
-    await writeInPieces(response, bytes, boundaries);
+    // POST /v1/chat/completions gets the same answer as Chat Completions chunks (chatBenchStream.ts).
+    if (request.url?.endsWith("/chat/completions")) await writeInPieces(response, chatBytes, chatBoundaries);
+    else await writeInPieces(response, responsesBytes, boundaries);
   });
 });
 server.listen(0, "127.0.0.1", () => {

@@ -72,7 +72,7 @@ export class ModelPicker {
     ]
       .filter((line) => line !== null)
       .join("\n");
-    const signature = JSON.stringify([model, relay, grouped ? state.relayModels : state.models, grouped ? null : state.relayModels[0]?.unlisted ?? null]);
+    const signature = JSON.stringify([model, relay, grouped ? state.relayModels : state.models, grouped ? null : state.relayModels[0]?.unlisted ?? null, grouped ? null : state.relayModels[0]?.chatModels ?? null]);
     if (signature === this.signature) return;
     this.signature = signature;
     const children: HTMLElement[] = grouped ? this.groups(state) : this.options(state);
@@ -94,7 +94,8 @@ export class ModelPicker {
     const { model, models } = state;
     const unlisted = state.relayModels[0]?.unlisted ?? null;
     const listed = model !== null && !models.includes(model) ? [model, ...models] : [...models];
-    const options = listed.map((id) => this.option(id, id, id === unlisted));
+    const chatModels = state.relayModels[0]?.chatModels;
+    const options = listed.map((id) => this.option(id, withWire(id, id, chatModels), id === unlisted));
     if (options.length === 0) options.push(this.noModels());
     return options;
   }
@@ -107,7 +108,7 @@ export class ModelPicker {
       if (entry.unlisted !== null && !models.includes(entry.unlisted)) models.unshift(entry.unlisted);
       const options = models.map((id) => {
         const chosen = active && id === state.model;
-        return this.option(`${entry.relay}${SEPARATOR}${id}`, chosen ? `${id} · ${entry.relay}` : id, id === entry.unlisted);
+        return this.option(`${entry.relay}${SEPARATOR}${id}`, withWire(chosen ? `${id} · ${entry.relay}` : id, id, entry.chatModels), id === entry.unlisted);
       });
       if (options.length === 0) options.push(this.noModels());
       return element("optgroup", { attributes: { label: entry.relay } }, options);
@@ -123,4 +124,9 @@ export class ModelPicker {
     none.disabled = true;
     return none;
   }
+}
+
+/** A model whose requests go over Chat Completions says so in its option ("deepseek-chat · Chat Completions"). */
+function withWire(text: string, model: string, chatModels: readonly string[] | undefined): string {
+  return chatModels?.includes(model) ? `${text} · Chat Completions` : text;
 }

@@ -223,7 +223,7 @@ export class TurnElement {
     if (turn.refusal !== null) parts.push(renderRefusal(turn.refusal, localizer));
     if (toneOf(turn.outcome) !== "none") {
       const state = renderTurnState(turn, localizer, (action) => {
-        if (action === "retry" || action === "continue" || action === "resendWithoutImages" || action === "includeTurn") this.handlers.post({ type: action, turnId: this.turnId });
+        if (action === "retry" || action === "continue" || action === "resendWithoutImages" || action === "useChatCompletions" || action === "includeTurn") this.handlers.post({ type: action, turnId: this.turnId });
         else this.handlers.post({ type: "fix", action });
       });
       this.stateBox = state.root;

@@ -80,6 +80,7 @@ function renderRequest(receipt: ReceiptView, index: number, count: number, local
     [localizer.text("Outcome"), receipt.outcomeLabel],
     ...(receipt.relay ? ([[localizer.text("Relay"), receipt.relay]] as Array<[string, string]>) : []),
     [localizer.text("Model"), receipt.model],
+    ...(receipt.protocol === "chat" ? ([[localizer.text("Interface"), "Chat Completions"]] as Array<[string, string]>) : []),
     [localizer.text("Cost"), costDetail(receipt, localizer)],
     [localizer.text("Input"), usage === null ? localizer.text("usage not reported") : `${tokens(usage.inputTokens)} · ${localizer.format("{0} cached", usage.cachedTokens === null ? unknown : localizer.number(usage.cachedTokens))}`],
     [localizer.text("Output"), usage === null ? localizer.text("usage not reported") : `${tokens(usage.outputTokens)} · ${localizer.format("{0} reasoning", usage.reasoningTokens === null ? unknown : localizer.number(usage.reasoningTokens))}`],

@@ -33,6 +33,7 @@ const actionLabels: Record<TurnAction, string> = {
   retry: "Retry",
   continue: "Continue",
   resendWithoutImages: "Send again without images",
+  useChatCompletions: "Use Chat Completions for this model",
 };
 
 const fixLabels: Record<FixAction, string> = {

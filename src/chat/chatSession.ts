@@ -482,6 +482,7 @@ export class ChatSession {
       save: () => this.save(turn),
       resolveImages: (items: InputItem[]) => this.store.images.resolve(items),
       instructions: this.settings.instructions,
+      protocol: this.settings.protocol,
     };
   }
 

@@ -1,5 +1,6 @@
 import type { ModelPrice } from "../relay/modelPrice";
 import type { CompactionSettings } from "./compaction";
+import type { ModelProtocol } from "./modelSettings";
 import type { InstructionsRecord } from "./conversation";
 
 // The settings one turn runs with; the extension reads them from its configuration and passes them in.
@@ -25,6 +26,8 @@ export interface ChatSettings {
   compaction?: CompactionSettings;
   /** What the model is told with every request of this send (src/instructions/ assembles it); absent: nothing. */
   instructions?: RequestInstructions;
+  /** The wire the model's requests go over (relayChat.modelSettings); absent: Responses. */
+  protocol?: ModelProtocol;
 }
 
 /** The instruction text sent as the request's `instructions`, with its sources and estimate for the record. */

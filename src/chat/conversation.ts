@@ -48,6 +48,10 @@ export interface RequestRecord {
   cost?: RequestCost;
   /** Reasoning items another relay produced, left out of what this request resent. */
   otherRelayReasoningLeftOut?: number;
+  /** "chat": sent over Chat Completions (/v1/chat/completions); absent: the Responses interface. */
+  protocol?: "chat";
+  /** Reasoning items of the history a Chat Completions request could not carry, left out of it. */
+  chatReasoningLeftOut?: number;
   streamed: boolean;
   maxOutputTokens: number | null;
   outcome: RequestState;

@@ -15,6 +15,8 @@ export interface SentRequest {
   body: ResponseRequest;
   /** The extra, non-secret headers it carried; the key is never among them. */
   extraHeaders: Readonly<Record<string, string>>;
+  /** "chat": it went over Chat Completions (the body is then said in that wire's words when repeated). */
+  protocol?: "chat";
 }
 
 /** The request sent for request `requestIndex` of turn `turnId`, or null when there is no such request. */
@@ -22,7 +24,7 @@ export function requestSentFor(conversation: Conversation, turnId: string, reque
   const turn = findTurn(conversation, turnId);
   const record = turn?.requests[requestIndex];
   if (!turn || !record) return null;
-  return { body: requestBodyFor(conversation, record, [...historyBeforeRequest(conversation, turn, requestIndex, record.relay), ...record.input]), extraHeaders: record.extraHeaders ?? {} };
+  return { body: requestBodyFor(conversation, record, [...historyBeforeRequest(conversation, turn, requestIndex, record.relay), ...record.input]), extraHeaders: record.extraHeaders ?? {}, ...(record.protocol === "chat" ? { protocol: "chat" as const } : {}) };
 }
 
 /** The body of a request from its record and its whole input (history and its own items, before filtering). */

@@ -9,6 +9,7 @@ import type { Clock, IdFactory } from "./clock";
 import type { Conversation, RequestPurpose, RequestRecord, Turn } from "./conversation";
 import { requestCost } from "./cost";
 import { ENCRYPTED_REASONING, reasoningFromOtherRelays, requestInputFor, wantsEncryptedReasoning } from "./historyItems";
+import type { ModelProtocol } from "./modelSettings";
 import type { RequestLedger } from "./requestLedger";
 import { ledgerRowFor, pendingLedgerRow } from "./requestLedger";
 import { rememberToolSet, requestBodyFor } from "./requestSent";
@@ -48,6 +49,8 @@ export interface TurnRequestContext {
   resolveImages?: (items: InputItem[]) => Promise<InputItem[]>;
   /** What the model is told with this request: its text goes in the body, its sources and hash in the record and ledger. */
   instructions?: RequestInstructions;
+  /** The wire the request goes over; absent: Responses. */
+  protocol?: ModelProtocol;
 }
 
 export async function sendTurnRequest(
@@ -84,7 +87,11 @@ export async function sendTurnRequest(
   // The instructions of this request, never stored into the history: a later request sends its own.
   const instructions = context.instructions;
   if (instructions) record.instructions = { sources: instructions.sources, hash: instructions.hash };
+  if (context.protocol === "chat") record.protocol = "chat";
   const request = requestBodyFor(conversation, record, history, instructions?.text);
+  // Chat Completions has no form for reasoning items: the adapter leaves them out, and the receipt says so.
+  const chatLeftOut = record.protocol === "chat" ? request.input.filter((item) => item.type === "reasoning").length : 0;
+  if (chatLeftOut > 0) record.chatReasoningLeftOut = chatLeftOut;
   // As sent: a budget under the schema's minimum was raised.
   record.maxOutputTokens = request.max_output_tokens ?? null;
   // Before anything is recorded: a missing image stops the request with nothing half-written.
@@ -111,6 +118,7 @@ export async function sendTurnRequest(
   };
   const received = await context.client.send(body, {
     signal,
+    ...(record.protocol === "chat" ? { protocol: "chat" as const } : {}),
     onHeaders,
     onEvents: (events, snapshot, progress) => {
       listener.onSnapshot?.(turn.id, snapshot);

@@ -9,6 +9,8 @@ import { receiptLine } from "./receipt";
 
 export interface AskOptions {
   model: string;
+  /** The wire: /v1/responses unless "chat" (/v1/chat/completions). */
+  protocol?: "responses" | "chat";
   prompt: string;
   stream: boolean;
   maxOutputTokens: number | null;
@@ -38,10 +40,10 @@ export async function runAsk(client: RelayClient, options: AskOptions, output: C
       printedText = true;
     }
   };
-  const result = await client.send(request, { signal, onEvents });
+  const result = await client.send(request, { signal, onEvents, ...(options.protocol === "chat" ? { protocol: "chat" as const } : {}) });
   const cost = requestCost(result, (await options.price) ?? null);
   if (options.json) {
-    output.stdout(`${JSON.stringify({ ...askJson(result, cost), instructionSources: options.instructions?.sources ?? [] })}\n`);
+    output.stdout(`${JSON.stringify({ ...askJson(result, cost), protocol: options.protocol ?? "responses", instructionSources: options.instructions?.sources ?? [] })}\n`);
   } else {
     if (!printedText) output.stdout(outputTextOf(result.snapshot.output));
     output.stdout("\n");
@@ -50,7 +52,7 @@ export async function runAsk(client: RelayClient, options: AskOptions, output: C
     if (result.outcome.kind !== "completed" && outputTextOf(result.snapshot.output) !== "") output.stderr("(partial answer: the text above is what arrived before it stopped)\n");
     for (const call of functionCallsOf(result.snapshot.output)) output.stderr(`function call proposed: ${call.name}(${call.arguments}) call_id ${call.call_id}\n`);
     if (result.explanation) output.stderr(`${result.explanation}\n`);
-    output.stderr(`${receiptLine(result, cost)}\n`);
+    output.stderr(`${receiptLine(result, cost)}${options.protocol === "chat" ? " · Chat Completions" : ""}\n`);
   }
   return result.outcome.kind === "completed" ? 0 : 1;
 }

@@ -10,9 +10,9 @@ export function isCommandName(value: string | undefined): value is CommandName {
 }
 
 export const USAGE = `Usage:
-  relay-chat ask --base-url URL --model ID [--no-stream] [--max-output-tokens N] [--prices FILE] [--system TEXT] [--no-rules] [--json] PROMPT|-
+  relay-chat ask --base-url URL --model ID [--protocol chat|responses] [--no-stream] [--max-output-tokens N] [--prices FILE] [--system TEXT] [--no-rules] [--json] PROMPT|-
   relay-chat models --base-url URL [--json]
-  relay-chat check --base-url URL --model ID
+  relay-chat check --base-url URL --model ID [--protocol chat|responses]
   relay-chat balance --base-url URL [--json]
 
 Options for every command:
@@ -52,6 +52,7 @@ const COMMAND_HELP: Record<CommandName, string> = {
 Sends one prompt and prints the answer as it streams (stdout), then a receipt line (stderr).
 
   --model ID                 the model (required)
+  --protocol chat|responses  the wire: /v1/responses (default) or /v1/chat/completions for a model without Responses
   --no-stream                one whole answer instead of a stream
   --max-output-tokens N      the output budget; an answer cut there ends "incomplete" (exit 1)
   --json                     print one JSON object (outcome, text, usage, cost, request ids); exit 0 only when completed
@@ -71,6 +72,10 @@ ${COMMON_OPTIONS}`,
 
 Checks what the relay supports: the model list, a streamed and a non-streamed request and a function call.
 It sends three small requests, which the relay may bill. Exit 0 when everything works.
+A model the relay refuses on the Responses interface is tried once more over Chat Completions, and the
+report says which works; one the relay lists for Chat Completions only is checked over it.
+
+  --protocol chat|responses  check over this wire (as the model is set to use); default: as above
 
 ${COMMON_OPTIONS}`,
   balance: `Usage: relay-chat balance [--json] [--kind KIND] [options]

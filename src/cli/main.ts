@@ -36,6 +36,7 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
       options: {
         "base-url": { type: "string" },
         model: { type: "string" },
+        protocol: { type: "string" },
         "no-stream": { type: "boolean", default: false },
         "max-output-tokens": { type: "string" },
         "idle-timeout": { type: "string" },
@@ -63,6 +64,12 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
   const maxOutputTokens = values["max-output-tokens"] ? Number(values["max-output-tokens"]) : null;
   if ((idleSeconds !== null && !(idleSeconds > 0)) || (nonStreamSeconds !== null && !(nonStreamSeconds > 0)) || (maxOutputTokens !== null && !(Number.isInteger(maxOutputTokens) && maxOutputTokens > 0))) {
     output.stderr("--idle-timeout, --non-stream-timeout and --max-output-tokens take positive numbers.\n");
+    return 2;
+  }
+  const protocol = values.protocol ?? "responses";
+  if (protocol !== "responses" && protocol !== "chat") {
+    // Said before anything is sent.
+    output.stderr(`--protocol takes chat or responses, got ${JSON.stringify(protocol)}.\n`);
     return 2;
   }
   const kind = values.kind ?? null;
@@ -118,7 +125,7 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
         // Asked beside the request, not before it: the answer is never kept waiting for a price list.
         const price = cliPriceOf(client, values.model, priceEntries, kind, abort.signal);
         const instructions = await cliInstructions({ cwd: process.cwd(), system: values.system ?? "", rules: !values["no-rules"], locale: Intl.DateTimeFormat().resolvedOptions().locale, shell: environment.SHELL ?? environment.ComSpec ?? "" });
-        return await runAsk(client, { model: values.model, prompt, stream: !values["no-stream"], maxOutputTokens, json: values.json === true, price, instructions }, output, abort.signal);
+        return await runAsk(client, { model: values.model, protocol, prompt, stream: !values["no-stream"], maxOutputTokens, json: values.json === true, price, instructions }, output, abort.signal);
       }
       case "models": {
         const result = await client.listModels({ signal: abort.signal });
@@ -133,7 +140,7 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
           return 2;
         }
         output.stdout(`${checkBillingNote()}\n`);
-        const report = await checkConnection(client, values.model, { signal: abort.signal });
+        const report = await checkConnection(client, values.model, { signal: abort.signal, ...(values.protocol ? { protocol } : {}) });
         for (const line of connectionReportLines(report)) output.stdout(`${line}\n`);
         return report.ok ? 0 : 1;
       }

@@ -2,9 +2,11 @@ import path from "node:path";
 import * as vscode from "vscode";
 import type { FileStorage } from "../chat/fileStorage";
 import type { ToolSupportFindings } from "../lm/toolSupportFindings";
+import { modelSettingsFor } from "../chat/modelSettings";
 import { checkConnection } from "../relay/connectionCheck";
 import { connectionReportMarkdown } from "../relay/connectionReport";
 import { redactSecrets } from "../relay/redact";
+import { saveModelSettings } from "./modelSettingsWriter";
 import type { OutputLog } from "./outputLog";
 import type { RelayConnection } from "./relayConnection";
 import type { Walkthrough } from "./walkthrough";
@@ -42,7 +44,8 @@ export function relayCheckUp(sources: RelayCheckUpSources): (name: string) => Pr
     const model = connection.activeRelay === name ? sources.activeModel() : await sources.modelFor(name);
     const report = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("Checking the relay: a model list and three small requests, which the relay may bill…") },
-      () => checkConnection(client, model || "unknown-model"),
+      // A model set to a wire by the person is checked over it; otherwise the check finds out which one works.
+      () => checkConnection(client, model || "unknown-model", { protocol: modelSettingsFor(connection.settings.modelSettings, name, model).protocol }),
     );
     const markdown = connectionReportMarkdown(report, { relay: `${name} (${client.root}/v1)`, model: model || vscode.l10n.t("(none selected)"), keySource: connection.activeRelay === name ? connection.source : "secret-storage", checkedAt: new Date() }, vscode.l10n.t);
     await storage.writeAtomically(CONNECTION_REPORT_NAME, redactSecrets(markdown, connection.secrets()));
@@ -50,5 +53,15 @@ export function relayCheckUp(sources: RelayCheckUpSources): (name: string) => Pr
     log.info(`connection check of ${name}: ${report.ok ? "ok" : "failed"} (request ${report.result?.requestId ?? "-"})`);
     if (report.ok) walkthrough.checkPassed();
     await findings.recordFromCheck(client.root, model, report.steps);
+    if (report.protocolFinding === "chat" && model) void offerChatCompletions(name, model, log);
   };
+}
+
+/** The check-up found the model needs Chat Completions: the switch is saved only when the person confirms it. */
+async function offerChatCompletions(relay: string, model: string, log: OutputLog): Promise<void> {
+  const use = vscode.l10n.t("Use Chat Completions for this model");
+  const answer = await vscode.window.showInformationMessage(vscode.l10n.t('"{0}" on {1} answers over Chat Completions, not the Responses interface. Use Chat Completions for it?', model, relay), use);
+  if (answer !== use) return;
+  await saveModelSettings(relay, model, { protocol: "chat" });
+  log.info(`relayChat.modelSettings: ${model} on ${relay} now uses Chat Completions (confirmed after the check-up)`);
 }

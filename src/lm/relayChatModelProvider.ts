@@ -4,6 +4,7 @@ import { estimateTokensOfText } from "../chat/spendGuard";
 import type { LedgerContext, RequestLedger } from "../chat/requestLedger";
 import { ledgerRowFor, pendingLedgerRow } from "../chat/requestLedger";
 import type { OutputLog } from "../host/outputLog";
+import { effectiveProtocol } from "../chat/modelProtocol";
 import type { RelayConnection } from "../host/relayConnection";
 import { functionCallsOf, outputTextOf, refusalTextOf } from "../relay/accumulate";
 import { redactSecrets } from "../relay/redact";
@@ -89,7 +90,9 @@ export class RelayChatModelProvider implements vscode.LanguageModelChatProvider,
     let pendingRow: Promise<void> = Promise.resolve();
     const startedAt = Date.now();
     try {
-      for await (const update of client.stream(request, { signal: abort.signal })) {
+      // The model's wire as the person set it (relayChat.modelSettings), else as the relay's list says: Chat Completions for a model without Responses.
+      const protocol = effectiveProtocol(connection.settings.modelSettings, served.relay, served.model, this.options.catalog.listedProtocolOf(served.relay, served.model));
+      for await (const update of client.stream(request, { signal: abort.signal, protocol })) {
         if (update.type === "end") {
           result = update.result;
           break;

@@ -109,6 +109,10 @@ export class ChatController implements PanelSource {
       setNotice,
       reloadConversations,
       instructionsReady: options.instructionsReady,
+      useProtocol: async (relay, model, protocol) => {
+        this.modelChoice.confirmProtocol(relay, model, protocol);
+        await options.saveModelProtocol?.(relay, model, protocol);
+      },
     });
     this.slash = new SlashCommandRunner({
       source: options.slashCommands ?? null,
@@ -312,7 +316,7 @@ export class ChatController implements PanelSource {
   }
 
   private settingsSources() {
-    return { relay: this.options.relay, model: this.model(), preferences: this.options.preferences, priceOf: this.options.priceOf };
+    return { relay: this.options.relay, model: this.model(), preferences: this.options.preferences, priceOf: this.options.priceOf, protocolOf: (relay: string, model: string) => this.modelChoice.protocolOf(relay, model) };
   }
 
   private inputs(): PanelInputs {

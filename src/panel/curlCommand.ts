@@ -2,14 +2,15 @@ import type { Conversation } from "../chat/conversation";
 import type { ImageStore } from "../chat/imageStore";
 import { requestSentFor } from "../chat/requestSent";
 import { endpointUrl } from "../relay/baseUrl";
-import type { ResponseRequest } from "../relay/types";
+import { chatCompletionsRequest } from "../relay/chatCompletions/requestMapping";
+import type { JsonObject, ResponseRequest } from "../relay/types";
 
 /**
  * A shell command that repeats a request. The key is never in it: the command reads
  * $RELAY_CHAT_API_KEY, and the body goes through a quoted here-document so nothing in it is expanded.
  * `extraHeaders` are the non-secret headers the request was sent with (relayChat.extraHeaders).
  */
-export function curlCommandFor(endpoint: string, request: ResponseRequest, extraHeaders: Readonly<Record<string, string>> = {}): string {
+export function curlCommandFor(endpoint: string, request: ResponseRequest | JsonObject, extraHeaders: Readonly<Record<string, string>> = {}): string {
   const body = JSON.stringify(request, null, 2);
   const streamFlag = request.stream ? " -N" : "";
   return [
@@ -33,6 +34,7 @@ export async function curlForReceipt(root: string, conversation: Conversation, t
   if (sent === null) return null;
   // The record keeps image references; the request carried the images' data URLs.
   const body = { ...sent.body, input: await images.resolve(sent.body.input) };
+  if (sent.protocol === "chat") return curlCommandFor(endpointUrl(root, "chat/completions"), chatCompletionsRequest(body).body, sent.extraHeaders);
   return curlCommandFor(endpointUrl(root, "responses"), body, sent.extraHeaders);
 }
 

@@ -1,4 +1,7 @@
 import * as l10n from "@vscode/l10n";
+import { effectiveProtocol } from "../chat/modelProtocol";
+import type { ModelProtocol } from "../chat/modelSettings";
+import { listedProtocolOf } from "../relay/chatCompletions/endpointTypes";
 import type { ModelMemory, PanelLog, RelayAccess } from "./panelServices";
 
 // Which relay and model the next request uses, and the models each relay lists. A model picked in the
@@ -15,10 +18,15 @@ export interface RelayModels {
   unlisted: string | null;
   /** Why the list is empty or may mislead, in a sentence; null when fine. */
   note: string | null;
+  /** The models whose requests go over Chat Completions (set, or said by the list); empty: none. */
+  chatModels?: string[];
 }
 
 export class ModelChoice {
   private lists = new Map<string, RelayModels>();
+  /** Per relay, the wire its model list says each model speaks, where it says so. */
+  private listedProtocols = new Map<string, Map<string, ModelProtocol>>();
+  private readonly confirmedProtocols = new Map<string, ModelProtocol>();
 
   constructor(
     private readonly memory: ModelMemory,
@@ -59,8 +67,23 @@ export class ModelChoice {
       const listed = this.lists.get(relay) ?? { relay, models: [], unlisted: null, note: null };
       const remembered = this.memory.get(relay);
       const unlisted = remembered && listed.models.length > 0 && !listed.models.includes(remembered) ? remembered : null;
-      return { ...listed, unlisted };
+      const chatModels = [...new Set([...(unlisted === null ? [] : [unlisted]), ...listed.models])].filter((model) => this.protocolOf(relay, model) === "chat");
+      return { ...listed, unlisted, ...(chatModels.length > 0 ? { chatModels } : {}) };
     });
+  }
+
+  /**
+   * The wire `model`'s requests go over on `relay`: what the person just confirmed in the panel (before the saved
+   * setting is read back), else the setting, else what the relay's model list says, else Responses.
+   */
+  protocolOf(relay: string, model: string): ModelProtocol {
+    const confirmed = this.confirmedProtocols.get(`${relay}\u0000${model}`);
+    return confirmed ?? effectiveProtocol(this.relay.settings.modelSettings ?? [], relay, model, this.listedProtocols.get(relay)?.get(model) ?? null);
+  }
+
+  /** The person confirmed `protocol` for `model` on `relay` (the panel's offer); it holds from the next request on. */
+  confirmProtocol(relay: string, model: string, protocol: ModelProtocol): void {
+    this.confirmedProtocols.set(`${relay}\u0000${model}`, protocol);
   }
 
   /** `model` for the next request, on `relay` (default: the active relay), which becomes the active one. */
@@ -85,6 +108,12 @@ export class ModelChoice {
     // relay's failure, and the refresh that follows lists again.
     if (!result.ok && client.closed) return { relay, models: this.lists.get(relay)?.models ?? [], unlisted: null, note: null };
     if (result.ok) {
+      const protocols = new Map<string, ModelProtocol>();
+      for (const model of result.models) {
+        const listed = listedProtocolOf(model);
+        if (listed) protocols.set(model.id, listed);
+      }
+      this.listedProtocols.set(relay, protocols);
       return { relay, models: result.models.map((model) => model.id).sort(), unlisted: null, note: l10n.t("A listed model may still lack a feature (tools, streaming).") };
     }
     this.log.error(`GET /v1/models on ${relay} failed (request ${result.requestId ?? "-"}): ${result.explanation}`);

@@ -29,6 +29,8 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
       return;
     case "retry":
       return controller.slash.again(message.turnId, () => controller.turns.retry(message.turnId));
+    case "useChatCompletions":
+      return controller.slash.again(message.turnId, () => controller.turns.useChatCompletions(message.turnId));
     case "continue":
       return controller.slash.again(message.turnId, () => controller.turns.runTurn((session) => session.continueTurn(message.turnId)));
     case "includeTurn":

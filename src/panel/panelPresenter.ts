@@ -70,7 +70,7 @@ export class PanelPresenter {
       models: this.models(inputs.models),
       modelsNote: inputs.modelsNote,
       relay: inputs.relay,
-      relayModels: inputs.relayModels.map(({ relay, models, unlisted }) => ({ relay, models, unlisted })),
+      relayModels: inputs.relayModels.map(({ relay, models, unlisted, chatModels }) => ({ relay, models, unlisted, ...(chatModels ? { chatModels } : {}) })),
       conversations: this.conversationList(inputs.conversations),
       // A new chat is saved with its first turn; until then it has no entry of its own.
       conversationId: conversation !== null && conversation.turns.length > 0 ? conversation.id : null,

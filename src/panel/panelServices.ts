@@ -1,3 +1,4 @@
+import type { ModelSettingsEntry } from "../chat/modelSettings";
 import type { CheckpointId } from "../tools/checkpointStore";
 import type { CompactionSettings } from "../chat/compaction";
 import type { TurnCheckpoint } from "../chat/conversation";
@@ -26,6 +27,8 @@ export interface PanelSettings {
   compaction?: CompactionSettings;
   /** Why a relay address that was set is not used, one sentence each naming the setting; absent: none. */
   relayProblems?: readonly string[];
+  /** relayChat.modelSettings: what the person set per model (the protocol among it); absent: nothing. */
+  modelSettings?: readonly ModelSettingsEntry[];
 }
 
 /** The relays, the active relay's client and why there is none. */

@@ -50,6 +50,8 @@ export interface ReceiptView {
   cost?: CostView | null;
   /** Something the relay did that the user should know about this request (already localized); null when nothing. */
   note?: string | null;
+  /** "chat": the request went over Chat Completions (the receipt says so); absent: the Responses interface. */
+  protocol?: "chat";
 }
 
 /** What happened to a tool call; the card never says "ran" unless it ran. */
@@ -70,7 +72,7 @@ export interface ToolCallView {
   approvedBy?: { kind: "rule"; rule: string } | { kind: "session" };
 }
 
-export type TurnAction = "retry" | "continue" | "resendWithoutImages";
+export type TurnAction = "retry" | "continue" | "resendWithoutImages" | "useChatCompletions";
 
 /** The image types a message may carry (what the Responses `input_image` part takes from most models). */
 export const IMAGE_MEDIA_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
@@ -350,6 +352,8 @@ export interface RelayModelsView {
   models: string[];
   /** The model remembered for this relay when the relay no longer lists it; null otherwise. */
   unlisted: string | null;
+  /** The models whose requests go over Chat Completions (set by the person, or said by the relay's list); absent: none. */
+  chatModels?: string[];
 }
 
 /** Plan: the model gets read-only tools and is asked for a plan. Act: every tool. */
@@ -464,6 +468,8 @@ export type ToHost =
   | { type: "refreshModels" }
   | { type: "approval"; callId: string; answer: "approve" | "deny" | "allow_session" | "always_allow" | "read_only_always" }
   | { type: "retry"; turnId: string }
+  /** Save Chat Completions for the model the turn failed on, and send its message again (one new request). */
+  | { type: "useChatCompletions"; turnId: string }
   | { type: "continue"; turnId: string }
   /** An incomplete turn goes with later messages after all (its message and partial answer). */
   | { type: "includeTurn"; turnId: string }
@@ -555,6 +561,7 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   refreshModels: () => true,
   approval: (message) => isString(message.callId) && (message.answer === "approve" || message.answer === "deny" || message.answer === "allow_session" || message.answer === "always_allow" || message.answer === "read_only_always"),
   retry: (message) => isString(message.turnId),
+  useChatCompletions: (message) => isString(message.turnId),
   continue: (message) => isString(message.turnId),
   includeTurn: (message) => isString(message.turnId),
   resendWithoutImages: (message) => isString(message.turnId),

@@ -1,6 +1,8 @@
 import { chatSettingsWithDefaults } from "../chat/chatSettings";
 import type { ChatSettings, RequestInstructions } from "../chat/chatSettings";
 import { DEFAULT_COMPACTION_SETTINGS } from "../chat/compaction";
+import { effectiveProtocol } from "../chat/modelProtocol";
+import type { ModelProtocol } from "../chat/modelSettings";
 import type { ModelPrice } from "../relay/modelPrice";
 import type { PanelPreferences, RelayAccess } from "./panelServices";
 
@@ -15,6 +17,8 @@ export interface SessionSettingsSources {
   priceOf?: (relay: string, model: string) => ModelPrice | null;
   /** What the model is told with the next request. */
   instructions?: RequestInstructions;
+  /** The wire a model's requests go over on a relay (ModelChoice.protocolOf); absent: the settings alone decide. */
+  protocolOf?: (relay: string, model: string) => ModelProtocol;
 }
 
 /** The model's context window: as the relay lists it (OpenRouter's context_length), else relayChat.contextWindows. */
@@ -39,5 +43,6 @@ export function sessionSettings(sources: SessionSettingsSources): ChatSettings {
     contextWindowTokens: contextWindowOf(sources),
     compaction: settings.compaction ?? DEFAULT_COMPACTION_SETTINGS,
     instructions: sources.instructions,
+    protocol: (relay === undefined ? undefined : sources.protocolOf?.(relay, sources.model)) ?? effectiveProtocol(settings.modelSettings ?? [], relay ?? "", sources.model, null),
   });
 }

@@ -1,5 +1,6 @@
 import type { TurnOutcome } from "../chat/conversation";
 import { classifyHttpError, classifyNetworkError, classifyServiceError, isImageRefusal } from "../relay/errorClassifier";
+import { isResponsesRefusal } from "../relay/chatCompletions/protocolRefusal";
 import type { ErrorCause } from "../relay/types";
 import type { FixAction, TurnAction } from "./protocol";
 
@@ -56,7 +57,9 @@ export function fixesFor(outcome: TurnOutcome, options: { consoleConfigured: boo
  * Check connection (a fix) is what helps there. Continue only after an incomplete answer. A message whose
  * images the model refused can go again without them.
  */
-export function actionsFor(outcome: TurnOutcome, options: { hasImages: boolean } = { hasImages: false }): TurnAction[] {
+export function actionsFor(outcome: TurnOutcome, options: { hasImages: boolean; overResponses?: boolean } = { hasImages: false }): TurnAction[] {
+  // The relay answered "no Responses interface for this model": one click saves Chat Completions for it and sends again.
+  if (options.overResponses && (outcome.kind === "http_error" || outcome.kind === "failed") && isResponsesRefusal(outcome)) return ["useChatCompletions", "retry"];
   switch (outcome.kind) {
     case "http_error":
       return options.hasImages && isImageRefusal(outcome.status, outcome.body) ? ["resendWithoutImages", "retry"] : ["retry"];

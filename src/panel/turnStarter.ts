@@ -32,6 +32,8 @@ export interface TurnStarterOptions {
   reloadConversations: () => Promise<void>;
   /** While rules files that changed are read again: resolves once they were, so the turn sends what is on disk now. */
   instructionsReady?: () => Promise<void> | undefined;
+  /** Remembers (and saves, where the host can) the wire the person chose for a model on a relay. */
+  useProtocol?: (relay: string, model: string, protocol: "chat") => Promise<void>;
 }
 
 export class TurnStarter {
@@ -100,6 +102,18 @@ export class TurnStarter {
     if (!turn) return;
     if (turn.outcome.kind === "incomplete") await this.runTurn((session) => session.retryWithLargerBudget(turnId));
     else await this.runTurn((session) => session.regenerate(turnId));
+  }
+
+  /**
+   * The person chose Chat Completions for the model a turn failed on ("no Responses interface here"): the choice is
+   * saved for that relay and model, then the message goes again, as Retry would: one new request they started.
+   */
+  async useChatCompletions(turnId: string): Promise<void> {
+    const last = this.findTurn(turnId)?.requests.at(-1);
+    const relay = last?.relay ?? this.options.relay.activeRelay;
+    if (!last || relay === null || !this.options.useProtocol) return;
+    await this.options.useProtocol(relay, last.model, "chat");
+    await this.runTurn((session) => session.regenerate(turnId));
   }
 
   /** Sends an edited message as a new version of the turn, with the context the original carried. */

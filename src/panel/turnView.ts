@@ -65,7 +65,7 @@ export function turnViewOf(conversation: Conversation, turn: Turn, options: Turn
     // A request still under way has no receipt yet: the turn shows it is working, and its receipt (outcome,
     // usage, request id) comes when it ends. It is always the last one, so indexes stay those of turn.requests.
     receipts: turn.requests.filter((request) => request.outcome.kind !== "in_progress").map((request) => receiptOf(request)),
-    actions: settled ? actionsFor(turn.outcome, { hasImages: (turn.images?.length ?? 0) > 0 }) : [],
+    actions: settled ? actionsFor(turn.outcome, { hasImages: (turn.images?.length ?? 0) > 0, overResponses: turn.requests[turn.requests.length - 1]?.protocol !== "chat" }) : [],
     branchIndex: siblings.findIndex((sibling) => sibling.id === turn.id),
     branchCount: siblings.length,
     ...(turn.checkpoint?.after && turn.checkpoint.changedFiles > 0 ? { changedFiles: turn.checkpoint.changedFiles } : {}),
@@ -137,6 +137,7 @@ export function receiptOf(request: RequestRecord, extraNote: string | null = nul
     relay: request.relay ?? null,
     cost: costViewOf(request),
     note: [extraNote, receiptNote(request)].filter((note) => note !== null).join(" ") || null,
+    ...(request.protocol === "chat" ? { protocol: "chat" as const } : {}),
   };
 }
 
@@ -161,6 +162,9 @@ function receiptNote(request: RequestRecord): string | null {
     request.unreadableEvents ? l10n.t("{0} event(s) from the relay could not be read: the answer may be missing text.", request.unreadableEvents) : null,
     request.otherRelayReasoningLeftOut
       ? l10n.t("{0} reasoning item(s) from another relay were left out of what was sent: this relay cannot read them.", request.otherRelayReasoningLeftOut)
+      : null,
+    request.chatReasoningLeftOut
+      ? l10n.t("{0} reasoning item(s) were left out of what was sent: Chat Completions cannot carry them.", request.chatReasoningLeftOut)
       : null,
   ].filter((note): note is string => note !== null);
   return notes.length > 0 ? notes.join(" ") : null;

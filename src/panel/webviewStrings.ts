@@ -229,6 +229,8 @@ export const WEBVIEW_STRINGS: readonly string[] = [
   "Restore files to before this turn",
   "{0}. They are shown as ⟨U+…⟩ markers; what runs may differ from what the text seems to say. This call cannot be allowed for the session.",
   "Relay",
+  "Interface",
+  "Use Chat Completions for this model",
   "Cost",
   "Estimated from the model's price",
   "Billed by the relay",

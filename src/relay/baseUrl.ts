@@ -68,6 +68,6 @@ function withoutScheme(text: string): string | null {
   return `${local ? "http" : "https"}://${text}`;
 }
 
-export function endpointUrl(root: string, endpoint: "responses" | "models"): string {
+export function endpointUrl(root: string, endpoint: "responses" | "chat/completions" | "models"): string {
   return `${root}/v1/${endpoint}`;
 }

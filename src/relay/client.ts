@@ -11,7 +11,8 @@ import { redactJson } from "./redact";
 import { relayGetJson } from "./relayGet";
 import type { RelayGetOptions, RelayGetResult } from "./relayGet";
 import { DEFAULT_REQUEST_ID_HEADERS, requestIdFromMessage } from "./requestId";
-import { SseEventDecoder } from "./sseDecoder";
+import { wireFor } from "./chatCompletions/wire";
+import type { WireProtocol } from "./chatCompletions/wire";
 import type { ModelInfo, ModelListResult, RelayEvent, RequestResult, ResponseHeadersInfo, ResponseRequest, ResponseSnapshot, StreamProgress, StreamUpdate } from "./types";
 
 export interface RelayClientOptions {
@@ -41,6 +42,8 @@ export interface RelayClientOptions {
 
 export interface SendOptions {
   signal?: AbortSignal;
+  /** The wire the request goes over: /v1/responses unless "chat" (/v1/chat/completions); the result reads the same. */
+  protocol?: WireProtocol;
   /** Called once when the relay has answered with headers, before the body: the request id is known. */
   onHeaders?: (headers: ResponseHeadersInfo) => void;
   /** Called once per received chunk that completed at least one event. */
@@ -113,8 +116,9 @@ export class RelayClient {
    * with the result. Stop early through the signal (the result is then `cancelled`); breaking out of the
    * loop also aborts the HTTP request, but yields no result.
    */
-  async *stream(request: ResponseRequest, options: { signal?: AbortSignal } = {}): AsyncGenerator<StreamUpdate, void, undefined> {
+  async *stream(request: ResponseRequest, options: { signal?: AbortSignal; protocol?: WireProtocol } = {}): AsyncGenerator<StreamUpdate, void, undefined> {
     const streamed = request.stream === true;
+    const wire = wireFor(options.protocol, request);
     // A non-streamed answer arrives in one piece when it is all written, so it gets its own, longer limit.
     const timeoutMs = streamed ? this.idleTimeoutMs : this.nonStreamTimeoutMs;
     const exchange = new Exchange({ apiKey: this.apiKey, requestIdHeaders: this.requestIdHeaders, streamed, extraHeaders: this.extraHeaders, timeoutMs });
@@ -125,11 +129,11 @@ export class RelayClient {
     try {
       let response: Dispatcher.ResponseData;
       try {
-        response = await httpRequest(endpointUrl(this.root, "responses"), {
+        response = await httpRequest(endpointUrl(this.root, wire.endpoint), {
           method: "POST",
           dispatcher: this.dispatcher,
           headers: this.headers(streamed ? "text/event-stream" : "application/json", true),
-          body: JSON.stringify(request),
+          body: wire.body,
           signal: abort.signal,
           headersTimeout: timeoutMs,
           bodyTimeout: timeoutMs,
@@ -161,10 +165,10 @@ export class RelayClient {
           yield { type: "end", result: exchange.finishOversizedBody() };
           return;
         }
-        yield { type: "end", result: exchange.finishWholeBody(response.statusCode, whole.text, contentType) };
+        yield { type: "end", result: exchange.finishWholeBody(response.statusCode, success ? wire.wholeBody(whole.text) : whole.text, contentType) };
         return;
       }
-      const decoder = new SseEventDecoder();
+      const decoder = wire.decoder();
       let thrown: unknown = null;
       let sizeLimitHit = false;
       let errorGrace: NodeJS.Timeout | null = null;
@@ -202,7 +206,7 @@ export class RelayClient {
 
   /** Sends one request (streamed or not, as the request says) and resolves with its result. */
   async send(request: ResponseRequest, options: SendOptions = {}): Promise<RequestResult> {
-    for await (const update of this.stream(request, { signal: options.signal })) {
+    for await (const update of this.stream(request, { signal: options.signal, protocol: options.protocol })) {
       if (update.type === "headers") options.onHeaders?.(update.headers);
       else if (update.type === "events") options.onEvents?.(update.events, update.snapshot, update.progress);
       else return update.result;

@@ -1,5 +1,9 @@
 import * as l10n from "@vscode/l10n";
 import { functionCallsOf, outputTextOf } from "./accumulate";
+import { listedProtocolOf } from "./chatCompletions/endpointTypes";
+import { listedChatStep, probeChatCompletions } from "./chatCompletions/protocolCheck";
+import { isResponsesRefusal } from "./chatCompletions/protocolRefusal";
+import type { WireProtocol } from "./chatCompletions/wire";
 import type { RelayClient } from "./client";
 import { isObject } from "./outputItems";
 import { buildResponseRequest, userMessage } from "./requestBuilder";
@@ -32,11 +36,16 @@ export interface ConnectionReport {
   result: RequestResult | null;
   /** Set when only non-streamed function calls arrive intact: turn streaming off for this relay. */
   suggestStreamingOff: boolean;
+  /**
+   * "chat" when the check found the model needs Chat Completions (the relay's list says so, or Responses was
+   * refused and Chat Completions worked) and the check was not already told to use it: offer the switch.
+   */
+  protocolFinding: WireProtocol | null;
 }
 
 /** Said before the check starts (translated when asked for, after the extension loaded its bundle). */
 export function checkBillingNote(): string {
-  return l10n.t("This check sends a model list request and three small requests to the relay (a short streamed answer, and one function call streamed and one not). The relay may bill each of them. A request the model rejects for its reasoning effort is sent again with one it takes, or none.");
+  return `${l10n.t("This check sends a model list request and three small requests to the relay (a short streamed answer, and one function call streamed and one not). The relay may bill each of them. A request the model rejects for its reasoning effort is sent again with one it takes, or none.")} ${l10n.t("If the model refuses the Responses interface, the short request is sent once more over Chat Completions.")}`;
 }
 
 /** Room for a one-word answer after a reasoning model's thinking at its lowest effort. */
@@ -80,14 +89,17 @@ const PROBE_TOOL: FunctionToolDefinition = {
   strict: false,
 };
 
-export async function checkConnection(client: RelayClient, model: string, options: { signal?: AbortSignal } = {}): Promise<ConnectionReport> {
+/** `protocol`: the wire the model is set to use; absent, the relay's list decides, else the Responses interface. */
+export async function checkConnection(client: RelayClient, model: string, options: { signal?: AbortSignal; protocol?: WireProtocol } = {}): Promise<ConnectionReport> {
   const steps: CheckStep[] = [];
+  let protocolFinding: WireProtocol | null = null;
   const report = (result: RequestResult | null, suggestStreamingOff = false): ConnectionReport => ({
     ok: steps.every((step) => step.status !== "failed"),
     billingNote: checkBillingNote(),
     steps,
     result,
     suggestStreamingOff,
+    protocolFinding,
   });
   const skipRest = (reason: string, names: readonly string[]) => {
     for (const name of names) steps.push({ name, status: "skipped", detail: l10n.t("Skipped: {0}", reason) });
@@ -95,7 +107,7 @@ export async function checkConnection(client: RelayClient, model: string, option
   const adjusted = client.baseUrlAdjustments.length > 0;
   steps.push({ name: "Base URL", status: adjusted ? "warning" : "ok", detail: adjusted ? l10n.t("Using {0}; {1}.", `${client.root}/v1`, client.baseUrlAdjustments.join("; ")) : l10n.t("Using {0}.", `${client.root}/v1`) });
 
-  const models = await client.listModels(options);
+  const models = await client.listModels({ signal: options.signal });
   if (models.ok) {
     const listed = models.models.some((entry) => entry.id === model);
     steps.push({ name: "Models listed", status: models.models.length > 0 ? "ok" : "failed", detail: l10n.t("{0} model(s) visible to this key.", models.models.length) });
@@ -114,10 +126,19 @@ export async function checkConnection(client: RelayClient, model: string, option
     }
   }
 
+  const listed = models.ok ? listedProtocolOf(models.models.find((entry) => entry.id === model)) : null;
+  const protocol: WireProtocol = options.protocol ?? (listed === "chat" ? "chat" : "responses");
+  if (options.protocol === undefined && listed === "chat") {
+    protocolFinding = "chat";
+    steps.push(listedChatStep(model));
+  }
   const effort = new EffortChoice();
+  const sentRequests: ResponseRequest[] = [];
   const send = async (request: (reasoningEffort: string | null) => ResponseRequest): Promise<RequestResult> => {
     for (;;) {
-      const sent = await client.send(request(effort.effort), options);
+      const body = request(effort.effort);
+      sentRequests.push(body);
+      const sent = await client.send(body, { signal: options.signal, protocol });
       if (!effort.retreatAfter(sent)) return sent;
     }
   };
@@ -125,6 +146,15 @@ export async function checkConnection(client: RelayClient, model: string, option
     buildResponseRequest({ model, input: [userMessage("Reply with the single word OK.")], maxOutputTokens: CHECK_OUTPUT_BUDGET, reasoningEffort, stream: true }),
   );
   steps.push(textStep(result));
+  const refused = sentRequests[sentRequests.length - 1];
+  if (protocol === "responses" && refused && isResponsesRefusal(result.outcome)) {
+    // "Not this protocol": the same small request once over Chat Completions says whether that is the way.
+    const probe = await probeChatCompletions(client, refused, options.signal);
+    steps.push(probe.step);
+    if (probe.works) protocolFinding = "chat";
+    skipRest(probe.works ? l10n.t("the model answers on Chat Completions only; check again after switching to check the rest over it.") : l10n.t("the model answered on neither interface."), LATER_STEPS.slice(1));
+    return report(result);
+  }
   if (isHttpFailure(result)) {
     skipRest(l10n.t("the streamed request failed ({0}).", `${result.outcome.kind}${result.httpStatus ? ` ${result.httpStatus}` : ""}`), LATER_STEPS.slice(1));
     return report(result);

@@ -8,7 +8,14 @@ export type Fault =
   /** `response.failed` after some text. */
   | { kind: "failed"; code?: string; message?: string }
   /** An `error` event after HTTP 200 and some text, then the stream ends. */
-  | { kind: "error_event"; nested?: boolean; code?: string; message?: string }
+  | {
+      kind: "error_event";
+      nested?: boolean;
+      code?: string;
+      message?: string;
+      /** On /v1/chat/completions: a plain `{"error":…}` frame (new-api, one-api), `event: error` (Groq), or an error key on a chunk (OpenRouter). */
+      shape?: "plain" | "event" | "chunk";
+    }
   /** Destroy the socket after this many body bytes. */
   | { kind: "disconnect"; afterBytes: number }
   /** Stop writing but keep the socket open; by default right after the first delta. */

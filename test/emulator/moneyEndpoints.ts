@@ -38,7 +38,8 @@ export const EMULATOR_CONTEXT_WINDOW = 128_000;
 /** Answers the request when it is one of the profile's money endpoints; false when it is not. */
 export function answerMoneyRequest(view: MoneyView, method: string, path: string, request: IncomingMessage, response: ServerResponse): boolean {
   if (method !== "GET") return false;
-  const handler = HANDLERS[view.profile][path];
+  // The split profile is a new-api relay: the same money endpoints.
+  const handler = HANDLERS[view.profile === "split" ? "new-api" : view.profile][path];
   if (!handler) return false;
   handler(view, request, response);
   return true;
@@ -56,7 +57,7 @@ const newApiSubscription: Handler = (view, request, response) =>
 const newApiUsage: Handler = (view, request, response) =>
   withNewApiKey(view, request, response, (key) => sendJson(response, 200, { object: "list", total_usage: displayed(view, view.spentBy(key.name)) * 100 }));
 
-const HANDLERS: Record<EmulatorProfile, Record<string, Handler>> = {
+const HANDLERS: Record<Exclude<EmulatorProfile, "split">, Record<string, Handler>> = {
   openai: {},
   minimal: {},
   translated: {},

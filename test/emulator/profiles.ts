@@ -1,3 +1,4 @@
+import { supportedEndpointTypesOf } from "./chatOnlyModels";
 import type { ServiceErrorFields } from "./errorBodies";
 import { messageWithRequestId } from "./errorBodies";
 import type { WireEvent } from "./responseEvents";
@@ -17,10 +18,12 @@ import { translatedEvents } from "./translatedStream";
 //   `usage.cost` in the final event and the body (money endpoints: moneyEndpoints.ts, responseCost.ts).
 // - litellm: a LiteLLM proxy: `GET /key/info`, `GET /v1/model/info`, `x-litellm-response-cost` on
 //   non-streamed answers and `usage.cost` in a stream's final event.
+// - split: a new-api relay whose models split between the wire formats: the chat-only ones (chatOnlyModels.ts)
+//   refuse /v1/responses as real relays do and say so in `supported_endpoint_types`.
 
-export type EmulatorProfile = "openai" | "minimal" | "new-api" | "translated" | "openrouter" | "litellm";
+export type EmulatorProfile = "openai" | "minimal" | "new-api" | "translated" | "openrouter" | "litellm" | "split";
 
-export const EMULATOR_PROFILES: readonly EmulatorProfile[] = ["openai", "minimal", "new-api", "translated", "openrouter", "litellm"];
+export const EMULATOR_PROFILES: readonly EmulatorProfile[] = ["openai", "minimal", "new-api", "translated", "openrouter", "litellm", "split"];
 
 export function isEmulatorProfile(value: unknown): value is EmulatorProfile {
   return typeof value === "string" && (EMULATOR_PROFILES as readonly string[]).includes(value);
@@ -30,6 +33,7 @@ export function isEmulatorProfile(value: unknown): value is EmulatorProfile {
 export function requestIdHeaderOf(profile: EmulatorProfile, configured: string | undefined): string {
   switch (profile) {
     case "new-api":
+    case "split":
       return "x-oneapi-request-id";
     case "translated":
     case "minimal":
@@ -46,6 +50,7 @@ export function framingOf(profile: EmulatorProfile): SseFraming {
     case "minimal":
       return { eventLines: false, sequenceNumbers: false, pingEvery: 4 };
     case "new-api":
+    case "split":
       return { eventLines: true, sequenceNumbers: true, pingEvery: 8 };
     default:
       return { eventLines: true, sequenceNumbers: true, pingEvery: null };
@@ -83,7 +88,7 @@ function typelessError(event: WireEvent): WireEvent {
 
 /** The error body a relay of this kind sends for a rejection. */
 export function errorBodyOf(profile: EmulatorProfile, status: number, fields: ServiceErrorFields, requestId: string): { status: number; body: unknown } {
-  if (profile !== "new-api") {
+  if (profile !== "new-api" && profile !== "split") {
     return { status, body: { error: { message: messageWithRequestId(fields.message, requestId), type: fields.type, code: fields.code, param: fields.param ?? null } } };
   }
   const mapped = newApiError(status, fields);
@@ -118,8 +123,9 @@ function modelNamed(message: string): string {
 
 /** The model list as this kind of relay sends it. */
 export function modelListOf(profile: EmulatorProfile, ids: readonly string[]): unknown {
-  if (profile === "new-api") {
-    return { success: true, object: "list", data: ids.map((id) => ({ id, object: "model", created: 1_700_000_000, owned_by: "openai", supported_endpoint_types: ["openai", "openai-response"] })) };
+  if (profile === "new-api" || profile === "split") {
+    const endpointTypes = (id: string) => (profile === "split" ? supportedEndpointTypesOf(id) : ["openai", "openai-response"]);
+    return { success: true, object: "list", data: ids.map((id) => ({ id, object: "model", created: 1_700_000_000, owned_by: "openai", supported_endpoint_types: endpointTypes(id) })) };
   }
   return { object: "list", data: ids.map((id) => ({ id, object: "model", owned_by: "emulator" })) };
 }

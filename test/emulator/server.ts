@@ -1,4 +1,5 @@
-// The relay emulator: one HTTP server that answers /v1/models and /v1/responses the way a relay does,
+// The relay emulator: one HTTP server that answers /v1/models and /v1/responses (and /v1/chat/completions,
+// chatCompletions.ts) the way a relay does,
 // step by step (key, body, schema, model access, funds, generation, faults, the profile's framing), with
 // a usage log and queued misbehaviour for tests. Kept in one file, longer than most, because that
 // request path reads best top to bottom; generation, faults, profiles and framing live beside it.
@@ -12,7 +13,10 @@ import { authenticate, checkFunds, checkModelAccess, isModelAllowed } from "./ac
 import { BodyWriter, delay } from "./bodyWriter";
 import type { TransportPlan } from "./bodyWriter";
 import type { ServiceErrorFields } from "./errorBodies";
-import { sendJson } from "./errorBodies";
+import { messageWithRequestId, sendJson } from "./errorBodies";
+import type { ChatEndpointView } from "./chatCompletions";
+import { answerChatCompletion } from "./chatCompletions";
+import { CHAT_ONLY_MODEL_IDS, responsesRefusalOf } from "./chatOnlyModels";
 import type { Fault } from "./faults";
 import { applyEventFault, garbleStreamedCalls, isCannedAnswerFault, isEventFault, sendCannedFault } from "./faults";
 import { newId } from "./ids";
@@ -61,6 +65,8 @@ export interface EmulatorOptions {
   deltaIntervalMs?: number;
   /** How the new-api profile's billing endpoints show money (its `quota_display_type`). Default "USD". */
   quotaDisplayType?: QuotaDisplayType;
+  /** false: the split profile's model list says nothing of endpoints (as one-api's), so only a request finds out. Default true. */
+  listsEndpointTypes?: boolean;
 }
 
 export interface ReceivedRequest {
@@ -172,13 +178,14 @@ class RelayEmulatorServer implements RelayEmulator {
   private readonly port: number;
   private responsesPosts = 0;
   private readonly quotaDisplayType: QuotaDisplayType;
+  private readonly listsEndpointTypes: boolean;
 
   constructor(options: EmulatorOptions) {
     this.keys = options.keys ?? [{ key: newId("sk-emulator", 24), name: "default", enabled: true, expiresAt: null, quota: null, models: null }];
     this.defaultKey = this.keys[0]?.key ?? "";
     this.balance = options.balance ?? PLENTY_OF_CREDITS;
     this.deltaIntervalMs = options.deltaIntervalMs;
-    this.models = options.models ?? [...SCRIPTED_MODEL_IDS];
+    this.models = options.models ?? [...SCRIPTED_MODEL_IDS, ...(options.profile === "split" ? CHAT_ONLY_MODEL_IDS : [])];
     this.profile = options.profile ?? "openai";
     this.configuredRequestIdHeader = options.requestIdHeader?.toLowerCase();
     this.proxyRequestId = options.proxyRequestId === true;
@@ -187,6 +194,7 @@ class RelayEmulatorServer implements RelayEmulator {
     this.now = options.now ?? Date.now;
     this.port = options.port ?? 0;
     this.quotaDisplayType = options.quotaDisplayType ?? "USD";
+    this.listsEndpointTypes = options.listsEndpointTypes !== false;
     this.server = createServer({ noDelay: true, keepAliveTimeout: 5_000 }, (request, response) => {
       this.handle(request, response).catch((error: unknown) => {
         if (!response.headersSent) {
@@ -253,8 +261,12 @@ class RelayEmulatorServer implements RelayEmulator {
       this.responsesPosts += 1;
       return this.createResponse(request, response, requestId, rawBody, parsed);
     }
+    if (path === "/v1/chat/completions" && method === "POST") {
+      this.responsesPosts += 1;
+      return this.createChatCompletion(request, response, requestId, parsed);
+    }
     if (answerMoneyRequest(this.moneyView(), method, path, request, response)) return;
-    const known = path === "/v1/models" || path === "/v1/responses";
+    const known = path === "/v1/models" || path === "/v1/responses" || path === "/v1/chat/completions";
     this.sendError(
       response,
       known ? 405 : 404,
@@ -281,7 +293,8 @@ class RelayEmulatorServer implements RelayEmulator {
       this.modelListFailure = null;
       return sendJson(response, 200, { success: false, message });
     }
-    sendJson(response, 200, modelListFor(this.moneyView(), this.models.filter((model) => isModelAllowed(access.key, model))));
+    const view = this.listsEndpointTypes ? this.moneyView() : { ...this.moneyView(), profile: "openai" as const };
+    sendJson(response, 200, modelListFor(view, this.models.filter((model) => isModelAllowed(access.key, model))));
   }
 
   private async createResponse(
@@ -293,15 +306,12 @@ class RelayEmulatorServer implements RelayEmulator {
   ): Promise<void> {
     // Every POST consumes one queued answer, whatever happens to the request afterwards.
     const queued = this.queue.shift();
-    if (queued?.kind === "json") return sendJson(response, queued.status, queued.body);
-    if (queued?.kind === "replay") {
-      // A replay with a capture's own headers is that capture's answer: its request id, not the emulator's.
-      if (queued.replay.options.headers) response.removeHeader(this.requestIdHeader);
-      response.writeHead(queued.replay.options.status ?? 200, { "content-type": SSE_CONTENT_TYPE, "cache-control": "no-cache", ...queued.replay.options.headers });
-      return writeReplay(new BodyWriter(response, {}), queued.replay);
-    }
+    if (queued?.kind === "json" || queued?.kind === "replay") return this.answerQueued(response, queued);
     const fault = queued?.fault;
     if (fault && isCannedAnswerFault(fault)) return sendCannedFault(response, fault, requestId);
+    // A chat-only model of the split profile: the relay's own refusal, before anything else is checked.
+    const refusal = this.profile === "split" && parsed.ok ? responsesRefusalOf((parsed.value as { model?: unknown }).model) : null;
+    if (refusal) return sendJson(response, refusal.status, { error: { ...refusal.fields, message: refusal.status === 404 ? refusal.fields.message : messageWithRequestId(refusal.fields.message, requestId) } });
 
     const access = authenticate(request.headers.authorization, this.keys, this.now());
     if (!access.ok) return this.reject(response, access.rejection, requestId);
@@ -387,6 +397,32 @@ class RelayEmulatorServer implements RelayEmulator {
     response.writeHead(nonStreamAnswer.status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
     if (fault?.kind === "stall" && fault.afterBytes === undefined) return writer.stall();
     if ((await writer.write(text)) === "written") writer.end();
+  }
+
+  /** POST /v1/chat/completions (chatCompletions.ts); queued replays and JSON bodies answer it as they answer /v1/responses. */
+  private async createChatCompletion(request: IncomingMessage, response: ServerResponse, requestId: string, parsed: { ok: true; value: unknown } | { ok: false }): Promise<void> {
+    const queued = this.queue.shift();
+    if (queued?.kind === "json" || queued?.kind === "replay") return this.answerQueued(response, queued);
+    const view: ChatEndpointView = {
+      keys: this.keys,
+      models: this.models,
+      balance: this.balance,
+      now: this.now,
+      deltaIntervalMs: this.deltaIntervalMs,
+      cost: (inputTokens, outputTokens) => this.cost(inputTokens, outputTokens),
+      charge: (record) => this.charge(record),
+      reject: (answer, rejection, id) => this.reject(answer, rejection, id),
+      sendError: (answer, status, fields, id) => this.sendError(answer, status, fields, id),
+    };
+    return answerChatCompletion(view, request, response, requestId, parsed, queued?.fault);
+  }
+
+  private async answerQueued(response: ServerResponse, queued: Exclude<QueuedAnswer, { kind: "fault" }>): Promise<void> {
+    if (queued.kind === "json") return sendJson(response, queued.status, queued.body);
+    // A replay with a capture's own headers is that capture's answer: its request id, not the emulator's.
+    if (queued.replay.options.headers) response.removeHeader(this.requestIdHeader);
+    response.writeHead(queued.replay.options.status ?? 200, { "content-type": SSE_CONTENT_TYPE, "cache-control": "no-cache", ...queued.replay.options.headers });
+    return writeReplay(new BodyWriter(response, {}), queued.replay);
   }
 
   private moneyView(): MoneyView {

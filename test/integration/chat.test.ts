@@ -54,6 +54,22 @@ describe("chat through the real extension", function () {
     assert.ok((state.totals?.inputTokens ?? 0) > 0);
   });
 
+  it("sends a model set to Chat Completions in relayChat.modelSettings over /v1/chat/completions, its receipt saying so (issue 29)", async () => {
+    await setRelaySetting("modelSettings", [{ model: "echo", protocol: "chat" }]);
+    try {
+      api.handle({ type: "send", text: "over chat completions" });
+      const state = await waitForState(api, settled, "the answer over Chat Completions");
+      const turn = lastTurn(state)!;
+      assert.equal(turn.outcome, "completed", turn.explanation ?? "");
+      assert.match(turn.answerText, /over chat completions/);
+      assert.equal(turn.receipts[0].protocol, "chat");
+      assert.ok((turn.receipts[0].usage?.inputTokens ?? 0) > 0, "usage read from the include_usage chunk");
+      assert.match(turn.receipts[0].requestId ?? "", /^req_/);
+    } finally {
+      await setRelaySetting("modelSettings", undefined);
+    }
+  });
+
   it("resends the history on the next turn and keeps the conversation on disk", async () => {
     api.handle({ type: "send", text: "first message" });
     await waitForState(api, settled, "the first answer");

@@ -162,6 +162,24 @@ async function waitForRow(api: RelayChatApi, requestId: string): Promise<LedgerR
     assert.ok(row.totalMs >= 0 && row.firstByteMs !== null, "latency recorded");
   });
 
+  it("sends a model set to Chat Completions in relayChat.modelSettings to /v1/chat/completions, in the ledger as any request (issue 29)", async () => {
+    await setRelaySetting("modelSettings", [{ model: "echo", protocol: "chat" }]);
+    try {
+      const model = await relayModel("echo");
+      const { parts, error } = await sendAndRead(model, [vscode.LanguageModelChatMessage.User("hello over chat completions")]);
+      assert.equal(error, null, error?.message);
+      assert.equal(textOf(parts), "You said: hello over chat completions");
+      const posts = (await received()).filter((request) => request.method === "POST");
+      const sent = posts[posts.length - 1];
+      assert.equal(sent.path, "/v1/chat/completions");
+      const row = await waitForRow(api, sent.requestId);
+      assert.equal(row.outcome, "completed");
+      assert.ok((row.inputTokens ?? 0) > 0, "usage recorded");
+    } finally {
+      await setRelaySetting("modelSettings", undefined);
+    }
+  });
+
   it("hands a proposed tool call to the caller and sends its result back as function_call_output with the same call_id", async () => {
     const model = await relayModel("tools");
     // A name a relay would refuse (a dot and a space): sent under a valid name, handed back under its own.

@@ -8,3 +8,6 @@ export const repositoryRoot = path.resolve(__dirname, "..", "..");
 
 /** Recorded Responses streams and bodies, gateway captures and the schema; provenance in its SOURCES.md. */
 export const referenceDirectory = path.join(repositoryRoot, "test", "fixtures", "reference");
+
+/** Recorded Chat Completions streams (public test suites' cassettes); provenance in its SOURCES.md. */
+export const chatCompletionsDirectory = path.join(repositoryRoot, "test", "fixtures", "chat-completions");

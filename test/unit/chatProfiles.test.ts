@@ -16,7 +16,7 @@ const finished = finishedTurn;
 const LONG_TEXT = Array.from({ length: 40 }, (_, index) => `word${index}`).join(" ");
 
 /** A translating gateway shows neither usage nor a truncation in its stream; a correct client claims neither. */
-const STREAMED_INCOMPLETE: Record<EmulatorProfile, OutcomeKind> = { openai: "incomplete", minimal: "incomplete", "new-api": "incomplete", translated: "completed", openrouter: "incomplete", litellm: "incomplete" };
+const STREAMED_INCOMPLETE: Record<EmulatorProfile, OutcomeKind> = { openai: "incomplete", minimal: "incomplete", "new-api": "incomplete", translated: "completed", openrouter: "incomplete", litellm: "incomplete", split: "incomplete" };
 
 for (const profile of EMULATOR_PROFILES) {
   for (const stream of [true, false]) {

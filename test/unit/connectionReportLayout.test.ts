@@ -24,6 +24,7 @@ const report: ConnectionReport = {
   billingNote: "本检查会向中转站发送一个模型列表请求和三个小请求。",
   result: null,
   suggestStreamingOff: false,
+    protocolFinding: null,
   steps: [
     { name: "Base URL", status: "ok", detail: "使用 https://relay.example.com/v1/with/a/rather/long/path/that/cannot/break/anywhere。" },
     { name: "Models listed", status: "ok", detail: "此密钥可见 12 个模型。" },

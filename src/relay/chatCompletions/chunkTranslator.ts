@@ -1,0 +1,174 @@
+import { isObject } from "../outputItems";
+import type { JsonObject, JsonValue, OutputItem, RelayEvent, Usage } from "../types";
+import { responsesUsageOf } from "./usageMapping";
+
+// Chat Completions chunks said as the Responses events the client already reads, so the snapshot, the outcome,
+// the receipt and everything after them are the same whichever wire a turn used (ARCHITECTURE.md). The answer is
+// settled only by a `finish_reason` followed by the end of the stream (`data: [DONE]` or the body's end): usage
+// often arrives in a chunk after the finish, so the finish alone settles nothing. Without a finish_reason nothing
+// terminal is said, and the client reads the stream as interrupted. A chunk with an `error` is the end: the text
+// so far stays, the error is the outcome.
+//
+// Items carry no ids: ids made up here would mean nothing to a Responses relay if the conversation moves there.
+
+/** Type of a chunk this reader has no use for (no choices, usage or error): counted as unknown, never fatal. */
+export const UNUSED_CHUNK_TYPE = "relay.chat_completions_unused_chunk";
+
+interface CallState {
+  outputIndex: number;
+  callId: string;
+  name: string;
+  arguments: string;
+}
+
+export class ChatChunkTranslator {
+  private started = false;
+  private ended = false;
+  private responseId: string | null = null;
+  private model: string | null = null;
+  private outputCount = 0;
+  private message: { outputIndex: number; text: string; refusal: string | null } | null = null;
+  private reasoning: { outputIndex: number; text: string } | null = null;
+  /** Tool calls by the chunk's `index`; several may be open at once. */
+  private readonly calls = new Map<number, CallState>();
+  private readonly callOrder: CallState[] = [];
+  private finishReason: string | null = null;
+  private usage: Usage | null = null;
+
+  /** The events one parsed chunk stands for. */
+  chunk(chunk: JsonObject): RelayEvent[] {
+    if (this.ended) return [];
+    const events: RelayEvent[] = [];
+    if (!this.started) {
+      this.started = true;
+      if (typeof chunk.id === "string") this.responseId = chunk.id;
+      if (typeof chunk.model === "string") this.model = chunk.model;
+      events.push({ type: "response.created", response: this.responseObject("in_progress") });
+    }
+    const usage = responsesUsageOf(chunk.usage);
+    if (usage) this.usage = usage;
+    if (chunk.error !== undefined && chunk.error !== null) {
+      this.ended = true;
+      if (usage) events.push({ type: "response.in_progress", response: { usage } });
+      events.push({ type: "error", error: chunk.error });
+      return events;
+    }
+    const choices = Array.isArray(chunk.choices) ? chunk.choices : null;
+    if (!choices && !usage) return [...events, { type: UNUSED_CHUNK_TYPE }];
+    // Only the first choice is asked for (n is never sent); another would be a second answer, not more of this one.
+    const choice = choices?.find((entry) => isObject(entry) && (entry.index === undefined || entry.index === 0));
+    if (isObject(choice)) {
+      if (isObject(choice.delta)) this.readDelta(choice.delta, events);
+      if (typeof choice.finish_reason === "string" && choice.finish_reason !== "") this.finishReason = choice.finish_reason;
+    }
+    return events;
+  }
+
+  /**
+   * The stream's end: `data: [DONE]`, or the body ended cleanly. Settles the answer when a finish_reason came;
+   * otherwise says nothing, and the client reads an interruption.
+   */
+  end(): RelayEvent[] {
+    if (this.ended) return [];
+    this.ended = true;
+    if (this.finishReason === null) return [];
+    const incompleteReason = this.finishReason === "length" ? "max_output_tokens" : this.finishReason === "content_filter" ? "content_filter" : null;
+    const itemStatus = incompleteReason === null ? "completed" : "incomplete";
+    const events: RelayEvent[] = this.settledItems(itemStatus).map(([outputIndex, item]) => ({ type: "response.output_item.done", output_index: outputIndex, item }));
+    if (incompleteReason === null) {
+      events.push({ type: "response.completed", response: this.responseObject("completed") });
+    } else {
+      events.push({ type: "response.incomplete", response: { ...this.responseObject("incomplete"), incomplete_details: { reason: incompleteReason } } });
+    }
+    return events;
+  }
+
+  private readDelta(delta: JsonObject, events: RelayEvent[]): void {
+    const reasoning = reasoningText(delta);
+    if (reasoning !== "") {
+      if (!this.reasoning) {
+        this.reasoning = { outputIndex: this.outputCount++, text: "" };
+        events.push({ type: "response.output_item.added", output_index: this.reasoning.outputIndex, item: { type: "reasoning", summary: [{ type: "summary_text", text: "" }] } });
+      }
+      this.reasoning.text += reasoning;
+      events.push({ type: "response.reasoning_summary_text.delta", output_index: this.reasoning.outputIndex, summary_index: 0, delta: reasoning });
+    }
+    if (typeof delta.content === "string" && delta.content !== "") {
+      const message = this.openMessage(events);
+      message.text += delta.content;
+      events.push({ type: "response.output_text.delta", output_index: message.outputIndex, content_index: 0, delta: delta.content });
+    }
+    if (typeof delta.refusal === "string" && delta.refusal !== "") {
+      const message = this.openMessage(events);
+      if (message.refusal === null) {
+        message.refusal = "";
+        events.push({ type: "response.content_part.added", output_index: message.outputIndex, content_index: 1, part: { type: "refusal", refusal: "" } });
+      }
+      message.refusal += delta.refusal;
+      events.push({ type: "response.refusal.delta", output_index: message.outputIndex, content_index: 1, delta: delta.refusal });
+    }
+    if (Array.isArray(delta.tool_calls)) delta.tool_calls.forEach((piece, position) => this.readToolCallPiece(piece, position, events));
+  }
+
+  private openMessage(events: RelayEvent[]): NonNullable<ChatChunkTranslator["message"]> {
+    if (!this.message) {
+      this.message = { outputIndex: this.outputCount++, text: "", refusal: null };
+      events.push({ type: "response.output_item.added", output_index: this.message.outputIndex, item: messageItem("", null, "in_progress") });
+    }
+    return this.message;
+  }
+
+  /** The first piece of a call has its id and name; later ones only `index` and a fragment of the arguments. */
+  private readToolCallPiece(piece: JsonValue, position: number, events: RelayEvent[]): void {
+    if (!isObject(piece)) return;
+    const key = typeof piece.index === "number" ? piece.index : position;
+    const fn = isObject(piece.function) ? piece.function : {};
+    const id = typeof piece.id === "string" && piece.id !== "" ? piece.id : null;
+    let call = this.calls.get(key);
+    // Some gateways give every parallel call index 0: a new id under a used index is a new call.
+    if (call && id !== null && id !== call.callId && call.arguments !== "") call = undefined;
+    if (!call) {
+      call = { outputIndex: this.outputCount++, callId: id ?? `call_${this.responseId ?? "chat"}_${this.callOrder.length}`, name: "", arguments: "" };
+      this.calls.set(key, call);
+      this.callOrder.push(call);
+      if (typeof fn.name === "string") call.name = fn.name;
+      events.push({ type: "response.output_item.added", output_index: call.outputIndex, item: { type: "function_call", call_id: call.callId, name: call.name, arguments: "", status: "in_progress" } });
+    } else if (typeof fn.name === "string" && fn.name !== "" && call.name === "") {
+      call.name = fn.name;
+    }
+    if (typeof fn.arguments === "string" && fn.arguments !== "") {
+      call.arguments += fn.arguments;
+      events.push({ type: "response.function_call_arguments.delta", output_index: call.outputIndex, delta: fn.arguments });
+    }
+  }
+
+  private settledItems(status: string): Array<[number, OutputItem]> {
+    const items: Array<[number, OutputItem]> = [];
+    if (this.reasoning) items.push([this.reasoning.outputIndex, { type: "reasoning", summary: [{ type: "summary_text", text: this.reasoning.text }] }]);
+    if (this.message) items.push([this.message.outputIndex, messageItem(this.message.text, this.message.refusal, status)]);
+    for (const call of this.callOrder) items.push([call.outputIndex, { type: "function_call", call_id: call.callId, name: call.name, arguments: call.arguments, status }]);
+    return items.sort((a, b) => a[0] - b[0]);
+  }
+
+  private responseObject(status: string): JsonObject {
+    const response: JsonObject = { status };
+    if (this.responseId !== null) response.id = this.responseId;
+    if (this.model !== null) response.model = this.model;
+    if (this.usage) response.usage = this.usage;
+    return response;
+  }
+}
+
+function messageItem(text: string, refusal: string | null, status: string): OutputItem {
+  const content: JsonObject[] = [{ type: "output_text", text, annotations: [] }];
+  if (refusal !== null) content.push({ type: "refusal", refusal });
+  return { type: "message", role: "assistant", status, content };
+}
+
+/** DeepSeek's `reasoning_content`, OpenRouter's and Groq's `reasoning` (OpenRouter's `reasoning_details` only when neither is there). */
+function reasoningText(delta: JsonObject): string {
+  if (typeof delta.reasoning_content === "string") return delta.reasoning_content;
+  if (typeof delta.reasoning === "string") return delta.reasoning;
+  if (!Array.isArray(delta.reasoning_details)) return "";
+  return delta.reasoning_details.map((detail) => (isObject(detail) && detail.type === "reasoning.text" && typeof detail.text === "string" ? detail.text : "")).join("");
+}

@@ -1,0 +1,33 @@
+import * as l10n from "@vscode/l10n";
+import type { RelayClient } from "../client";
+import type { CheckStep } from "../connectionCheck";
+import type { RequestResult, ResponseRequest } from "../types";
+
+// The check-up's finding about a model's wire: the relay's list says it speaks only Chat Completions, or its
+// Responses request was refused in the way that means "not this protocol" and the same small request, sent once
+// over Chat Completions, says whether that works. The finding is a suggestion: the person confirms it.
+
+export const INTERFACE_STEP = "Interface";
+export const CHAT_COMPLETIONS_STEP = "Chat Completions";
+
+/** The relay's model list says the model speaks only Chat Completions: the check uses it from the start. */
+export function listedChatStep(model: string): CheckStep {
+  return {
+    name: INTERFACE_STEP,
+    status: "warning",
+    detail: l10n.t('The relay lists "{0}" for Chat Completions only (supported_endpoint_types), so the check sends its requests to /v1/chat/completions. Confirm to use Chat Completions for this model in the panel.', model),
+  };
+}
+
+/** One more request: the refused one, over Chat Completions, without a reasoning effort (many such models take none). */
+export async function probeChatCompletions(client: RelayClient, refused: ResponseRequest, signal: AbortSignal | undefined): Promise<{ step: CheckStep; works: boolean; result: RequestResult }> {
+  const { reasoning: _effort, ...request } = refused;
+  const result = await client.send(request, { signal, protocol: "chat" });
+  const kind = result.outcome.kind;
+  // An answer cut at the check's budget still answered: the wire works.
+  const works = kind === "completed" || kind === "incomplete";
+  const step: CheckStep = works
+    ? { name: CHAT_COMPLETIONS_STEP, status: "ok", detail: l10n.t("The same request over Chat Completions (/v1/chat/completions) worked: this model needs Chat Completions on this relay. Confirm the switch to use it.") }
+    : { name: CHAT_COMPLETIONS_STEP, status: "failed", detail: l10n.t("The same request over Chat Completions failed too ({0}): the model does not answer on either interface with this key.", `${kind}: ${result.explanation ?? ""}`.trim()) };
+  return { step, works, result };
+}

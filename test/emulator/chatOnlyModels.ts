@@ -1,0 +1,46 @@
+import type { ServiceErrorFields } from "./errorBodies";
+
+// The `split` profile: a new-api relay whose models split between the two wire formats. The scripted models speak
+// both; the chat-only ones below answer /v1/responses the way real relays answer for a model whose channel has no
+// Responses support (relays' sources: new-api relay/responses_handler.go → `convert_request_failed`, HTTP 500;
+// one-api router NoRoute → 404 "Invalid URL (POST /v1/responses)"; one-api's unsupported routes → 501
+// `api_not_implemented`; a gateway's 400 "not supported"). On /v1/chat/completions they answer like the scripted
+// model named as their `base`. Every profile serves /v1/chat/completions for every model, as real relays do.
+
+export type ResponsesRefusal = "convert_request_failed" | "invalid_url" | "not_supported" | "not_implemented";
+
+export const CHAT_ONLY_MODELS: Readonly<Record<string, { base: string; refusal: ResponsesRefusal }>> = {
+  "deepseek-chat": { base: "demo", refusal: "convert_request_failed" },
+  "claude-chat": { base: "tools", refusal: "invalid_url" },
+  "qwen-chat": { base: "echo", refusal: "not_supported" },
+  "gemini-chat": { base: "thinker", refusal: "not_implemented" },
+};
+
+export const CHAT_ONLY_MODEL_IDS = Object.keys(CHAT_ONLY_MODELS);
+
+/** The scripted model whose answers a model gives (itself, unless it is a chat-only one). */
+export function scriptedBaseOf(model: string): string {
+  return CHAT_ONLY_MODELS[model]?.base ?? model;
+}
+
+/** How the relay answers a Responses request for `model`, or null when it has Responses. */
+export function responsesRefusalOf(model: unknown): { status: number; fields: ServiceErrorFields } | null {
+  const refusal = typeof model === "string" ? CHAT_ONLY_MODELS[model]?.refusal : undefined;
+  switch (refusal) {
+    case "convert_request_failed":
+      return { status: 500, fields: { message: "not implemented", type: "new_api_error", code: "convert_request_failed", param: "" } };
+    case "invalid_url":
+      return { status: 404, fields: { message: "Invalid URL (POST /v1/responses)", type: "invalid_request_error", code: "", param: "" } };
+    case "not_supported":
+      return { status: 400, fields: { message: `The model ${String(model)} does not support the /v1/responses endpoint; use /v1/chat/completions.`, type: "invalid_request_error", code: "unsupported_endpoint", param: "" } };
+    case "not_implemented":
+      return { status: 501, fields: { message: "API not implemented", type: "one_api_error", code: "api_not_implemented", param: "" } };
+    default:
+      return null;
+  }
+}
+
+/** new-api's `supported_endpoint_types` for a model of the split profile. */
+export function supportedEndpointTypesOf(model: string): string[] {
+  return CHAT_ONLY_MODELS[model] ? ["openai"] : ["openai", "openai-response"];
+}
