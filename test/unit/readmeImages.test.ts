@@ -5,23 +5,11 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { imageSize } from "image-size";
 
 const root = path.join(__dirname, "..", "..");
 const imagesDir = path.join(root, "docs", "images");
 const maxImagesBytes = 320 * 1024;
-
-/** Width and height of a WebP file (lossy VP8, lossless VP8L or extended VP8X), or undefined for anything else. */
-function webpSize(bytes: Buffer): { width: number; height: number } | undefined {
-  if (bytes.subarray(0, 4).toString("latin1") !== "RIFF" || bytes.subarray(8, 12).toString("latin1") !== "WEBP") return undefined;
-  const chunk = bytes.subarray(12, 16).toString("latin1");
-  if (chunk === "VP8 ") return { width: bytes.readUInt16LE(26) & 0x3fff, height: bytes.readUInt16LE(28) & 0x3fff };
-  if (chunk === "VP8L") {
-    const bits = bytes.readUInt32LE(21);
-    return { width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 };
-  }
-  if (chunk === "VP8X") return { width: bytes.readUIntLE(24, 3) + 1, height: bytes.readUIntLE(27, 3) + 1 };
-  return undefined;
-}
 
 describe("README screenshots", () => {
   const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
@@ -33,8 +21,8 @@ describe("README screenshots", () => {
   it("are WebP, no wider than the README shows them", () => {
     assert.ok(shown.length > 0);
     for (const { file, width } of shown) {
-      const size = webpSize(fs.readFileSync(path.join(imagesDir, file)));
-      assert.ok(size, `docs/images/${file} is WebP (scripts/readmeImages.mjs makes it from a PNG)`);
+      const size = imageSize(fs.readFileSync(path.join(imagesDir, file)));
+      assert.equal(size.type, "webp", `docs/images/${file} is WebP (scripts/readmeImages.mjs makes it from a PNG)`);
       assert.ok(size.width <= width, `docs/images/${file} is ${size.width} px wide, the README shows it at ${width}`);
     }
   });
