@@ -82,6 +82,8 @@ function savedConversation(id: string, turnCount: number, answerCharacters: numb
 interface OpenParts {
   /** The controller, from the request to the posted patch (includes `storeOpenMs` and building the views). */
   hostMs: number;
+  /** The host's CPU time over `hostMs` (user + system): what the open costs, without the waits a loaded machine adds. */
+  hostCpuMs: number;
   /** Reading and parsing the conversation alone (HistoryStore.open of the same conversation, just before). */
   storeOpenMs: number;
   /** Serializing the message as postMessage would. */
@@ -99,6 +101,7 @@ async function openInHost(controller: ChatController, store: HistoryStore, poste
   // Garbage from the previous page and run is collected first, so it is not charged to this open.
   global.gc?.();
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   controller.handle({ type: "switchConversation", conversationId });
   const opened = () => posted.slice(before).find((message) => message.type === "patch" && message.changes.some((change) => change.kind === "turnOrder"));
   for (let waited = 0; !opened(); waited += 1) {
@@ -111,7 +114,8 @@ async function openInHost(controller: ChatController, store: HistoryStore, poste
   const serializeStarted = performance.now();
   const messageBytes = JSON.stringify(message).length;
   const serializeMs = performance.now() - serializeStarted;
-  return { message, hostMs: postedMs + serializeMs, storeOpenMs, serializeMs, messageBytes };
+  const cpu = process.cpuUsage(cpuBefore);
+  return { message, hostMs: postedMs + serializeMs, hostCpuMs: (cpu.user + cpu.system) / 1000, storeOpenMs, serializeMs, messageBytes };
 }
 
 /** Dispatches `message` in the page as the host's postMessage arrives, forces layout; the ms it took there. */
@@ -212,6 +216,7 @@ function median(values: number[]): number {
 
 interface Measured {
   openHostMs: number;
+  openHostCpuMs: number;
   openStoreMs: number;
   openSerializeMs: number;
   openMessageBytes: number;
@@ -263,6 +268,7 @@ async function measure(harness: PanelHarness, store: HistoryStore, folder: strin
     const characters = conversation.turns.reduce((total, turn) => total + JSON.stringify(turn).length, 0);
     return {
       openHostMs: open.hostMs,
+      openHostCpuMs: open.hostCpuMs,
       openStoreMs: open.storeOpenMs,
       openSerializeMs: open.serializeMs,
       openMessageBytes: open.messageBytes,
@@ -298,6 +304,7 @@ async function main(): Promise<void> {
     const pick = (runsOf: Measured[], field: keyof Measured) => Number(median(runsOf.map((each) => each[field])).toFixed(3));
     const parts = (runsOf: Measured[]) => ({
       hostMs: pick(runsOf, "openHostMs"),
+      hostCpuMs: pick(runsOf, "openHostCpuMs"),
       hostStoreOpenMs: pick(runsOf, "openStoreMs"),
       hostSerializeMs: pick(runsOf, "openSerializeMs"),
       messageBytes: pick(runsOf, "openMessageBytes"),
