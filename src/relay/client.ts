@@ -170,7 +170,15 @@ export class RelayClient {
       let errorGrace: NodeJS.Timeout | null = null;
       try {
         for await (const chunk of body) {
-          const events = exchange.acceptEvents(decoder.push(exchange.countBytes(chunk)));
+          let events = exchange.acceptEvents(decoder.push(exchange.countBytes(chunk)));
+          // Chunks that came in the same read wait in the body's buffer: taken now, a burst of them costs one
+          // step of this generator instead of one each (only when the body is read straight, without an opening).
+          while (opening.length === 0 && response.body.readableLength > 0 && !exchange.snapshot.terminal && exchange.bytesReceived <= this.maxStreamBytes) {
+            const buffered = response.body.read() as Buffer | null;
+            if (buffered === null) break;
+            const more = exchange.acceptEvents(decoder.push(exchange.countBytes(buffered)));
+            if (more.length > 0) events = events.length === 0 ? more : events.concat(more);
+          }
           if (events.length > 0) {
             yield { type: "events", events, snapshot: exchange.snapshot, progress: exchange.progress };
             // After a final status the answer is settled. An `error` event may still be followed by
