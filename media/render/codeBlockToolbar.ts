@@ -71,12 +71,16 @@ function moveFocusWithArrowKeys(toolbar: HTMLElement, buttons: readonly HTMLButt
 
 let codiconsStyled: boolean | undefined;
 
-// The codicon font comes with the panel's stylesheets; where it is missing, buttons show short words instead
-// of empty icons. Decided once, from the first toolbar in the page.
+// The codicon font comes with the panel's stylesheets (codicon.css declares it); where it is missing, buttons
+// show short words instead of empty icons. Decided once, from the font faces the page's stylesheets declare:
+// asking for a computed style instead would make the browser style the whole page at the first code block,
+// tens of milliseconds of opening a conversation.
 function codiconsAreStyled(button: HTMLButtonElement): boolean {
   if (codiconsStyled === undefined && button.isConnected) {
-    const content = getComputedStyle(button.querySelector(".codicon")!, "::before").content;
-    codiconsStyled = content !== "none" && content !== "normal" && content !== "";
+    codiconsStyled = false;
+    document.fonts.forEach((face) => {
+      if (face.family.replace(/["']/g, "") === "codicon") codiconsStyled = true;
+    });
   }
   return codiconsStyled === true;
 }

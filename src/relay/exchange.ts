@@ -15,6 +15,23 @@ import { countedUsage } from "./usage";
 
 const TIMEOUT_CODES = new Set(["UND_ERR_BODY_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT"]);
 
+/** How many of the latest sequence numbers a resend is recognised among (relays resend a frame just sent). */
+const SEQUENCE_WINDOW = 1024;
+
+/**
+ * Type, target and delta length: a relay that numbers events carelessly (one number for all) still has its
+ * distinct events read; only a true resend matches all of them.
+ */
+function sameEventShape(earlier: RelayEvent, event: RelayEvent): boolean {
+  return (
+    earlier.type === event.type &&
+    earlier.item_id === event.item_id &&
+    earlier.output_index === event.output_index &&
+    earlier.content_index === event.content_index &&
+    (typeof earlier.delta === "string" ? earlier.delta.length : null) === (typeof event.delta === "string" ? event.delta.length : null)
+  );
+}
+
 export interface ExchangeSettings {
   apiKey: string;
   requestIdHeaders: readonly string[];
@@ -35,8 +52,13 @@ export class Exchange {
   private firstByteMs: number | null = null;
   private responseCostHeader: string | string[] | undefined;
   private retryAfterSeconds: number | null = null;
-  /** What each sequence number carried, to recognise an event the relay sent twice. */
-  private readonly seenSequenceNumbers = new Map<number, string>();
+  /**
+   * The last events by sequence number (slot `number % SEQUENCE_WINDOW`), to recognise an event the relay
+   * sent twice. Bounded, and nothing is built per event: numbers normally only rise, and that is checked
+   * with one comparison; the slots are read only when a number comes again.
+   */
+  private readonly recentBySequence: Array<RelayEvent | undefined> = new Array(SEQUENCE_WINDOW);
+  private highestSequenceNumber = -1;
 
   constructor(private readonly settings: ExchangeSettings) {}
 
@@ -70,8 +92,16 @@ export class Exchange {
    * Applies a batch of events and returns the ones applied: an event repeated under the sequence number
    * it already came with (a relay resending a frame) is dropped, or its delta would be shown twice.
    */
-  acceptEvents(events: readonly RelayEvent[]): RelayEvent[] {
-    const accepted = events.filter((event) => !this.isRepeat(event));
+  acceptEvents(events: RelayEvent[]): RelayEvent[] {
+    let accepted = events;
+    for (let index = 0; index < events.length; index += 1) {
+      if (this.isRepeat(events[index])) {
+        // Rare: copied only when something is dropped, so the usual batch goes through as it came.
+        if (accepted === events) accepted = events.slice(0, index);
+      } else if (accepted !== events) {
+        accepted.push(events[index]);
+      }
+    }
     this.snapshot = accumulateEvents(this.snapshot, accepted);
     this.eventsReceived += events.length;
     return accepted;
@@ -154,12 +184,18 @@ export class Exchange {
 
   private isRepeat(event: RelayEvent): boolean {
     const sequenceNumber = event.sequence_number;
-    if (typeof sequenceNumber !== "number") return false;
-    // Type, target and delta length: a relay that numbers events carelessly (one number for all) still
-    // has its distinct events read; only a true resend matches all of them.
-    const signature = [event.type, event.item_id, event.output_index, event.content_index, typeof event.delta === "string" ? event.delta.length : null].join("\u0000");
-    if (this.seenSequenceNumbers.get(sequenceNumber) === signature) return true;
-    this.seenSequenceNumbers.set(sequenceNumber, signature);
+    if (typeof sequenceNumber !== "number" || !Number.isSafeInteger(sequenceNumber) || sequenceNumber < 0) return false;
+    const slot = sequenceNumber % SEQUENCE_WINDOW;
+    if (sequenceNumber > this.highestSequenceNumber) {
+      this.highestSequenceNumber = sequenceNumber;
+      this.recentBySequence[slot] = event;
+      return false;
+    }
+    // A number seen before (or out of order): a resend only when the event under that number is the same.
+    // One older than the window is read, since it cannot be shown to be a resend.
+    const earlier = this.recentBySequence[slot];
+    if (earlier !== undefined && earlier.sequence_number === sequenceNumber && sameEventShape(earlier, event)) return true;
+    this.recentBySequence[slot] = event;
     return false;
   }
 

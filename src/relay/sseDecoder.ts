@@ -1,5 +1,5 @@
 import { createParser } from "eventsource-parser";
-import type { EventSourceMessage, EventSourceParser } from "eventsource-parser";
+import type { EventSourceMessage } from "eventsource-parser";
 import type { RelayEvent } from "./types";
 
 /** Type given to a frame whose data is not a JSON object; accumulate counts it as an unknown event. */
@@ -9,20 +9,17 @@ export const UNPARSABLE_FRAME_TYPE = "relay.unparsable_frame";
 export const CHAT_COMPLETIONS_CHUNK_TYPE = "relay.chat_completions_chunk";
 
 /**
- * Turns response body bytes into service events. eventsource-parser does the SSE framing (CRLF,
- * comments such as `: PING`, multi-line data); TextDecoder in stream mode joins characters split across
- * chunks and drops a leading BOM.
+ * Turns response body bytes into service events. eventsource-parser does the SSE framing (CRLF, comments such
+ * as `: PING`, multi-line data); TextDecoder in stream mode joins characters split across chunks and drops a
+ * leading BOM. Per event the hot path is one JSON.parse and one type check; the unusual cases (`[DONE]`,
+ * unreadable or untyped frames) are looked at only when that check fails.
  */
 export class SseEventDecoder {
   private readonly textDecoder = new TextDecoder("utf-8");
-  private readonly parser: EventSourceParser;
+  private readonly parser = createParser({ onEvent: (message) => this.onMessage(message) });
   private batch: RelayEvent[] = [];
   /** Set while the end of the body is flushed: a frame completed only by that flush counts if its JSON is whole. */
   private flushing = false;
-
-  constructor() {
-    this.parser = createParser({ onEvent: (message) => this.onMessage(message) });
-  }
 
   /** Feeds one chunk and returns the events it completed (possibly none). */
   push(chunk: Uint8Array): RelayEvent[] {
@@ -52,22 +49,24 @@ export class SseEventDecoder {
 
   private onMessage(message: EventSourceMessage): void {
     const data = message.data;
-    // `[DONE]` is a transport marker some relays add after the terminal event, never a status.
-    if (data === "[DONE]" || data === "") return;
-    let parsed: unknown;
+    let parsed: RelayEvent | null = null;
     try {
-      parsed = JSON.parse(data);
+      parsed = JSON.parse(data) as RelayEvent | null;
     } catch {
-      if (!this.flushing) this.batch.push({ type: UNPARSABLE_FRAME_TYPE, event: message.event ?? null, data: data.slice(0, 500) });
+      parsed = null;
+    }
+    if (parsed !== null && typeof parsed.type === "string") {
+      this.batch.push(parsed);
       return;
     }
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-      if (!this.flushing) this.batch.push({ type: UNPARSABLE_FRAME_TYPE, event: message.event ?? null, data: data.slice(0, 500) });
+    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) {
+      parsed.type = typeOfUntypedFrame(parsed, message.event);
+      this.batch.push(parsed);
       return;
     }
-    const event = parsed as RelayEvent;
-    if (typeof event.type !== "string") event.type = typeOfUntypedFrame(event, message.event);
-    this.batch.push(event);
+    // `[DONE]` is a transport marker some relays add after the terminal event, never a status.
+    if (data === "[DONE]" || data === "" || this.flushing) return;
+    this.batch.push({ type: UNPARSABLE_FRAME_TYPE, event: message.event ?? null, data: data.slice(0, 500) });
   }
 }
 

@@ -4,7 +4,7 @@
 // scrolls, nothing is wider than the panel, no button label wraps) and leaves a screenshot in
 // test-results/ui/ for a person to look at.
 import * as assert from "node:assert/strict";
-import * as fs from "node:fs";
+import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import type { FrameLocator } from "playwright-core";
 import { panelLayoutProblems } from "../webview/support/panelLayoutProblems";
@@ -12,7 +12,7 @@ import { workbenchForSuite } from "./workbench";
 
 const widths = [280, 480];
 
-// The README shows these; RELAY_CHAT_UPDATE_SCREENSHOTS=1 copies them to docs/images/.
+// The README shows these; RELAY_CHAT_UPDATE_SCREENSHOTS=1 re-encodes them as docs/images/*.webp at the README's width.
 const readmeScreenshots = new Set(["layout-480-dark-1-answer", "layout-280-light-2-approval", "layout-480-dark-3-error", "layout-280-dark-4-file-picker", "layout-480-light-6-history"]);
 const themes: Array<[string, string]> = [
   ["dark", "Dark 2026"],
@@ -54,7 +54,8 @@ describe("Relay Chat panel layout in the workbench", function () {
         const name = `layout-${width}-${themeName}-${step}`;
         const file = await workbench().panelScreenshot(name);
         if (process.env.RELAY_CHAT_UPDATE_SCREENSHOTS && readmeScreenshots.has(name)) {
-          fs.copyFileSync(file, path.resolve(__dirname, "..", "..", "docs", "images", `${name.replace(/^layout-/, "panel-")}.png`));
+          const repoRoot = path.resolve(__dirname, "..", "..");
+          execFileSync(process.execPath, [path.join(repoRoot, "scripts", "readmeImages.mjs"), `${file}=${name.replace(/^layout-/, "panel-")}`], { cwd: repoRoot, stdio: "inherit" });
         }
       };
 

@@ -138,6 +138,18 @@ describe("relay client: nothing lost, nothing invented (issue 19)", () => {
     assert.equal(outputTextOf(careless.snapshot.output), "Hello world");
   });
 
+  it("a delta resent hundreds of events later, or numbered out of order, is read once", async () => {
+    const deltas = Array.from({ length: 900 }, (_, index) => ({ type: "response.output_text.delta", item_id: "msg_1", output_index: 0, content_index: 0, delta: `${index % 10}` }));
+    const numbered = [...streamedAnswer.slice(0, 3), ...deltas].map((event, index) => ({ ...event, sequence_number: index + 1 }));
+    const expected = deltas.map((delta) => delta.delta).join("");
+    // The relay resends the first delta after 900 others, and two deltas arrive swapped.
+    const swapped = [...numbered.slice(0, 10), numbered[11], numbered[10], ...numbered.slice(12)];
+    const body = sse([...swapped, numbered[3], { ...completed([]), sequence_number: numbered.length + 1 }]);
+    const result = await replay(body);
+    assert.equal(outputTextOf(result.snapshot.output).length, expected.length);
+    assert.equal(result.outcome.kind, "completed");
+  });
+
   it("a 429 with Retry-After says how long to wait, and nothing is retried", async () => {
     const emulator = relay.emulator();
     const client = relay.client();

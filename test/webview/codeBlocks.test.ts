@@ -167,8 +167,11 @@ describe("Code blocks in Chromium: highlighting and toolbar", function () {
 
     const withIcons = await session.openStrictPage();
     try {
-      // What codicon.css does for the icon in the first button (CSSOM, since the CSP allows no inline style).
-      await withIcons.page.evaluate(() => document.styleSheets[0]!.insertRule('.codicon-copy::before { content: "C"; }'));
+      // What codicon.css does: it declares the codicon font and an icon per class (CSSOM, since the CSP allows no inline style).
+      await withIcons.page.evaluate(() => {
+        document.styleSheets[0]!.insertRule('@font-face { font-family: "codicon"; src: local("DejaVu Sans"); }');
+        document.styleSheets[0]!.insertRule('.codicon-copy::before { content: "C"; }');
+      });
       await withIcons.page.setViewportSize({ width: 300, height: 600 });
       await withIcons.page.evaluate(() => window.relayCodeBlockHarness.setColumnWidth(280));
       await withIcons.page.evaluate(() => window.relayCodeBlockHarness.renderFinished("```ts\nconst a = 1;\n```\n"));
