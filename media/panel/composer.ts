@@ -1,5 +1,6 @@
 import type { AttachmentView, ChatModeView, ContextMeterView, FileMatchView, ImageLimitsView, RelayModelsView, RulesView, SlashCommandView, ToHost } from "../../src/panel/protocol";
 import { DEFAULT_IMAGE_LIMITS, IMAGE_MEDIA_TYPES } from "../../src/panel/protocol";
+import { ContextMeter } from "./contextMeter";
 import { button, element } from "./dom";
 import { chipTitle, contextIcon } from "./contextOptions";
 import { FilePicker, hashQueryAt } from "./filePicker";
@@ -52,7 +53,7 @@ export class Composer {
   private readonly rulesChip: RulesChip;
   private readonly modeSwitch: ModeSwitch;
   private readonly slashMenu: SlashMenu;
-  private readonly meter = element("span", { className: "context-meter", attributes: { role: "meter", "aria-valuemin": "0" } });
+  private readonly meter: ContextMeter;
   private readonly images: ImageAttachments;
   private readonly imagePicker = element("input", { className: "image-picker", attributes: { type: "file", accept: IMAGE_MEDIA_TYPES.join(","), multiple: "", hidden: "" } });
   private chipsSignature = "";
@@ -68,6 +69,7 @@ export class Composer {
     /** Called when a message was sent (the view scrolls to it). */
     private readonly onSent: () => void,
   ) {
+    this.meter = new ContextMeter(localizer);
     this.textarea = element("textarea", {
       className: "message-input",
       attributes: { "aria-label": localizer.text("Message"), rows: "1", placeholder: localizer.text("Ask anything, # to attach a file") },
@@ -121,7 +123,7 @@ export class Composer {
           iconButton("file-media", localizer.text("Attach image"), () => this.imagePicker.click()),
           this.imagePicker,
           this.modelPicker.root,
-          this.meter,
+          this.meter.root,
           iconButton("book", localizer.text("What the model is told"), () => this.post(this.textarea.value === "" ? { type: "showInstructions" } : { type: "showInstructions", draft: this.textarea.value }), "instructions-button"),
           element("span", { className: "spacer" }),
           this.modeSwitch.root,
@@ -283,28 +285,10 @@ export class Composer {
     this.stopButton.hidden = !this.state.busy;
   }
 
-  /** The host's estimate of the history and attachments, plus the draft (about four characters a token), the images and the draft's command prompt. */
+  /** The host's estimate, plus the draft (about four characters a token), the images and the draft's command prompt. */
   private updateMeter(): void {
     const context = this.state.context;
-    const tokens = (context?.estimatedTokens ?? 0) + Math.ceil(this.textarea.value.length / 4) + this.images.count * (context?.tokensPerImage ?? 0) + this.slashMenu.promptTokensOf(this.textarea.value);
-    // Nothing to measure yet (an empty new chat without a known window): no meter.
-    this.meter.hidden = context === null || (tokens === 0 && context.windowTokens === null);
-    if (context === null) return;
-    const window = context.windowTokens;
-    const share = window === null ? null : Math.min(1, tokens / window);
-    this.meter.textContent = window === null ? `≈${this.localizer.compact(tokens)}` : `${Math.round((share ?? 0) * 100)}%`;
-    this.meter.classList.toggle("high", share !== null && share > 0.8);
-    this.meter.style.setProperty("--share", `${Math.round((share ?? 0) * 100)}%`);
-    const description =
-      window === null
-        ? this.localizer.format("Next request: about {0} input tokens (an estimate). Set relayChat.contextWindows to compare it with the model's context window.", this.localizer.number(tokens))
-        : this.localizer.format("Next request: about {0} of {1} tokens of the model's context window (an estimate).", this.localizer.number(tokens), this.localizer.number(window));
-    this.meter.title = description;
-    this.meter.setAttribute("aria-label", this.localizer.text("Context"));
-    this.meter.setAttribute("aria-valuetext", description);
-    this.meter.setAttribute("aria-valuenow", String(tokens));
-    if (window !== null) this.meter.setAttribute("aria-valuemax", String(window));
-    else this.meter.removeAttribute("aria-valuemax");
+    this.meter.update(context, Math.ceil(this.textarea.value.length / 4) + this.images.count * (context?.tokensPerImage ?? 0) + this.slashMenu.promptTokensOf(this.textarea.value));
   }
 
   private resize(): void {
