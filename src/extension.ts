@@ -16,7 +16,7 @@ import { watchEditorContext } from "./host/editorContext";
 import { pickModel } from "./host/modelPicker";
 import { closeOrphanedReportPreviews } from "./host/orphanedReportTabs";
 import { OutputLog } from "./host/outputLog";
-import { PanelInstructions, requestInstructionsOf } from "./host/panelInstructions";
+import { PanelInstructions, requestInstructionsOf, targetInstructions } from "./host/panelInstructions";
 import { ProjectRulesWatcher } from "./host/projectRulesWatcher";
 import { sharedHistoryFolder } from "./host/historyFolder";
 import { CONNECTION_REPORT_NAME, relayCheckUp } from "./host/relayCheckUp";
@@ -126,7 +126,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   const activeConsoleUrl = () => connection.active?.consoleUrl ?? "";
   // What the model is told: the base instruction, the person's and the project rules files, kept current.
   const projectRules = new ProjectRulesWatcher(context.workspaceState, (message) => log.info(message));
-  const panelInstructions = new PanelInstructions(projectRules);
+  const panelInstructions = new PanelInstructions(projectRules, (target) => targetInstructions(connection.settings, target));
   projectRules.current();
   context.subscriptions.push(projectRules, vscode.commands.registerCommand("relayChat.showInstructions", () => controller.showInstructions()));
   const controller = new ChatController({
@@ -153,8 +153,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     strings: () => (webviewStrings ??= Object.fromEntries(WEBVIEW_STRINGS.map((english) => [english, vscode.l10n.t(english)]))),
     onRequestEnd: () => void money.refreshBalance(),
     priceOf: (relay, model) => money.priceOf(relay, model),
-    instructions: (toolNames) => requestInstructionsOf(panelInstructions.assemble(toolNames)),
-    showInstructions: (toolNames) => panelInstructions.show(toolNames),
+    instructions: (toolNames, target) => requestInstructionsOf(panelInstructions.assemble(toolNames, target)),
+    showInstructions: (toolNames, target) => panelInstructions.show(toolNames, target),
     balanceNote: (relay) => money.balanceNote(relay),
     onRendered: (sinceLoadMs) => {
       if (!clock.rendered(sinceLoadMs)) return;

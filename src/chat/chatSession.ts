@@ -24,6 +24,7 @@ import type { SendEstimate } from "./spendGuard";
 import { estimateNextRequest, estimateSend, summaryRequestFits, withInstructionTokens, withSpendWarning } from "./spendGuard";
 import type { ChatTools, ToolCallEvent } from "./toolRound";
 import { answerFunctionCalls } from "./toolRound";
+import { toolsForModel } from "./modelRequestOptions";
 import { checkpointAtTurnEnd, checkpointBeforeChange, checkpointBeforeRound, recountTurnChanges } from "./turnCheckpoint";
 import type { TurnRequestContext } from "./turnRequest";
 import { sendTurnRequest } from "./turnRequest";
@@ -433,13 +434,15 @@ export class ChatSession {
       relay: this.settings.relay,
       priceOf: priceNow(this.settings),
       stream: this.settings.stream,
-      tools: this.tools?.registry.requestTools(this.tools.availability()),
+      tools: toolsForModel(this.tools?.registry.requestTools(this.tools.availability()), this.settings.modelSettings),
       clock: this.clock,
       ids: this.ids,
       redact: this.redact,
       save: () => this.save(turn),
       resolveImages: (items: InputItem[]) => this.store.images.resolve(items),
       instructions: this.settings.instructions,
+      instructionsAs: this.settings.instructionsAs,
+      modelSettings: this.settings.modelSettings,
     };
   }
 

@@ -5,6 +5,9 @@ import type { FunctionToolDefinition, InputItem, RequestOutcome, RequestResult, 
 import { answerSeparator, answerTextOf } from "./answerText";
 import type { ChatSessionListener } from "./chatSession";
 import type { RequestInstructions } from "./chatSettings";
+import type { InstructionsAs } from "../relay/requestBuilder";
+import { sentModelSettings } from "./modelRequestOptions";
+import type { ModelSettings } from "./modelSettings";
 import type { Clock, IdFactory } from "./clock";
 import type { Conversation, RequestPurpose, RequestRecord, Turn } from "./conversation";
 import { requestCost } from "./cost";
@@ -48,6 +51,10 @@ export interface TurnRequestContext {
   resolveImages?: (items: InputItem[]) => Promise<InputItem[]>;
   /** What the model is told with this request: its text goes in the body, its sources and hash in the record and ledger. */
   instructions?: RequestInstructions;
+  /** Where the instructions go: the `instructions` field unless the relay drops it. */
+  instructionsAs?: InstructionsAs;
+  /** The model's own settings: reasoning effort and temperature go in the body and the record. */
+  modelSettings?: ModelSettings;
 }
 
 export async function sendTurnRequest(
@@ -84,6 +91,9 @@ export async function sendTurnRequest(
   // The instructions of this request, never stored into the history: a later request sends its own.
   const instructions = context.instructions;
   if (instructions) record.instructions = { sources: instructions.sources, hash: instructions.hash };
+  if (instructions && context.instructionsAs === "developer") record.instructionsAs = "developer";
+  const sentSettings = sentModelSettings(context.modelSettings);
+  if (sentSettings) record.modelSettings = sentSettings;
   const request = requestBodyFor(conversation, record, history, instructions?.text);
   // As sent: a budget under the schema's minimum was raised.
   record.maxOutputTokens = request.max_output_tokens ?? null;

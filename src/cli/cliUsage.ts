@@ -10,7 +10,8 @@ export function isCommandName(value: string | undefined): value is CommandName {
 }
 
 export const USAGE = `Usage:
-  relay-chat ask --base-url URL --model ID [--no-stream] [--max-output-tokens N] [--prices FILE] [--system TEXT] [--no-rules] [--json] PROMPT|-
+  relay-chat ask --base-url URL --model ID [--no-stream] [--max-output-tokens N] [--prices FILE] [--system TEXT] [--no-rules]
+                 [--model-settings FILE] [--relay NAME] [--reasoning-effort E] [--temperature T] [--instructions-as developer] [--json] PROMPT|-
   relay-chat models --base-url URL [--json]
   relay-chat check --base-url URL --model ID
   relay-chat balance --base-url URL [--json]
@@ -60,6 +61,14 @@ Sends one prompt and prints the answer as it streams (stdout), then a receipt li
   --kind KIND                the kind of relay (${RELAY_KINDS.join(", ")}), for its price list
   --system TEXT              your own instructions, sent after the base instruction
   --no-rules                 do not send the working directory's rules files (AGENTS.md, CLAUDE.md…)
+  --model-settings FILE      per-model settings as the panel's relayChat.modelSettings (a JSON list, or an object
+                             holding "relayChat.modelSettings"): reasoning effort, temperature, output cap and
+                             instructions of the entries for --model (on every relay, and on --relay NAME)
+  --relay NAME               the relay's name in those entries
+  --reasoning-effort E       minimal, low, medium or high (over the file's)
+  --temperature T            0 to 2 (over the file's)
+  --instructions-as WHERE    "instructions" (the Responses field, the default) or "developer" (a developer message
+                             first in the input, for a relay that drops the field; "check" says which works)
 
 ${COMMON_OPTIONS}`,
   models: `Usage: relay-chat models [--json] [options]

@@ -7,6 +7,8 @@ import type { PriceSettingEntry } from "../relay/priceSetting";
 import { RELAY_KINDS, isRelayKind } from "../relay/relayKind";
 import { runAsk } from "./askCommand";
 import { cliInstructions } from "./cliInstructions";
+import { cliModelSettings } from "./cliModelSettings";
+import type { CliModelSettings } from "./cliModelSettings";
 import type { CliOutput } from "./askCommand";
 import { runBalance } from "./balanceCommand";
 import { cliPriceOf, readPricesFile } from "./cliPrices";
@@ -45,6 +47,11 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
         kind: { type: "string" },
         prices: { type: "string" },
         system: { type: "string" },
+        "model-settings": { type: "string" },
+        relay: { type: "string" },
+        "reasoning-effort": { type: "string" },
+        temperature: { type: "string" },
+        "instructions-as": { type: "string" },
         "no-rules": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -116,9 +123,25 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
           return 2;
         }
         // Asked beside the request, not before it: the answer is never kept waiting for a price list.
+        let modelSettings: CliModelSettings;
+        try {
+          modelSettings = await cliModelSettings({ file: values["model-settings"], relay: values.relay, reasoningEffort: values["reasoning-effort"], temperature: values.temperature, instructionsAs: values["instructions-as"] }, values.model);
+        } catch (error) {
+          output.stderr(`${(error as Error).message}\n`);
+          return 2;
+        }
         const price = cliPriceOf(client, values.model, priceEntries, kind, abort.signal);
-        const instructions = await cliInstructions({ cwd: process.cwd(), system: values.system ?? "", rules: !values["no-rules"], locale: Intl.DateTimeFormat().resolvedOptions().locale, shell: environment.SHELL ?? environment.ComSpec ?? "" });
-        return await runAsk(client, { model: values.model, prompt, stream: !values["no-stream"], maxOutputTokens, json: values.json === true, price, instructions }, output, abort.signal);
+        const instructions = await cliInstructions({
+          cwd: process.cwd(),
+          system: values.system ?? "",
+          modelInstructions: modelSettings.settings.instructions ? { model: values.model, text: modelSettings.settings.instructions } : null,
+          rules: !values["no-rules"],
+          locale: Intl.DateTimeFormat().resolvedOptions().locale,
+          shell: environment.SHELL ?? environment.ComSpec ?? "",
+        });
+        // --max-output-tokens is said on this command line: it wins over the file's cap.
+        const budget = maxOutputTokens ?? modelSettings.settings.maxOutputTokens ?? null;
+        return await runAsk(client, { model: values.model, prompt, stream: !values["no-stream"], maxOutputTokens: budget, json: values.json === true, price, instructions, modelSettings: modelSettings.settings, instructionsAs: modelSettings.instructionsAs }, output, abort.signal);
       }
       case "models": {
         const result = await client.listModels({ signal: abort.signal });

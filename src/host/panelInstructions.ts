@@ -8,17 +8,28 @@ import { localDate } from "../instructions/baseInstruction";
 import { chooseRules } from "../instructions/projectRules";
 import { RULE_KINDS } from "../instructions/ruleFile";
 import type { RuleKind } from "../instructions/ruleFile";
+import { modelSettingsFor } from "../chat/modelSettings";
+import type { InstructionsTarget } from "../panel/chatControllerOptions";
 import type { ProjectRulesWatcher } from "./projectRulesWatcher";
+import type { RelayChatSettings } from "./settings";
 
 // What the panel's next request tells the model, from VS Code's side: the environment, the person's
-// relayChat.instructions (User settings only: a workspace must not speak for the person), the kinds of
+// relayChat.instructions (User settings only: a workspace must not speak for the person), the instructions
+// the person gave the relay and the model (relayChat.relays, relayChat.modelSettings), the kinds of
 // rules files the settings allow, and the file the turn works on (the active editor's). The request and
 // "What the Model Is Told" both take src/instructions/'s one assembly, so they show and send the same text.
 
-export class PanelInstructions {
-  constructor(private readonly rules: ProjectRulesWatcher) {}
+/** The person's instructions for a relay and for a model on it (User settings); null where there are none. */
+export type TargetInstructions = (target: InstructionsTarget) => { relay: { relay: string; text: string } | null; model: { model: string; text: string } | null };
 
-  assemble(toolNames: readonly string[]): AssembledInstructions {
+export class PanelInstructions {
+  constructor(
+    private readonly rules: ProjectRulesWatcher,
+    private readonly targetInstructions: TargetInstructions = () => ({ relay: null, model: null }),
+  ) {}
+
+  assemble(toolNames: readonly string[], target: InstructionsTarget | null = null): AssembledInstructions {
+    const own = target === null ? { relay: null, model: null } : this.targetInstructions(target);
     const config = vscode.workspace.getConfiguration("relayChat");
     const folders = vscode.workspace.workspaceFolders ?? [];
     return assembleInstructions({
@@ -31,23 +42,35 @@ export class PanelInstructions {
         tools: toolNames,
       },
       personInstructions: userSettingText(config.inspect<unknown>("instructions")?.globalValue),
+      relayInstructions: own.relay,
+      modelInstructions: own.model,
       rules: chooseRules(this.rules.current(), { workingOn: workingOn(), disabledKinds: disabledKinds(config.get<unknown>("projectRules")) }),
       multiRoot: folders.length > 1,
     });
   }
 
   /** The instructions as a request sends them; waits for rules files that changed to be read again. */
-  async forRequest(toolNames: readonly string[]): Promise<RequestInstructions> {
+  async forRequest(toolNames: readonly string[], target: InstructionsTarget | null = null): Promise<RequestInstructions> {
     await this.rules.fresh();
-    return requestInstructionsOf(this.assemble(toolNames));
+    return requestInstructionsOf(this.assemble(toolNames, target));
   }
 
   /** "What the Model Is Told": the whole text as the next message sends it, each part with its source and tokens. */
-  async show(toolNames: readonly string[]): Promise<void> {
+  async show(toolNames: readonly string[], target: InstructionsTarget | null = null): Promise<void> {
     await this.rules.fresh();
-    const document = await vscode.workspace.openTextDocument({ language: "markdown", content: instructionsDocument(this.assemble(toolNames), this.rules.allowed) });
+    const document = await vscode.workspace.openTextDocument({ language: "markdown", content: instructionsDocument(this.assemble(toolNames, target), this.rules.allowed) });
     await vscode.window.showTextDocument(document, { preview: true });
   }
+}
+
+/** The relay's instructions (relayChat.relays) and the model's there (relayChat.modelSettings), from the settings as read. */
+export function targetInstructions(settings: Pick<RelayChatSettings, "relays" | "modelSettings">, target: InstructionsTarget): ReturnType<TargetInstructions> {
+  const relayText = settings.relays.find((profile) => profile.name === target.relay)?.instructions ?? "";
+  const modelText = modelSettingsFor(settings.modelSettings, target.relay ?? "", target.model).instructions ?? "";
+  return {
+    relay: target.relay !== null && relayText.trim() !== "" ? { relay: target.relay, text: relayText } : null,
+    model: modelText.trim() !== "" ? { model: target.model, text: modelText } : null,
+  };
 }
 
 export function requestInstructionsOf(assembled: AssembledInstructions): RequestInstructions {

@@ -5,7 +5,8 @@ import type { ChosenRule } from "./projectRules";
 import type { RuleKind } from "./ruleFile";
 
 // The one place instruction text is put together: the base instruction, the person's own instructions
-// (relayChat.instructions), then the project rules, each part with its source and estimated tokens. What
+// (relayChat.instructions), the relay's and the model's own (relayChat.relays, relayChat.modelSettings), then
+// the project rules, each part with its source and estimated tokens. What
 // "What the model is told" shows and what the request sends are both this function's result.
 
 /** A rules file longer than this is cut (characters; about 4,000 tokens). */
@@ -15,7 +16,7 @@ export const RULES_TOTAL_LIMIT_CHARS = 32_000;
 /** The same estimate as the spend guard's (src/chat/spendGuard.ts): about four characters per token. */
 const CHARACTERS_PER_TOKEN = 4;
 
-export type InstructionPartKind = "base" | "person" | RuleKind;
+export type InstructionPartKind = "base" | "person" | "relay" | "model" | RuleKind;
 
 export interface InstructionPart {
   kind: InstructionPartKind;
@@ -44,15 +45,26 @@ export interface InstructionInputs {
   personInstructions?: string;
   /** Where the person's instructions come from; the panel's setting unless said (the CLI's --system). */
   personSource?: string;
+  /** The relay's own instructions (relayChat.relays[].instructions), for every model there. */
+  relayInstructions?: { relay: string; text: string } | null;
+  /** The model's own instructions (relayChat.modelSettings[].instructions). */
+  modelInstructions?: { model: string; text: string } | null;
   rules?: readonly ChosenRule[];
   /** Several workspace folders: sources name the folder too. */
   multiRoot?: boolean;
 }
 
+/** The parts before the project rules: the base instruction and what the person wrote in settings. */
+const PERSON_KINDS: ReadonlySet<InstructionPartKind> = new Set(["base", "person", "relay", "model"]);
+
 export function assembleInstructions(inputs: InstructionInputs): AssembledInstructions {
   const parts: InstructionPart[] = [part("base", `Relay Chat base instruction v${BASE_INSTRUCTION_VERSION}`, fillBaseInstruction(inputs.environment))];
   const person = inputs.personInstructions?.trim() ?? "";
   if (person !== "") parts.push(part("person", inputs.personSource ?? "relayChat.instructions", `The person's own instructions:\n${person}`));
+  const relay = inputs.relayInstructions?.text.trim() ?? "";
+  if (relay !== "") parts.push(part("relay", `relayChat.relays: ${inputs.relayInstructions?.relay}`, `The person's instructions for this relay:\n${relay}`));
+  const model = inputs.modelInstructions?.text.trim() ?? "";
+  if (model !== "") parts.push(part("model", `relayChat.modelSettings: ${inputs.modelInstructions?.model}`, `The person's instructions for this model:\n${model}`));
   let room = RULES_TOTAL_LIMIT_CHARS;
   for (const rule of inputs.rules ?? []) {
     const source = inputs.multiRoot ? `${rule.folder}/${rule.path}` : rule.path;
@@ -64,7 +76,7 @@ export function assembleInstructions(inputs: InstructionInputs): AssembledInstru
     }
     room -= keep;
     const cutNote = keep < body.length ? `\n[Relay Chat cut this file here: ${keep} of ${body.length} characters sent.]` : "";
-    const header = parts.some((earlier) => earlier.kind !== "base" && earlier.kind !== "person") ? "" : "Project rules (from files in the workspace):\n\n";
+    const header = parts.some((earlier) => !PERSON_KINDS.has(earlier.kind)) ? "" : "Project rules (from files in the workspace):\n\n";
     const entry = part(rule.kind, source, `${header}## ${source}\n${body.slice(0, keep)}${cutNote}`);
     if (keep < body.length) entry.cut = { keptChars: keep, totalChars: body.length };
     parts.push(entry);

@@ -17,7 +17,7 @@ import type { ApprovalView, ImageLimitsView, PanelFields, PanelState, ReceiptVie
 import { DEFAULT_IMAGE_LIMITS } from "./protocol";
 import { dispatchPanelMessage } from "./panelMessages";
 import { SessionRunner } from "./sessionRunner";
-import { contextWindowOf, sessionSettings } from "./sessionSettings";
+import { contextWindowOf, instructionsFor, sessionSettings } from "./sessionSettings";
 import { TurnFileActions } from "./turnFileActions";
 import { TurnStarter } from "./turnStarter";
 
@@ -63,7 +63,7 @@ export class ChatController implements PanelSource {
       ...options,
       prompts: this.prompts,
       sync: this.sync,
-      settings: () => sessionSettings({ ...this.settingsSources(), instructions: this.options.instructions?.(this.runner.offeredToolNames()) }),
+      settings: () => sessionSettings({ ...this.settingsSources(), instructions: this.options.instructions?.(...instructionsFor(this.settingsSources(), this.runner)) }),
       redact: (text) => this.redact(text),
       onStorageProblem: (message) => this.setNotice(message),
       onRequestEnd: () => options.onRequestEnd?.(),
@@ -276,7 +276,7 @@ export class ChatController implements PanelSource {
 
   /** Opens "What the model is told": the whole instruction text of the next request, part by part. */
   async showInstructions(): Promise<void> {
-    await this.options.showInstructions?.(this.runner.offeredToolNames());
+    await this.options.showInstructions?.(...instructionsFor(this.settingsSources(), this.runner));
   }
 
   private get conversation() {
@@ -310,7 +310,7 @@ export class ChatController implements PanelSource {
       attachments: this.editorActions.attachments.views(),
       selectionOffer: this.editorActions.selectionOffer,
       activeFileOffer: this.editorActions.activeFileOffer,
-      context: contextMeterFor(this.conversation, this.editorActions.pendingText(), contextWindowOf(this.settingsSources()), this.options.instructions?.(this.runner.offeredToolNames()).tokens ?? 0),
+      context: contextMeterFor(this.conversation, this.editorActions.pendingText(), contextWindowOf(this.settingsSources()), this.options.instructions?.(...instructionsFor(this.settingsSources(), this.runner)).tokens ?? 0),
       compaction: settings.compaction ?? DEFAULT_COMPACTION_SETTINGS,
       maxOutputTokens: settings.maxOutputTokens,
       filesToReview: this.options.filesToReview?.() ?? 0,

@@ -12,6 +12,12 @@ import type { EditorServices, ModelMemory, PanelLog, PanelPreferences, RelayAcce
 import type { PanelSyncTimers } from "./panelSync";
 import type { WorkspaceFiles } from "./workspaceFiles";
 
+/** The relay (null: none set) and model the next request goes to: their own instructions go with it. */
+export interface InstructionsTarget {
+  relay: string | null;
+  model: string;
+}
+
 // What the chat controller is built with: the relay, storage, the editor's services and the hooks other
 // features listen on (the walkthrough, the status bar, the view's badge). One place to read them all.
 
@@ -42,10 +48,10 @@ export interface ChatControllerOptions {
   balanceNote?: (relay: string | null) => string | null;
   /** The price of a model on a relay as known now (never fetched while sending); null: unknown. */
   priceOf?: (relay: string, model: string) => ModelPrice | null;
-  /** What the model is told with the next request, given the names of the tools offered (src/host/panelInstructions.ts). */
-  instructions?: (toolNames: string[]) => RequestInstructions;
+  /** What the model is told with the next request, given the names of the tools offered and where it goes (src/host/panelInstructions.ts). */
+  instructions?: (toolNames: string[], target: InstructionsTarget) => RequestInstructions;
   /** Opens "What the model is told" for the next request. */
-  showInstructions?: (toolNames: string[]) => Promise<void>;
+  showInstructions?: (toolNames: string[], target: InstructionsTarget) => Promise<void>;
   /** A request of a turn ended (the relay's balance may have changed). */
   onRequestEnd?: () => void;
   timers?: PanelSyncTimers;

@@ -50,6 +50,16 @@ export interface ReceiptView {
   cost?: CostView | null;
   /** Something the relay did that the user should know about this request (already localized); null when nothing. */
   note?: string | null;
+  /** What the model's own settings (relayChat.modelSettings) put in the request; absent or null when nothing. */
+  sentWith?: SentWithView | null;
+}
+
+/** The per-model settings a request went with, as sent (the output cap is the request's). */
+export interface SentWithView {
+  reasoningEffort?: string;
+  temperature?: number;
+  maxOutputTokens?: number;
+  noTools?: true;
 }
 
 /** What happened to a tool call; the card never says "ran" unless it ran. */

@@ -1,7 +1,10 @@
 import { chatSettingsWithDefaults } from "../chat/chatSettings";
 import type { ChatSettings, RequestInstructions } from "../chat/chatSettings";
 import { DEFAULT_COMPACTION_SETTINGS } from "../chat/compaction";
+import { modelSettingsFor } from "../chat/modelSettings";
+import type { ModelSettings } from "../chat/modelSettings";
 import type { ModelPrice } from "../relay/modelPrice";
+import type { InstructionsTarget } from "./chatControllerOptions";
 import type { PanelPreferences, RelayAccess } from "./panelServices";
 
 // What a chat session of the panel is given for its next request, read from the relay settings, the model
@@ -24,20 +27,36 @@ export function contextWindowOf(sources: SessionSettingsSources): number | null 
   return listed ?? sources.preferences?.().contextWindows[sources.model] ?? null;
 }
 
+/** The model's own settings on the active relay (relayChat.modelSettings, every relay's entry under the relay's own). */
+export function modelSettingsOf(sources: Pick<SessionSettingsSources, "relay" | "model">): ModelSettings {
+  return modelSettingsFor(sources.relay.settings.modelSettings ?? [], sources.relay.activeRelay ?? "", sources.model);
+}
+
+/** What the next request's instructions depend on: the tools offered (none when the model is set to get none), the relay and the model. */
+export function instructionsFor(sources: Pick<SessionSettingsSources, "relay" | "model">, runner: { offeredToolNames(): string[] }): [string[], InstructionsTarget] {
+  const toolNames = modelSettingsOf(sources).sendTools === false ? [] : runner.offeredToolNames();
+  return [toolNames, { relay: sources.relay.activeRelay, model: sources.model }];
+}
+
 export function sessionSettings(sources: SessionSettingsSources): ChatSettings {
   const settings = sources.relay.settings;
   const relay = sources.relay.activeRelay ?? undefined;
+  const model = modelSettingsOf(sources);
+  const instructionsAs = settings.relays?.find((profile) => profile.name === relay)?.instructionsAs;
   return chatSettingsWithDefaults({
     model: sources.model,
     relay,
     priceOf: (priced) => (relay === undefined ? null : (sources.priceOf?.(relay, priced) ?? null)),
     spendWarningAmount: settings.spendWarningAmount ?? null,
     stream: settings.stream,
-    maxOutputTokens: settings.maxOutputTokens,
+    // The model's own cap wins over relayChat.maxOutputTokens.
+    maxOutputTokens: model.maxOutputTokens ?? settings.maxOutputTokens,
     toolRoundCap: settings.toolRoundCap,
     expensiveSendThresholdTokens: settings.historyWarningTokens,
     contextWindowTokens: contextWindowOf(sources),
     compaction: settings.compaction ?? DEFAULT_COMPACTION_SETTINGS,
     instructions: sources.instructions,
+    ...(instructionsAs ? { instructionsAs } : {}),
+    ...(Object.keys(model).length > 0 ? { modelSettings: model } : {}),
   });
 }
