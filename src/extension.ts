@@ -14,6 +14,7 @@ import { lazyChatTools } from "./host/chatToolsFactory";
 import { commandsAfter } from "./host/commandRegistration";
 import { watchEditorContext } from "./host/editorContext";
 import { pickModel } from "./host/modelPicker";
+import { openModelSettings } from "./host/modelSettingsEditor";
 import { closeOrphanedReportPreviews } from "./host/orphanedReportTabs";
 import { OutputLog } from "./host/outputLog";
 import { PanelInstructions, requestInstructionsOf, targetInstructions } from "./host/panelInstructions";
@@ -223,6 +224,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       provider.reveal();
       await controller.newChat();
     }),
+    command("relayChat.modelSettings", () => openModelSettings(connection, controller.model())),
     command("relayChat.selectModel", async () => {
       await controller.refreshModels();
       const picked = await pickModel(controller.listedModels, controller.model());

@@ -23,7 +23,7 @@ export type OutcomeKind =
   | "not_finished";
 
 /** What a button in an error offers; the host carries it out. */
-export type FixAction = "setApiKey" | "openSettings" | "selectModel" | "checkConnection" | "openConsole" | "addRelay" | "summarizeEarlierTurns" | "reviewFiles";
+export type FixAction = "setApiKey" | "openSettings" | "selectModel" | "checkConnection" | "openConsole" | "addRelay" | "summarizeEarlierTurns" | "reviewFiles" | "modelSettings";
 
 export interface UsageView {
   inputTokens: number | null;
@@ -467,7 +467,7 @@ const isImageList = (value: unknown): value is ImageUpload[] =>
       BASE64.test(image.data),
   );
 
-const FIX_ACTIONS: readonly string[] = ["setApiKey", "openSettings", "selectModel", "checkConnection", "openConsole", "addRelay", "summarizeEarlierTurns", "reviewFiles"];
+const FIX_ACTIONS: readonly string[] = ["setApiKey", "openSettings", "selectModel", "checkConnection", "openConsole", "addRelay", "summarizeEarlierTurns", "reviewFiles", "modelSettings"];
 
 /** Field checks per message type; anything else that crosses postMessage is ignored and logged. */
 const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>) => boolean } = {

@@ -142,6 +142,7 @@ export const WEBVIEW_STRINGS: readonly string[] = [
   "Open settings",
   "Open the relay's console",
   "Other model…",
+  "Model settings…",
   "Outcome",
   "Output",
   "Outside the workspace: the tool will refuse it.",

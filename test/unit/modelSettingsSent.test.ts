@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { toolsForModel } from "../../src/chat/modelRequestOptions";
+import { readMaxOutputTokens, readTemperature } from "../../src/chat/modelSettingsInput";
 import { requestSentFor } from "../../src/chat/requestSent";
 import { assembleInstructions } from "../../src/instructions/assembleInstructions";
 import { sessionSettings } from "../../src/panel/sessionSettings";
@@ -77,6 +78,19 @@ describe("Model settings: request bodies", () => {
     const other = sessionSettings({ model: "gpt-4o", relay: relay([{ model: "gpt-5", maxOutputTokens: 4000 }]) });
     assert.equal(other.maxOutputTokens, 1000);
     assert.equal(other.modelSettings, undefined);
+  });
+});
+
+describe("Model settings…: what the person types", () => {
+  it("reads a temperature from 0 to 2 and a whole output cap; empty removes the field; anything else says what fits", () => {
+    assert.deepEqual(readTemperature(" 0.2 "), { ok: true, value: 0.2 });
+    assert.deepEqual(readTemperature(""), { ok: true, value: undefined });
+    assert.equal(readTemperature("2.5").ok, false);
+    assert.equal(readTemperature("warm").ok, false);
+    assert.deepEqual(readMaxOutputTokens("4,000"), { ok: true, value: 4000 });
+    assert.deepEqual(readMaxOutputTokens(" "), { ok: true, value: undefined });
+    const bad = readMaxOutputTokens("1.5");
+    assert.ok(!bad.ok && /whole number above 0/.test(bad.problem));
   });
 });
 

@@ -1,17 +1,28 @@
 import assert from "node:assert/strict";
-import { panelState, receipt, turn } from "./fixtures/panelStates";
+import { conversationState, panelState, receipt, turn } from "./fixtures/panelStates";
 import { freshPanelPerTest } from "./support/panelTestHooks";
 import type { PanelPage } from "./support/panelHarness";
 
-// The receipt says what a model's own settings (relayChat.modelSettings) sent with the turn's requests:
-// "effort low · temp 0.2 · max 4000 · no tools" on the line and in each request's details; nothing when none did.
+// A model's own settings (relayChat.modelSettings) in the panel: "Model settings…" in the model picker asks the
+// host for its editor; the receipt says what the settings sent with the turn's requests ("effort low · temp 0.2
+// · max 4000 · no tools") on the line and in each request's details, and nothing when none did.
 
-describe("Chat panel webview: the receipt shows what the model's settings sent (Chromium)", function () {
+describe("Chat panel webview: model settings (Chromium)", function () {
   this.timeout(60_000);
   const current = freshPanelPerTest();
   let panel: PanelPage;
   beforeEach(() => {
     panel = current.panel();
+  });
+
+  it("offers Model settings… in the model picker, which asks the host and keeps the model chosen", async () => {
+    const { page } = panel;
+    await panel.sendState(conversationState());
+    await panel.clearPosted();
+    const picker = page.locator(".composer-toolbar").getByRole("combobox", { name: "Model" });
+    await picker.selectOption({ label: "Model settings…" });
+    assert.equal(await picker.inputValue(), "relay-large");
+    assert.deepEqual(await panel.posted(), [{ type: "fix", action: "modelSettings" }]);
   });
 
   it("shows effort, temperature, cap and no tools on the line and in the details, and nothing for a turn without settings", async () => {
