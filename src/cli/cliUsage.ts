@@ -37,7 +37,7 @@ billed. --json prints {"remaining", "used", "unit", "unlimited", "source"}; exit
 
 The API key is read from the RELAY_CHAT_API_KEY environment variable only (never a flag, so it stays out
 of shell history). The base URL may also come from RELAY_CHAT_BASE_URL. Proxies: HTTPS_PROXY, HTTP_PROXY, NO_PROXY.
-"check" sends a model list request and three small requests, which the relay may bill.
+"check" sends a model list request and three small requests, then one or two tiny ones about instructions; the relay may bill each.
 "relay-chat COMMAND --help" (or "relay-chat help COMMAND") describes one command.`;
 
 const COMMON_OPTIONS = `Options for every command:
@@ -79,7 +79,9 @@ ${COMMON_OPTIONS}`,
   check: `Usage: relay-chat check --model ID [options]
 
 Checks what the relay supports: the model list, a streamed and a non-streamed request and a function call.
-It sends three small requests, which the relay may bill. Exit 0 when everything works.
+It sends three small requests, which the relay may bill, then one or two tiny ones to learn whether the relay
+passes the instructions field on (else a developer message: ask --instructions-as developer). Exit 0 when
+everything works.
 
 ${COMMON_OPTIONS}`,
   balance: `Usage: relay-chat balance [--json] [--kind KIND] [options]

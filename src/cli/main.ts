@@ -3,6 +3,7 @@ import * as l10n from "@vscode/l10n";
 import { RelayClient, RelayConfigurationError } from "../relay/client";
 import { checkBillingNote, checkConnection } from "../relay/connectionCheck";
 import { connectionReportLines } from "../relay/connectionReport";
+import { checkInstructions, instructionsCheckNote } from "../relay/instructionsCheck";
 import type { PriceSettingEntry } from "../relay/priceSetting";
 import { RELAY_KINDS, isRelayKind } from "../relay/relayKind";
 import { runAsk } from "./askCommand";
@@ -155,8 +156,10 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
           output.stderr("check needs --model.\n");
           return 2;
         }
-        output.stdout(`${checkBillingNote()}\n`);
+        output.stdout(`${checkBillingNote()} ${instructionsCheckNote()}\n`);
         const report = await checkConnection(client, values.model, { signal: abort.signal });
+        // Whether the relay passes the instructions on, once it is known to answer (src/relay/instructionsCheck.ts).
+        if (report.ok) report.steps.push(...(await checkInstructions(client, values.model, { signal: abort.signal })).steps);
         for (const line of connectionReportLines(report)) output.stdout(`${line}\n`);
         return report.ok ? 0 : 1;
       }

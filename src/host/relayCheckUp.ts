@@ -4,6 +4,8 @@ import type { FileStorage } from "../chat/fileStorage";
 import type { ToolSupportFindings } from "../lm/toolSupportFindings";
 import { checkConnection } from "../relay/connectionCheck";
 import { connectionReportMarkdown } from "../relay/connectionReport";
+import { checkInstructions, instructionsCheckNote } from "../relay/instructionsCheck";
+import { offerInstructionsFinding } from "./instructionsFinding";
 import { redactSecrets } from "../relay/redact";
 import type { OutputLog } from "./outputLog";
 import type { RelayConnection } from "./relayConnection";
@@ -41,14 +43,22 @@ export function relayCheckUp(sources: RelayCheckUpSources): (name: string) => Pr
     }
     const model = connection.activeRelay === name ? sources.activeModel() : await sources.modelFor(name);
     const report = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("Checking the relay: a model list and three small requests, which the relay may bill…") },
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("Checking the relay: a model list and up to five small requests, which the relay may bill…") },
       () => checkConnection(client, model || "unknown-model"),
     );
+    // Whether the relay passes the instructions on (src/relay/instructionsCheck.ts), once it is known to answer.
+    const instructions = report.ok ? await checkInstructions(client, model || "unknown-model") : null;
+    if (instructions) {
+      report.steps.push(...instructions.steps);
+      report.billingNote = `${report.billingNote} ${instructionsCheckNote()}`;
+    }
     const markdown = connectionReportMarkdown(report, { relay: `${name} (${client.root}/v1)`, model: model || vscode.l10n.t("(none selected)"), keySource: connection.activeRelay === name ? connection.source : "secret-storage", checkedAt: new Date() }, vscode.l10n.t);
     await storage.writeAtomically(CONNECTION_REPORT_NAME, redactSecrets(markdown, connection.secrets()));
     await vscode.commands.executeCommand("markdown.showPreview", vscode.Uri.file(path.join(storageFolder, CONNECTION_REPORT_NAME)));
     log.info(`connection check of ${name}: ${report.ok ? "ok" : "failed"} (request ${report.result?.requestId ?? "-"})`);
     if (report.ok) walkthrough.checkPassed();
     await findings.recordFromCheck(client.root, model, report.steps);
+    const profile = connection.relays.find((relay) => relay.name === name);
+    if (instructions && profile) await offerInstructionsFinding(profile, instructions);
   };
 }

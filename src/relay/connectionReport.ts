@@ -82,6 +82,10 @@ function stepName(name: string, localize: Localize): string {
       return localize("Function call, not streamed");
     case "Function calls":
       return localize("Function calls");
+    case "Instructions":
+      return localize("Instructions");
+    case "Reasoning effort":
+      return localize("Reasoning effort");
     default:
       return name;
   }

@@ -29,6 +29,7 @@ const EXPECTATIONS: Record<EmulatorProfile, ProfileExpectation> = {
   translated: { streamedIncomplete: "completed", streamedUsage: false, streamedCallOmitted: 1 },
   openrouter: { streamedIncomplete: "incomplete", streamedUsage: true, streamedCallOmitted: 0 },
   litellm: { streamedIncomplete: "incomplete", streamedUsage: true, streamedCallOmitted: 0 },
+  "drops-instructions": { streamedIncomplete: "completed", streamedUsage: false, streamedCallOmitted: 1 },
 };
 
 const WEATHER_TOOL: FunctionToolDefinition = { type: "function", name: "get_weather", description: "Weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] }, strict: false };
