@@ -55,6 +55,12 @@ describe("model settings, in the extension host", function () {
     assert.equal(sent.tools, undefined, "no tools for a model set to get none");
     assert.ok(sent.instructions?.includes("Model rule from the in-host test."), "the model's instructions go with it");
     assert.deepEqual(lastTurn(state)?.receipts[0].sentWith, { reasoningEffort: "low", temperature: 0.3, maxOutputTokens: 3000, noTools: true });
+    // What the Model Is Told shows the model's instructions as a source of their own, with its tokens.
+    await vscode.commands.executeCommand("relayChat.showInstructions");
+    const shown = vscode.window.activeTextEditor?.document.getText() ?? "";
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+    assert.match(shown, /\| relayChat\.modelSettings: reasoning \| \d+ \|/);
+    assert.ok(shown.includes(sent.instructions ?? "-"), "the command shows exactly the text that was sent");
 
     // Reset, as Model settings… does it: every field of this relay's entry removed.
     const before = (await (await fetch(`${controlUrl}/received`)).json()) as unknown[];

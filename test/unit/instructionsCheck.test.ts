@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import path from "node:path";
 import { englishText } from "../../src/chat/outcomeLabel";
 import { checkConnection } from "../../src/relay/connectionCheck";
 import { connectionReportMarkdown } from "../../src/relay/connectionReport";
@@ -99,5 +101,25 @@ describe("instructions check: the reasoning efforts the relay names", () => {
     assert.match(echo.steps[1]?.detail ?? "", /takes no reasoning effort/);
     const reasoning = await checkInstructions(relay.client(), "reasoning");
     assert.equal(reasoning.steps.length, 1, "nothing said, nothing reported");
+  });
+});
+
+describe("instructions check: relay-chat check", function () {
+  this.timeout(60_000);
+  const relay = emulatorWithClient({ profile: "drops-instructions" });
+
+  it("prints the Instructions step after the connection steps", async () => {
+    const cliEntry = path.resolve(__dirname, "../../src/cli/main.ts");
+    const result = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const child = spawn(process.execPath, ["--require", require.resolve("tsx/cjs"), cliEntry, "check", "--model", "echo"], {
+        env: { PATH: process.env.PATH, RELAY_CHAT_API_KEY: relay.emulator().defaultKey, RELAY_CHAT_BASE_URL: relay.emulator().baseUrl },
+      });
+      let stdout = "";
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      child.on("close", (code) => resolve({ code, stdout }));
+    });
+    assert.equal(result.code, 0, result.stdout);
+    assert.match(result.stdout, /one or two tiny requests/);
+    assert.match(result.stdout, /warn {2}Instructions: The relay drops the instructions field/);
   });
 });
