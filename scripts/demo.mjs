@@ -80,6 +80,10 @@ function writeDemoWorkspace() {
   mkdirSync(folder, { recursive: true });
   writeFileSync(path.join(folder, "README.md"), "# Demo project\n\nA small folder for trying Relay Chat.\n\nThe model can read this file with the read_file tool, after you approve the call.\n");
   writeFileSync(path.join(folder, "hello.ts"), 'export function greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n');
+  // Project rules the model is told (the Rules chip lists them; ask the demo model "what are my rules?").
+  writeFileSync(path.join(folder, "AGENTS.md"), "# Demo project rules\n\nKeep answers short. Name files with workspace-relative paths.\n");
+  mkdirSync(path.join(folder, ".github", "instructions"), { recursive: true });
+  writeFileSync(path.join(folder, ".github", "instructions", "typescript.instructions.md"), '---\napplyTo: "**/*.ts"\n---\nTypeScript: prefer named exports and explicit return types.\n');
   return folder;
 }
 
@@ -146,6 +150,8 @@ function screenshotCheck(url, folder) {
     await view.locator(".turn-progress").first().waitFor({ state: "hidden", timeout: 60_000 });
     const shown = await receipt.innerText();
     if (!shown.includes(panelText("completed"))) throw new Error(`The demo answer did not complete; its receipt says: ${shown}`);
+    // The demo workspace's AGENTS.md goes with every message: the Rules chip in the message box says so.
+    await view.locator(".rules-chip").waitFor({ timeout: 60_000 });
   });
 }
 

@@ -18,6 +18,7 @@ import { openModelSettings } from "./host/modelSettingsEditor";
 import { closeOrphanedReportPreviews } from "./host/orphanedReportTabs";
 import { OutputLog } from "./host/outputLog";
 import { PanelInstructions, requestInstructionsOf, targetInstructions } from "./host/panelInstructions";
+import type { TargetInstructions } from "./host/panelInstructions";
 import { ProjectRulesWatcher } from "./host/projectRulesWatcher";
 import { sharedHistoryFolder } from "./host/historyFolder";
 import { CONNECTION_REPORT_NAME, relayCheckUp } from "./host/relayCheckUp";
@@ -127,9 +128,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   const activeConsoleUrl = () => connection.active?.consoleUrl ?? "";
   // What the model is told: the base instruction, the person's and the project rules files, kept current.
   const projectRules = new ProjectRulesWatcher(context.workspaceState, (message) => log.info(message));
-  const panelInstructions = new PanelInstructions(projectRules, (target) => targetInstructions(connection.settings, target));
+  // The relay and model of the panel's next request: what the person set for them goes with it.
+  const panelInstructions = new PanelInstructions(projectRules, (): TargetInstructions => targetInstructions(connection.settings, { relay: connection.activeRelay, model: controller.model() }));
   projectRules.current();
-  context.subscriptions.push(projectRules, vscode.commands.registerCommand("relayChat.showInstructions", () => controller.showInstructions()));
+  context.subscriptions.push(projectRules, vscode.commands.registerCommand("relayChat.showInstructions", () => controller.rules.show()));
   const controller = new ChatController({
     relay: connection,
     store,
@@ -154,8 +156,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     strings: () => (webviewStrings ??= Object.fromEntries(WEBVIEW_STRINGS.map((english) => [english, vscode.l10n.t(english)]))),
     onRequestEnd: () => void money.refreshBalance(),
     priceOf: (relay, model) => money.priceOf(relay, model),
-    instructions: (toolNames, target) => requestInstructionsOf(panelInstructions.assemble(toolNames, target)),
-    showInstructions: (toolNames, target) => panelInstructions.show(toolNames, target),
+    instructions: (toolNames, rulesOff, plan) => requestInstructionsOf(panelInstructions.assemble(toolNames, rulesOff, plan)),
+    rules: (toolNames, rulesOff, plan) => panelInstructions.chip(toolNames, rulesOff, plan),
+    instructionsReady: () => panelInstructions.ready(),
+    showInstructions: (toolNames, rulesOff, plan) => panelInstructions.show(toolNames, rulesOff, plan),
     balanceNote: (relay) => money.balanceNote(relay),
     onRendered: (sinceLoadMs) => {
       if (!clock.rendered(sinceLoadMs)) return;
@@ -207,7 +211,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       if (affectsRelaySettings(event)) void refreshConnection();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => controller.onConnectionChanged()),
-    money.onDidReadBalance(() => controller.balanceChanged()),
+    money.onDidReadBalance(() => controller.fieldsChanged()),
+    projectRules.onDidChange(() => controller.fieldsChanged()),
     ...languageModels.disposables,
 
     // The panel, its history shared with other windows on the same folder, and the editor as context.

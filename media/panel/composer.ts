@@ -1,4 +1,4 @@
-import type { AttachmentView, ContextMeterView, FileMatchView, ImageLimitsView, RelayModelsView, ToHost } from "../../src/panel/protocol";
+import type { AttachmentView, ChatModeView, ContextMeterView, FileMatchView, ImageLimitsView, RelayModelsView, RulesView, ToHost } from "../../src/panel/protocol";
 import { DEFAULT_IMAGE_LIMITS, IMAGE_MEDIA_TYPES } from "../../src/panel/protocol";
 import { button, element } from "./dom";
 import { FilePicker, hashQueryAt } from "./filePicker";
@@ -6,6 +6,8 @@ import { icon, iconButton } from "./icons";
 import { ImageAttachments, imageFilesOf } from "./imageAttachments";
 import type { Localizer } from "./localizer";
 import { ModelPicker } from "./modelPicker";
+import { RulesChip } from "./rulesChip";
+import { ModeSwitch } from "./modeSwitch";
 
 export interface ComposerState {
   readonly busy: boolean;
@@ -22,6 +24,10 @@ export interface ComposerState {
   readonly relayModels: readonly RelayModelsView[];
   readonly context: ContextMeterView | null;
   readonly imageLimits: ImageLimitsView;
+  /** The Rules chip; null: no rules files. */
+  readonly rules?: RulesView | null;
+  /** The Plan / Act switch; absent: Act. */
+  readonly mode?: ChatModeView;
 }
 
 const MAX_INPUT_HEIGHT = 220;
@@ -39,6 +45,8 @@ export class Composer {
   private readonly editBanner: HTMLElement;
   private readonly filePicker: FilePicker;
   private readonly modelPicker: ModelPicker;
+  private readonly rulesChip: RulesChip;
+  private readonly modeSwitch: ModeSwitch;
   private readonly meter = element("span", { className: "context-meter", attributes: { role: "meter", "aria-valuemin": "0" } });
   private readonly images: ImageAttachments;
   private readonly imagePicker = element("input", { className: "image-picker", attributes: { type: "file", accept: IMAGE_MEDIA_TYPES.join(","), multiple: "", hidden: "" } });
@@ -79,6 +87,8 @@ export class Composer {
     });
     this.filePicker = new FilePicker(this.textarea, localizer, (path) => this.pickFile(path));
     this.modelPicker = new ModelPicker(localizer, post);
+    this.rulesChip = new RulesChip(localizer, post);
+    this.modeSwitch = new ModeSwitch(localizer, post);
     this.sendButton = iconButton("send", localizer.text("Send"), () => this.send(), "send-button");
     this.stopButton = iconButton("debug-stop", localizer.text("Stop"), () => this.post({ type: "stop" }), "stop-button");
     this.editBanner = element("div", { className: "edit-banner" }, [
@@ -91,6 +101,7 @@ export class Composer {
       this.editBanner,
       this.filePicker.root,
       this.modelPicker.finderPopup,
+      this.rulesChip.popup,
       element("div", { className: "composer" }, [
         this.chips,
         this.images.root,
@@ -103,6 +114,7 @@ export class Composer {
           this.meter,
           iconButton("book", localizer.text("What the model is told"), () => this.post({ type: "showInstructions" }), "instructions-button"),
           element("span", { className: "spacer" }),
+          this.modeSwitch.root,
           this.stopButton,
           this.sendButton,
         ]),
@@ -126,7 +138,9 @@ export class Composer {
     this.updateButtons();
     this.modelPicker.update({ model: state.model, models: state.models, note: state.modelsNote, relay: state.relay, relayModels: state.relayModels });
     this.updateMeter();
-    const signature = JSON.stringify([state.attachments, state.selectionOffer, state.activeFileOffer]);
+    this.rulesChip.update(state.rules ?? null);
+    this.modeSwitch.update(state.mode ?? "act");
+    const signature = JSON.stringify([state.attachments, state.selectionOffer, state.activeFileOffer, state.rules === null || state.rules === undefined]);
     if (signature === this.chipsSignature) return;
     this.chipsSignature = signature;
     const chips = state.attachments.map((attachment) => this.renderChip(attachment));
@@ -147,6 +161,8 @@ export class Composer {
       offered.addEventListener("click", () => this.post({ type: "attachSelection" }));
       chips.push(offered);
     }
+    // The Rules chip is the same element throughout, so its open list and focus survive other chips changing.
+    if (state.rules) chips.unshift(this.rulesChip.chip);
     this.chips.replaceChildren(...chips);
     this.chips.hidden = chips.length === 0;
   }

@@ -16,6 +16,7 @@ import { renderSetupNotice } from "./setupNotice";
 import { renderSpendWarning } from "./spendWarning";
 import { renderCompactionOffer } from "./turnSummary";
 import { TitleBar } from "./titleBar";
+import { TaskListView } from "./taskListView";
 import { EAGER_TURNS, TurnList } from "./turnList";
 
 export interface PanelViewOptions {
@@ -47,6 +48,7 @@ export class PanelView {
   private readonly compactionSlot = element("div", { className: "compaction-slot" });
   private readonly reviewSlot = element("div", { className: "review-slot" });
   private readonly composer: Composer;
+  private readonly taskList: TaskListView;
   private readonly sentImages: SentImages;
   private readonly viewer: ImageViewer;
   private readonly history: HistoryView;
@@ -86,6 +88,7 @@ export class PanelView {
       element("p", { className: "empty-hint", text: localizer.text("Type # to attach a workspace file. Each answer ends with a receipt: tokens, time and the request id.") }),
     ]);
     this.composer = new Composer(localizer, post, options.saveDraft, options.initialDraft, () => this.follower.followToEnd());
+    this.taskList = new TaskListView(localizer, post);
     this.scroller.append(this.emptyState, this.turnList.root, this.approvals);
     this.follower = new ScrollFollower(this.scroller, localizer);
     this.notice.append(icon("info"), this.noticeText, iconButton("close", localizer.text("Dismiss"), () => this.dismissNotice()));
@@ -95,7 +98,7 @@ export class PanelView {
       this.setupSlot,
       this.notice,
       element("div", { className: "scroll-area" }, [this.scroller, this.follower.jumpButton]),
-      element("div", { className: "bottom" }, [this.reviewSlot, this.compactionSlot, this.spendSlot, this.composer.root]),
+      element("div", { className: "bottom" }, [this.reviewSlot, this.compactionSlot, this.spendSlot, this.taskList.root, this.composer.root]),
       this.history.root,
       this.viewer.root,
       this.announcer.root,
@@ -179,6 +182,7 @@ export class PanelView {
     this.renderCompactionOffer(state);
     this.renderFilesToReview(state);
     this.history.update(state.conversations, state.conversationId);
+    this.taskList.update(state.tasks ?? []);
     this.composer.update({
       busy: state.busy,
       canSend: state.setup.hasBaseUrl && state.setup.hasApiKey,
@@ -192,6 +196,8 @@ export class PanelView {
       relayModels: state.relayModels,
       context: state.context,
       imageLimits: state.imageLimits,
+      rules: state.rules ?? null,
+      mode: state.mode ?? "act",
     });
   }
 

@@ -6,6 +6,7 @@ import type { Localizer } from "./localizer";
 import { renderToolCallCard } from "./toolCallCard";
 import { renderNoCheckpoint, renderTurnChanges } from "./turnChanges";
 import { renderTurnReceipt } from "./turnReceipt";
+import { renderActOnPlan, renderPlanBadge } from "./planTurn";
 import { renderTurnSummary } from "./turnSummary";
 import { renderRefusal, renderTurnState, toneOf } from "./turnState";
 
@@ -59,6 +60,7 @@ export class TurnElement {
   /** The state box, whose alert role follows whether this is the newest turn. */
   private stateBox: HTMLElement | null = null;
   private retryActions: HTMLElement | null = null;
+  private planActions: HTMLElement | null = null;
   private receiptExpanded = false;
   private reasoningOpen = false;
 
@@ -79,7 +81,7 @@ export class TurnElement {
   }
 
   update(turn: TurnView, context: TurnContext): void {
-    const userSignature = JSON.stringify([turn.userText, turn.attachments, turn.images, turn.reviewNote, turn.branchIndex, turn.branchCount]);
+    const userSignature = JSON.stringify([turn.userText, turn.attachments, turn.images, turn.reviewNote, turn.branchIndex, turn.branchCount, turn.mode]);
     if (userSignature !== this.userSignature) {
       this.userSignature = userSignature;
       this.userSlot.replaceChildren(this.renderUserMessage(turn, context.localizer));
@@ -93,7 +95,7 @@ export class TurnElement {
     else if (context.deferAnswer && (!this.answer.hasContent || this.answer.isDeferred)) this.answer.defer(turn.answerText);
     else this.answer.showFinished(turn.answerText);
     this.progress.hidden = isFinished(turn);
-    const footerSignature = JSON.stringify([isFinished(turn), turn.refusal, turn.outcome, turn.outcomeLabel, turn.explanation, turn.fixes, turn.actions, turn.receipts, turn.otherItemKinds, turn.changedFiles, turn.restored, turn.sentLater]);
+    const footerSignature = JSON.stringify([isFinished(turn), turn.refusal, turn.outcome, turn.outcomeLabel, turn.explanation, turn.fixes, turn.actions, turn.receipts, turn.otherItemKinds, turn.changedFiles, turn.restored, turn.sentLater, turn.actOnPlan]);
     if (footerSignature !== this.footerSignature) {
       this.footerSignature = footerSignature;
       this.footerSlot.replaceChildren(...this.renderFooter(turn, context.localizer));
@@ -115,6 +117,7 @@ export class TurnElement {
       control.disabled = place.busy || control.dataset["alwaysDisabled"] === "true";
     }
     if (this.retryActions !== null) this.retryActions.hidden = place.busy || !place.isNewest;
+    if (this.planActions !== null) this.planActions.hidden = place.busy || !place.isNewest;
     if (this.stateBox !== null) {
       if (place.isNewest && this.stateBox.classList.contains("tone-error")) this.stateBox.setAttribute("role", "alert");
       else this.stateBox.removeAttribute("role");
@@ -162,6 +165,7 @@ export class TurnElement {
     return element("div", { className: "user-message" }, [
       visuallyHidden(`${localizer.text("You")}: `),
       actions,
+      turn.mode === "plan" ? renderPlanBadge(localizer) : null,
       element("div", { className: "user-text", text: turn.userText }),
       chips,
       turn.images && turn.images.length > 0 ? this.handlers.sentImages(turn.images) : null,
@@ -212,6 +216,7 @@ export class TurnElement {
   private renderFooter(turn: TurnView, localizer: Localizer): HTMLElement[] {
     this.stateBox = null;
     this.retryActions = null;
+    this.planActions = null;
     if (!isFinished(turn)) return turn.receipts.length > 0 ? [this.receipt(turn, localizer)] : [];
     const parts: HTMLElement[] = [];
     if (turn.refusal !== null) parts.push(renderRefusal(turn.refusal, localizer));
@@ -223,6 +228,10 @@ export class TurnElement {
       this.stateBox = state.root;
       this.retryActions = state.actions;
       parts.push(state.root);
+    }
+    if (turn.actOnPlan) {
+      this.planActions = renderActOnPlan(localizer, () => this.handlers.post({ type: "actOnPlan", turnId: this.turnId }));
+      parts.push(this.planActions);
     }
     if (turn.changedFiles) parts.push(renderTurnChanges(turn.changedFiles, turn.restored === true, localizer, (action) => this.handlers.post({ type: "turnChanges", turnId: this.turnId, action })));
     if (turn.receipts.length > 0) parts.push(this.receipt(turn, localizer));

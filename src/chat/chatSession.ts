@@ -11,7 +11,7 @@ import type { ChatSettings } from "./chatSettings";
 import type { Clock, IdFactory } from "./clock";
 import { randomIds, systemClock } from "./clock";
 import { compactionBoundary, DEFAULT_COMPACTION_SETTINGS, summaryRequestItems, summaryRequestTurn, summaryText } from "./compaction";
-import type { Conversation, RequestPurpose, RequestRecord, Turn, TurnSummary } from "./conversation";
+import type { Conversation, RequestPurpose, RequestRecord, ToolCallRecord, Turn, TurnSummary } from "./conversation";
 import { activePath, createConversation, findTurn, newestLeafFrom, requireTurn } from "./conversation";
 import type { HistoryStore } from "./historyStore";
 import type { ImageData } from "./imageStore";
@@ -28,6 +28,9 @@ import { toolsForModel } from "./modelRequestOptions";
 import { checkpointAtTurnEnd, checkpointBeforeChange, checkpointBeforeRound, recountTurnChanges } from "./turnCheckpoint";
 import type { TurnRequestContext } from "./turnRequest";
 import { sendTurnRequest } from "./turnRequest";
+import type { ChatMode } from "../tools/planMode";
+import type { TaskItem } from "../tools/updateTasksTool";
+import { modeOf, requestToolsInMode, tasksSetBy, toolsInMode, turnModeOf } from "./planState";
 
 // This file is longer than 400 lines because every way a turn starts (send, continue, retry, regenerate,
 // edit, summarize) goes through the one loop here, so the no-retry rule is kept in one place; one request
@@ -59,6 +62,8 @@ export interface ChatSessionListener {
   onTurnEnd?(turn: Turn): void;
   /** Saving history or the ledger failed; the turn itself went on. */
   onStorageProblem?(message: string): void;
+  /** The model changed the task list (update_tasks ran); it is saved with the conversation. */
+  onTasksChanged?(tasks: readonly TaskItem[]): void;
 }
 
 export interface ChatSessionOptions {
@@ -164,6 +169,19 @@ export class ChatSession {
     return this.startTurn(turn.parentId, turn.userText, { reviewNote: turn.reviewNote, ...options, images: [] });
   }
 
+  /** Plan or Act for the next message; a turn under way keeps the mode it started in. Saved with the conversation. */
+  async setMode(mode: ChatMode): Promise<void> {
+    if (modeOf(this.current) === mode) return;
+    this.current.mode = mode;
+    await this.save(null);
+  }
+
+  /** The person's change to the task list (ticked or removed an item); the next request carries it. */
+  async setTasks(tasks: readonly TaskItem[]): Promise<void> {
+    this.current.tasks = [...tasks];
+    await this.save(null);
+  }
+
   /** Puts the branch through `turnId` on screen (its newest continuation), and saves that choice. */
   async showBranch(turnId: string): Promise<void> {
     this.assertIdle();
@@ -207,6 +225,15 @@ export class ChatSession {
     if (restoredFrom) turn.checkpoint.restoredFrom = restoredFrom;
     else delete turn.checkpoint.restoredFrom;
     await this.save(turn);
+  }
+
+  /**
+   * Switches project rules files off (or back on) for this conversation; saved with it once it has a turn. An
+   * empty list is kept rather than removed, so the journal records that the files were switched back on.
+   */
+  async setRulesOff(ids: readonly string[]): Promise<void> {
+    this.current.rulesOff = [...ids];
+    if (this.current.turns.length > 0) await this.save(null);
   }
 
   /** The actions an `incomplete` turn offers, with their billing note; empty for any other turn. */
@@ -294,6 +321,7 @@ export class ChatSession {
       if (refused) return refused;
       const turn: Turn = { id: this.ids("turn"), parentId, userText: text, createdAt: this.clock.now(), requests: [], toolCalls: [], outcome: { kind: "in_progress" }, notice: null };
       if (images.length > 0) turn.images = images;
+      if (modeOf(this.current) === "plan") turn.mode = "plan";
       // The note goes first, as its own message, so the person's words stay as they typed them.
       const note = options.reviewNote ? [userMessage(options.reviewNote)] : [];
       if (options.reviewNote) turn.reviewNote = options.reviewNote;
@@ -386,8 +414,16 @@ export class ChatSession {
         await this.save(turn);
         const followUpEstimate = estimateNextRequest(this.current, turn, [], this.settings.expensiveSendThresholdTokens, "tool_follow_up");
         await checkpointBeforeRound(turn, proposals, this.tools, (problem) => this.reportCheckpointProblem(problem));
-        const records = await answerFunctionCalls(proposals, this.tools ?? noTools(), abort.signal, (event) =>
-          this.listener.onToolCall?.(turn.id, event.phase === "proposed" ? { ...event, followUpEstimate } : event),
+        // The turn's own mode: switching the composer while it runs changes the next message, not this one.
+        const tools = toolsInMode(this.tools ?? noTools(), turnModeOf(turn));
+        const records = await answerFunctionCalls(
+          proposals,
+          tools,
+          abort.signal,
+          (event) => {
+            if (event.phase === "finished") this.keepTasksSetBy(event.record);
+            this.listener.onToolCall?.(turn.id, event.phase === "proposed" ? { ...event, followUpEstimate } : event);
+          },
           { conversationId: this.current.id, turnId: turn.id },
         );
         turn.toolCalls.push(...records);
@@ -434,7 +470,8 @@ export class ChatSession {
       relay: this.settings.relay,
       priceOf: priceNow(this.settings),
       stream: this.settings.stream,
-      tools: toolsForModel(this.tools?.registry.requestTools(this.tools.availability()), this.settings.modelSettings),
+      // Plan mode's read-only set (plan), then none at all for a model set to get no tools (its model settings).
+      tools: toolsForModel(this.tools && requestToolsInMode(this.tools, turnModeOf(turn)), this.settings.modelSettings),
       clock: this.clock,
       ids: this.ids,
       redact: this.redact,
@@ -444,6 +481,14 @@ export class ChatSession {
       instructionsAs: this.settings.instructionsAs,
       modelSettings: this.settings.modelSettings,
     };
+  }
+
+  /** An update_tasks call that ran sets the conversation's list (saved with the turn's next save). */
+  private keepTasksSetBy(record: ToolCallRecord): void {
+    const tasks = tasksSetBy(record);
+    if (tasks === null) return;
+    this.current.tasks = tasks;
+    this.listener.onTasksChanged?.(tasks);
   }
 
   private reportCheckpointProblem(problem: string): void {

@@ -2,6 +2,8 @@ import type { FunctionCallOutputItem, FunctionToolDefinition, InputItem, OutputI
 import type { CheckpointId } from "../tools/checkpointStore";
 import type { ToolCallOutcome } from "../tools/runToolCall";
 import type { ApprovedBy } from "../tools/approvalPolicy";
+import type { ChatMode } from "../tools/planMode";
+import type { TaskItem } from "../tools/updateTasksTool";
 import type { RequestCost } from "./cost";
 import type { SentModelSettings } from "./modelRequestOptions";
 
@@ -147,6 +149,8 @@ export interface Turn {
    * instead of these turns' items; the turns themselves stay. Absent when none was made here.
    */
   summary?: TurnSummary;
+  /** Sent in Plan mode (read-only tools, told to propose a plan); absent: Act. */
+  mode?: "plan";
 }
 
 /** A summary that replaces the turns up to the one it is stored on in what later requests send. */
@@ -184,6 +188,12 @@ export interface Conversation {
   activeTurnId: string | null;
   /** The tool lists offered with requests, stored once each and named by a hash of their JSON. */
   toolSets?: Record<string, FunctionToolDefinition[]>;
+  /** Project rules files switched off for this conversation (the Rules chip), as `folder/path`; absent: none. */
+  rulesOff?: string[];
+  /** Plan or Act for the next message (the switch in the composer); absent: Act. */
+  mode?: ChatMode;
+  /** The task list the model keeps with update_tasks and the person ticks; absent: none yet. */
+  tasks?: TaskItem[];
 }
 
 export function createConversation(id: string, model: string, now: number): Conversation {

@@ -9,7 +9,7 @@ import { readJsonLines } from "./jsonLines";
 // one turn or one field wins. Compaction folds journals into the snapshot (see HistoryStore).
 
 /** The conversation fields a record can set; each is last-writer-wins by record time. */
-const META_FIELDS = ["title", "model", "activeTurnId", "createdAt"] as const;
+const META_FIELDS = ["title", "model", "activeTurnId", "createdAt", "rulesOff", "mode", "tasks"] as const;
 type MetaField = (typeof META_FIELDS)[number];
 export type ConversationMeta = Pick<Conversation, MetaField | "updatedAt">;
 
@@ -75,8 +75,8 @@ export function changedMeta(conversation: Conversation, known: ConversationMeta 
 }
 
 export function metaOf(conversation: Conversation): ConversationMeta {
-  const { title, model, activeTurnId, createdAt, updatedAt } = conversation;
-  return { title, model, activeTurnId, createdAt, updatedAt };
+  const { title, model, activeTurnId, createdAt, updatedAt, rulesOff, mode, tasks } = conversation;
+  return { title, model, activeTurnId, createdAt, updatedAt, mode, tasks, ...(rulesOff ? { rulesOff } : {}) };
 }
 
 /** The snapshot file's text: the conversation as always, plus the revisions of what it holds. */

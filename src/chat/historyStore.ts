@@ -174,7 +174,7 @@ export class HistoryStore {
         if (turn.outcome.kind === "in_progress" && writer !== undefined && (await this.writerIsAnswering(id, writer))) running.add(turn.id);
       }
       settleUnfinishedTurns(conversation, (turnId) => running.has(turnId));
-      this.remember(conversation);
+      this.remember(id, knownOf(conversation));
       if (state.migratedFrom !== null) (this.known.get(id) as Known).migrated = true;
       const notices: string[] = [];
       if (state.migratedFrom !== null) notices.push(l10n.t("This conversation was upgraded from an older format (version {0}); it is saved in the new format on the next change.", state.migratedFrom));
@@ -198,6 +198,9 @@ export class HistoryStore {
       if (turns.length > 0) record.turns = turns;
       const newToolSets = Object.entries(conversation.toolSets ?? {}).filter(([toolSetId]) => !known?.toolSetIds.has(toolSetId));
       if (newToolSets.length > 0) record.toolSets = Object.fromEntries(newToolSets);
+      // What this record writes, taken now: the conversation may change while the line is appended (a new
+      // turn starting beside a mode change), and what changes then is for the next save to write.
+      const written = knownOf(conversation);
       const line = jsonLine(record);
       // Every record survives a kill once appended. Only those that end a turn (or change no turn) also wait
       // for the disk, which costs more than the rest of a short turn's storage: a power loss during a turn
@@ -206,7 +209,7 @@ export class HistoryStore {
       await this.storage.append(journalName(id, this.writer), line, { flush: !underWay });
       this.journalBytes.set(id, (this.journalBytes.get(id) ?? 0) + line.length);
       const listChanged = known === undefined || turns.some((turn) => !known.turnIds.has(turn.id)) || record.meta?.title !== undefined || record.meta?.model !== undefined;
-      this.remember(conversation, known);
+      this.remember(conversation.id, written, known);
       if (listChanged) await this.appendIndexLine(indexLineOf(conversation, record.at, this.known.get(id)?.turnIds.size ?? 0));
       const answering = turns.some((turn) => turn.outcome.kind === "in_progress");
       if (answering) this.startAnswering(id);
@@ -317,12 +320,12 @@ export class HistoryStore {
     return this.lastAt;
   }
 
-  private remember(conversation: Conversation, known?: Known): void {
-    const entry = known ?? { meta: metaOf(conversation), turnIds: new Set<string>(), toolSetIds: new Set<string>() };
-    entry.meta = metaOf(conversation);
-    for (const turn of conversation.turns) entry.turnIds.add(turn.id);
-    for (const toolSetId of Object.keys(conversation.toolSets ?? {})) entry.toolSetIds.add(toolSetId);
-    this.known.set(conversation.id, entry);
+  private remember(id: string, written: Known, known?: Known): void {
+    const entry = known ?? { meta: written.meta, turnIds: new Set<string>(), toolSetIds: new Set<string>() };
+    entry.meta = written.meta;
+    for (const turnId of written.turnIds) entry.turnIds.add(turnId);
+    for (const toolSetId of written.toolSetIds) entry.toolSetIds.add(toolSetId);
+    this.known.set(id, entry);
   }
 
   private startAnswering(id: string): void {
@@ -521,6 +524,11 @@ function assertConversationId(id: string): void {
 function snapshotName(id: string): string {
   assertConversationId(id);
   return `${CONVERSATIONS_FOLDER}/${id}.json`;
+}
+
+/** What a save of the conversation now writes (or an open read): its fields, turns and tool lists. */
+function knownOf(conversation: Conversation): Known {
+  return { meta: metaOf(conversation), turnIds: new Set(conversation.turns.map((turn) => turn.id)), toolSetIds: new Set(Object.keys(conversation.toolSets ?? {})) };
 }
 
 function journalName(id: string, writer: string): string {

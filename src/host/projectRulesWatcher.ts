@@ -20,17 +20,25 @@ export class ProjectRulesWatcher implements vscode.Disposable {
   private stale = true;
   private timer: NodeJS.Timeout | undefined;
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** The files were read again (the Rules chip and the context meter follow). */
+  readonly onDidChange = this.changed.event;
 
   constructor(private readonly workspaceState: vscode.Memento, private readonly log: (message: string) => void) {
     const watcher = vscode.workspace.createFileSystemWatcher("**/{AGENTS.md,CLAUDE.md,.cursorrules,.clinerules,.clinerules/**,*.instructions.md,copilot-instructions.md}");
     const changed = () => this.markStale();
-    this.disposables.push(watcher, watcher.onDidCreate(changed), watcher.onDidChange(changed), watcher.onDidDelete(changed));
+    this.disposables.push(this.changed, watcher, watcher.onDidCreate(changed), watcher.onDidChange(changed), watcher.onDidDelete(changed));
     this.disposables.push(vscode.workspace.onDidChangeWorkspaceFolders(changed), vscode.workspace.onDidGrantWorkspaceTrust(changed));
   }
 
   /** Whether rules may be read here: a trusted workspace, or an untrusted one the person allowed them in. */
   get allowed(): boolean {
     return vscode.workspace.isTrusted || this.workspaceState.get<boolean>(ALLOWED_UNTRUSTED_KEY, false);
+  }
+
+  /** Rules files may have changed since they were last read (a read is due or under way). */
+  get needsReading(): boolean {
+    return this.allowed && (this.stale || this.reading !== null);
   }
 
   /** The rules files as last read (empty when not allowed); starts a read when they may have changed. */
@@ -66,6 +74,7 @@ export class ProjectRulesWatcher implements vscode.Disposable {
     const reading = this.readAll()
       .then((folders) => {
         this.folders = folders;
+        this.changed.fire();
       })
       .catch((error: unknown) => this.log(`The project rules files could not be read: ${(error as Error).message}`))
       .finally(() => {
@@ -105,6 +114,7 @@ export class ProjectRulesWatcher implements vscode.Disposable {
         if (choice !== allow) return;
         await this.workspaceState.update(ALLOWED_UNTRUSTED_KEY, true);
         this.markStale();
+        this.changed.fire();
       });
   }
 }

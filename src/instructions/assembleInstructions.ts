@@ -3,10 +3,13 @@ import { BASE_INSTRUCTION_VERSION, fillBaseInstruction } from "./baseInstruction
 import type { InstructionEnvironment } from "./baseInstruction";
 import type { ChosenRule } from "./projectRules";
 import type { RuleKind } from "./ruleFile";
+import { PLAN_MODE_SOURCE, TASK_LIST_SOURCE, planModeText, taskListText } from "./planInstructions";
+import type { ChatMode } from "../tools/planMode";
+import type { TaskItem } from "../tools/updateTasksTool";
 
 // The one place instruction text is put together: the base instruction, the person's own instructions
 // (relayChat.instructions), the relay's and the model's own (relayChat.relays, relayChat.modelSettings), then
-// the project rules, each part with its source and estimated tokens. What
+// the project rules, the task list and Plan mode's request, each part with its source and estimated tokens. What
 // "What the model is told" shows and what the request sends are both this function's result.
 
 /** A rules file longer than this is cut (characters; about 4,000 tokens). */
@@ -16,11 +19,11 @@ export const RULES_TOTAL_LIMIT_CHARS = 32_000;
 /** The same estimate as the spend guard's (src/chat/spendGuard.ts): about four characters per token. */
 const CHARACTERS_PER_TOKEN = 4;
 
-export type InstructionPartKind = "base" | "person" | "relay" | "model" | RuleKind;
+export type InstructionPartKind = "base" | "person" | "relay" | "model" | RuleKind | "tasks" | "plan";
 
 export interface InstructionPart {
   kind: InstructionPartKind;
-  /** Where the text comes from: "Relay Chat base instruction v1", "relayChat.instructions", "app/AGENTS.md". */
+  /** Where the text comes from: "Relay Chat base instruction v2", "relayChat.instructions", "app/AGENTS.md". */
   source: string;
   text: string;
   tokens: number;
@@ -52,6 +55,10 @@ export interface InstructionInputs {
   rules?: readonly ChosenRule[];
   /** Several workspace folders: sources name the folder too. */
   multiRoot?: boolean;
+  /** The conversation's mode: Plan adds the part that asks for a plan and no changes. */
+  mode?: ChatMode;
+  /** The conversation's task list (update_tasks), sent as it is now so ticks and removals reach the model. */
+  tasks?: readonly TaskItem[];
 }
 
 /** The parts before the project rules: the base instruction and what the person wrote in settings. */
@@ -81,6 +88,8 @@ export function assembleInstructions(inputs: InstructionInputs): AssembledInstru
     if (keep < body.length) entry.cut = { keptChars: keep, totalChars: body.length };
     parts.push(entry);
   }
+  if (inputs.tasks !== undefined && inputs.tasks.length > 0) parts.push(part("tasks", TASK_LIST_SOURCE, taskListText(inputs.tasks)));
+  if (inputs.mode === "plan") parts.push(part("plan", PLAN_MODE_SOURCE, planModeText()));
   const text = parts.filter((entry) => entry.text !== "").map((entry) => entry.text).join("\n\n");
   return { text, parts, tokens: estimateTokens(text), hash: createHash("sha256").update(text).digest("hex").slice(0, 16) };
 }

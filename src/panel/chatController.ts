@@ -1,3 +1,4 @@
+import { ConversationRules } from "./rulesChip";
 import * as l10n from "@vscode/l10n";
 import { DEFAULT_COMPACTION_SETTINGS } from "../chat/compaction";
 import { redactSecrets } from "../relay/redact";
@@ -17,7 +18,7 @@ import type { ApprovalView, ImageLimitsView, PanelFields, PanelState, ReceiptVie
 import { DEFAULT_IMAGE_LIMITS } from "./protocol";
 import { dispatchPanelMessage } from "./panelMessages";
 import { SessionRunner } from "./sessionRunner";
-import { contextWindowOf, instructionsFor, sessionSettings } from "./sessionSettings";
+import { contextWindowOf, sessionSettings } from "./sessionSettings";
 import { TurnFileActions } from "./turnFileActions";
 import { TurnStarter } from "./turnStarter";
 
@@ -50,6 +51,8 @@ export class ChatController implements PanelSource {
   /** Review, restore and Apply to file on the files a turn changed. */
   readonly turnFiles: TurnFileActions;
   readonly editorActions: EditorActions;
+  /** The rules files switched off for the conversation on screen (the Rules chip). */
+  readonly rules: ConversationRules;
 
   constructor(private readonly options: ChatControllerOptions) {
     this.sync = new PanelSync(this, (message) => this.view?.post(message), options.strings, options.timers, options.locale);
@@ -63,11 +66,12 @@ export class ChatController implements PanelSource {
       ...options,
       prompts: this.prompts,
       sync: this.sync,
-      settings: () => sessionSettings({ ...this.settingsSources(), instructions: this.options.instructions?.(...instructionsFor(this.settingsSources(), this.runner)) }),
+      settings: () => sessionSettings({ ...this.settingsSources(), instructions: this.options.instructions?.(this.runner.offeredToolNames(), this.rules.off(), this.runner.planInputs()) }),
       redact: (text) => this.redact(text),
       onStorageProblem: (message) => this.setNotice(message),
       onRequestEnd: () => options.onRequestEnd?.(),
     });
+    this.rules = new ConversationRules(this.runner, () => this.sync.changed(), options.showInstructions);
     this.conversationCommands = new ConversationCommands(options.store, options.conversationUi, (text) => this.redact(text));
     this.editorActions = new EditorActions({
       editor: options.editor,
@@ -97,6 +101,7 @@ export class ChatController implements PanelSource {
       changed,
       setNotice,
       reloadConversations,
+      instructionsReady: options.instructionsReady,
     });
     this.turnFiles = new TurnFileActions({ runner: this.runner, editorActions: this.editorActions, turnChanges: options.turnChanges, turnChanged: (turnId) => this.sync.turnChanged(turnId) });
   }
@@ -252,8 +257,8 @@ export class ChatController implements PanelSource {
     return this.conversationCommands.export(conversationId ?? this.conversation?.id ?? null);
   }
 
-  /** The active relay's balance was read again: the title line's tooltip says it. */
-  balanceChanged(): void {
+  /** Something the header or the message box shows changed outside the panel: the balance, the project rules files. */
+  fieldsChanged(): void {
     this.sync.changed();
   }
 
@@ -272,11 +277,6 @@ export class ChatController implements PanelSource {
   async showBranch(turnId: string, direction: -1 | 1): Promise<void> {
     await this.runner.showBranch(turnId, direction);
     this.sync.changed();
-  }
-
-  /** Opens "What the model is told": the whole instruction text of the next request, part by part. */
-  async showInstructions(): Promise<void> {
-    await this.options.showInstructions?.(...instructionsFor(this.settingsSources(), this.runner));
   }
 
   private get conversation() {
@@ -310,7 +310,8 @@ export class ChatController implements PanelSource {
       attachments: this.editorActions.attachments.views(),
       selectionOffer: this.editorActions.selectionOffer,
       activeFileOffer: this.editorActions.activeFileOffer,
-      context: contextMeterFor(this.conversation, this.editorActions.pendingText(), contextWindowOf(this.settingsSources()), this.options.instructions?.(...instructionsFor(this.settingsSources(), this.runner)).tokens ?? 0),
+      context: contextMeterFor(this.conversation, this.editorActions.pendingText(), contextWindowOf(this.settingsSources()), this.options.instructions?.(this.runner.offeredToolNames(), this.rules.off(), this.runner.planInputs()).tokens ?? 0),
+      rules: this.options.rules?.(this.runner.offeredToolNames(), this.rules.off(), this.runner.planInputs()) ?? null,
       compaction: settings.compaction ?? DEFAULT_COMPACTION_SETTINGS,
       maxOutputTokens: settings.maxOutputTokens,
       filesToReview: this.options.filesToReview?.() ?? 0,
@@ -320,6 +321,7 @@ export class ChatController implements PanelSource {
       balanceNote: this.options.balanceNote,
       streamingTurnId,
       liveText: streamingTurnId === null ? null : this.runner.liveText(streamingTurnId),
+      mode: this.turns.plan.mode,
     };
   }
 

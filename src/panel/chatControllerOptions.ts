@@ -10,13 +10,10 @@ import type { ConversationUi } from "./conversationCommands";
 import type { FileReferenceResolver } from "./fileReferences";
 import type { EditorServices, ModelMemory, PanelLog, PanelPreferences, RelayAccess, TurnChangesActions } from "./panelServices";
 import type { PanelSyncTimers } from "./panelSync";
+import type { RulesView } from "./protocol";
 import type { WorkspaceFiles } from "./workspaceFiles";
-
-/** The relay (null: none set) and model the next request goes to: their own instructions go with it. */
-export interface InstructionsTarget {
-  relay: string | null;
-  model: string;
-}
+import type { ChatMode } from "../tools/planMode";
+import type { TaskItem } from "../tools/updateTasksTool";
 
 // What the chat controller is built with: the relay, storage, the editor's services and the hooks other
 // features listen on (the walkthrough, the status bar, the view's badge). One place to read them all.
@@ -48,10 +45,14 @@ export interface ChatControllerOptions {
   balanceNote?: (relay: string | null) => string | null;
   /** The price of a model on a relay as known now (never fetched while sending); null: unknown. */
   priceOf?: (relay: string, model: string) => ModelPrice | null;
-  /** What the model is told with the next request, given the names of the tools offered and where it goes (src/host/panelInstructions.ts). */
-  instructions?: (toolNames: string[], target: InstructionsTarget) => RequestInstructions;
+  /** What the model is told with the next request, given the tools offered, the conversation's switched-off rules files, and its mode and task list (src/host/panelInstructions.ts). */
+  instructions?: (toolNames: string[], rulesOff: readonly string[], plan?: PlanInputs) => RequestInstructions;
+  /** The Rules chip for the next message (rules files switched off for the conversation are listed, not sent). */
+  rules?: (toolNames: string[], rulesOff: readonly string[], plan?: PlanInputs) => RulesView | null;
+  /** While rules files that changed are read again: resolves once they were (a turn waits for it); else undefined. */
+  instructionsReady?: () => Promise<void> | undefined;
   /** Opens "What the model is told" for the next request. */
-  showInstructions?: (toolNames: string[], target: InstructionsTarget) => Promise<void>;
+  showInstructions?: (toolNames: string[], rulesOff: readonly string[], plan?: PlanInputs) => Promise<void>;
   /** A request of a turn ended (the relay's balance may have changed). */
   onRequestEnd?: () => void;
   timers?: PanelSyncTimers;
@@ -69,4 +70,10 @@ export interface ChatControllerOptions {
   filesToReview?: () => number;
   /** What the person did with the model's changes to files (review, restore), told to the model with the next message. */
   editReviews?: ReviewReport;
+}
+
+/** What Plan mode and the task list add to the instructions of the next request. */
+export interface PlanInputs {
+  mode: ChatMode;
+  tasks: readonly TaskItem[];
 }

@@ -73,7 +73,9 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
     case "attachFile":
       return editor.pickAttachment();
     case "showInstructions":
-      return controller.showInstructions();
+      return controller.rules.show();
+    case "setRuleFile":
+      return controller.rules.set(message.id, message.on);
     case "attachPath":
       return editor.attachPath(message.path);
     case "findFiles":
@@ -84,6 +86,12 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
       return editor.removeActiveFile();
     case "loadImage":
       return controller.loadImage(message.name);
+    case "setMode":
+      return controller.turns.plan.setMode(message.mode);
+    case "actOnPlan":
+      return controller.turns.plan.actOnPlan(message.turnId);
+    case "editTask":
+      return controller.turns.plan.editTask(message);
     case "fix":
       return message.action === "summarizeEarlierTurns" ? controller.turns.summarizeEarlierTurns() : editor.runFix(message.action);
     case "log":

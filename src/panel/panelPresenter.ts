@@ -5,8 +5,10 @@ import type { ConversationSummary } from "../chat/conversationSummary";
 import { imagesTitle } from "../chat/conversationSummary";
 import type { SendEstimate } from "../chat/spendGuard";
 import { splitMessage } from "./messageAttachments";
-import type { AttachmentView, ContextMeterView, ConversationListEntry, ImageLimitsView, PanelFields, ReceiptView, RelayModelsView, SetupView, TotalsView, TurnView } from "./protocol";
+import type { AttachmentView, ContextMeterView, ConversationListEntry, ImageLimitsView, PanelFields, ReceiptView, RelayModelsView, RulesView, SetupView, TotalsView, TurnView } from "./protocol";
 import { receiptOf, turnViewOf } from "./turnView";
+import { tasksOf } from "../chat/planState";
+import type { ChatMode } from "../tools/planMode";
 import { compactionOfferFor } from "./compactionOffer";
 import type { CompactionSettings } from "../chat/compaction";
 import { conversationTotals } from "../chat/conversationTotals";
@@ -31,6 +33,7 @@ export interface PanelInputs {
   attachments: AttachmentView[];
   selectionOffer: { label: string } | null;
   activeFileOffer: { label: string } | null;
+  rules?: RulesView | null;
   context: ContextMeterView | null;
   compaction: CompactionSettings;
   /** Files whose proposed edits wait for Keep or Undo in the editor. */
@@ -46,6 +49,8 @@ export interface PanelInputs {
   streamingTurnId: string | null;
   liveText: string | null;
   liveReasoning?: string | null;
+  /** The Plan / Act switch for the next message (the conversation's, or a new chat's). */
+  mode?: ChatMode;
 }
 
 export class PanelPresenter {
@@ -72,6 +77,7 @@ export class PanelPresenter {
       selectionOffer: inputs.selectionOffer,
       activeFileOffer: inputs.activeFileOffer,
       context: inputs.context,
+      rules: inputs.rules ?? null,
       compactionOffer: compactionOfferFor(conversation, inputs.context, inputs.compaction, inputs.busy, inputs.maxOutputTokens ?? null),
       filesToReview: inputs.filesToReview ?? 0,
       imageLimits: inputs.imageLimits,
@@ -98,6 +104,8 @@ export class PanelPresenter {
       totals: totalsViewOf(conversationTotals(conversation, inputs.busy)),
       balance: inputs.balanceNote?.(null) ?? null,
       notice: inputs.notice,
+      mode: inputs.mode ?? "act",
+      tasks: tasksOf(conversation),
     };
   }
 

@@ -163,6 +163,10 @@ export interface TurnView {
    * webview shows this turn and the ones before it collapsed under "Summarized". Absent when none was made.
    */
   summary?: SummaryView;
+  /** Sent in Plan mode (read-only tools, asked for a plan); absent: Act. */
+  mode?: "plan";
+  /** A finished Plan turn, the last on screen: "Act on this plan" is offered. */
+  actOnPlan?: boolean;
 }
 
 export interface SummaryView {
@@ -308,12 +312,46 @@ export interface FileMatchView {
   path: string;
 }
 
+/** One project rules file that would go with the next message (the Rules chip's list). */
+export interface RuleFileView {
+  /** `folder/path`: what the host is told when it is switched off or on. */
+  id: string;
+  /** As "What the model is told" names it: the relative path (with the folder when several are open). */
+  source: string;
+  /** Estimated tokens it adds; 0 when switched off or left out. */
+  tokens: number;
+  /** Switched off for this conversation. */
+  off: boolean;
+  /** Cut to the size limit: how much of it is sent; null when sent whole. */
+  cut: { keptChars: number; totalChars: number } | null;
+  /** Left out: the rules' total limit was reached before it. */
+  left: boolean;
+}
+
+/** The Rules chip: the rules files for the next message and the whole instruction estimate. */
+export interface RulesView {
+  files: RuleFileView[];
+  /** Everything the model is told with the next message (base, the person's, rules), estimated. */
+  instructionTokens: number;
+  /** The workspace is not trusted and its rules files are not read until the person allows them. */
+  untrusted: boolean;
+}
+
 /** What one relay lists, for the model picker's groups (the choice reads "gpt-4o-mini · Cheap relay"). */
 export interface RelayModelsView {
   relay: string;
   models: string[];
   /** The model remembered for this relay when the relay no longer lists it; null otherwise. */
   unlisted: string | null;
+}
+
+/** Plan: the model gets read-only tools and is asked for a plan. Act: every tool. */
+export type ChatModeView = "plan" | "act";
+
+/** One item of the task list the model keeps (update_tasks), pinned above the message box. */
+export interface TaskItemView {
+  text: string;
+  status: "pending" | "in_progress" | "done";
 }
 
 /** Everything the panel shows except the turns and the pending approvals, which change on their own. */
@@ -338,6 +376,8 @@ export interface PanelFields {
   /** The active editor's file, sent with the next message unless the user removes it. */
   activeFileOffer: { label: string } | null;
   context: ContextMeterView | null;
+  /** The Rules chip; null when there are no rules files and nothing to say about them. */
+  rules?: RulesView | null;
   /** Summarize earlier turns is offered (above the composer); null when it is not. */
   compactionOffer: CompactionOfferView | null;
   /** Files whose proposed edits wait for Keep or Undo in the editor (0 or absent: none). */
@@ -349,6 +389,10 @@ export interface PanelFields {
   /** "Balance left on Cheap relay: $1.20." for the active relay, where it tells it; null otherwise. */
   balance?: string | null;
   notice: string | null;
+  /** The Plan / Act switch for the next message; absent: Act. */
+  mode?: ChatModeView;
+  /** The conversation's task list; absent or empty: none is shown. */
+  tasks?: TaskItemView[];
 }
 
 export interface PanelState extends PanelFields {
@@ -431,6 +475,8 @@ export type ToHost =
   | { type: "attachFile" }
   /** "What the model is told": the whole instruction text of the next message, in an editor. */
   | { type: "showInstructions" }
+  /** Switches a project rules file off (or back on) for the conversation on screen. */
+  | { type: "setRuleFile"; id: string; on: boolean }
   /** A file picked with `#`. */
   | { type: "attachPath"; path: string }
   /** The `#` picker's query (the text after `#`). */
@@ -441,6 +487,12 @@ export type ToHost =
   /** The data of a sent message's image, by its stored name (for its thumbnail). */
   | { type: "loadImage"; name: string }
   | { type: "confirmSend"; confirmed: boolean }
+  /** The Plan / Act switch. */
+  | { type: "setMode"; mode: ChatModeView }
+  /** Starts the next turn in Act mode on the plan a finished Plan turn proposed. */
+  | { type: "actOnPlan"; turnId: string }
+  /** The person ticked (or unticked) or removed the item at `index`, whose text was `text`. */
+  | { type: "editTask"; action: "toggle" | "remove"; index: number; text: string }
   | { type: "fix"; action: FixAction }
   | { type: "log"; level: "info" | "error"; message: string };
 
@@ -502,12 +554,16 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   attachSelection: () => true,
   attachFile: () => true,
   showInstructions: () => true,
+  setRuleFile: (message) => isString(message.id) && message.id.length > 0 && typeof message.on === "boolean",
   attachPath: (message) => isString(message.path),
   findFiles: (message) => isString(message.query),
   removeAttachment: (message) => isString(message.id),
   removeActiveFile: () => true,
   loadImage: (message) => isString(message.name),
   confirmSend: (message) => typeof message.confirmed === "boolean",
+  setMode: (message) => message.mode === "plan" || message.mode === "act",
+  actOnPlan: (message) => isString(message.turnId),
+  editTask: (message) => (message.action === "toggle" || message.action === "remove") && isIndex(message.index) && isString(message.text),
   fix: (message) => isString(message.action) && FIX_ACTIONS.includes(message.action),
   log: (message) => (message.level === "info" || message.level === "error") && isString(message.message),
 };

@@ -14,6 +14,9 @@ import type { PanelLog, RelayAccess } from "./panelServices";
 import type { PanelSync } from "./panelSync";
 import type { PromptBroker } from "./promptBroker";
 import { StreamForwarder } from "./streamForwarder";
+import { modeOf, requestToolsInMode, tasksOf, turnModeOf } from "../chat/planState";
+import type { ChatMode } from "../tools/planMode";
+import type { PlanInputs } from "./chatControllerOptions";
 
 // The ChatSession on screen and what it reports while it runs: streamed text goes to the forwarder,
 // ended requests and turns become patches, tool approvals and spend confirmations go through the prompt
@@ -49,6 +52,8 @@ export class SessionRunner {
   /** Reasoning summary text of each turn's request under way (few and short: the turn is posted again per batch). */
   private readonly reasoning = new Map<string, string>();
   private readonly forwarder: StreamForwarder;
+  /** Plan or Act for a new chat, before its first message makes it a conversation: the switch as last set. */
+  private draftMode: ChatMode = "act";
 
   constructor(private readonly options: SessionRunnerOptions) {
     this.forwarder = new StreamForwarder(options.sync);
@@ -66,10 +71,29 @@ export class SessionRunner {
     return this.currentTools;
   }
 
-  /** The names of the tools the next request offers, for the base instruction. */
+  /** The names of the tools the next request offers (in the mode it is sent in), for the base instruction. */
   offeredToolNames(): string[] {
     const tools = this.currentTools;
-    return tools ? tools.registry.requestTools(tools.availability()).map((tool) => tool.name) : [];
+    return tools ? requestToolsInMode(tools, this.planInputs().mode).map((tool) => tool.name) : [];
+  }
+
+  /**
+   * The mode and task list the instructions are assembled with: the running turn's mode while it runs (its
+   * follow-ups stay in the mode it started in), else the conversation's, else the new chat's.
+   */
+  planInputs(): PlanInputs {
+    const conversation = this.conversation;
+    if (conversation === null) return { mode: this.draftMode, tasks: [] };
+    const active = conversation.activeTurnId === null ? undefined : findTurn(conversation, conversation.activeTurnId);
+    const running = this.busy && active !== undefined && active.outcome.kind === "in_progress";
+    return { mode: running ? turnModeOf(active) : modeOf(conversation), tasks: tasksOf(conversation) };
+  }
+
+  /** Plan or Act for the next message of the conversation on screen (saved with it), and for new chats. */
+  async setMode(mode: ChatMode): Promise<void> {
+    this.draftMode = mode;
+    await this.current?.setMode(mode);
+    this.applySettings();
   }
 
   get busy(): boolean {
@@ -131,6 +155,7 @@ export class SessionRunner {
     const { relay, prompts } = this.options;
     this.currentTools = this.options.tools((request) => prompts.askApproval(request, this.followUpEstimate));
     const session: ChatSession = new ChatSession({
+      // A new chat starts in the mode the switch shows.
       // The client is looked up per request so a new key or base URL applies to the next send.
       client: {
         send: (request, sendOptions) => {
@@ -148,6 +173,8 @@ export class SessionRunner {
       redact: this.options.redact,
       listener: this.listenerFor(() => session === this.current),
     });
+    if (conversation === undefined && this.draftMode === "plan") session.conversation.mode = "plan";
+    else if (conversation !== undefined) this.draftMode = modeOf(conversation);
     return session;
   }
 
@@ -195,6 +222,12 @@ export class SessionRunner {
         this.answered.delete(turn.id);
         sync.turnChanged(turn.id);
         if (turn.outcome.kind === "completed") this.options.onTurnCompleted?.();
+      },
+      onTasksChanged: () => {
+        if (!isCurrent()) return;
+        // The follow-up request of the turn carries the list as it is now.
+        this.applySettings();
+        sync.changed();
       },
       onStorageProblem: (message) => {
         log.error(message);

@@ -4,7 +4,6 @@ import { DEFAULT_COMPACTION_SETTINGS } from "../chat/compaction";
 import { modelSettingsFor } from "../chat/modelSettings";
 import type { ModelSettings } from "../chat/modelSettings";
 import type { ModelPrice } from "../relay/modelPrice";
-import type { InstructionsTarget } from "./chatControllerOptions";
 import type { PanelPreferences, RelayAccess } from "./panelServices";
 
 // What a chat session of the panel is given for its next request, read from the relay settings, the model
@@ -30,12 +29,6 @@ export function contextWindowOf(sources: SessionSettingsSources): number | null 
 /** The model's own settings on the active relay (relayChat.modelSettings, every relay's entry under the relay's own). */
 export function modelSettingsOf(sources: Pick<SessionSettingsSources, "relay" | "model">): ModelSettings {
   return modelSettingsFor(sources.relay.settings.modelSettings ?? [], sources.relay.activeRelay ?? "", sources.model);
-}
-
-/** What the next request's instructions depend on: the tools offered (none when the model is set to get none), the relay and the model. */
-export function instructionsFor(sources: Pick<SessionSettingsSources, "relay" | "model">, runner: { offeredToolNames(): string[] }): [string[], InstructionsTarget] {
-  const toolNames = modelSettingsOf(sources).sendTools === false ? [] : runner.offeredToolNames();
-  return [toolNames, { relay: sources.relay.activeRelay, model: sources.model }];
 }
 
 export function sessionSettings(sources: SessionSettingsSources): ChatSettings {

@@ -9,10 +9,12 @@ import type { RelayAccess } from "./panelServices";
 import type { ImageLimitsView, ImageUpload } from "./protocol";
 import { MEGABYTE } from "./protocol";
 import type { SessionRunner } from "./sessionRunner";
+import { PlanModeActions } from "./planModeActions";
 
 // Starts the turns the person asks for (send, retry, regenerate, edit and resend, continue, summarize) on the
 // conversation on screen: whether one may start now, what the message carries (attachments, images, the note
-// about the model's earlier changes to files), and reading the history list again once it ended.
+// about the model's earlier changes to files), and reading the history list again once it ended. The Plan /
+// Act mode they start in is PlanModeActions'.
 
 export interface TurnStarterOptions {
   relay: RelayAccess;
@@ -28,10 +30,20 @@ export interface TurnStarterOptions {
   changed: () => void;
   setNotice: (notice: string | null) => void;
   reloadConversations: () => Promise<void>;
+  /** While rules files that changed are read again: resolves once they were, so the turn sends what is on disk now. */
+  instructionsReady?: () => Promise<void> | undefined;
 }
 
 export class TurnStarter {
-  constructor(private readonly options: TurnStarterOptions) {}
+  /**
+   * The mode the next turns start in (`plan.setMode("plan")`: the composer's switch and the `/plan` command),
+   * Act on this plan, and the person's edits of the task list.
+   */
+  readonly plan: PlanModeActions;
+
+  constructor(private readonly options: TurnStarterOptions) {
+    this.plan = new PlanModeActions({ runner: options.runner, turns: this, changed: options.changed });
+  }
 
   async send(text: string, images: readonly ImageUpload[] = []): Promise<void> {
     const { editorActions, editReviews } = this.options;
@@ -62,6 +74,12 @@ export class TurnStarter {
   async runTurn(start: (session: ChatSession) => Promise<unknown>): Promise<void> {
     const { runner } = this.options;
     if (!this.canSend() || runner.busy) return;
+    // Only a read under way is waited for: otherwise the turn starts at once, as the person expects.
+    const reading = this.options.instructionsReady?.();
+    if (reading) {
+      await reading;
+      if (!this.canSend() || runner.busy) return;
+    }
     const session = runner.sessionForSending();
     this.options.setNotice(null);
     const running = start(session);

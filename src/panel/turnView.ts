@@ -71,6 +71,7 @@ export function turnViewOf(conversation: Conversation, turn: Turn, options: Turn
     ...(turn.checkpoint?.restoredFrom ? { restored: true } : {}),
     ...(turn.checkpointProblem && !turn.checkpoint ? { checkpointProblem: turn.checkpointProblem } : {}),
     ...(turn.summary ? { summary: summaryViewOf(turn.summary) } : {}),
+    ...(turn.mode === "plan" ? { mode: "plan" as const, ...(turn.outcome.kind === "completed" ? { actOnPlan: true } : {}) } : {}),
   };
 }
 

@@ -132,6 +132,8 @@ export function createApprovalGate(
   hooks: ApprovalGateHooks = {},
 ): (call: ReadyCall) => Promise<ApprovalAnswer> {
   return async (call) => {
+    // Nothing outside the panel changes: there is nothing to approve.
+    if (call.tool.panelOnly === true) return "approve";
     const hidden = findHiddenCharacters(call.args);
     const before = state();
     if (hidden.length === 0 && before.trusted && !before.disabledToolNames.has(call.tool.name)) {

@@ -1,6 +1,7 @@
 // Who decides whether a call may run without asking. Pure: the state is passed in, nothing is remembered here
 // except what SessionAllowances holds for the lifetime of one editor session.
 import type { AutoApproveRules } from "./autoApproveRules";
+import type { ChatMode } from "./planMode";
 import type { Tool } from "./toolContract";
 
 /**
@@ -56,6 +57,8 @@ export interface ToolAvailability {
   readonly trusted: boolean;
   /** Tool names turned off in the settings. */
   readonly disabledToolNames: ReadonlySet<string>;
+  /** The conversation's mode for the request; Plan offers read-only tools only (planMode.ts). Absent: Act. */
+  readonly mode?: ChatMode;
 }
 
 export interface ApprovalPolicyState extends ToolAvailability {

@@ -1,16 +1,19 @@
 import { createHash } from "node:crypto";
-import { mkdir, readdir, rm, rmdir, writeFile } from "node:fs/promises";
+import { access, mkdir, readFile, readdir, rm, rmdir, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import type { ShadowRepository } from "./checkpointGit";
 import { runGit } from "./checkpointGit";
 import type { HeldLock, LockOptions } from "./checkpointLock";
+import { checkpointBranch, readCheckpointBranch, readLooseCommitTree, writeCheckpointCommit } from "./checkpointCommit";
 import { acquireRepositoryLock, removeLeftoverGitLocks } from "./checkpointLock";
 
 // Checkpoints of workspace folders: take one before tools may change files, list what changed between two,
 // read a file as it was, and put the folder back as it was. Each folder has its own shadow git repository in
 // the extension's storage (see checkpointGit), so a checkpoint costs what `git add -A` costs: every file is
-// hashed the first time, and afterwards only files whose size or time changed. What git ignores (.gitignore
-// files, and the editor's files.exclude written to the shadow's info/exclude) is neither saved nor restored.
+// hashed the first time, and afterwards only files whose size or times changed (the shadow index keeps their
+// stat data between checkpoints, windows and sessions). It starts two gits, `add` and `write-tree`; the
+// commit and branch are written without one (checkpointCommit). What git ignores (.gitignore files, and the
+// editor's files.exclude written to the shadow's info/exclude) is neither saved nor restored.
 
 /** A checkpoint of every workspace folder: folder path -> commit id in that folder's shadow repository. */
 export type CheckpointId = Record<string, string>;
@@ -35,7 +38,6 @@ export interface Checkpoints {
   restore(target: CheckpointId): Promise<{ before: CheckpointId; changes: FileChange[] }>;
 }
 
-const branch = "refs/heads/checkpoints";
 /** Every checkpoint that saved files adds a small pack; past this many they are merged into one. */
 const maxPacks = 50;
 
@@ -61,6 +63,8 @@ export class FolderCheckpoints {
   private readonly repository: ShadowRepository;
   private queue: Promise<unknown> = Promise.resolve();
   private initialized = false;
+  /** Tree ids of checkpoint commits: commit -> tree. */
+  private readonly trees = new Map<string, string>();
   private lock: HeldLock | null = null;
 
   constructor(
@@ -110,7 +114,7 @@ export class FolderCheckpoints {
 
   private async commitWorkTree(): Promise<string> {
     await this.initialize();
-    await writeFile(path.join(this.repository.gitDir, "info", "exclude"), excludeFileText(this.options.excludes?.() ?? []));
+    await this.writeExcludes();
     await this.git(["add", "--all", "--ignore-errors", "--", "."]).catch((error: Error) => {
       // --ignore-errors still exits non-zero when a file could not be read; what could be read is staged.
       if (!/unable to index file|could not open|Permission denied/i.test(error.message)) throw error;
@@ -118,11 +122,18 @@ export class FolderCheckpoints {
     await this.stageUnsavedTexts();
     const tree = text(await this.git(["write-tree"]));
     const head = await this.head();
-    if (head && text(await this.git(["rev-parse", `${head}^{tree}`])) === tree) return head;
-    const commit = text(await this.git(["commit-tree", tree, ...(head ? ["-p", head] : []), "-m", "Relay Chat checkpoint"]));
-    await this.git(["update-ref", branch, commit]);
+    if (head && (await this.treeOf(head)) === tree) return head;
+    const commit = await writeCheckpointCommit(this.repository.gitDir, tree, head);
+    this.trees.set(commit, tree);
     await this.mergePacksWhenMany();
     return commit;
+  }
+
+  /** The exclude file is written only when it changes, so a checkpoint costs no write when the globs are the same. */
+  private async writeExcludes(): Promise<void> {
+    const wanted = excludeFileText(this.options.excludes?.() ?? []);
+    const file = path.join(this.repository.gitDir, "info", "exclude");
+    if ((await readFile(file, "utf8").catch(() => null)) !== wanted) await writeFile(file, wanted);
   }
 
   /** Stages the unsaved text of open files in place of what is on disk; ignored files stay out (they are not staged). */
@@ -153,18 +164,34 @@ export class FolderCheckpoints {
     return changes;
   }
 
+  /** The branch's newest checkpoint: its ref file is read without starting a git, unless it is unusual. */
   private async head(): Promise<string | null> {
+    const read = await readCheckpointBranch(this.repository.gitDir);
+    if (read !== undefined) return read;
     try {
-      return text(await this.git(["rev-parse", "--verify", "--quiet", branch]));
+      return text(await this.git(["rev-parse", "--verify", "--quiet", checkpointBranch]));
     } catch {
       return null;
     }
   }
 
+  /** A checkpoint's tree, remembered for the checkpoints this window made or looked up (a commit never changes). */
+  private async treeOf(commit: string): Promise<string> {
+    const known = this.trees.get(commit) ?? (await readLooseCommitTree(this.repository.gitDir, commit));
+    if (known) return known;
+    const tree = text(await this.git(["rev-parse", `${commit}^{tree}`]));
+    this.trees.set(commit, tree);
+    return tree;
+  }
+
   private async initialize(): Promise<void> {
     if (this.initialized) return;
-    await mkdir(this.repository.gitDir, { recursive: true });
-    await this.git(["init", "--quiet"]);
+    // A repository made by an earlier window or session is used as it is: `git init` again would cost a process.
+    if (!(await exists(path.join(this.repository.gitDir, "HEAD")))) {
+      await mkdir(this.repository.gitDir, { recursive: true });
+      // No template: its sample hooks and description are never used here (hooks are off) and cost file writes.
+      await this.git(["init", "--quiet", "--template="]);
+    }
     await mkdir(path.join(this.repository.gitDir, "info"), { recursive: true });
     this.initialized = true;
   }
@@ -263,6 +290,10 @@ function expandBraces(glob: string): string[] {
   const match = /\{([^{}]*)\}/.exec(glob);
   if (!match) return [glob];
   return match[1].split(",").flatMap((choice) => expandBraces(glob.slice(0, match.index) + choice + glob.slice(match.index + match[0].length)));
+}
+
+function exists(file: string): Promise<boolean> {
+  return access(file).then(() => true, () => false);
 }
 
 function text(result: { stdout: Buffer }): string {

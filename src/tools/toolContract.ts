@@ -42,6 +42,8 @@ export interface Tool {
   readonly argumentRoles?: Readonly<Record<string, ArgumentRole>>;
   /** For an `external` tool only: the user chose to let its approval card offer "allow for this session". */
   readonly sessionAllowanceOptIn?: boolean;
+  /** It changes nothing but the panel (update_tasks): it runs without an approval card. */
+  readonly panelOnly?: boolean;
   /** Called only with arguments that passed schema validation and only after approval. */
   run(args: JsonObject, signal: AbortSignal, caller?: ToolCaller): Promise<string | ToolRunResult>;
   /**

@@ -3,6 +3,7 @@ import type { FunctionToolDefinition } from "../relay/types";
 import type { ToolAvailability } from "./approvalPolicy";
 import { createArgumentValidator } from "./argumentValidation";
 import type { ArgumentCheck } from "./argumentValidation";
+import { modeProblem } from "./planMode";
 import type { Tool } from "./toolContract";
 
 const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
@@ -55,6 +56,8 @@ export class ToolRegistry {
         problem: `The tool "${tool.name}" is not available because this workspace is not trusted; only read-only tools can be used here, so it was not run.`,
       };
     }
+    const inMode = modeProblem(tool, availability.mode);
+    if (inMode !== null) return { offered: false, problem: inMode };
     return { offered: true };
   }
 

@@ -5,6 +5,7 @@ import type { ServiceErrorFields } from "./errorBodies";
 import type { PlannedItem } from "./outputPlan";
 import { longMarkdownAnswer } from "./longAnswer";
 import { splitIntoArgumentDeltas, splitIntoWordDeltas } from "./tokenCounting";
+import { CARRIES_OUT_PLAN, WANTS_PLAN, demoCarriedOutAnswer, demoPlanAnswer, demoTaskItems } from "./taskListDemo";
 
 /** The models every emulator knows how to answer; any other listed model id behaves like `echo`. */
 export const SCRIPTED_MODEL_IDS = ["echo", "tools", "tools-parallel", "reasoning", "long", "demo", "thinker", "run-message", "run-command", "small-window"] as const;
@@ -382,6 +383,7 @@ function answerAfterTools(request: ScriptInput, ran: readonly RanCall[]): Planne
   if (declined) {
     return [message(`Understood: you declined \`${declined.name}\`, so I did not do it and will not try it again unasked. Tell me what you would like instead, or paste the part you want me to look at.`)];
   }
+  if (ran.every((call) => call.name === "update_tasks")) return [message(CARRIES_OUT_PLAN.test(question) ? demoCarriedOutAnswer() : demoPlanAnswer())];
   const several = planSeveralFiles(request, ran);
   if (several) return several;
   const call = ran[ran.length - 1] as RanCall;
@@ -438,6 +440,7 @@ function fullIntroduction(userText: string): PlannedItem {
       "- ask me to *change `hello.ts`* and I will read it, then propose an edit you keep or undo in the editor;",
       "- ask me to *suggest* something for `hello.ts` and I will answer with a code block that **Apply to file** merges into it;",
       "- ask me to *run `ls`* and I will propose a `run_command` call: the riskiest approval, with the exact command line;",
+      "- switch to **Plan** and ask me to *make a plan*: I keep a task list above the message box, and **Act on this plan** carries it out;",
       "- ask me to *change `a.ts`, `b.ts` and `c.ts`, then run `npm test`* and I will work through it as an agent does, a round at a time;",
       "- ask for something *long* and the answer will stop at the output budget, so you can try **Continue**;",
       "- every answer ends with a receipt: outcome, tokens, latency and the request id.",
@@ -472,6 +475,9 @@ function planDemo(request: ScriptInput): PlannedItem[] {
   const images = lastUserImages(request.input);
   if (images.length > 0) return [message(describeImages(images, question))];
   if (ASKS_FOR_RULES.test(question)) return [message(describeInstructions(request.instructions))];
+  const updateTasks = tool("update_tasks");
+  if (updateTasks && WANTS_PLAN.test(question)) return [functionCall(updateTasks, { items: demoTaskItems(() => "pending") })];
+  if (updateTasks && CARRIES_OUT_PLAN.test(question)) return [functionCall(updateTasks, { items: demoTaskItems(() => "done") })];
   const several = planSeveralFiles(request, []);
   if (several) return several;
   const runCommand = tool("run_command");

@@ -20,9 +20,13 @@ const RULES: Record<string, string> = {
   "web/view.ts": "export const view = 1;\n",
 };
 
-async function lastInstructions(): Promise<string | undefined> {
+async function responsesPosts(): Promise<Array<{ body: { instructions?: string } }>> {
   const received = (await (await fetch(`${controlUrl}/received`)).json()) as Array<{ method: string; path: string; body: { instructions?: string } }>;
-  const posts = received.filter((request) => request.method === "POST" && request.path === "/v1/responses");
+  return received.filter((request) => request.method === "POST" && request.path === "/v1/responses");
+}
+
+async function lastInstructions(): Promise<string | undefined> {
+  const posts = await responsesPosts();
   return posts[posts.length - 1]?.body.instructions;
 }
 
@@ -76,7 +80,35 @@ describe("what the model is told, in the extension host", function () {
     await vscode.window.showTextDocument(vscode.Uri.file(path.join(root, "web/view.ts")));
     const shown = await shownInstructions("TypeScript rule from the in-host test.");
     assert.ok(shown.includes(sent), "the command shows exactly the text that was sent");
-    for (const source of ["Relay Chat base instruction v1", "| AGENTS.md |", "| web/AGENTS.md |", "| .github/instructions/ts.instructions.md |"]) assert.ok(shown.includes(source), `shown: ${source}`);
+    for (const source of ["Relay Chat base instruction v2", "| AGENTS.md |", "| web/AGENTS.md |", "| .github/instructions/ts.instructions.md |"]) assert.ok(shown.includes(source), `shown: ${source}`);
+  });
+
+  it("lists the same files and tokens in the Rules chip, and a file switched off there is not sent in this conversation", async () => {
+    await vscode.window.showTextDocument(vscode.Uri.file(path.join(root, "web/view.ts")));
+    const withChip = await waitForState(api, (state) => (state.rules?.files.length ?? 0) === 3, "the Rules chip with three files");
+    const chip = withChip.rules!;
+    assert.deepEqual(chip.files.map((file) => file.source), ["AGENTS.md", "web/AGENTS.md", ".github/instructions/ts.instructions.md"]);
+    const shown = await shownInstructions("TypeScript rule from the in-host test.");
+    assert.ok(shown.includes(`about ${chip.instructionTokens} tokens`), "the chip and the command give the same estimate");
+    assert.ok(shown.includes(`| web/AGENTS.md | ${chip.files[1].tokens} |`), "and the same figure per file");
+
+    const nested = chip.files[1].id;
+    api.handle({ type: "setRuleFile", id: nested, on: false });
+    await vscode.window.showTextDocument(vscode.Uri.file(path.join(root, "web/view.ts")));
+    const afterOff = await waitForState(api, (state) => state.rules?.files[1]?.off === true, "the file switched off");
+    assert.ok(afterOff.rules!.instructionTokens < chip.instructionTokens, "the estimate drops");
+    const postsBefore = (await responsesPosts()).length;
+    api.handle({ type: "send", text: "what are my rules now?" });
+    await waitForState(api, (state) => state.turns.some((turn) => turn.userText === "what are my rules now?"), "the turn");
+    await waitForState(api, settled, "the answer");
+    assert.equal((await responsesPosts()).length, postsBefore + 1, "one request was sent");
+    const sent = (await lastInstructions()) ?? "";
+    assert.ok(sent.includes("Root rule"), "the others still go");
+    assert.equal(sent.includes("Nested web rule"), false, "the switched-off file does not");
+
+    await newChatWith(api, "echo");
+    await vscode.window.showTextDocument(vscode.Uri.file(path.join(root, "web/view.ts")));
+    await waitForState(api, (state) => state.rules?.files[1]?.off === false, "a new conversation sends every file again");
   });
 });
 

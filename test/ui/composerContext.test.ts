@@ -5,6 +5,8 @@
 // as a chip, sent with the message, and left out after one click on the chip's close button.
 // Screenshots: test-results/ui/images-*.png and context-*.png.
 import * as assert from "node:assert/strict";
+import { promises as fs } from "node:fs";
+import path from "node:path";
 import type { FrameLocator } from "playwright-core";
 import { workbenchForSuite } from "./workbench";
 
@@ -100,5 +102,43 @@ async function responsesPosts(): Promise<Array<{ inputImages: string[]; body: un
     const input = ((await responsesPosts()).at(-1)?.body as { input: unknown[] }).input;
     assert.deepEqual(input.at(-1), { type: "message", role: "user", content: "And without it?" }, "the new message goes without the file");
     await workbench().runCommand("View: Close All Editors");
+  });
+
+  it("lists the workspace's AGENTS.md in the Rules chip, and a file switched off there is not sent", async () => {
+    const rulesFile = path.join(process.env.RELAY_CHAT_UI_FOLDER ?? "", "AGENTS.md");
+    const receipts = chat.getByRole("region", { name: "Turn details" });
+    const sendAndWait = async (text: string) => {
+      const before = await receipts.count();
+      await message.fill(text);
+      await message.press("Enter");
+      await receipts.nth(before).getByText(/completed/i).first().waitFor({ timeout: 60_000 });
+      return String(((await responsesPosts()).at(-1)?.body as { instructions?: string }).instructions);
+    };
+    const message = chat.getByRole("textbox", { name: "Message" });
+    await fs.writeFile(rulesFile, "# Rules from the UI test\n\nAnswer in one sentence.\n");
+    try {
+      await workbench().newChat();
+      await chat.getByRole("combobox", { name: "Model" }).selectOption("demo");
+      const chip = chat.locator(".rules-chip");
+      await chip.getByText("1 rules file").waitFor({ timeout: 30_000 });
+      await chip.click();
+      const row = chat.locator(".rules-popup .rules-file", { hasText: "AGENTS.md" });
+      await row.waitFor({ timeout: 10_000 });
+      await workbench().panelScreenshot("context-02-rules-chip");
+      await row.locator("input").press("Escape");
+      await row.waitFor({ state: "hidden", timeout: 10_000 });
+
+      assert.match(await sendAndWait("what are my rules?"), /Answer in one sentence/, "the rules file went as instructions");
+
+      await chip.click();
+      await row.locator("input").uncheck();
+      await chip.getByText("0 rules files").waitFor({ timeout: 10_000 });
+      const instructions = await sendAndWait("and now?");
+      assert.doesNotMatch(instructions, /Answer in one sentence/, "switched off: not sent");
+      assert.match(instructions, /You are a coding assistant in Relay Chat/, "the base instruction still goes");
+    } finally {
+      await fs.rm(rulesFile, { force: true });
+    }
+    await chat.locator(".rules-chip").waitFor({ state: "hidden", timeout: 30_000 });
   });
 });

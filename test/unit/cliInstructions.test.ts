@@ -47,13 +47,13 @@ describe("CLI: what the model is told", function () {
     assert.equal(run.code, 0, run.stderr);
     const sent = lastInstructions();
     for (const expected of ["You are a coding assistant in Relay Chat", `Workspace folders: ${path.basename(folder)}`, "none are offered", "Answer tersely.", "CLI root rule.", "CLI copilot rule."]) assert.ok(sent.includes(expected), expected);
-    assert.deepEqual((JSON.parse(run.stdout) as { instructionSources: string[] }).instructionSources, ["Relay Chat base instruction v1", "--system", "AGENTS.md", ".github/copilot-instructions.md"]);
+    assert.deepEqual((JSON.parse(run.stdout) as { instructionSources: string[] }).instructionSources, ["Relay Chat base instruction v2", "--system", "AGENTS.md", ".github/copilot-instructions.md"]);
   });
 
   it("--no-rules leaves the rules files out", async () => {
     const run = await runCliIn(folder, ["ask", "--model", "echo", "--json", "--no-rules", "hi"], emulator.baseUrl);
     assert.equal(run.code, 0, run.stderr);
     assert.equal(lastInstructions().includes("CLI root rule."), false);
-    assert.deepEqual((JSON.parse(run.stdout) as { instructionSources: string[] }).instructionSources, ["Relay Chat base instruction v1"]);
+    assert.deepEqual((JSON.parse(run.stdout) as { instructionSources: string[] }).instructionSources, ["Relay Chat base instruction v2"]);
   });
 });

@@ -95,7 +95,7 @@ describe("Instructions: project rules files", () => {
     assert.equal(RULES_TOTAL_LIMIT_CHARS, 2 * RULE_FILE_LIMIT_CHARS);
     assert.equal(cursor.left, true, "no room is left for the third file");
     assert.equal(assembled.text.includes("## .cursorrules"), false);
-    assert.deepEqual(sentSources(assembled), ["Relay Chat base instruction v1", "AGENTS.md", "CLAUDE.md"]);
+    assert.deepEqual(sentSources(assembled), ["Relay Chat base instruction v2", "AGENTS.md", "CLAUDE.md"]);
   });
 });
 
@@ -112,7 +112,7 @@ describe("Instructions: assembly", () => {
       personInstructions: "  Answer briefly.  ",
       rules: [{ kind: "agentsMd", path: "AGENTS.md", text: "Use tabs.", folder: "app" }, { kind: "cursorRules", path: ".cursorrules", text: "No semicolons.", folder: "app" }],
     });
-    assert.deepEqual(assembled.parts.map((part) => [part.kind, part.source]), [["base", "Relay Chat base instruction v1"], ["person", "relayChat.instructions"], ["agentsMd", "AGENTS.md"], ["cursorRules", ".cursorrules"]]);
+    assert.deepEqual(assembled.parts.map((part) => [part.kind, part.source]), [["base", "Relay Chat base instruction v2"], ["person", "relayChat.instructions"], ["agentsMd", "AGENTS.md"], ["cursorRules", ".cursorrules"]]);
     assert.ok(assembled.text.indexOf("Answer briefly.") < assembled.text.indexOf("Project rules (from"));
     assert.ok(assembled.text.indexOf("## AGENTS.md\nUse tabs.") < assembled.text.indexOf("## .cursorrules\nNo semicolons."));
     assert.equal(assembled.text.split("Project rules (from files").length, 2, "the rules heading is said once");

@@ -8,6 +8,7 @@ import { createReadFileTool } from "../readFileTool";
 import { createRunCommandTool } from "../runCommandTool";
 import { RunningCommands } from "../runningCommands";
 import { createSearchTextTool } from "../searchTextTool";
+import { createUpdateTasksTool } from "../updateTasksTool";
 import type { Tool } from "../toolContract";
 import { createDiagnosticsTool } from "./diagnosticsTool";
 import { createEditorContextTool } from "./editorContextTool";
@@ -55,6 +56,7 @@ export function createBuiltinTools(options: BuiltinToolsOptions): BuiltinTools {
       },
       running,
     ),
+    createUpdateTasksTool(),
   ];
   return {
     tools,

@@ -1,0 +1,183 @@
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { promises as fs } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { FolderCheckpoints } from "../../src/tools/checkpointStore";
+
+// Checkpoints are taken with as few git processes as possible and reuse the stat data in the shadow index,
+// so a file is read again only when git's index says it may have changed. These tests hold that this speed
+// loses nothing: changes git's stat check could miss (same size, same second, old time put back) are caught,
+// deleted and renamed files are saved and restored, and the commits written without `git commit-tree` are
+// ones git itself reads and verifies. Real git, real temp folders; git is counted through a logging wrapper.
+
+const posixOnly = process.platform === "win32" ? describe.skip : describe;
+
+describe("tools: fast checkpoints stay exact", () => {
+  let sandbox: string;
+  let workspace: string;
+  let storage: string;
+
+  beforeEach(async () => {
+    sandbox = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "relay-chat-checkpoints-fast-")));
+    workspace = path.join(sandbox, "ws");
+    storage = path.join(sandbox, "storage");
+    await fs.mkdir(path.join(workspace, "src"), { recursive: true });
+    await fs.writeFile(path.join(workspace, "src", "a.ts"), "export const a = 1;\n");
+    await fs.writeFile(path.join(workspace, "README.md"), "# readme\n");
+  });
+
+  afterEach(async () => {
+    await fs.rm(sandbox, { recursive: true, force: true });
+  });
+
+  const file = (relative: string) => path.join(workspace, relative);
+  const exists = (relative: string) => fs.access(file(relative)).then(() => true, () => false);
+
+  it("catches a file rewritten with the same size within the same second, again and again (racy git)", async () => {
+    const checkpoints = new FolderCheckpoints(storage, workspace);
+    const taken: string[] = [];
+    // Each rewrite keeps the size and lands in the second the index was just written in.
+    for (const digit of ["1", "2", "3", "4"]) {
+      await fs.writeFile(file("src/a.ts"), `export const a = ${digit};\n`);
+      taken.push(await checkpoints.take());
+    }
+    assert.equal(new Set(taken).size, taken.length, "every rewrite made a new checkpoint");
+    for (const [index, commit] of taken.entries()) assert.equal((await checkpoints.fileAt(commit, "src/a.ts"))?.toString(), `export const a = ${index + 1};\n`);
+  });
+
+  it("catches a same-size rewrite whose old modification time was put back (as some tools do), by its change time", async () => {
+    const checkpoints = new FolderCheckpoints(storage, workspace);
+    const old = new Date(Date.now() - 60_000);
+    await fs.utimes(file("src/a.ts"), old, old);
+    const before = await checkpoints.take();
+    // git compares change times to the second: within the second of the last change it cannot tell (a known
+    // limit of git's stat check, the same with `git status`), a second later it must.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await fs.writeFile(file("src/a.ts"), "export const a = 9;\n");
+    await fs.utimes(file("src/a.ts"), old, old);
+    const after = await checkpoints.take();
+    assert.deepEqual((await checkpoints.diff(before, after)).map((change) => `${change.kind} ${change.path}`), ["modified src/a.ts"]);
+    assert.equal((await checkpoints.fileAt(after, "src/a.ts"))?.toString(), "export const a = 9;\n");
+  });
+
+  it("saves a file deleted and one renamed between checkpoints, and restores both", async () => {
+    const checkpoints = new FolderCheckpoints(storage, workspace);
+    const before = await checkpoints.take();
+    await fs.rm(file("README.md"));
+    await fs.mkdir(file("lib"));
+    await fs.rename(file("src/a.ts"), file("lib/a.ts"));
+    const after = await checkpoints.take();
+    assert.deepEqual(
+      (await checkpoints.diff(before, after)).map((change) => `${change.kind} ${change.path}`).sort(),
+      ["added lib/a.ts", "deleted README.md", "deleted src/a.ts"],
+    );
+
+    await checkpoints.restore(before);
+    assert.equal(await fs.readFile(file("src/a.ts"), "utf8"), "export const a = 1;\n");
+    assert.equal(await fs.readFile(file("README.md"), "utf8"), "# readme\n");
+    assert.equal(await exists("lib"), false, "the renamed file and the folder it went to are gone");
+    await checkpoints.restore(after);
+    assert.equal(await fs.readFile(file("lib/a.ts"), "utf8"), "export const a = 1;\n");
+    assert.equal(await exists("src/a.ts"), false);
+  });
+
+  it("writes checkpoint commits that git reads and verifies, on one branch in order, shared by a new window", async () => {
+    const checkpoints = new FolderCheckpoints(storage, workspace);
+    const first = await checkpoints.take();
+    await fs.writeFile(file("b.txt"), "b\n");
+    const second = await checkpoints.take();
+    // Another window (a new store on the same shadow repository) continues the same branch.
+    const otherWindow = new FolderCheckpoints(storage, workspace);
+    await fs.writeFile(file("c.txt"), "c\n");
+    const third = await otherWindow.take();
+    await fs.writeFile(file("d.txt"), "d\n");
+    const fourth = await checkpoints.take();
+
+    const git = (...args: string[]) => execFileSync("git", args, { env: { ...process.env, GIT_DIR: checkpoints.gitDir }, encoding: "utf8" }).trim();
+    assert.equal(git("rev-list", "refs/heads/checkpoints"), [fourth, third, second, first].join("\n"));
+    execFileSync("git", ["fsck", "--strict", "--no-dangling"], { env: { ...process.env, GIT_DIR: checkpoints.gitDir }, stdio: "pipe" });
+    assert.equal(git("show", `${fourth}:c.txt`), "c");
+    assert.equal(git("log", "-1", "--format=%an <%ae> %s", fourth), "Relay Chat <checkpoints@relay-chat.invalid> Relay Chat checkpoint");
+  });
+
+  it("continues the branch after git packed its ref, and after the ref file was damaged", async () => {
+    const checkpoints = new FolderCheckpoints(storage, workspace);
+    const first = await checkpoints.take();
+    execFileSync("git", ["pack-refs", "--all"], { env: { ...process.env, GIT_DIR: checkpoints.gitDir } });
+    await fs.writeFile(file("b.txt"), "b\n");
+    const second = await checkpoints.take();
+    const git = (...args: string[]) => execFileSync("git", args, { env: { ...process.env, GIT_DIR: checkpoints.gitDir }, encoding: "utf8" }).trim();
+    assert.equal(git("rev-list", "refs/heads/checkpoints"), [second, first].join("\n"));
+
+    await fs.writeFile(path.join(checkpoints.gitDir, "refs", "heads", "checkpoints"), "not an id\n");
+    await fs.writeFile(file("c.txt"), "c\n");
+    const third = await checkpoints.take();
+    assert.equal(git("rev-parse", "refs/heads/checkpoints"), third);
+    assert.equal((await checkpoints.fileAt(third, "c.txt"))?.toString(), "c\n");
+    assert.equal((await checkpoints.fileAt(second, "b.txt"))?.toString(), "b\n", "earlier checkpoints stay readable");
+  });
+
+  posixOnly("with git counted", () => {
+    let log: string;
+    let savedPath: string | undefined;
+
+    beforeEach(async () => {
+      // A `git` ahead of the real one on the PATH that notes each run (its first argument after the -c
+      // settings, and the allocator setting it was given) and then runs the real git.
+      const realGit = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+      const binaries = path.join(sandbox, "bin");
+      log = path.join(sandbox, "git.log");
+      await fs.mkdir(binaries);
+      await fs.writeFile(
+        path.join(binaries, "git"),
+        [
+          "#!/bin/sh",
+          "skip=0",
+          "for a in \"$@\"; do",
+          "  if [ $skip = 1 ]; then skip=0; continue; fi",
+          "  if [ \"$a\" = -c ]; then skip=1; continue; fi",
+          `  printf '%s %s\\n' "$a" "\${MALLOC_TRIM_THRESHOLD_:-none}" >> '${log}'; break`,
+          "done",
+          `exec '${realGit}' "$@"`,
+          "",
+        ].join("\n"),
+        { mode: 0o755 },
+      );
+      savedPath = process.env.PATH;
+      process.env.PATH = `${binaries}${path.delimiter}${savedPath ?? ""}`;
+    });
+
+    afterEach(() => {
+      process.env.PATH = savedPath;
+    });
+
+    const runs = async () => {
+      const lines = (await fs.readFile(log, "utf8").catch(() => "")).split("\n").filter(Boolean);
+      await fs.rm(log, { force: true });
+      return lines;
+    };
+
+    it("starts two gits per checkpoint (add, write-tree) whether files changed or not, three for the first", async () => {
+      const checkpoints = new FolderCheckpoints(storage, workspace);
+      await checkpoints.take();
+      assert.deepEqual((await runs()).map((line) => line.split(" ")[0]), ["init", "add", "write-tree"]);
+      await fs.writeFile(file("src/a.ts"), "export const a = 2;\n");
+      await fs.writeFile(file("new.txt"), "new\n");
+      await checkpoints.take();
+      assert.deepEqual((await runs()).map((line) => line.split(" ")[0]), ["add", "write-tree"]);
+      await checkpoints.take();
+      assert.deepEqual((await runs()).map((line) => line.split(" ")[0]), ["add", "write-tree"]);
+      // A new window on the existing shadow repository does not initialize it again.
+      await new FolderCheckpoints(storage, workspace).take();
+      assert.deepEqual((await runs()).map((line) => line.split(" ")[0]), ["add", "write-tree"]);
+    });
+
+    it("keeps glibc from returning memory between files, which made git add's first checkpoint 2.5 times slower", async () => {
+      await new FolderCheckpoints(storage, workspace).take();
+      const lines = await runs();
+      assert.ok(lines.length > 0);
+      for (const line of lines) assert.equal(line.split(" ")[1], String(64 * 1024 * 1024), line);
+    });
+  });
+});
