@@ -7,6 +7,7 @@ import { toolsForModel } from "../../src/chat/modelRequestOptions";
 import { readMaxOutputTokens, readTemperature } from "../../src/chat/modelSettingsInput";
 import { requestSentFor } from "../../src/chat/requestSent";
 import { assembleInstructions } from "../../src/instructions/assembleInstructions";
+import { BASE_INSTRUCTION_VERSION } from "../../src/instructions/baseInstruction";
 import { sessionSettings } from "../../src/panel/sessionSettings";
 import type { RelayAccess } from "../../src/panel/panelServices";
 import { buildResponseRequest, userMessage } from "../../src/relay/requestBuilder";
@@ -57,7 +58,7 @@ describe("Model settings: request bodies", () => {
     });
     assert.deepEqual(
       assembled.parts.map((part) => part.source),
-      ["Relay Chat base instruction v1", "relayChat.instructions", "relayChat.relays: Cheap relay", "relayChat.modelSettings: gpt-5", "AGENTS.md"],
+      [`Relay Chat base instruction v${BASE_INSTRUCTION_VERSION}`, "relayChat.instructions", "relayChat.relays: Cheap relay", "relayChat.modelSettings: gpt-5", "AGENTS.md"],
     );
     const text = assembled.text;
     assert.ok(text.indexOf("Person rule.") < text.indexOf("Relay rule.") && text.indexOf("Relay rule.") < text.indexOf("Model rule.") && text.indexOf("Model rule.") < text.indexOf("Project rule."));
@@ -185,7 +186,7 @@ describe("Model settings: relay-chat ask", function () {
       assert.equal(developer.role, "developer");
       assert.ok(developer.content?.includes("Model rule from the file."));
       const json = JSON.parse(result.stdout) as { instructionSources: string[]; sentWith: unknown };
-      assert.deepEqual(json.instructionSources, ["Relay Chat base instruction v1", "relayChat.modelSettings: reasoning"]);
+      assert.deepEqual(json.instructionSources, [`Relay Chat base instruction v${BASE_INSTRUCTION_VERSION}`, "relayChat.modelSettings: reasoning"]);
       assert.deepEqual(json.sentWith, { reasoningEffort: "low", temperature: 0.3, maxOutputTokens: 3000 });
 
       const bad = await run(folder, ["ask", "--model", "echo", "--temperature", "3", "hi"], emulator.baseUrl);
