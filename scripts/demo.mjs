@@ -84,6 +84,12 @@ function writeDemoWorkspace() {
   writeFileSync(path.join(folder, "AGENTS.md"), "# Demo project rules\n\nKeep answers short. Name files with workspace-relative paths.\n");
   mkdirSync(path.join(folder, ".github", "instructions"), { recursive: true });
   writeFileSync(path.join(folder, ".github", "instructions", "typescript.instructions.md"), '---\napplyTo: "**/*.ts"\n---\nTypeScript: prefer named exports and explicit return types.\n');
+  // A prompt file: type / in the message box and pick /review (its text goes with that message only).
+  mkdirSync(path.join(folder, ".github", "prompts"), { recursive: true });
+  writeFileSync(
+    path.join(folder, ".github", "prompts", "review.prompt.md"),
+    "---\ndescription: Review a file for bugs and unclear names\nargument-hint: file=NAME\ntools: [read_file, find_files]\n---\nReview ${input:file:the file} for bugs, unclear names and missing tests. List each finding with its line; do not change files.\n",
+  );
   return folder;
 }
 

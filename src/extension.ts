@@ -13,12 +13,16 @@ import { clearApiKey, setApiKey } from "./host/apiKeyCommands";
 import { lazyChatTools } from "./host/chatToolsFactory";
 import { commandsAfter } from "./host/commandRegistration";
 import { watchEditorContext } from "./host/editorContext";
+import { TerminalHistory } from "./host/terminalHistory";
+import { editorWorkspaceContext } from "./host/workspaceContext";
 import { pickModel } from "./host/modelPicker";
 import { openModelSettings } from "./host/modelSettingsEditor";
 import { closeOrphanedReportPreviews } from "./host/orphanedReportTabs";
 import { OutputLog } from "./host/outputLog";
+import { GitCommitBox } from "./host/gitCommitBox";
 import { PanelInstructions, requestInstructionsOf, targetInstructions } from "./host/panelInstructions";
 import type { TargetInstructions } from "./host/panelInstructions";
+import { PromptFilesWatcher } from "./host/promptFilesWatcher";
 import { ProjectRulesWatcher } from "./host/projectRulesWatcher";
 import { sharedHistoryFolder } from "./host/historyFolder";
 import { CONNECTION_REPORT_NAME, relayCheckUp } from "./host/relayCheckUp";
@@ -103,8 +107,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   const editReview = new EditReview(reviewNotes);
   const checkpointReview = registerCheckpointReview(checkpointing, reviewNotes);
   const externalTools = new ExternalTools(() => connection.secrets(), (message) => log.info(message));
+  // The terminals' last commands, read as they run (shell integration gives no output from before).
+  const terminalHistory = new TerminalHistory();
+  context.subscriptions.push(terminalHistory);
+  const workspaceContext = editorWorkspaceContext(fileFolders, () => terminalHistory.snapshot());
   const chatTools = lazyChatTools({
     workspaceFolders: fileFolders,
+    terminalSnapshot: () => terminalHistory.snapshot(),
     excludePatterns,
     settings: () => connection.settings,
     secrets: () => connection.secrets(),
@@ -131,7 +140,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   // The relay and model of the panel's next request: what the person set for them goes with it.
   const panelInstructions = new PanelInstructions(projectRules, (): TargetInstructions => targetInstructions(connection.settings, { relay: connection.activeRelay, model: controller.model() }));
   projectRules.current();
-  context.subscriptions.push(projectRules, vscode.commands.registerCommand("relayChat.showInstructions", () => controller.rules.show()));
+  context.subscriptions.push(projectRules, vscode.commands.registerCommand("relayChat.showInstructions", () => controller.slash.showInstructions()));
+  // The `/` menu's prompt files: the workspace's (off where the rules are) and the person's own.
+  const promptFiles = new PromptFilesWatcher(context.globalStorageUri, () => projectRules.allowed, (message) => log.info(message));
+  context.subscriptions.push(promptFiles);
   const controller = new ChatController({
     relay: connection,
     store,
@@ -144,7 +156,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     filesToReview: () => editReview.filesInReview().length,
     relayReady: connectionReady,
     modelMemory: workspaceModelMemory(context.workspaceState, () => defaultRelay(connection.relays)?.name ?? null),
-    editor: createEditorServices(workspaceFiles, codeBlocks, activeConsoleUrl),
+    editor: createEditorServices(workspaceFiles, codeBlocks, activeConsoleUrl, workspaceContext),
+    workspaceContext,
     conversationUi: vscodeConversationUi,
     files: workspaceFiles,
     fileReferences: new FileReferenceResolver(fileFolders, workspaceFiles),
@@ -156,10 +169,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     strings: () => (webviewStrings ??= Object.fromEntries(WEBVIEW_STRINGS.map((english) => [english, vscode.l10n.t(english)]))),
     onRequestEnd: () => void money.refreshBalance(),
     priceOf: (relay, model) => money.priceOf(relay, model),
-    instructions: (toolNames, rulesOff, plan) => requestInstructionsOf(panelInstructions.assemble(toolNames, rulesOff, plan)),
-    rules: (toolNames, rulesOff, plan) => panelInstructions.chip(toolNames, rulesOff, plan),
+    instructions: (choices) => requestInstructionsOf(panelInstructions.assemble(choices)),
+    rules: (choices) => panelInstructions.chip(choices),
     instructionsReady: () => panelInstructions.ready(),
-    showInstructions: (toolNames, rulesOff, plan) => panelInstructions.show(toolNames, rulesOff, plan),
+    showInstructions: (choices) => panelInstructions.show(choices),
+    slashCommands: promptFiles,
+    commitMessages: new GitCommitBox(),
     balanceNote: (relay) => money.balanceNote(relay),
     onRendered: (sinceLoadMs) => {
       if (!clock.rendered(sinceLoadMs)) return;

@@ -1,6 +1,7 @@
-import type { AttachmentView, ChatModeView, ContextMeterView, FileMatchView, ImageLimitsView, RelayModelsView, RulesView, ToHost } from "../../src/panel/protocol";
+import type { AttachmentView, ChatModeView, ContextMeterView, FileMatchView, ImageLimitsView, RelayModelsView, RulesView, SlashCommandView, ToHost } from "../../src/panel/protocol";
 import { DEFAULT_IMAGE_LIMITS, IMAGE_MEDIA_TYPES } from "../../src/panel/protocol";
 import { button, element } from "./dom";
+import { chipTitle, contextIcon } from "./contextOptions";
 import { FilePicker, hashQueryAt } from "./filePicker";
 import { icon, iconButton } from "./icons";
 import { ImageAttachments, imageFilesOf } from "./imageAttachments";
@@ -8,6 +9,7 @@ import type { Localizer } from "./localizer";
 import { ModelPicker } from "./modelPicker";
 import { RulesChip } from "./rulesChip";
 import { ModeSwitch } from "./modeSwitch";
+import { SlashMenu } from "./slashMenu";
 
 export interface ComposerState {
   readonly busy: boolean;
@@ -28,6 +30,8 @@ export interface ComposerState {
   readonly rules?: RulesView | null;
   /** The Plan / Act switch; absent: Act. */
   readonly mode?: ChatModeView;
+  /** What `/` at the start of the message lists (slashMenu.ts). */
+  readonly slashCommands?: readonly SlashCommandView[];
 }
 
 const MAX_INPUT_HEIGHT = 220;
@@ -47,6 +51,7 @@ export class Composer {
   private readonly modelPicker: ModelPicker;
   private readonly rulesChip: RulesChip;
   private readonly modeSwitch: ModeSwitch;
+  private readonly slashMenu: SlashMenu;
   private readonly meter = element("span", { className: "context-meter", attributes: { role: "meter", "aria-valuemin": "0" } });
   private readonly images: ImageAttachments;
   private readonly imagePicker = element("input", { className: "image-picker", attributes: { type: "file", accept: IMAGE_MEDIA_TYPES.join(","), multiple: "", hidden: "" } });
@@ -70,7 +75,10 @@ export class Composer {
     this.textarea.value = initialDraft;
     this.textarea.addEventListener("keydown", (event) => this.onKeyDown(event));
     this.textarea.addEventListener("input", () => this.onInput());
-    this.textarea.addEventListener("blur", () => this.filePicker.close());
+    this.textarea.addEventListener("blur", () => {
+      this.filePicker.close();
+      this.slashMenu.close();
+    });
     this.images = new ImageAttachments(localizer, () => {
       this.updateButtons();
       this.updateMeter();
@@ -85,10 +93,11 @@ export class Composer {
       void this.images.add(imageFilesOf(this.imagePicker.files));
       this.imagePicker.value = "";
     });
-    this.filePicker = new FilePicker(this.textarea, localizer, (path) => this.pickFile(path));
+    this.filePicker = new FilePicker(this.textarea, localizer, (message) => this.pickFile(message));
     this.modelPicker = new ModelPicker(localizer, post);
     this.rulesChip = new RulesChip(localizer, post);
     this.modeSwitch = new ModeSwitch(localizer, post);
+    this.slashMenu = new SlashMenu(this.textarea, localizer, (text) => this.setText(text));
     this.sendButton = iconButton("send", localizer.text("Send"), () => this.send(), "send-button");
     this.stopButton = iconButton("debug-stop", localizer.text("Stop"), () => this.post({ type: "stop" }), "stop-button");
     this.editBanner = element("div", { className: "edit-banner" }, [
@@ -100,6 +109,7 @@ export class Composer {
     this.root = element("div", { className: "composer-area" }, [
       this.editBanner,
       this.filePicker.root,
+      this.slashMenu.root,
       this.modelPicker.finderPopup,
       this.rulesChip.popup,
       element("div", { className: "composer" }, [
@@ -112,7 +122,7 @@ export class Composer {
           this.imagePicker,
           this.modelPicker.root,
           this.meter,
-          iconButton("book", localizer.text("What the model is told"), () => this.post({ type: "showInstructions" }), "instructions-button"),
+          iconButton("book", localizer.text("What the model is told"), () => this.post(this.textarea.value === "" ? { type: "showInstructions" } : { type: "showInstructions", draft: this.textarea.value }), "instructions-button"),
           element("span", { className: "spacer" }),
           this.modeSwitch.root,
           this.stopButton,
@@ -137,6 +147,7 @@ export class Composer {
     this.images.limits = state.imageLimits;
     this.updateButtons();
     this.modelPicker.update({ model: state.model, models: state.models, note: state.modelsNote, relay: state.relay, relayModels: state.relayModels });
+    this.slashMenu.setCommands(state.slashCommands ?? []);
     this.updateMeter();
     this.rulesChip.update(state.rules ?? null);
     this.modeSwitch.update(state.mode ?? "act");
@@ -211,10 +222,12 @@ export class Composer {
       this.filePicker.open(hash.query);
       this.post({ type: "findFiles", query: hash.query });
     }
+    // After the # picker, which closes (aria-expanded false) whenever no # word is typed.
+    this.slashMenu.follow();
   }
 
-  /** The picked file replaces the `#word` it was found with and goes with the message as an attachment. */
-  private pickFile(path: string): void {
+  /** The picked file (or context) replaces the `#word` it was found with and goes with the message as an attachment. */
+  private pickFile(attach: ToHost): void {
     const caret = this.textarea.selectionStart;
     const hash = hashQueryAt(this.textarea.value, caret);
     if (hash !== null) {
@@ -222,13 +235,13 @@ export class Composer {
       this.setText(text.slice(0, hash.start) + text.slice(caret).replace(/^ /, ""));
       this.textarea.setSelectionRange(hash.start, hash.start);
     }
-    this.post({ type: "attachPath", path });
+    this.post(attach);
   }
 
   private onKeyDown(event: KeyboardEvent): void {
     // Enter that confirms an IME composition belongs to the composition, not to us.
     if (event.isComposing || event.keyCode === 229) return;
-    if (this.filePicker.handleKey(event)) {
+    if (this.slashMenu.handleKey(event) || this.filePicker.handleKey(event)) {
       event.preventDefault();
       event.stopPropagation();
       return;
@@ -257,6 +270,7 @@ export class Composer {
     this.editingTurnId = null;
     this.editBanner.hidden = true;
     this.filePicker.close();
+    this.slashMenu.close();
     this.setText("");
     // A clicked Send button is now disabled and would drop focus to the page.
     this.textarea.focus();
@@ -269,10 +283,10 @@ export class Composer {
     this.stopButton.hidden = !this.state.busy;
   }
 
-  /** The host's estimate of the history and attachments, plus the draft (about four characters a token) and the images. */
+  /** The host's estimate of the history and attachments, plus the draft (about four characters a token), the images and the draft's command prompt. */
   private updateMeter(): void {
     const context = this.state.context;
-    const tokens = (context?.estimatedTokens ?? 0) + Math.ceil(this.textarea.value.length / 4) + this.images.count * (context?.tokensPerImage ?? 0);
+    const tokens = (context?.estimatedTokens ?? 0) + Math.ceil(this.textarea.value.length / 4) + this.images.count * (context?.tokensPerImage ?? 0) + this.slashMenu.promptTokensOf(this.textarea.value);
     // Nothing to measure yet (an empty new chat without a known window): no meter.
     this.meter.hidden = context === null || (tokens === 0 && context.windowTokens === null);
     if (context === null) return;
@@ -309,8 +323,8 @@ export class Composer {
   }
 
   private renderChip(attachment: AttachmentView): HTMLElement {
-    return element("span", { className: "chip", attributes: { title: attachment.label } }, [
-      icon(attachment.kind === "file" ? "file" : "selection"),
+    return element("span", { className: `chip${attachment.note === undefined ? "" : " noted"}`, attributes: { title: chipTitle(attachment) } }, [
+      icon(contextIcon(attachment.kind)),
       element("span", { className: "chip-label", text: attachment.label }),
       iconButton("close", this.localizer.format("Remove {0}", attachment.label), () => this.post({ type: "removeAttachment", id: attachment.id }), "chip-remove"),
     ]);

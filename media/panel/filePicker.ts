@@ -1,4 +1,6 @@
 import type { FileMatchView } from "../../src/panel/protocol";
+import { attachMessage, choiceIcon, contextChoices, matchChoices } from "./contextOptions";
+import type { PickerChoice } from "./contextOptions";
 import { element, showListOptions, uniqueId } from "./dom";
 import { icon } from "./icons";
 import type { Localizer } from "./localizer";
@@ -10,24 +12,25 @@ export function hashQueryAt(text: string, caret: number): { start: number; query
 }
 
 /**
- * The `#` file picker: typing `#` and part of a name in the message box lists matching workspace files
- * (the host searches them); Up/Down move, Enter or Tab picks, Escape closes. The message box keeps focus
+ * The `#` picker: typing `#` and part of a name in the message box lists the editor's context (Problems,
+ * Terminal, Changes: contextOptions.ts), then matching folders, workspace files and symbols (the host searches
+ * them); Up/Down move, Enter or Tab picks, Escape closes. The message box keeps focus
  * and points at the highlighted option (aria-activedescendant), as a combobox would.
  */
 export class FilePicker {
   readonly root: HTMLElement;
   private readonly list: HTMLElement;
-  private files: FileMatchView[] = [];
+  private files: PickerChoice[] = [];
   private active = 0;
   private query: string | null = null;
 
   constructor(
     private readonly input: HTMLTextAreaElement,
     private readonly localizer: Localizer,
-    private readonly pick: (path: string) => void,
+    private readonly pick: (message: ReturnType<typeof attachMessage>) => void,
   ) {
     const listId = uniqueId("file-picker");
-    this.list = element("div", { className: "file-picker-list", attributes: { id: listId, role: "listbox", "aria-label": localizer.text("Workspace files") } });
+    this.list = element("div", { className: "file-picker-list", attributes: { id: listId, role: "listbox", "aria-label": localizer.text("Context to attach") } });
     this.root = element("div", { className: "file-picker" }, [this.list]);
     this.root.hidden = true;
     input.setAttribute("aria-autocomplete", "list");
@@ -52,7 +55,7 @@ export class FilePicker {
   /** The host's answer; answers to an older query are ignored. */
   show(query: string, files: readonly FileMatchView[]): void {
     if (query !== this.query) return;
-    this.files = [...files];
+    this.files = [...contextChoices(query, this.localizer), ...matchChoices(files)];
     this.active = 0;
     this.render();
   }
@@ -88,7 +91,7 @@ export class FilePicker {
     const file = this.files[index];
     if (file === undefined) return;
     this.close();
-    this.pick(file.path);
+    this.pick(attachMessage(file));
   }
 
   private render(): void {
@@ -100,15 +103,23 @@ export class FilePicker {
       return;
     }
     const options = this.files.map((file, index) => {
-      const slash = file.path.lastIndexOf("/");
-      const option = element("div", { className: `file-option${index === this.active ? " active" : ""}`, attributes: { role: "option", id: uniqueId("file-option"), "aria-selected": String(index === this.active) } }, [
-        icon("file"),
-        element("span", { className: "file-name", text: file.path.slice(slash + 1) }),
-        element("span", { className: "file-folder", text: slash === -1 ? "" : file.path.slice(0, slash) }),
+      const [name, where] = rowText(file);
+      const option = element("div", { className: `file-option ${file.kind}-option${index === this.active ? " active" : ""}`, attributes: { role: "option", id: uniqueId("file-option"), "aria-selected": String(index === this.active) } }, [
+        icon(choiceIcon(file)),
+        element("span", { className: "file-name", text: name }),
+        element("span", { className: "file-folder", text: where }),
       ]);
       option.addEventListener("click", () => this.choose(index));
       return option;
     });
     showListOptions(this.list, this.input, options, this.active);
   }
+}
+
+/** A row's name and the quieter text beside it (the folder, a symbol's kind and place, what a context entry sends). */
+function rowText(choice: PickerChoice): [string, string] {
+  if (choice.kind === "context") return [choice.title, choice.description];
+  if (choice.kind === "symbol") return [choice.name, `${choice.detail} · ${choice.path}`];
+  const slash = choice.path.lastIndexOf("/");
+  return [choice.path.slice(slash + 1) + (choice.kind === "folder" ? "/" : ""), slash === -1 ? "" : choice.path.slice(0, slash)];
 }

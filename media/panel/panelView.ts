@@ -198,6 +198,7 @@ export class PanelView {
       imageLimits: state.imageLimits,
       rules: state.rules ?? null,
       mode: state.mode ?? "act",
+      slashCommands: state.slashCommands ?? [],
     });
   }
 

@@ -1,5 +1,6 @@
 import type { ToHost, TurnView } from "../../src/panel/protocol";
 import { AnswerView } from "./answerView";
+import { contextIcon } from "./contextOptions";
 import { element, visuallyHidden } from "./dom";
 import { icon, iconButton } from "./icons";
 import type { Localizer } from "./localizer";
@@ -95,7 +96,7 @@ export class TurnElement {
     else if (context.deferAnswer && (!this.answer.hasContent || this.answer.isDeferred)) this.answer.defer(turn.answerText);
     else this.answer.showFinished(turn.answerText);
     this.progress.hidden = isFinished(turn);
-    const footerSignature = JSON.stringify([isFinished(turn), turn.refusal, turn.outcome, turn.outcomeLabel, turn.explanation, turn.fixes, turn.actions, turn.receipts, turn.otherItemKinds, turn.changedFiles, turn.restored, turn.sentLater, turn.actOnPlan]);
+    const footerSignature = JSON.stringify([isFinished(turn), turn.refusal, turn.outcome, turn.outcomeLabel, turn.explanation, turn.fixes, turn.actions, turn.receipts, turn.otherItemKinds, turn.changedFiles, turn.restored, turn.sentLater, turn.actOnPlan, turn.commandNote]);
     if (footerSignature !== this.footerSignature) {
       this.footerSignature = footerSignature;
       this.footerSlot.replaceChildren(...this.renderFooter(turn, context.localizer));
@@ -156,7 +157,7 @@ export class TurnElement {
             { className: "sent-attachments", attributes: { "aria-label": localizer.text("Attached") } },
             turn.attachments.map((attachment) =>
               element("span", { className: "chip sent", attributes: { title: attachment.label } }, [
-                icon(attachment.kind === "file" ? "file" : "selection"),
+                icon(contextIcon(attachment.kind)),
                 element("span", { className: "chip-label", text: attachment.label }),
               ]),
             ),
@@ -233,6 +234,7 @@ export class TurnElement {
       this.planActions = renderActOnPlan(localizer, () => this.handlers.post({ type: "actOnPlan", turnId: this.turnId }));
       parts.push(this.planActions);
     }
+    if (turn.commandNote) parts.push(element("p", { className: "turn-command-note", text: turn.commandNote }));
     if (turn.changedFiles) parts.push(renderTurnChanges(turn.changedFiles, turn.restored === true, localizer, (action) => this.handlers.post({ type: "turnChanges", turnId: this.turnId, action })));
     if (turn.receipts.length > 0) parts.push(this.receipt(turn, localizer));
     return parts;

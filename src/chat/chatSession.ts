@@ -236,6 +236,12 @@ export class ChatSession {
     if (this.current.turns.length > 0) await this.save(null);
   }
 
+  /** Records what a slash command did with the turn's answer (/commit: where the message went); the turn shows it. */
+  async recordCommandNote(turnId: string, note: string): Promise<void> {
+    requireTurn(this.current, turnId).commandNote = note;
+    await this.save(requireTurn(this.current, turnId));
+  }
+
   /** The actions an `incomplete` turn offers, with their billing note; empty for any other turn. */
   incompleteActions(turnId: string): IncompleteTurnAction[] {
     return incompleteActionsFor(this.current, turnId);

@@ -118,6 +118,8 @@ export interface Turn {
   images?: string[];
   /** What the model was told before the message about the review of its proposed edits (reviewNote.ts); absent when nothing. */
   reviewNote?: string;
+  /** What a slash command did with the answer (/commit: the message went to Source Control); absent: nothing. */
+  commandNote?: string;
   /**
    * The answer ended `incomplete` and the person chose to send it with later messages anyway: the message and
    * the partial text go as plain messages (historyItems.ts). Absent: an incomplete turn is not sent.

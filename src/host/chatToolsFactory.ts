@@ -37,6 +37,7 @@ export function lazyChatTools(sources: ChatToolsSources): (askUser: Parameters<T
         allowedEnvironmentNames: () => sources.settings().commandEnvironmentAllow,
         secrets: sources.secrets,
         review: sources.review,
+        ...(sources.terminalSnapshot === undefined ? {} : { terminalSnapshot: sources.terminalSnapshot }),
       });
       sources.subscriptions.push(builtinTools);
       toolSetup = new ToolSetup(builtinTools.tools, sources.settings, { secrets: sources.secrets, workspaceFolders: sources.workspaceFolders, log: sources.log, readOnlyDefault: sources.readOnlyDefault }, sources.sessionAllowances);

@@ -11,8 +11,9 @@ import type { RulesView } from "../panel/protocol";
 import { rulesView } from "../panel/rulesChip";
 import { RULE_KINDS } from "../instructions/ruleFile";
 import type { RuleKind } from "../instructions/ruleFile";
+import type { CommandPrompt } from "../instructions/slashCommands";
 import type { ProjectRulesWatcher } from "./projectRulesWatcher";
-import type { PlanInputs } from "../panel/chatControllerOptions";
+import type { InstructionChoices } from "../panel/chatControllerOptions";
 import { modelSettingsFor } from "../chat/modelSettings";
 import type { RelayChatSettings } from "./settings";
 
@@ -45,7 +46,9 @@ export class PanelInstructions {
     private readonly target: () => TargetInstructions = () => NO_TARGET,
   ) {}
 
-  assemble(toolNames: readonly string[], rulesOff: readonly string[] = [], plan?: PlanInputs): AssembledInstructions {
+  /** What the next request is told: the tools, the conversation's switched-off rules files, its mode and task list, the slash command's prompt. */
+  assemble(choices: InstructionChoices): AssembledInstructions {
+    const { toolNames, rulesOff, plan, command } = choices;
     const config = vscode.workspace.getConfiguration("relayChat");
     const own = this.target();
     const folders = vscode.workspace.workspaceFolders ?? [];
@@ -65,6 +68,7 @@ export class PanelInstructions {
       multiRoot: folders.length > 1,
       mode: plan?.mode,
       tasks: plan?.tasks,
+      commandPrompt: command ?? null,
     });
   }
 
@@ -74,9 +78,8 @@ export class PanelInstructions {
   }
 
   /** The Rules chip: the files that apply to the next message, each sent or switched off, with their estimates. */
-  chip(toolNames: readonly string[], rulesOff: readonly string[], plan?: PlanInputs): RulesView | null {
-    const off = new Set(rulesOff);
-    return rulesView(this.applicableRules(), this.assemble(toolNames, rulesOff, plan), off, (vscode.workspace.workspaceFolders ?? []).length > 1, !this.rules.allowed);
+  chip(choices: InstructionChoices): RulesView | null {
+    return rulesView(this.applicableRules(), this.assemble(choices), new Set(choices.rulesOff), (vscode.workspace.workspaceFolders ?? []).length > 1, !this.rules.allowed);
   }
 
   /** While rules files that changed are being read again: a promise for it, so a message sent right after an edit carries it. */
@@ -85,15 +88,15 @@ export class PanelInstructions {
   }
 
   /** The instructions as a request sends them; waits for rules files that changed to be read again. */
-  async forRequest(toolNames: readonly string[], rulesOff: readonly string[] = [], plan?: PlanInputs): Promise<RequestInstructions> {
+  async forRequest(choices: InstructionChoices): Promise<RequestInstructions> {
     await this.rules.fresh();
-    return requestInstructionsOf(this.assemble(toolNames, rulesOff, plan));
+    return requestInstructionsOf(this.assemble(choices));
   }
 
   /** "What the Model Is Told": the whole text as the next message sends it, each part with its source and tokens. */
-  async show(toolNames: readonly string[], rulesOff: readonly string[] = [], plan?: PlanInputs): Promise<void> {
+  async show(choices: InstructionChoices): Promise<void> {
     await this.rules.fresh();
-    const document = await vscode.workspace.openTextDocument({ language: "markdown", content: instructionsDocument(this.assemble(toolNames, rulesOff, plan), this.rules.allowed, rulesOff) });
+    const document = await vscode.workspace.openTextDocument({ language: "markdown", content: instructionsDocument(this.assemble(choices), this.rules.allowed, choices.rulesOff) });
     await vscode.window.showTextDocument(document, { preview: true });
   }
 }

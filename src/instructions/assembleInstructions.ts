@@ -6,6 +6,7 @@ import type { RuleKind } from "./ruleFile";
 import { PLAN_MODE_SOURCE, TASK_LIST_SOURCE, planModeText, taskListText } from "./planInstructions";
 import type { ChatMode } from "../tools/planMode";
 import type { TaskItem } from "../tools/updateTasksTool";
+import type { CommandPrompt } from "./slashCommands";
 
 // The one place instruction text is put together: the base instruction, the person's own instructions
 // (relayChat.instructions), the relay's and the model's own (relayChat.relays, relayChat.modelSettings), then
@@ -19,7 +20,7 @@ export const RULES_TOTAL_LIMIT_CHARS = 32_000;
 /** The same estimate as the spend guard's (src/chat/spendGuard.ts): about four characters per token. */
 const CHARACTERS_PER_TOKEN = 4;
 
-export type InstructionPartKind = "base" | "person" | "relay" | "model" | RuleKind | "tasks" | "plan";
+export type InstructionPartKind = "base" | "person" | "relay" | "model" | RuleKind | "tasks" | "plan" | "prompt";
 
 export interface InstructionPart {
   kind: InstructionPartKind;
@@ -59,6 +60,8 @@ export interface InstructionInputs {
   mode?: ChatMode;
   /** The conversation's task list (update_tasks), sent as it is now so ticks and removals reach the model. */
   tasks?: readonly TaskItem[];
+  /** The prompt of the slash command the message starts with (slashCommands.ts); sent last, for this message only. */
+  commandPrompt?: CommandPrompt | null;
 }
 
 /** The parts before the project rules: the base instruction and what the person wrote in settings. */
@@ -90,6 +93,14 @@ export function assembleInstructions(inputs: InstructionInputs): AssembledInstru
   }
   if (inputs.tasks !== undefined && inputs.tasks.length > 0) parts.push(part("tasks", TASK_LIST_SOURCE, taskListText(inputs.tasks)));
   if (inputs.mode === "plan") parts.push(part("plan", PLAN_MODE_SOURCE, planModeText()));
+  const command = inputs.commandPrompt;
+  if (command) {
+    // A prompt file is workspace text like a rules file: cut at the same per-file limit.
+    const cut = command.text.length > RULE_FILE_LIMIT_CHARS;
+    const entry = part("prompt", command.source, cut ? `${command.text.slice(0, RULE_FILE_LIMIT_CHARS)}\n[Relay Chat cut this prompt here: ${RULE_FILE_LIMIT_CHARS} of ${command.text.length} characters sent.]` : command.text);
+    if (cut) entry.cut = { keptChars: RULE_FILE_LIMIT_CHARS, totalChars: command.text.length };
+    parts.push(entry);
+  }
   const text = parts.filter((entry) => entry.text !== "").map((entry) => entry.text).join("\n\n");
   return { text, parts, tokens: estimateTokens(text), hash: createHash("sha256").update(text).digest("hex").slice(0, 16) };
 }

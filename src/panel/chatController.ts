@@ -1,6 +1,7 @@
 import { ConversationRules } from "./rulesChip";
 import * as l10n from "@vscode/l10n";
 import { DEFAULT_COMPACTION_SETTINGS } from "../chat/compaction";
+import { findTurn } from "../chat/conversation";
 import { redactSecrets } from "../relay/redact";
 import { ConversationCommands } from "./conversationCommands";
 import type { ChatControllerOptions } from "./chatControllerOptions";
@@ -18,6 +19,7 @@ import type { ApprovalView, ImageLimitsView, PanelFields, PanelState, ReceiptVie
 import { DEFAULT_IMAGE_LIMITS } from "./protocol";
 import { dispatchPanelMessage } from "./panelMessages";
 import { SessionRunner } from "./sessionRunner";
+import { SlashCommandRunner, toolsLimitedBy } from "./slashCommandRunner";
 import { contextWindowOf, sessionSettings } from "./sessionSettings";
 import { TurnFileActions } from "./turnFileActions";
 import { TurnStarter } from "./turnStarter";
@@ -53,6 +55,8 @@ export class ChatController implements PanelSource {
   readonly editorActions: EditorActions;
   /** The rules files switched off for the conversation on screen (the Rules chip). */
   readonly rules: ConversationRules;
+  /** Messages that start with a slash command, and the command of the message being sent. */
+  readonly slash: SlashCommandRunner;
 
   constructor(private readonly options: ChatControllerOptions) {
     this.sync = new PanelSync(this, (message) => this.view?.post(message), options.strings, options.timers, options.locale);
@@ -66,12 +70,14 @@ export class ChatController implements PanelSource {
       ...options,
       prompts: this.prompts,
       sync: this.sync,
-      settings: () => sessionSettings({ ...this.settingsSources(), instructions: this.options.instructions?.(this.runner.offeredToolNames(), this.rules.off(), this.runner.planInputs()) }),
+      // While a message with a slash command runs, only the tools its prompt names are offered.
+      tools: (askUser) => toolsLimitedBy(options.tools(askUser), () => this.slash.messageCommand?.tools ?? null),
+      settings: () => sessionSettings({ ...this.settingsSources(), instructions: this.options.instructions?.(this.rules.choices(this.slash.messageCommand?.prompt)) }),
       redact: (text) => this.redact(text),
       onStorageProblem: (message) => this.setNotice(message),
       onRequestEnd: () => options.onRequestEnd?.(),
     });
-    this.rules = new ConversationRules(this.runner, () => this.sync.changed(), options.showInstructions);
+    this.rules = new ConversationRules(this.runner, () => this.sync.changed());
     this.conversationCommands = new ConversationCommands(options.store, options.conversationUi, (text) => this.redact(text));
     this.editorActions = new EditorActions({
       editor: options.editor,
@@ -82,6 +88,7 @@ export class ChatController implements PanelSource {
       notify: (notice) => this.setNotice(notice),
       attachmentsChanged: () => this.sync.changed(),
       files: options.files ?? null,
+      workspaceContext: options.workspaceContext ?? null,
       postFileMatches: (query, files) => this.view?.post({ type: "fileMatches", query, files }),
       fileReferences: options.fileReferences ?? null,
       postFileReferences: (checked, files) => this.view?.post({ type: "fileReferences", checked, files }),
@@ -103,6 +110,27 @@ export class ChatController implements PanelSource {
       reloadConversations,
       instructionsReady: options.instructionsReady,
     });
+    this.slash = new SlashCommandRunner({
+      source: options.slashCommands ?? null,
+      turns: this.turns,
+      newChat: () => this.newChat(),
+      commit: options.commitMessages ?? null,
+      setNotice,
+      // `/plan TEXT` switches the conversation to Plan (read-only tools, a plan asked for) and sends TEXT there.
+      plan:
+        options.planCommand ??
+        (async (text, images) => {
+          await this.turns.plan.setMode("plan");
+          if (text.trim() !== "" || images.length > 0) await this.turns.send(text, images);
+          return true;
+        }),
+      busy: () => this.runner.busy,
+      turnText: (turnId) => (this.conversation ? (findTurn(this.conversation, turnId)?.userText ?? null) : null),
+      offeredToolNames: () => this.runner.offeredToolNames(),
+      showInstructions: async (toolNames, command) => this.options.showInstructions?.(this.rules.choices(command, toolNames)),
+    });
+    // Prompt files read again: the `/` menu follows.
+    options.slashCommands?.listen(changed);
     this.turnFiles = new TurnFileActions({ runner: this.runner, editorActions: this.editorActions, turnChanges: options.turnChanges, turnChanged: (turnId) => this.sync.turnChanged(turnId) });
   }
 
@@ -151,7 +179,7 @@ export class ChatController implements PanelSource {
       streamingTurnId,
       liveText: streamingTurnId === null ? null : this.runner.liveText(streamingTurnId),
       liveReasoning: streamingTurnId === null ? null : this.runner.liveReasoning(streamingTurnId),
-      consoleConfigured: this.consoleConfigured,
+      consoleConfigured: consoleConfigured(this.options),
       balanceNote: this.options.balanceNote,
     };
     return this.presenter.turn(inputs, turnId, this.runner.answeredCalls(turnId));
@@ -283,10 +311,6 @@ export class ChatController implements PanelSource {
     return this.runner.conversation;
   }
 
-  private get consoleConfigured(): boolean {
-    return (this.options.preferences?.().consoleUrl ?? "") !== "";
-  }
-
   private settingsSources() {
     return { relay: this.options.relay, model: this.model(), preferences: this.options.preferences, priceOf: this.options.priceOf };
   }
@@ -310,18 +334,19 @@ export class ChatController implements PanelSource {
       attachments: this.editorActions.attachments.views(),
       selectionOffer: this.editorActions.selectionOffer,
       activeFileOffer: this.editorActions.activeFileOffer,
-      context: contextMeterFor(this.conversation, this.editorActions.pendingText(), contextWindowOf(this.settingsSources()), this.options.instructions?.(this.runner.offeredToolNames(), this.rules.off(), this.runner.planInputs()).tokens ?? 0),
-      rules: this.options.rules?.(this.runner.offeredToolNames(), this.rules.off(), this.runner.planInputs()) ?? null,
+      context: contextMeterFor(this.conversation, this.editorActions.pendingText(), contextWindowOf(this.settingsSources()), this.options.instructions?.(this.rules.choices(this.slash.messageCommand?.prompt)).tokens ?? 0),
+      rules: this.options.rules?.(this.rules.choices(this.slash.messageCommand?.prompt)) ?? null,
       compaction: settings.compaction ?? DEFAULT_COMPACTION_SETTINGS,
       maxOutputTokens: settings.maxOutputTokens,
       filesToReview: this.options.filesToReview?.() ?? 0,
       imageLimits: this.imageLimits(),
-      consoleConfigured: this.consoleConfigured,
+      consoleConfigured: consoleConfigured(this.options),
       spendEstimate: this.prompts.spendEstimate,
       balanceNote: this.options.balanceNote,
       streamingTurnId,
       liveText: streamingTurnId === null ? null : this.runner.liveText(streamingTurnId),
       mode: this.turns.plan.mode,
+      slashCommands: this.slash.views(),
     };
   }
 
@@ -344,3 +369,6 @@ export class ChatController implements PanelSource {
     this.sync.changed();
   }
 }
+
+/** Whether the active relay has a web console to open (a fix button offers it). */
+const consoleConfigured = (options: ChatControllerOptions): boolean => (options.preferences?.().consoleUrl ?? "") !== "";

@@ -3,14 +3,17 @@ import type { HistoryStore } from "../chat/historyStore";
 import type { RequestLedger } from "../chat/requestLedger";
 import type { ReviewReport } from "../chat/reviewNote";
 import type { ChatTools } from "../chat/toolRound";
+import type { CommandPrompt } from "../instructions/slashCommands";
 import type { ModelPrice } from "../relay/modelPrice";
 import type { ApprovalAnswer } from "../tools/approvalPolicy";
 import type { ApprovalRequest } from "../tools/approvalGate";
+import type { CommitMessageWriter } from "./commitMessage";
 import type { ConversationUi } from "./conversationCommands";
 import type { FileReferenceResolver } from "./fileReferences";
-import type { EditorServices, ModelMemory, PanelLog, PanelPreferences, RelayAccess, TurnChangesActions } from "./panelServices";
+import type { EditorServices, ModelMemory, PanelLog, PanelPreferences, RelayAccess, TurnChangesActions, WorkspaceContextSource } from "./panelServices";
 import type { PanelSyncTimers } from "./panelSync";
 import type { RulesView } from "./protocol";
+import type { PlanCommandHook, SlashCommandSource } from "./slashCommandRunner";
 import type { WorkspaceFiles } from "./workspaceFiles";
 import type { ChatMode } from "../tools/planMode";
 import type { TaskItem } from "../tools/updateTasksTool";
@@ -35,6 +38,8 @@ export interface ChatControllerOptions {
   preferences?: () => PanelPreferences;
   /** The workspace's files for `#`; none where no folder is open on disk. */
   files?: WorkspaceFiles | null;
+  /** Problems, terminal output, git changes and symbols for `#` and the paperclip; absent: only files and the selection. */
+  workspaceContext?: WorkspaceContextSource | null;
   /** Which file names in answers are workspace files (they open in the editor); none where no folder is open on disk. */
   fileReferences?: FileReferenceResolver | null;
   /** Settles once the relay settings and key were read; the first snapshot waits for it. */
@@ -45,14 +50,20 @@ export interface ChatControllerOptions {
   balanceNote?: (relay: string | null) => string | null;
   /** The price of a model on a relay as known now (never fetched while sending); null: unknown. */
   priceOf?: (relay: string, model: string) => ModelPrice | null;
-  /** What the model is told with the next request, given the tools offered, the conversation's switched-off rules files, and its mode and task list (src/host/panelInstructions.ts). */
-  instructions?: (toolNames: string[], rulesOff: readonly string[], plan?: PlanInputs) => RequestInstructions;
+  /** What the model is told with the next request (src/host/panelInstructions.ts). */
+  instructions?: (choices: InstructionChoices) => RequestInstructions;
   /** The Rules chip for the next message (rules files switched off for the conversation are listed, not sent). */
-  rules?: (toolNames: string[], rulesOff: readonly string[], plan?: PlanInputs) => RulesView | null;
+  rules?: (choices: InstructionChoices) => RulesView | null;
   /** While rules files that changed are read again: resolves once they were (a turn waits for it); else undefined. */
   instructionsReady?: () => Promise<void> | undefined;
   /** Opens "What the model is told" for the next request. */
-  showInstructions?: (toolNames: string[], rulesOff: readonly string[], plan?: PlanInputs) => Promise<void>;
+  showInstructions?: (choices: InstructionChoices) => Promise<void>;
+  /** The `/` commands: built-ins and prompt files (src/host/promptFilesWatcher.ts); absent: none. */
+  slashCommands?: SlashCommandSource | null;
+  /** /commit's way to the staged changes and the Source Control message box; absent: /commit says Git is missing. */
+  commitMessages?: CommitMessageWriter | null;
+  /** Plan mode takes `/plan` over here when it is built; absent: /plan sends its prompt. */
+  planCommand?: PlanCommandHook;
   /** A request of a turn ended (the relay's balance may have changed). */
   onRequestEnd?: () => void;
   timers?: PanelSyncTimers;
@@ -70,6 +81,18 @@ export interface ChatControllerOptions {
   filesToReview?: () => number;
   /** What the person did with the model's changes to files (review, restore), told to the model with the next message. */
   editReviews?: ReviewReport;
+}
+
+/** What shapes the next request's instructions besides the settings and the rules files on disk. */
+export interface InstructionChoices {
+  /** The tools offered with it. */
+  toolNames: string[];
+  /** Rules files switched off for the conversation (the Rules chip), as `folder/path`. */
+  rulesOff: readonly string[];
+  /** The conversation's mode and task list. */
+  plan?: PlanInputs;
+  /** The prompt of the slash command the message starts with. */
+  command?: CommandPrompt | null;
 }
 
 /** What Plan mode and the task list add to the instructions of the next request. */

@@ -5,10 +5,13 @@ import type { ChatTools } from "../chat/toolRound";
 import { curlForReceipt } from "./curlCommand";
 import { AttachmentList, MAX_ATTACHMENT_CHARS } from "./messageAttachments";
 import type { Attachment, NewAttachment } from "./messageAttachments";
-import type { EditorFix, EditorServices, RelayAccess } from "./panelServices";
-import type { FileMatchView } from "./protocol";
+import type { EditorFix, EditorServices, RelayAccess, WorkspaceContextSource } from "./panelServices";
+import type { ContextSource, FileMatchView } from "./protocol";
 import type { FileReferenceResolver } from "./fileReferences";
 import type { WorkspaceFiles } from "./workspaceFiles";
+
+/** How long the `#` list waits for the workspace symbols before it shows the files without them. */
+const SYMBOL_WAIT_MS = 500;
 
 /** An answer with more file names than this gets links for the first ones only. */
 const MAX_FILE_REFERENCES_PER_QUESTION = 200;
@@ -30,6 +33,8 @@ export interface EditorActionsContext {
   attachmentsChanged(): void;
   /** The workspace's files, for `#`; null where there is no file system folder. */
   files: WorkspaceFiles | null;
+  /** Problems, the terminal, git changes and symbols; null where the editor offers none (tests, benchmarks). */
+  workspaceContext?: WorkspaceContextSource | null;
   /** Answers the webview's `#` query. */
   postFileMatches(query: string, files: FileMatchView[]): void;
   /** Tells which file names and paths of answers are workspace files; null where no folder is open on disk. */
@@ -169,9 +174,31 @@ export class EditorActions {
     return file?.label === offer.label ? file : null;
   }
 
+  /**
+   * The `#` query's matches: a few folders, the files, then a few workspace symbols (asked for from two characters
+   * on). A language server still starting can take seconds for symbols; the files do not wait for it that long.
+   */
   async findFiles(query: string): Promise<void> {
-    const files = this.context.files === null ? [] : await this.context.files.search(query);
-    this.context.postFileMatches(query, files);
+    const files = this.context.files;
+    const symbols = query.trim().length >= 2 && this.context.workspaceContext ? withinTime(this.context.workspaceContext.symbols(query.trim()), SYMBOL_WAIT_MS) : Promise.resolve([]);
+    const [folders, matches, found] = await Promise.all([files ? files.folders(query, 3) : [], files ? files.search(query) : [], symbols]);
+    this.context.postFileMatches(query, [...folders, ...matches, ...found]);
+  }
+
+  /** Context picked with `#`: a folder's file list, or what the editor gathers (Problems, Terminal, Changes, a symbol). */
+  async attachContext(source: ContextSource, path?: string, name?: string): Promise<void> {
+    if (source === "folder") {
+      if (this.context.files === null || path === undefined) return;
+      const result = await this.context.files.folderAttachment(path);
+      if (result.ok) this.attach(result.attachment, () => "");
+      else this.context.notify(result.problem);
+      return;
+    }
+    const workspaceContext = this.context.workspaceContext;
+    if (!workspaceContext) return this.context.notify(l10n.t("This context is not available here."));
+    const result = await workspaceContext.attachment({ source, ...(path === undefined ? {} : { path }), ...(name === undefined ? {} : { name }) });
+    if (result.ok) this.attach(result.attachment, () => "");
+    else this.context.notify(result.problem);
   }
 
   async attachPath(shownPath: string): Promise<void> {
@@ -195,4 +222,11 @@ export class EditorActions {
     this.context.attachmentsChanged();
     return true;
   }
+}
+
+/** What `pending` gives within `ms`, else nothing (also when it fails). */
+function withinTime<T>(pending: Promise<T[]>, ms: number): Promise<T[]> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<T[]>((resolve) => (timer = setTimeout(() => resolve([]), ms)));
+  return Promise.race([pending.catch(() => []), late]).finally(() => clearTimeout(timer));
 }

@@ -1,4 +1,5 @@
 import type { AttachmentLabel, AttachmentView } from "./protocol";
+import { ATTACHMENT_KINDS } from "./protocol";
 
 // Context the user attaches to the next message (a file, a selection). It travels inside the user
 // message itself, after the question, one tagged and fenced block per attachment: the relay sees plain
@@ -49,7 +50,7 @@ export class AttachmentList {
   }
 
   views(): AttachmentView[] {
-    return this.items.map(({ id, label, kind }) => ({ id, label, kind }));
+    return this.items.map(({ id, label, kind, note }) => (note === undefined ? { id, label, kind } : { id, label, kind, note }));
   }
 }
 
@@ -74,7 +75,7 @@ export interface SplitMessage {
 
 /** Splits a sent message into the question and its attachments; a message without them is all text. */
 export function splitMessage(message: string): SplitMessage {
-  const marker = /(^|\n\n)<attachment kind="(?:file|selection)" label="/g;
+  const marker = new RegExp(`(^|\\n\\n)<attachment kind="(?:${KIND_ALTERNATIVES})" label="`, "g");
   for (let match = marker.exec(message); match !== null; match = marker.exec(message)) {
     const start = match.index + match[1].length;
     const attachments = parseBlocks(message, start);
@@ -83,7 +84,8 @@ export function splitMessage(message: string): SplitMessage {
   return { text: message, attachments: [], blocks: "" };
 }
 
-const HEADER = /^<attachment kind="(file|selection)" label="([^"\n]*)">\n(`{3,})[^\n`]*\n/;
+const KIND_ALTERNATIVES = ATTACHMENT_KINDS.join("|");
+const HEADER = new RegExp(`^<attachment kind="(${KIND_ALTERNATIVES})" label="([^"\\n]*)">\\n(\`{3,})[^\\n\`]*\\n`);
 
 /** The attachments from `start` to the end of the message, or null if that is not exactly a list of blocks. */
 function parseBlocks(message: string, start: number): AttachmentLabel[] | null {

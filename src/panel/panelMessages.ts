@@ -12,7 +12,7 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
     case "rendered":
       return controller.rendered(message.sinceLoadMs);
     case "send":
-      return controller.turns.send(message.text, message.images ?? []);
+      return controller.slash.send(message.text, message.images ?? []);
     case "stop":
       return controller.stop();
     case "newChat":
@@ -28,17 +28,17 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
       controller.prompts.answerSpend(message.confirmed);
       return;
     case "retry":
-      return controller.turns.retry(message.turnId);
+      return controller.slash.again(message.turnId, () => controller.turns.retry(message.turnId));
     case "continue":
-      return controller.turns.runTurn((session) => session.continueTurn(message.turnId));
+      return controller.slash.again(message.turnId, () => controller.turns.runTurn((session) => session.continueTurn(message.turnId)));
     case "includeTurn":
       return controller.turns.includeIncompleteTurn(message.turnId);
     case "resendWithoutImages":
-      return controller.turns.runTurn((session) => session.resendWithoutImages(message.turnId));
+      return controller.slash.again(message.turnId, () => controller.turns.runTurn((session) => session.resendWithoutImages(message.turnId)));
     case "regenerate":
-      return controller.turns.runTurn((session) => session.regenerate(message.turnId));
+      return controller.slash.again(message.turnId, () => controller.turns.runTurn((session) => session.regenerate(message.turnId)));
     case "editAndResend":
-      return controller.turns.editAndResend(message.turnId, message.text);
+      return controller.slash.again(message.turnId, () => controller.turns.editAndResend(message.turnId, message.text), message.text);
     case "showBranch":
       return controller.showBranch(message.turnId, message.direction);
     case "switchConversation":
@@ -73,13 +73,15 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
     case "attachFile":
       return editor.pickAttachment();
     case "showInstructions":
-      return controller.rules.show();
+      return controller.slash.showInstructions(message.draft);
     case "setRuleFile":
       return controller.rules.set(message.id, message.on);
     case "attachPath":
       return editor.attachPath(message.path);
     case "findFiles":
       return editor.findFiles(message.query);
+    case "attachContext":
+      return editor.attachContext(message.source, message.path, message.name);
     case "removeAttachment":
       return editor.removeAttachment(message.id);
     case "removeActiveFile":

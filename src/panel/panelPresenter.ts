@@ -5,7 +5,7 @@ import type { ConversationSummary } from "../chat/conversationSummary";
 import { imagesTitle } from "../chat/conversationSummary";
 import type { SendEstimate } from "../chat/spendGuard";
 import { splitMessage } from "./messageAttachments";
-import type { AttachmentView, ContextMeterView, ConversationListEntry, ImageLimitsView, PanelFields, ReceiptView, RelayModelsView, RulesView, SetupView, TotalsView, TurnView } from "./protocol";
+import type { AttachmentView, ContextMeterView, ConversationListEntry, ImageLimitsView, PanelFields, ReceiptView, RelayModelsView, RulesView, SetupView, SlashCommandView, TotalsView, TurnView } from "./protocol";
 import { receiptOf, turnViewOf } from "./turnView";
 import { tasksOf } from "../chat/planState";
 import type { ChatMode } from "../tools/planMode";
@@ -51,6 +51,8 @@ export interface PanelInputs {
   liveReasoning?: string | null;
   /** The Plan / Act switch for the next message (the conversation's, or a new chat's). */
   mode?: ChatMode;
+  /** What `/` lists in the message box. */
+  slashCommands?: SlashCommandView[];
 }
 
 export class PanelPresenter {
@@ -81,6 +83,7 @@ export class PanelPresenter {
       compactionOffer: compactionOfferFor(conversation, inputs.context, inputs.compaction, inputs.busy, inputs.maxOutputTokens ?? null),
       filesToReview: inputs.filesToReview ?? 0,
       imageLimits: inputs.imageLimits,
+      slashCommands: inputs.slashCommands ?? [],
       spendWarning:
         spendEstimate === null
           ? null

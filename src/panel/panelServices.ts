@@ -4,7 +4,7 @@ import type { TurnCheckpoint } from "../chat/conversation";
 import type { RelayClient } from "../relay/client";
 import type { ModelSettingsEntry } from "../chat/modelSettings";
 import type { RelayProfile } from "../relay/relayProfiles";
-import type { FixAction, ImageLimitsView, ToWebview } from "./protocol";
+import type { ContextSource, FileMatchView, FixAction, ImageLimitsView, ToWebview } from "./protocol";
 import type { NewAttachment } from "./messageAttachments";
 
 // What the chat controller needs from its surroundings, as small interfaces. The vscode adapter
@@ -115,4 +115,20 @@ export interface PanelPreferences {
 export interface PanelLog {
   info(message: string): void;
   error(message: string): void;
+}
+
+/** Context picked in the `#` menu or the paperclip: a symbol is `name` at `path` ("file:line"). */
+export interface ContextRequest {
+  source: Exclude<ContextSource, "folder">;
+  path?: string;
+  name?: string;
+}
+
+export type ContextAttachmentResult = { ok: true; attachment: NewAttachment } | { ok: false; problem: string };
+
+/** The editor's context a person would otherwise paste: Problems, the terminal, git changes, symbols (src/host/workspaceContext.ts). */
+export interface WorkspaceContextSource {
+  attachment(request: ContextRequest): Promise<ContextAttachmentResult>;
+  /** Workspace symbols matching the `#` query, for the menu. */
+  symbols(query: string): Promise<FileMatchView[]>;
 }

@@ -108,9 +108,13 @@ export const MEGABYTE = 1024 * 1024;
 /** The settings' defaults (documented in the README and the manifest). */
 export const DEFAULT_IMAGE_LIMITS: ImageLimitsView = { maxLongestSide: 2048, maxBytes: 5 * MEGABYTE };
 
+/** What an attachment is: a file, the selection, or context from the editor (`#` menu and paperclip). */
+export type AttachmentKind = "selection" | "file" | "problems" | "terminal" | "changes" | "folder" | "symbol";
+export const ATTACHMENT_KINDS: readonly AttachmentKind[] = ["selection", "file", "problems", "terminal", "changes", "folder", "symbol"];
+
 /** Context that went with a message (shown as a chip; its text went to the model inside the message). */
 export interface AttachmentLabel {
-  kind: "selection" | "file";
+  kind: AttachmentKind;
   label: string;
 }
 
@@ -123,6 +127,8 @@ export interface TurnView {
   images?: string[];
   /** What the model was told before the message about the review of its proposed edits; absent when nothing. */
   reviewNote?: string;
+  /** What a slash command did with the answer (/commit); absent when nothing. */
+  commandNote?: string;
   /** For an incomplete answer: left out of what later messages send (the person may include it), or included. */
   sentLater?: "left_out" | "included";
   /** Markdown of the answer so far (completed text, or the partial text of an unfinished turn). */
@@ -246,7 +252,9 @@ export interface ApprovalView {
 export interface AttachmentView {
   id: string;
   label: string;
-  kind: "selection" | "file";
+  kind: AttachmentKind;
+  /** Said in the chip's tooltip: what was cut, or why there is nothing to read (a terminal without shell integration). */
+  note?: string;
 }
 
 export interface ConversationListEntry {
@@ -308,9 +316,18 @@ export interface ContextMeterView {
 
 /** A file the `#` picker offers. */
 export interface FileMatchView {
-  /** Workspace-relative path, "/"-separated (with the folder name first when several are open). */
+  /** Workspace-relative path, "/"-separated (with the folder name first when several are open); a symbol's is "path:line". */
   path: string;
+  /** Absent: a file. */
+  kind?: "folder" | "symbol";
+  /** A symbol's name and what it is ("class", "function"). */
+  name?: string;
+  detail?: string;
 }
+
+/** Context the `#` menu and the paperclip offer beside files and the selection. */
+export type ContextSource = "problems" | "problemsInFile" | "terminal" | "changes" | "folder" | "symbol";
+export const CONTEXT_SOURCES: readonly ContextSource[] = ["problems", "problemsInFile", "terminal", "changes", "folder", "symbol"];
 
 /** One project rules file that would go with the next message (the Rules chip's list). */
 export interface RuleFileView {
@@ -393,6 +410,19 @@ export interface PanelFields {
   mode?: ChatModeView;
   /** The conversation's task list; absent or empty: none is shown. */
   tasks?: TaskItemView[];
+  /** What `/` lists in the message box: built-ins and prompt files (absent: none). */
+  slashCommands?: SlashCommandView[];
+}
+
+/** One command of the `/` menu (src/instructions/slashCommands.ts). */
+export interface SlashCommandView {
+  /** Without the slash. */
+  name: string;
+  description: string;
+  argumentHint: string;
+  origin: "builtin" | "workspace" | "user";
+  /** About how many tokens its prompt adds to what the model is told (the context meter counts it while the command is in the box). */
+  promptTokens?: number;
 }
 
 export interface PanelState extends PanelFields {
@@ -474,13 +504,16 @@ export type ToHost =
   /** The paperclip: the host asks what to attach. */
   | { type: "attachFile" }
   /** "What the model is told": the whole instruction text of the next message, in an editor. */
-  | { type: "showInstructions" }
+  /** `draft`: the message box's text, so a slash command it starts with is shown too. */
+  | { type: "showInstructions"; draft?: string }
   /** Switches a project rules file off (or back on) for the conversation on screen. */
   | { type: "setRuleFile"; id: string; on: boolean }
   /** A file picked with `#`. */
   | { type: "attachPath"; path: string }
   /** The `#` picker's query (the text after `#`). */
   | { type: "findFiles"; query: string }
+  /** Context picked with `#`: Problems, Terminal, Changes, a folder (`path`) or a symbol (`name` at `path`, "file:line"). */
+  | { type: "attachContext"; source: ContextSource; path?: string; name?: string }
   | { type: "removeAttachment"; id: string }
   /** The active editor's file is not to go with the messages (until another editor is active). */
   | { type: "removeActiveFile" }
@@ -553,10 +586,12 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   exportConversation: (message) => isString(message.conversationId),
   attachSelection: () => true,
   attachFile: () => true,
-  showInstructions: () => true,
+  showInstructions: (message) => message.draft === undefined || isString(message.draft),
   setRuleFile: (message) => isString(message.id) && message.id.length > 0 && typeof message.on === "boolean",
   attachPath: (message) => isString(message.path),
   findFiles: (message) => isString(message.query),
+  attachContext: (message) =>
+    CONTEXT_SOURCES.includes(message.source as ContextSource) && (message.path === undefined || isString(message.path)) && (message.name === undefined || isString(message.name)),
   removeAttachment: (message) => isString(message.id),
   removeActiveFile: () => true,
   loadImage: (message) => isString(message.name),

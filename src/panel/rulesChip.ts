@@ -2,7 +2,8 @@ import type { AssembledInstructions } from "../instructions/assembleInstructions
 import type { ChosenRule } from "../instructions/projectRules";
 import type { Conversation } from "../chat/conversation";
 import type { RulesView } from "./protocol";
-import type { PlanInputs } from "./chatControllerOptions";
+import type { CommandPrompt } from "../instructions/slashCommands";
+import type { InstructionChoices } from "./chatControllerOptions";
 import type { SessionRunner } from "./sessionRunner";
 
 // The Rules chip's content: every rules file that applies to the next message, sent or switched off for the
@@ -37,19 +38,18 @@ export function rulesView(applicable: readonly ChosenRule[], assembled: Assemble
 }
 
 /**
- * What the conversation on screen tells the model: its switched-off rules files (read for every request and the
- * chip, changed from the chip), and "What the model is told" for its next message.
+ * What the conversation on screen tells the model beyond the settings: its switched-off rules files (read for
+ * every request and the chip, changed from the chip), its mode and task list, and the message's slash command.
  */
 export class ConversationRules {
   constructor(
     private readonly runner: SessionRunner,
     private readonly changed: () => void,
-    private readonly showText?: (toolNames: string[], rulesOff: readonly string[], plan?: PlanInputs) => Promise<void>,
   ) {}
 
-  /** Opens "What the model is told" for the next message of this conversation. */
-  async show(): Promise<void> {
-    await this.showText?.(this.runner.offeredToolNames(), this.off(), this.runner.planInputs());
+  /** The choices for the next request's instructions; `command`: the prompt of the message's slash command. */
+  choices(command?: CommandPrompt | null, toolNames: string[] = this.runner.offeredToolNames()): InstructionChoices {
+    return { toolNames, rulesOff: this.off(), plan: this.runner.planInputs(), command };
   }
 
   off(): string[] {

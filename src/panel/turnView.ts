@@ -49,6 +49,7 @@ export function turnViewOf(conversation: Conversation, turn: Turn, options: Turn
     attachments: message.attachments,
     ...(turn.images && turn.images.length > 0 ? { images: [...turn.images] } : {}),
     ...(turn.reviewNote ? { reviewNote: turn.reviewNote } : {}),
+    ...(turn.commandNote ? { commandNote: turn.commandNote } : {}),
     ...(turn.outcome.kind === "incomplete" ? { sentLater: turn.includeIncomplete ? ("included" as const) : ("left_out" as const) } : {}),
     answerText: streaming && options.liveText !== null ? options.liveText : answerTextOf(turn),
     refusal: refusalTextOf(outputs) || null,

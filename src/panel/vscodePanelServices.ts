@@ -3,7 +3,7 @@ import type { CodeBlockActions } from "./codeBlockActions";
 import type { ConversationUi } from "./conversationCommands";
 import { MAX_ATTACHMENT_CHARS } from "./messageAttachments";
 import type { NewAttachment } from "./messageAttachments";
-import type { EditorFix, EditorServices, ModelMemory, PanelPreferences } from "./panelServices";
+import type { ContextRequest, EditorFix, EditorServices, ModelMemory, PanelPreferences, WorkspaceContextSource } from "./panelServices";
 
 import { DEFAULT_IMAGE_LIMITS, MEGABYTE } from "./protocol";
 import type { WorkspaceFiles } from "./workspaceFiles";
@@ -38,7 +38,7 @@ function positiveOr(value: number | undefined, fallback: number): number {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
-export function createEditorServices(files: WorkspaceFiles | null, codeBlocks: CodeBlockActions, consoleUrl: () => string): EditorServices {
+export function createEditorServices(files: WorkspaceFiles | null, codeBlocks: CodeBlockActions, consoleUrl: () => string, context: WorkspaceContextSource | null = null): EditorServices {
   return {
     ...editorServices,
     async runFix(action) {
@@ -49,20 +49,24 @@ export function createEditorServices(files: WorkspaceFiles | null, codeBlocks: C
       const address = consoleUrl().trim();
       if (/^https?:\/\//i.test(address)) await vscode.env.openExternal(vscode.Uri.parse(address, true));
     },
-    pickAttachment: () => pickAttachment(files),
+    pickAttachment: () => pickAttachment(files, context),
     openCode: (code, language) => codeBlocks.openInEditor(code, language),
     applyCode: (code, fileHint) => codeBlocks.applyToFile(code, fileHint),
   };
 }
 
-/** The paperclip's quick pick: the selection, the active file, then every workspace file (filtered by typing). */
-async function pickAttachment(files: WorkspaceFiles | null): Promise<NewAttachment | null> {
+/**
+ * The paperclip's quick pick: the selection, the active file, the editor's context (Problems, Terminal, Changes,
+ * a folder, a symbol), then every workspace file (filtered by typing).
+ */
+async function pickAttachment(files: WorkspaceFiles | null, context: WorkspaceContextSource | null): Promise<NewAttachment | null> {
   type Choice = vscode.QuickPickItem & { attach: () => Promise<NewAttachment | null> };
   const choices: Choice[] = [];
   const selection = editorServices.activeSelection();
   if (selection) choices.push({ label: `$(selection) ${selection.label}`, description: vscode.l10n.t("Selection"), attach: async () => selection });
   const active = editorServices.activeFile();
   if (active) choices.push({ label: `$(file) ${active.label}`, description: vscode.l10n.t("Active file"), attach: async () => active });
+  if (context !== null) choices.push(...contextChoices(files, context));
   for (const match of files ? await files.search("", 5000) : []) {
     if (match.path === active?.label) continue;
     choices.push({
@@ -76,6 +80,51 @@ async function pickAttachment(files: WorkspaceFiles | null): Promise<NewAttachme
   }
   const picked = await vscode.window.showQuickPick(choices, { placeHolder: vscode.l10n.t("Attach a file or the selection to the next message"), matchOnDescription: true });
   return picked ? picked.attach() : null;
+}
+
+/** The paperclip's context entries, as the `#` menu offers them. */
+function contextChoices(files: WorkspaceFiles | null, context: WorkspaceContextSource): (vscode.QuickPickItem & { attach: () => Promise<NewAttachment | null> })[] {
+  const gathered = (request: ContextRequest) => async () => {
+    const result = await context.attachment(request);
+    if (!result.ok) void vscode.window.showWarningMessage(result.problem);
+    return result.ok ? result.attachment : null;
+  };
+  const choices = [
+    { label: `$(warning) ${vscode.l10n.t("Problems")}`, description: vscode.l10n.t("Diagnostics of the workspace"), attach: gathered({ source: "problems" }) },
+    { label: `$(warning) ${vscode.l10n.t("Problems in the current file")}`, attach: gathered({ source: "problemsInFile" }) },
+    { label: `$(terminal) ${vscode.l10n.t("Terminal")}`, description: vscode.l10n.t("The last command and its output"), attach: gathered({ source: "terminal" }) },
+    { label: `$(git-compare) ${vscode.l10n.t("Changes")}`, description: vscode.l10n.t("git diff of the working tree"), attach: gathered({ source: "changes" }) },
+    { label: `$(symbol-class) ${vscode.l10n.t("Symbol...")}`, attach: () => pickSymbol(context) },
+  ];
+  if (files !== null) choices.push({ label: `$(folder) ${vscode.l10n.t("Folder...")}`, attach: () => pickFolder(files) });
+  return choices;
+}
+
+async function pickFolder(files: WorkspaceFiles): Promise<NewAttachment | null> {
+  const folders = await files.allFolders();
+  const picked = await vscode.window.showQuickPick(folders.map((folder) => ({ label: `$(folder) ${folder}`, folder })), { placeHolder: vscode.l10n.t("Attach a folder's file list") });
+  if (picked === undefined) return null;
+  const result = await files.folderAttachment(picked.folder);
+  if (!result.ok) void vscode.window.showWarningMessage(result.problem);
+  return result.ok ? result.attachment : null;
+}
+
+async function pickSymbol(context: WorkspaceContextSource): Promise<NewAttachment | null> {
+  const query = await vscode.window.showInputBox({ prompt: vscode.l10n.t("Name of the symbol (class, function...) to attach") });
+  if (!query?.trim()) return null;
+  const matches = await context.symbols(query.trim());
+  if (matches.length === 0) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('No symbol matching "{0}" was found. Symbols come from the language extensions of the open files.', query.trim()));
+    return null;
+  }
+  const picked = await vscode.window.showQuickPick(
+    matches.map((match) => ({ label: `$(symbol-misc) ${match.name ?? ""}`, description: `${match.detail ?? ""} · ${match.path}`, match })),
+    { placeHolder: vscode.l10n.t("Attach a symbol's definition") },
+  );
+  if (picked === undefined) return null;
+  const result = await context.attachment({ source: "symbol", name: picked.match.name ?? "", path: picked.match.path });
+  if (!result.ok) void vscode.window.showWarningMessage(result.problem);
+  return result.ok ? result.attachment : null;
 }
 
 const editorServices: Omit<EditorServices, "pickAttachment" | "openCode" | "applyCode" | "runFix"> = {

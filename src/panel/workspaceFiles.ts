@@ -5,6 +5,7 @@ import fuzzysort from "fuzzysort";
 import { workspaceRoots } from "../tools/fileToolContext";
 import { isBinaryContent } from "../tools/textFileContent";
 import { walkWorkspaceFiles } from "../tools/workspaceWalk";
+import { MAX_FOLDER_ENTRIES, formatFolderListing } from "../tools/workspaceContextText";
 import type { NewAttachment } from "./messageAttachments";
 import type { FileMatchView } from "./protocol";
 
@@ -50,6 +51,33 @@ export class WorkspaceFiles {
     const trimmed = query.trim();
     if (trimmed === "") return [...files].sort((a, b) => a.path.length - b.path.length || a.path.localeCompare(b.path)).slice(0, limit).map(({ path: shown }) => ({ path: shown }));
     return fuzzysort.go(trimmed, files, { keys: ["name", "path"], limit, threshold: 0.2 }).map((result) => ({ path: result.obj.path }));
+  }
+
+  /** Every folder that holds listed files, sorted. */
+  async allFolders(): Promise<string[]> {
+    const folders = new Set<string>();
+    for (const file of await this.files()) {
+      for (let slash = file.path.indexOf("/"); slash !== -1; slash = file.path.indexOf("/", slash + 1)) folders.add(file.path.slice(0, slash));
+    }
+    return [...folders].sort();
+  }
+
+  /** Folders that hold listed files, best matches first (only with a query: an empty `#` lists files). */
+  async folders(query: string, limit = 5): Promise<FileMatchView[]> {
+    const trimmed = query.trim();
+    if (trimmed === "") return [];
+    const entries = (await this.allFolders()).map((folder) => ({ path: folder, name: path.posix.basename(folder) }));
+    return fuzzysort.go(trimmed, entries, { keys: ["name", "path"], limit, threshold: 0.3 }).map((result) => ({ path: result.obj.path, kind: "folder" as const }));
+  }
+
+  /** A folder's file list (recursive, as listed: ignored files left out) as an attachment; "." is the workspace. */
+  async folderAttachment(shownPath: string): Promise<FileAttachmentResult> {
+    const folder = shownPath.replace(/\/+$/, "");
+    const prefix = folder === "." || folder === "" ? "" : `${folder}/`;
+    const files = (await this.files()).filter((file) => file.path.startsWith(prefix)).map((file) => file.path);
+    if (files.length === 0) return { ok: false, problem: l10n.t('"{0}" is not a folder of this workspace with files in it (or all are ignored).', shownPath) };
+    const listing = formatFolderListing(folder || ".", files);
+    return { ok: true, attachment: { kind: "folder", label: `${folder || "."}/`, text: listing.text, language: "", ...(listing.cut ? { note: l10n.t("The first {0} of {1} files are listed.", MAX_FOLDER_ENTRIES, files.length) } : {}) } };
   }
 
   /** The listed paths that are `pathEnd` or end with "/" + `pathEnd` (a file named in an answer by its name alone). */

@@ -187,7 +187,9 @@ export class FolderCheckpoints {
   private async initialize(): Promise<void> {
     if (this.initialized) return;
     // A repository made by an earlier window or session is used as it is: `git init` again would cost a process.
-    if (!(await exists(path.join(this.repository.gitDir, "HEAD")))) {
+    // git creates HEAD, then the object folders: with both there, it finished (a killed init is run again).
+    const gitDir = this.repository.gitDir;
+    if (!(await exists(path.join(gitDir, "HEAD"))) || !(await exists(path.join(gitDir, "objects", "pack")))) {
       await mkdir(this.repository.gitDir, { recursive: true });
       // No template: its sample hooks and description are never used here (hooks are off) and cost file writes.
       await this.git(["init", "--quiet", "--template="]);

@@ -12,7 +12,7 @@ import { setRelaySetting, lastTurn, settled, waitForState } from "./panelState";
 const extensionId = "relay-chat.relay-chat";
 const toolExtensionId = "relay-chat-test.relay-chat-test-tools";
 const controlUrl = process.env.RELAY_CHAT_TEST_EMULATOR_CONTROL;
-const builtinTools = ["read_file", "list_directory", "find_files", "search_text", "get_diagnostics", "get_editor_context", "propose_edit", "run_command", "update_tasks"];
+const builtinTools = ["read_file", "list_directory", "find_files", "search_text", "get_diagnostics", "get_editor_context", "get_changes", "get_terminal_output", "propose_edit", "run_command", "update_tasks"];
 
 interface ToolExtensionApi {
   invocations: Array<{ tool: string; input: unknown; cancelled?: boolean }>;

@@ -85,7 +85,7 @@ describe("built-in tools in the editor", function () {
     return typeof result === "string" ? { output: result, isError: false } : { output: result.output, isError: result.isError === true };
   }
 
-  it("offers all eight tools with closed schemas", () => {
+  it("offers all nine tools with closed schemas (get_terminal_output joins them when the editor's terminals are watched)", () => {
     const registry = new ToolRegistry(builtin.tools);
     assert.deepEqual(
       registry.all().map((tool) => `${tool.name}:${tool.risk}`),
@@ -96,6 +96,7 @@ describe("built-in tools in the editor", function () {
         "search_text:read",
         "get_diagnostics:read",
         "get_editor_context:read",
+        "get_changes:read",
         "propose_edit:write",
         "run_command:execute",
       ],

@@ -21,11 +21,12 @@ import type { ApprovalAnswer } from "../../src/tools/approvalPolicy";
 import { SessionAllowances } from "../../src/tools/approvalPolicy";
 import type { BuiltinTools } from "../../src/tools/builtin/builtinTools";
 import { createBuiltinTools } from "../../src/tools/builtin/builtinTools";
+import { UNTRUSTED_WORKSPACE_CHANGES } from "../../src/tools/gitChanges";
 import type { RelayEmulator } from "../emulator/server";
 import { startRelayEmulator } from "../emulator/server";
 import { activateRelayChat, lastTurn, newChatWith, settled, waitForState } from "./panelState";
 
-const readTools = ["find_files", "get_diagnostics", "get_editor_context", "list_directory", "read_file", "search_text"];
+const readTools = ["find_files", "get_changes", "get_diagnostics", "get_editor_context", "list_directory", "read_file", "search_text"];
 
 describe("untrusted workspace", function () {
   this.timeout(60_000);
@@ -138,6 +139,12 @@ describe("untrusted workspace", function () {
       assert.match(turn?.toolCalls[0]?.output.output ?? "", /not available because this workspace is not trusted/);
       assert.deepEqual(asked.map((request) => [request.toolName, request.canAllowForSession]), [["list_directory", false], ["list_directory", false]], "both read calls asked");
       assert.equal(await fs.stat(marker).then(() => true, () => false), false, "no command ran");
+    });
+
+    it("does not run git for get_changes: the repository's own configuration could run programs", async () => {
+      const tool = builtin.tools.find((each) => each.name === "get_changes");
+      assert.ok(tool);
+      assert.deepEqual(await tool.run({}, new AbortController().signal), { output: UNTRUSTED_WORKSPACE_CHANGES, isError: true });
     });
   });
 });

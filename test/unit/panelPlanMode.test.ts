@@ -39,7 +39,7 @@ function panelTools(asked: string[]) {
 }
 
 /** As src/host/panelInstructions.ts assembles it, without the editor's environment. */
-function instructions(toolNames: string[], _rulesOff: readonly string[], plan?: PlanInputs): RequestInstructions {
+function instructions({ toolNames, plan }: { toolNames: string[]; plan?: PlanInputs }): RequestInstructions {
   const assembled = assembleInstructions({ environment: { os: "Linux", shell: "bash", workspaceFolders: ["app"], date: "2026-11-27", locale: "en", tools: toolNames }, mode: plan?.mode, tasks: plan?.tasks });
   return { text: assembled.text, tokens: assembled.tokens, sources: sentSources(assembled), hash: assembled.hash };
 }

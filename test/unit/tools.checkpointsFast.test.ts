@@ -118,6 +118,14 @@ describe("tools: fast checkpoints stay exact", () => {
     assert.equal((await checkpoints.fileAt(second, "b.txt"))?.toString(), "b\n", "earlier checkpoints stay readable");
   });
 
+  it("initializes again a shadow repository whose git init was stopped before it made the object folders", async () => {
+    const checkpoints = new FolderCheckpoints(storage, workspace);
+    await fs.mkdir(checkpoints.gitDir, { recursive: true });
+    await fs.writeFile(path.join(checkpoints.gitDir, "HEAD"), "ref: refs/heads/master\n");
+    const commit = await checkpoints.take();
+    assert.equal((await checkpoints.fileAt(commit, "README.md"))?.toString(), "# readme\n");
+  });
+
   posixOnly("with git counted", () => {
     let log: string;
     let savedPath: string | undefined;

@@ -292,9 +292,9 @@ describe("Chat panel webview: interaction (Chromium)", function () {
     await panel.waitForPosted("findFiles");
     assert.deepEqual((await panel.posted()).filter((message) => message.type === "findFiles").at(-1), { type: "findFiles", query: "rea" });
     await panel.send({ type: "fileMatches", query: "re", files: [{ path: "stale.md" }] });
-    assert.equal(await page.getByRole("listbox", { name: "Workspace files" }).isVisible(), false, "an answer to an older query is ignored");
+    assert.equal(await page.getByRole("listbox", { name: "Context to attach" }).isVisible(), false, "an answer to an older query is ignored");
     await panel.send({ type: "fileMatches", query: "rea", files: [{ path: "README.md" }, { path: "docs/reading-list.md" }] });
-    const list = page.getByRole("listbox", { name: "Workspace files" });
+    const list = page.getByRole("listbox", { name: "Context to attach" });
     assert.equal(await list.isVisible(), true);
     assert.equal(await box.getAttribute("aria-expanded"), "true");
     const active = await box.getAttribute("aria-activedescendant");

@@ -1,7 +1,8 @@
 // Every tool Relay Chat ships, wired to the editor: the plain-Node file and command tools plus the three
 // that need VS Code. The extension passes in where the workspace is and what the settings say.
-import type * as vscode from "vscode";
+import * as vscode from "vscode";
 import type { FileToolContext } from "../fileToolContext";
+import { createChangesTool } from "../changesTool";
 import { createFindFilesTool } from "../findFilesTool";
 import { createListDirectoryTool } from "../listDirectoryTool";
 import { createReadFileTool } from "../readFileTool";
@@ -9,6 +10,8 @@ import { createRunCommandTool } from "../runCommandTool";
 import { RunningCommands } from "../runningCommands";
 import { createSearchTextTool } from "../searchTextTool";
 import { createUpdateTasksTool } from "../updateTasksTool";
+import { createTerminalOutputTool } from "../terminalOutputTool";
+import type { TerminalSnapshot } from "../terminalOutputTool";
 import type { Tool } from "../toolContract";
 import { createDiagnosticsTool } from "./diagnosticsTool";
 import { createEditorContextTool } from "./editorContextTool";
@@ -28,6 +31,8 @@ export interface BuiltinToolsOptions {
   secrets?(): readonly (string | null | undefined)[];
   /** Where propose_edit's changes are kept or undone (src/host/editReview.ts). */
   readonly review: EditReviewer;
+  /** The active terminal's last commands (src/host/terminalHistory.ts); absent: get_terminal_output is not offered. */
+  terminalSnapshot?(): TerminalSnapshot;
 }
 
 /** Disposing kills the commands still running. */
@@ -45,6 +50,8 @@ export function createBuiltinTools(options: BuiltinToolsOptions): BuiltinTools {
     createSearchTextTool(context),
     createDiagnosticsTool({ workspaceFolders: context.workspaceFolders }),
     createEditorContextTool({ workspaceFolders: context.workspaceFolders }),
+    createChangesTool(context.workspaceFolders, () => vscode.workspace.isTrusted),
+    ...(options.terminalSnapshot === undefined ? [] : [createTerminalOutputTool(() => options.terminalSnapshot!())]),
     createProposeEditTool({ workspaceFolders: context.workspaceFolders, review: options.review }),
     createRunCommandTool(
       context,

@@ -4,6 +4,8 @@ import * as vscode from "vscode";
 import type { Tool } from "../toolContract";
 import { defineTool } from "../toolContract";
 import { workspaceDisplayPath } from "../workspaceDisplayPath";
+import { problemLine } from "../workspaceContextText";
+import type { ProblemEntry, ProblemSeverity } from "../workspaceContextText";
 import { resolveInsideWorkspace } from "../workspacePaths";
 
 export interface GetDiagnosticsArguments {
@@ -84,14 +86,25 @@ function formatEntries(entries: DiagnosticEntry[], maxEntries: number): string {
 }
 
 export function formatDiagnostic(shownPath: string, diagnostic: vscode.Diagnostic): string {
-  const { line, character } = diagnostic.range.start;
-  const message = diagnostic.message.replace(/\s*\r?\n\s*/g, " ");
-  const code = diagnosticCode(diagnostic.code);
-  const source = diagnostic.source === undefined ? "" : ` [${diagnostic.source}${code === "" ? "" : ` ${code}`}]`;
-  return `${shownPath}:${line + 1}:${character + 1} ${severityName(diagnostic.severity)} ${message}${source}`;
+  return problemLine(problemEntryOf(shownPath, diagnostic));
 }
 
-function severityName(severity: vscode.DiagnosticSeverity): string {
+/** A diagnostic as the plain record the Problems chip and this tool word the same way (src/tools/workspaceContextText.ts). */
+export function problemEntryOf(shownPath: string, diagnostic: vscode.Diagnostic): ProblemEntry {
+  const { line, character } = diagnostic.range.start;
+  const code = diagnosticCode(diagnostic.code);
+  return {
+    path: shownPath,
+    line: line + 1,
+    column: character + 1,
+    severity: severityName(diagnostic.severity),
+    message: diagnostic.message,
+    ...(diagnostic.source === undefined ? {} : { source: diagnostic.source }),
+    ...(code === "" ? {} : { code }),
+  };
+}
+
+function severityName(severity: vscode.DiagnosticSeverity): ProblemSeverity {
   switch (severity) {
     case vscode.DiagnosticSeverity.Error:
       return "error";
