@@ -16,10 +16,12 @@ import { watchEditorContext } from "./host/editorContext";
 import { TerminalHistory } from "./host/terminalHistory";
 import { editorWorkspaceContext } from "./host/workspaceContext";
 import { pickModel } from "./host/modelPicker";
+import { openModelSettings } from "./host/modelSettingsEditor";
 import { closeOrphanedReportPreviews } from "./host/orphanedReportTabs";
 import { OutputLog } from "./host/outputLog";
 import { GitCommitBox } from "./host/gitCommitBox";
-import { PanelInstructions, requestInstructionsOf } from "./host/panelInstructions";
+import { PanelInstructions, requestInstructionsOf, targetInstructions } from "./host/panelInstructions";
+import type { TargetInstructions } from "./host/panelInstructions";
 import { PromptFilesWatcher } from "./host/promptFilesWatcher";
 import { ProjectRulesWatcher } from "./host/projectRulesWatcher";
 import { sharedHistoryFolder } from "./host/historyFolder";
@@ -136,8 +138,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   const activeConsoleUrl = () => connection.active?.consoleUrl ?? "";
   // What the model is told: the base instruction, the person's and the project rules files, kept current.
   const projectRules = new ProjectRulesWatcher(context.workspaceState, (message) => log.info(message));
-  const panelInstructions = new PanelInstructions(projectRules);
-  projectRules.current();
+  // The relay and model of the panel's next request: what the person set for them goes with it.
+  const panelInstructions = new PanelInstructions(projectRules, (): TargetInstructions => targetInstructions(connection.settings, { relay: connection.activeRelay, model: controller.model() }));
   context.subscriptions.push(projectRules, vscode.commands.registerCommand("relayChat.showInstructions", () => controller.slash.showInstructions()));
   // The `/` menu's prompt files: the workspace's (off where the rules are) and the person's own.
   const promptFiles = new PromptFilesWatcher(context.globalStorageUri, () => projectRules.allowed, (message) => log.info(message));
@@ -243,6 +245,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       provider.reveal();
       await controller.newChat();
     }),
+    command("relayChat.modelSettings", () => openModelSettings(connection, controller.model())),
     command("relayChat.selectModel", async () => {
       await controller.refreshModels();
       const picked = await pickModel(controller.listedModels, controller.model());

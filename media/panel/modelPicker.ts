@@ -5,6 +5,7 @@ import { ModelFinder } from "./modelFinder";
 import type { ModelEntry } from "./modelFinder";
 
 const OTHER_MODEL = "\u0000other";
+const MODEL_SETTINGS = "\u0000settings";
 /** An option's value with several relays: the relay's name and the model id, which neither contains. */
 const SEPARATOR = "\u0000";
 
@@ -23,7 +24,8 @@ export interface ModelPickerState {
  * and the chosen one reads "gpt-4o-mini · Cheap relay": the model first, so a narrow panel cuts the
  * relay's name, not the model's; the whole name is the tooltip. Picking a model of another relay sends
  * the next request there. A remembered model the relay no longer lists is marked. The last option asks
- * for a model id the relay did not list. With many models a finder beside it filters them as one types.
+ * for a model id the relay did not list, and "Model settings…" opens the chosen model's settings. With many
+ * models a finder beside it filters them as one types.
  * Options are rebuilt only when the list changes, so a patch never closes a select the user has open.
  */
 export class ModelPicker {
@@ -45,9 +47,9 @@ export class ModelPicker {
     this.root = element("span", { className: "model-choice" }, [this.select, this.finder.button]);
     this.select.addEventListener("change", () => {
       const chosen = this.select.value;
-      if (chosen === OTHER_MODEL) {
+      if (chosen === OTHER_MODEL || chosen === MODEL_SETTINGS) {
         this.select.value = this.currentValue;
-        this.post({ type: "fix", action: "selectModel" });
+        this.post({ type: "fix", action: chosen === OTHER_MODEL ? "selectModel" : "modelSettings" });
         return;
       }
       if (!chosen) return;
@@ -57,7 +59,7 @@ export class ModelPicker {
     });
     // An empty list may just not be loaded yet (or the relay was down): ask again when the user opens it.
     this.select.addEventListener("focus", () => {
-      if (this.select.options.length <= 2) this.post({ type: "refreshModels" });
+      if (![...this.select.options].some((option) => option.value !== "" && !option.value.startsWith("\u0000"))) this.post({ type: "refreshModels" });
     });
   }
 
@@ -77,6 +79,8 @@ export class ModelPicker {
     this.signature = signature;
     const children: HTMLElement[] = grouped ? this.groups(state) : this.options(state);
     children.push(element("option", { text: this.localizer.text("Other model…"), attributes: { value: OTHER_MODEL } }));
+    // The chosen model's reasoning effort, temperature, output cap, tools and instructions (a host quick pick).
+    if (model !== null) children.push(element("option", { text: this.localizer.text("Model settings…"), attributes: { value: MODEL_SETTINGS } }));
     this.select.replaceChildren(...children);
     this.currentValue = grouped && relay !== null && model !== null ? `${relay}${SEPARATOR}${model}` : (model ?? "");
     this.select.value = this.currentValue;

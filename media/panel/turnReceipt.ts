@@ -1,4 +1,4 @@
-import type { ReceiptView, TurnView } from "../../src/panel/protocol";
+import type { ReceiptView, SentWithView, TurnView } from "../../src/panel/protocol";
 import { button, element, formatDuration, uniqueId, visuallyHidden } from "./dom";
 import { icon, iconButton } from "./icons";
 import type { Localizer } from "./localizer";
@@ -59,6 +59,7 @@ export function renderTurnReceipt(turn: TurnView, localizer: Localizer, handlers
     costOf(receipts, localizer),
     element("span", { className: "receipt-tokens", text: tokenSummary(receipts, localizer), attributes: { title: tokenSummary(receipts, localizer) } }),
     element("span", { className: "receipt-latency", text: formatDuration(sum(receipts.map((receipt) => receipt.latencyMs))) }),
+    sentWithOf(last, localizer),
     receipts.length > 1 ? element("span", { className: "receipt-count", text: localizer.plural(receipts.length, "{0} request", "{0} requests") }) : null,
     last?.requestId
       ? element("span", { className: "receipt-request-id" }, [
@@ -86,6 +87,7 @@ function renderRequest(receipt: ReceiptView, index: number, count: number, local
     [localizer.text("Output"), usage === null ? localizer.text("usage not reported") : `${tokens(usage.outputTokens)} · ${localizer.format("{0} reasoning", usage.reasoningTokens === null ? unknown : localizer.number(usage.reasoningTokens))}`],
     [localizer.text("Latency"), receipt.firstByteMs === null ? formatDuration(receipt.latencyMs) : localizer.format("{0} (first byte {1})", formatDuration(receipt.latencyMs), formatDuration(receipt.firstByteMs))],
     [localizer.text("Request id"), receipt.requestId ?? localizer.text("none (the relay sent no request id)")],
+    ...(receipt.sentWith ? ([[localizer.text("Model settings"), sentWithText(receipt.sentWith, localizer)]] as Array<[string, string]>) : []),
     ...(receipt.note ? ([[localizer.text("Note"), receipt.note]] as Array<[string, string]>) : []),
   ];
   const known = Object.prototype.hasOwnProperty.call(purposeLabels, receipt.purpose) ? purposeLabels[receipt.purpose] : undefined;
@@ -99,6 +101,26 @@ function renderRequest(receipt: ReceiptView, index: number, count: number, local
     ),
     element("div", { className: "receipt-buttons" }, [button(localizer.text("Copy as curl"), () => handlers.copyCurl(index), { className: "secondary small" })]),
   ]);
+}
+
+/** "effort low · temp 0.2 · max 4000 · no tools": what the model's own settings sent, when they sent anything. */
+export function sentWithText(sent: SentWithView, localizer: Localizer): string {
+  return [
+    sent.reasoningEffort === undefined ? null : localizer.format("effort {0}", sent.reasoningEffort),
+    sent.temperature === undefined ? null : localizer.format("temp {0}", sent.temperature),
+    sent.maxOutputTokens === undefined ? null : localizer.format("max {0}", sent.maxOutputTokens),
+    sent.noTools ? localizer.text("no tools") : null,
+  ]
+    .filter((part) => part !== null)
+    .join(" · ");
+}
+
+/** The newest request's per-model settings on the receipt line (the model's settings, changed in Model settings…). */
+function sentWithOf(receipt: ReceiptView | undefined, localizer: Localizer): HTMLElement | null {
+  if (!receipt?.sentWith) return null;
+  const text = sentWithText(receipt.sentWith, localizer);
+  if (text === "") return null;
+  return element("span", { className: "receipt-sent-with", text, attributes: { title: localizer.format("Sent with this model's settings: {0}", text) } });
 }
 
 /**

@@ -45,6 +45,7 @@ const fixLabels: Record<FixAction, string> = {
   addRelay: "Add relay…",
   summarizeEarlierTurns: "Summarize earlier turns",
   reviewFiles: "Show files",
+  modelSettings: "Model settings…",
 };
 
 export interface TurnStateParts {

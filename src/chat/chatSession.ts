@@ -24,6 +24,7 @@ import type { SendEstimate } from "./spendGuard";
 import { estimateNextRequest, estimateSend, summaryRequestFits, withInstructionTokens, withSpendWarning } from "./spendGuard";
 import type { ChatTools, ToolCallEvent } from "./toolRound";
 import { answerFunctionCalls } from "./toolRound";
+import { toolsForModel } from "./modelRequestOptions";
 import { checkpointAtTurnEnd, checkpointBeforeChange, checkpointBeforeRound, recountTurnChanges } from "./turnCheckpoint";
 import type { TurnRequestContext } from "./turnRequest";
 import { sendTurnRequest } from "./turnRequest";
@@ -475,7 +476,8 @@ export class ChatSession {
       relay: this.settings.relay,
       priceOf: priceNow(this.settings),
       stream: this.settings.stream,
-      tools: this.tools && requestToolsInMode(this.tools, turnModeOf(turn)),
+      // Plan mode's read-only set (plan), then none at all for a model set to get no tools (its model settings).
+      tools: toolsForModel(this.tools && requestToolsInMode(this.tools, turnModeOf(turn)), this.settings.modelSettings),
       clock: this.clock,
       ids: this.ids,
       redact: this.redact,
@@ -483,6 +485,8 @@ export class ChatSession {
       resolveImages: (items: InputItem[]) => this.store.images.resolve(items),
       instructions: this.settings.instructions,
       protocol: this.settings.protocol,
+      instructionsAs: this.settings.instructionsAs,
+      modelSettings: this.settings.modelSettings,
     };
   }
 

@@ -1,4 +1,6 @@
 import type { ModelPrice } from "../relay/modelPrice";
+import type { InstructionsAs } from "../relay/requestBuilder";
+import type { ModelSettings } from "./modelSettings";
 import type { CompactionSettings } from "./compaction";
 import type { ModelProtocol } from "./modelSettings";
 import type { InstructionsRecord } from "./conversation";
@@ -28,6 +30,10 @@ export interface ChatSettings {
   instructions?: RequestInstructions;
   /** The wire the model's requests go over (relayChat.modelSettings); absent: Responses. */
   protocol?: ModelProtocol;
+  /** How the relay takes instructions (the check-up's finding, relayChat.relays[].instructionsAs); absent: the field. */
+  instructionsAs?: InstructionsAs;
+  /** The model's own settings on this relay (relayChat.modelSettings, merged); absent: none. */
+  modelSettings?: ModelSettings;
 }
 
 /** The instruction text sent as the request's `instructions`, with its sources and estimate for the record. */

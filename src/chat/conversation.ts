@@ -5,6 +5,7 @@ import type { ApprovedBy } from "../tools/approvalPolicy";
 import type { ChatMode } from "../tools/planMode";
 import type { TaskItem } from "../tools/updateTasksTool";
 import type { RequestCost } from "./cost";
+import type { SentModelSettings } from "./modelRequestOptions";
 
 // The shape of a saved conversation. Turns form a tree (each points at the turn it follows), so editing a
 // message or regenerating an answer adds a sibling branch and the original stays reachable. Each request
@@ -84,6 +85,10 @@ export interface RequestRecord {
   instructions?: InstructionsRecord;
   /** The request's `include` list, when it had one. */
   include?: string[];
+  /** What the model's own settings (relayChat.modelSettings) put in the request; absent when nothing. */
+  modelSettings?: SentModelSettings;
+  /** The instructions went as a `developer` message first in the input (the relay drops the field); absent: the `instructions` field. */
+  instructionsAs?: "developer";
   /** The extra, non-secret request headers it was sent with (from the settings), when there were any. */
   extraHeaders?: Record<string, string>;
   /** Streamed items the relay's final response left out (kept in `output`); absent when none. */

@@ -28,14 +28,22 @@ export function requestSentFor(conversation: Conversation, turnId: string, reque
 }
 
 /** The body of a request from its record and its whole input (history and its own items, before filtering). */
-export function requestBodyFor(conversation: Conversation, record: Pick<RequestRecord, "model" | "toolSetId" | "include" | "maxOutputTokens" | "streamed">, input: Parameters<typeof sendableItems>[0], instructions?: string): ResponseRequest {
+export function requestBodyFor(
+  conversation: Conversation,
+  record: Pick<RequestRecord, "model" | "toolSetId" | "include" | "maxOutputTokens" | "streamed" | "modelSettings" | "instructionsAs">,
+  input: Parameters<typeof sendableItems>[0],
+  instructions?: string,
+): ResponseRequest {
   return buildResponseRequest({
     model: record.model,
     instructions,
+    instructionsAs: record.instructionsAs,
     input: sendableItems(input),
     tools: record.toolSetId ? conversation.toolSets?.[record.toolSetId] : undefined,
     include: record.include,
     maxOutputTokens: record.maxOutputTokens,
+    reasoningEffort: record.modelSettings?.reasoningEffort,
+    temperature: record.modelSettings?.temperature,
     stream: record.streamed,
   });
 }

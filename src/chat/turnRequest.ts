@@ -5,6 +5,9 @@ import type { FunctionToolDefinition, InputItem, RequestOutcome, RequestResult, 
 import { answerSeparator, answerTextOf } from "./answerText";
 import type { ChatSessionListener } from "./chatSession";
 import type { RequestInstructions } from "./chatSettings";
+import type { InstructionsAs } from "../relay/requestBuilder";
+import { sentModelSettings } from "./modelRequestOptions";
+import type { ModelSettings } from "./modelSettings";
 import type { Clock, IdFactory } from "./clock";
 import type { Conversation, RequestPurpose, RequestRecord, Turn } from "./conversation";
 import { requestCost } from "./cost";
@@ -51,6 +54,10 @@ export interface TurnRequestContext {
   instructions?: RequestInstructions;
   /** The wire the request goes over; absent: Responses. */
   protocol?: ModelProtocol;
+  /** Where the instructions go: the `instructions` field unless the relay drops it. */
+  instructionsAs?: InstructionsAs;
+  /** The model's own settings: reasoning effort and temperature go in the body and the record. */
+  modelSettings?: ModelSettings;
 }
 
 export async function sendTurnRequest(
@@ -88,6 +95,9 @@ export async function sendTurnRequest(
   const instructions = context.instructions;
   if (instructions) record.instructions = { sources: instructions.sources, hash: instructions.hash };
   if (context.protocol === "chat") record.protocol = "chat";
+  if (instructions && context.instructionsAs === "developer") record.instructionsAs = "developer";
+  const sentSettings = sentModelSettings(context.modelSettings);
+  if (sentSettings) record.modelSettings = sentSettings;
   const request = requestBodyFor(conversation, record, history, instructions?.text);
   // Chat Completions has no form for reasoning items: the adapter leaves them out, and the receipt says so.
   const chatLeftOut = record.protocol === "chat" ? request.input.filter((item) => item.type === "reasoning").length : 0;

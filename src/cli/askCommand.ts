@@ -3,7 +3,10 @@ import type { RequestCost } from "../chat/cost";
 import { functionCallsOf, outputTextOf, refusalTextOf } from "../relay/accumulate";
 import type { RelayClient } from "../relay/client";
 import type { ModelPrice } from "../relay/modelPrice";
+import { sentModelSettings } from "../chat/modelRequestOptions";
+import type { ModelSettings } from "../chat/modelSettings";
 import { buildResponseRequest, userMessage } from "../relay/requestBuilder";
+import type { InstructionsAs } from "../relay/requestBuilder";
 import type { RelayEvent, RequestResult } from "../relay/types";
 import { receiptLine } from "./receipt";
 
@@ -19,6 +22,10 @@ export interface AskOptions {
   price?: Promise<ModelPrice | null>;
   /** What the model is told (cliInstructions.ts); absent: nothing. */
   instructions?: { text: string; sources: string[] };
+  /** The model's own settings (--model-settings, --reasoning-effort, --temperature); its cap is already in maxOutputTokens. */
+  modelSettings?: ModelSettings;
+  /** Where the instructions go: the `instructions` field, or a developer message for a relay that drops it. */
+  instructionsAs?: InstructionsAs;
 }
 
 export interface CliOutput {
@@ -28,7 +35,16 @@ export interface CliOutput {
 
 /** Sends one prompt; returns the process exit code, 0 only for a `completed` response. */
 export async function runAsk(client: RelayClient, options: AskOptions, output: CliOutput, signal: AbortSignal): Promise<number> {
-  const request = buildResponseRequest({ model: options.model, instructions: options.instructions?.text, input: [userMessage(options.prompt)], maxOutputTokens: options.maxOutputTokens, stream: options.stream });
+  const request = buildResponseRequest({
+    model: options.model,
+    instructions: options.instructions?.text,
+    instructionsAs: options.instructionsAs,
+    input: [userMessage(options.prompt)],
+    maxOutputTokens: options.maxOutputTokens,
+    reasoningEffort: options.modelSettings?.reasoningEffort,
+    temperature: options.modelSettings?.temperature,
+    stream: options.stream,
+  });
   let printedText = false;
   const onEvents = (events: readonly RelayEvent[]) => {
     if (options.json) return;
@@ -43,7 +59,7 @@ export async function runAsk(client: RelayClient, options: AskOptions, output: C
   const result = await client.send(request, { signal, onEvents, ...(options.protocol === "chat" ? { protocol: "chat" as const } : {}) });
   const cost = requestCost(result, (await options.price) ?? null);
   if (options.json) {
-    output.stdout(`${JSON.stringify({ ...askJson(result, cost), protocol: options.protocol ?? "responses", instructionSources: options.instructions?.sources ?? [] })}\n`);
+    output.stdout(`${JSON.stringify({ ...askJson(result, cost), protocol: options.protocol ?? "responses", instructionSources: options.instructions?.sources ?? [], sentWith: sentModelSettings(options.modelSettings) ?? null })}\n`);
   } else {
     if (!printedText) output.stdout(outputTextOf(result.snapshot.output));
     output.stdout("\n");

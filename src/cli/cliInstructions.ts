@@ -14,13 +14,14 @@ export interface CliInstructions {
   sources: string[];
 }
 
-export async function cliInstructions(options: { cwd: string; system: string; rules: boolean; locale: string; shell: string }): Promise<CliInstructions> {
+export async function cliInstructions(options: { cwd: string; system: string; modelInstructions?: { model: string; text: string } | null; rules: boolean; locale: string; shell: string }): Promise<CliInstructions> {
   const name = path.basename(options.cwd) || options.cwd;
   const folders = options.rules ? [await readRulesFolder(options.cwd, name)] : [];
   const assembled = assembleInstructions({
     environment: { os: `${os.type()} ${os.release()}`, shell: options.shell, workspaceFolders: [name], date: localDate(new Date()), locale: options.locale, tools: [] },
     personInstructions: options.system,
     personSource: "--system",
+    modelInstructions: options.modelInstructions,
     rules: chooseRules(folders, { workingOn: new Map() }),
   });
   return { text: assembled.text, sources: sentSources(assembled) };

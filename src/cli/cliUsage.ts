@@ -10,7 +10,8 @@ export function isCommandName(value: string | undefined): value is CommandName {
 }
 
 export const USAGE = `Usage:
-  relay-chat ask --base-url URL --model ID [--protocol chat|responses] [--no-stream] [--max-output-tokens N] [--prices FILE] [--system TEXT] [--no-rules] [--json] PROMPT|-
+  relay-chat ask --base-url URL --model ID [--protocol chat|responses] [--no-stream] [--max-output-tokens N] [--prices FILE] [--system TEXT] [--no-rules]
+                 [--model-settings FILE] [--relay NAME] [--reasoning-effort E] [--temperature T] [--instructions-as developer] [--json] PROMPT|-
   relay-chat models --base-url URL [--json]
   relay-chat check --base-url URL --model ID [--protocol chat|responses]
   relay-chat balance --base-url URL [--json]
@@ -36,7 +37,7 @@ billed. --json prints {"remaining", "used", "unit", "unlimited", "source"}; exit
 
 The API key is read from the RELAY_CHAT_API_KEY environment variable only (never a flag, so it stays out
 of shell history). The base URL may also come from RELAY_CHAT_BASE_URL. Proxies: HTTPS_PROXY, HTTP_PROXY, NO_PROXY.
-"check" sends a model list request and three small requests, which the relay may bill.
+"check" sends a model list request and three small requests, then one or two tiny ones about instructions; the relay may bill each.
 "relay-chat COMMAND --help" (or "relay-chat help COMMAND") describes one command.`;
 
 const COMMON_OPTIONS = `Options for every command:
@@ -61,6 +62,14 @@ Sends one prompt and prints the answer as it streams (stdout), then a receipt li
   --kind KIND                the kind of relay (${RELAY_KINDS.join(", ")}), for its price list
   --system TEXT              your own instructions, sent after the base instruction
   --no-rules                 do not send the working directory's rules files (AGENTS.md, CLAUDE.md…)
+  --model-settings FILE      per-model settings as the panel's relayChat.modelSettings (a JSON list, or an object
+                             holding "relayChat.modelSettings"): reasoning effort, temperature, output cap and
+                             instructions of the entries for --model (on every relay, and on --relay NAME)
+  --relay NAME               the relay's name in those entries
+  --reasoning-effort E       minimal, low, medium or high (over the file's)
+  --temperature T            0 to 2 (over the file's)
+  --instructions-as WHERE    "instructions" (the Responses field, the default) or "developer" (a developer message
+                             first in the input, for a relay that drops the field; "check" says which works)
 
 ${COMMON_OPTIONS}`,
   models: `Usage: relay-chat models [--json] [options]
@@ -71,9 +80,10 @@ ${COMMON_OPTIONS}`,
   check: `Usage: relay-chat check --model ID [options]
 
 Checks what the relay supports: the model list, a streamed and a non-streamed request and a function call.
-It sends three small requests, which the relay may bill. Exit 0 when everything works.
-A model the relay refuses on the Responses interface is tried once more over Chat Completions, and the
-report says which works; one the relay lists for Chat Completions only is checked over it.
+It sends three small requests, which the relay may bill, then one or two tiny ones to learn whether the relay
+passes the instructions field on (else a developer message: ask --instructions-as developer). Exit 0 when
+everything works. A model the relay refuses on the Responses interface is tried once more over Chat
+Completions, and the report says which works; one the relay lists for Chat Completions only is checked over it.
 
   --protocol chat|responses  check over this wire (as the model is set to use); default: as above
 

@@ -3,10 +3,13 @@ import * as l10n from "@vscode/l10n";
 import { RelayClient, RelayConfigurationError } from "../relay/client";
 import { checkBillingNote, checkConnection } from "../relay/connectionCheck";
 import { connectionReportLines } from "../relay/connectionReport";
+import { checkInstructions, instructionsCheckNote } from "../relay/instructionsCheck";
 import type { PriceSettingEntry } from "../relay/priceSetting";
 import { RELAY_KINDS, isRelayKind } from "../relay/relayKind";
 import { runAsk } from "./askCommand";
 import { cliInstructions } from "./cliInstructions";
+import { cliModelSettings } from "./cliModelSettings";
+import type { CliModelSettings } from "./cliModelSettings";
 import type { CliOutput } from "./askCommand";
 import { runBalance } from "./balanceCommand";
 import { cliPriceOf, readPricesFile } from "./cliPrices";
@@ -46,6 +49,11 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
         kind: { type: "string" },
         prices: { type: "string" },
         system: { type: "string" },
+        "model-settings": { type: "string" },
+        relay: { type: "string" },
+        "reasoning-effort": { type: "string" },
+        temperature: { type: "string" },
+        "instructions-as": { type: "string" },
         "no-rules": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -123,9 +131,27 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
           return 2;
         }
         // Asked beside the request, not before it: the answer is never kept waiting for a price list.
+        let modelSettings: CliModelSettings;
+        try {
+          modelSettings = await cliModelSettings({ file: values["model-settings"], relay: values.relay, reasoningEffort: values["reasoning-effort"], temperature: values.temperature, instructionsAs: values["instructions-as"] }, values.model);
+        } catch (error) {
+          output.stderr(`${(error as Error).message}\n`);
+          return 2;
+        }
         const price = cliPriceOf(client, values.model, priceEntries, kind, abort.signal);
-        const instructions = await cliInstructions({ cwd: process.cwd(), system: values.system ?? "", rules: !values["no-rules"], locale: Intl.DateTimeFormat().resolvedOptions().locale, shell: environment.SHELL ?? environment.ComSpec ?? "" });
-        return await runAsk(client, { model: values.model, protocol, prompt, stream: !values["no-stream"], maxOutputTokens, json: values.json === true, price, instructions }, output, abort.signal);
+        const instructions = await cliInstructions({
+          cwd: process.cwd(),
+          system: values.system ?? "",
+          modelInstructions: modelSettings.settings.instructions ? { model: values.model, text: modelSettings.settings.instructions } : null,
+          rules: !values["no-rules"],
+          locale: Intl.DateTimeFormat().resolvedOptions().locale,
+          shell: environment.SHELL ?? environment.ComSpec ?? "",
+        });
+        // --max-output-tokens is said on this command line: it wins over the file's cap.
+        const budget = maxOutputTokens ?? modelSettings.settings.maxOutputTokens ?? null;
+        // --protocol wins over the file's protocol, as --max-output-tokens over its cap.
+        const wire = values.protocol ? protocol : (modelSettings.settings.protocol ?? "responses");
+        return await runAsk(client, { model: values.model, protocol: wire, prompt, stream: !values["no-stream"], maxOutputTokens: budget, json: values.json === true, price, instructions, modelSettings: modelSettings.settings, instructionsAs: modelSettings.instructionsAs }, output, abort.signal);
       }
       case "models": {
         const result = await client.listModels({ signal: abort.signal });
@@ -139,8 +165,11 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
           output.stderr("check needs --model.\n");
           return 2;
         }
-        output.stdout(`${checkBillingNote()}\n`);
+        output.stdout(`${checkBillingNote()} ${instructionsCheckNote()}\n`);
         const report = await checkConnection(client, values.model, { signal: abort.signal, ...(values.protocol ? { protocol } : {}) });
+        // Whether the relay passes the instructions on, once it is known to answer over Responses (src/relay/instructionsCheck.ts);
+        // over Chat Completions they always go as the system message.
+        if (report.ok && protocol !== "chat" && report.protocolFinding !== "chat") report.steps.push(...(await checkInstructions(client, values.model, { signal: abort.signal })).steps);
         for (const line of connectionReportLines(report)) output.stdout(`${line}\n`);
         return report.ok ? 0 : 1;
       }

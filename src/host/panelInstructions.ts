@@ -14,19 +14,43 @@ import type { RuleKind } from "../instructions/ruleFile";
 import type { CommandPrompt } from "../instructions/slashCommands";
 import type { ProjectRulesWatcher } from "./projectRulesWatcher";
 import type { InstructionChoices } from "../panel/chatControllerOptions";
+import { modelSettingsFor } from "../chat/modelSettings";
+import type { RelayChatSettings } from "./settings";
 
 // What the panel's next request tells the model, from VS Code's side: the environment, the person's
-// relayChat.instructions (User settings only: a workspace must not speak for the person), the kinds of
-// rules files the settings allow, and the file the turn works on (the active editor's). The request and
+// relayChat.instructions (User settings only: a workspace must not speak for the person), the instructions
+// the person gave the relay and the model the panel sends to (relayChat.relays, relayChat.modelSettings; a model
+// set to get no tools is told of none), the kinds of rules files the settings allow, and the file the turn works on (the active editor's). The request and
 // "What the Model Is Told" both take src/instructions/'s one assembly, so they show and send the same text.
 
+/** The relay (null: none set) and model the next request goes to: their own instructions go with it. */
+export interface InstructionsTarget {
+  relay: string | null;
+  model: string;
+}
+
+/** What the person set for the relay and model a request goes to (User settings), as far as the instructions take it. */
+export interface TargetInstructions {
+  relay: { relay: string; text: string } | null;
+  model: { model: string; text: string } | null;
+  /** The model is set to get no tools (relayChat.modelSettings sendTools: false): the instructions name none. */
+  noTools: boolean;
+}
+
+const NO_TARGET: TargetInstructions = { relay: null, model: null, noTools: false };
+
 export class PanelInstructions {
-  constructor(private readonly rules: ProjectRulesWatcher) {}
+  constructor(
+    private readonly rules: ProjectRulesWatcher,
+    /** Where the next request goes and what the person set for it; absent: nothing of the relay's or model's own. */
+    private readonly target: () => TargetInstructions = () => NO_TARGET,
+  ) {}
 
   /** What the next request is told: the tools, the conversation's switched-off rules files, its mode and task list, the slash command's prompt. */
   assemble(choices: InstructionChoices): AssembledInstructions {
     const { toolNames, rulesOff, plan, command } = choices;
     const config = vscode.workspace.getConfiguration("relayChat");
+    const own = this.target();
     const folders = vscode.workspace.workspaceFolders ?? [];
     return assembleInstructions({
       environment: {
@@ -35,9 +59,11 @@ export class PanelInstructions {
         workspaceFolders: folders.map((folder) => folder.name),
         date: localDate(new Date()),
         locale: vscode.env.language,
-        tools: toolNames,
+        tools: own.noTools ? [] : toolNames,
       },
       personInstructions: userSettingText(config.inspect<unknown>("instructions")?.globalValue),
+      relayInstructions: own.relay,
+      modelInstructions: own.model,
       rules: this.applicableRules(new Set(rulesOff)),
       multiRoot: folders.length > 1,
       mode: plan?.mode,
@@ -73,6 +99,18 @@ export class PanelInstructions {
     const document = await vscode.workspace.openTextDocument({ language: "markdown", content: instructionsDocument(this.assemble(choices), this.rules.allowed, choices.rulesOff) });
     await vscode.window.showTextDocument(document, { preview: true });
   }
+}
+
+/** The relay's instructions (relayChat.relays) and the model's there (relayChat.modelSettings), from the settings as read. */
+export function targetInstructions(settings: Pick<RelayChatSettings, "relays" | "modelSettings">, target: InstructionsTarget): TargetInstructions {
+  const relayText = settings.relays.find((profile) => profile.name === target.relay)?.instructions ?? "";
+  const model = modelSettingsFor(settings.modelSettings, target.relay ?? "", target.model);
+  const modelText = model.instructions ?? "";
+  return {
+    relay: target.relay !== null && relayText.trim() !== "" ? { relay: target.relay, text: relayText } : null,
+    model: modelText.trim() !== "" ? { model: target.model, text: modelText } : null,
+    noTools: model.sendTools === false,
+  };
 }
 
 export function requestInstructionsOf(assembled: AssembledInstructions): RequestInstructions {

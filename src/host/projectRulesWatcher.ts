@@ -29,6 +29,8 @@ export class ProjectRulesWatcher implements vscode.Disposable {
     const changed = () => this.markStale();
     this.disposables.push(this.changed, watcher, watcher.onDidCreate(changed), watcher.onDidChange(changed), watcher.onDidDelete(changed));
     this.disposables.push(vscode.workspace.onDidChangeWorkspaceFolders(changed), vscode.workspace.onDidGrantWorkspaceTrust(changed));
+    // Read at once, so the first message after the window opens finds them read.
+    this.current();
   }
 
   /** Whether rules may be read here: a trusted workspace, or an untrusted one the person allowed them in. */

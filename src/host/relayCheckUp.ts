@@ -5,6 +5,8 @@ import type { ToolSupportFindings } from "../lm/toolSupportFindings";
 import { modelSettingsFor } from "../chat/modelSettings";
 import { checkConnection } from "../relay/connectionCheck";
 import { connectionReportMarkdown } from "../relay/connectionReport";
+import { checkInstructions, instructionsCheckNote } from "../relay/instructionsCheck";
+import { offerInstructionsFinding } from "./instructionsFinding";
 import { redactSecrets } from "../relay/redact";
 import { saveModelSettings } from "./modelSettingsWriter";
 import type { OutputLog } from "./outputLog";
@@ -42,11 +44,19 @@ export function relayCheckUp(sources: RelayCheckUpSources): (name: string) => Pr
       return;
     }
     const model = connection.activeRelay === name ? sources.activeModel() : await sources.modelFor(name);
+    const wire = modelSettingsFor(connection.settings.modelSettings, name, model).protocol;
     const report = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("Checking the relay: a model list and three small requests, which the relay may bill…") },
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t("Checking the relay: a model list and up to five small requests, which the relay may bill…") },
       // A model set to a wire by the person is checked over it; otherwise the check finds out which one works.
-      () => checkConnection(client, model || "unknown-model", { protocol: modelSettingsFor(connection.settings.modelSettings, name, model).protocol }),
+      () => checkConnection(client, model || "unknown-model", { protocol: wire }),
     );
+    // Whether the relay passes the instructions on (src/relay/instructionsCheck.ts), once it is known to answer.
+    // Over Chat Completions the instructions always go as the system message: nothing to learn there.
+    const instructions = report.ok && wire !== "chat" && report.protocolFinding !== "chat" ? await checkInstructions(client, model || "unknown-model") : null;
+    if (instructions) {
+      report.steps.push(...instructions.steps);
+      report.billingNote = `${report.billingNote} ${instructionsCheckNote()}`;
+    }
     const markdown = connectionReportMarkdown(report, { relay: `${name} (${client.root}/v1)`, model: model || vscode.l10n.t("(none selected)"), keySource: connection.activeRelay === name ? connection.source : "secret-storage", checkedAt: new Date() }, vscode.l10n.t);
     await storage.writeAtomically(CONNECTION_REPORT_NAME, redactSecrets(markdown, connection.secrets()));
     await vscode.commands.executeCommand("markdown.showPreview", vscode.Uri.file(path.join(storageFolder, CONNECTION_REPORT_NAME)));
@@ -54,6 +64,8 @@ export function relayCheckUp(sources: RelayCheckUpSources): (name: string) => Pr
     if (report.ok) walkthrough.checkPassed();
     await findings.recordFromCheck(client.root, model, report.steps);
     if (report.protocolFinding === "chat" && model) void offerChatCompletions(name, model, log);
+    const profile = connection.relays.find((relay) => relay.name === name);
+    if (instructions && profile) await offerInstructionsFinding(profile, instructions);
   };
 }
 

@@ -79,7 +79,7 @@ export async function addRelay(context: RelayCommandsContext): Promise<void> {
   const check = vscode.l10n.t("Check now");
   const choice = await vscode.window.showInformationMessage(
     vscode.l10n.t('Relay "{0}" added. Check it now?', name),
-    { modal: true, detail: vscode.l10n.t("The check-up sends a model list request and three small requests (a short answer and two function calls). The relay may bill each of them.") },
+    { modal: true, detail: vscode.l10n.t("The check-up sends a model list request and three small requests (a short answer and two function calls), then one or two tiny ones about instructions. The relay may bill each of them.") },
     check,
     vscode.l10n.t("Skip the check-up"),
   );

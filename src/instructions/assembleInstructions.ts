@@ -9,7 +9,8 @@ import type { TaskItem } from "../tools/updateTasksTool";
 import type { CommandPrompt } from "./slashCommands";
 
 // The one place instruction text is put together: the base instruction, the person's own instructions
-// (relayChat.instructions), then the project rules, the task list and Plan mode's request, each part with its source and estimated tokens. What
+// (relayChat.instructions), the relay's and the model's own (relayChat.relays, relayChat.modelSettings), then
+// the project rules, the task list and Plan mode's request, each part with its source and estimated tokens. What
 // "What the model is told" shows and what the request sends are both this function's result.
 
 /** A rules file longer than this is cut (characters; about 4,000 tokens). */
@@ -19,7 +20,7 @@ export const RULES_TOTAL_LIMIT_CHARS = 32_000;
 /** The same estimate as the spend guard's (src/chat/spendGuard.ts): about four characters per token. */
 const CHARACTERS_PER_TOKEN = 4;
 
-export type InstructionPartKind = "base" | "person" | RuleKind | "tasks" | "plan" | "prompt";
+export type InstructionPartKind = "base" | "person" | "relay" | "model" | RuleKind | "tasks" | "plan" | "prompt";
 
 export interface InstructionPart {
   kind: InstructionPartKind;
@@ -48,6 +49,10 @@ export interface InstructionInputs {
   personInstructions?: string;
   /** Where the person's instructions come from; the panel's setting unless said (the CLI's --system). */
   personSource?: string;
+  /** The relay's own instructions (relayChat.relays[].instructions), for every model there. */
+  relayInstructions?: { relay: string; text: string } | null;
+  /** The model's own instructions (relayChat.modelSettings[].instructions). */
+  modelInstructions?: { model: string; text: string } | null;
   rules?: readonly ChosenRule[];
   /** Several workspace folders: sources name the folder too. */
   multiRoot?: boolean;
@@ -59,10 +64,17 @@ export interface InstructionInputs {
   commandPrompt?: CommandPrompt | null;
 }
 
+/** The parts before the project rules: the base instruction and what the person wrote in settings. */
+const PERSON_KINDS: ReadonlySet<InstructionPartKind> = new Set(["base", "person", "relay", "model"]);
+
 export function assembleInstructions(inputs: InstructionInputs): AssembledInstructions {
   const parts: InstructionPart[] = [part("base", `Relay Chat base instruction v${BASE_INSTRUCTION_VERSION}`, fillBaseInstruction(inputs.environment))];
   const person = inputs.personInstructions?.trim() ?? "";
   if (person !== "") parts.push(part("person", inputs.personSource ?? "relayChat.instructions", `The person's own instructions:\n${person}`));
+  const relay = inputs.relayInstructions?.text.trim() ?? "";
+  if (relay !== "") parts.push(part("relay", `relayChat.relays: ${inputs.relayInstructions?.relay}`, `The person's instructions for this relay:\n${relay}`));
+  const model = inputs.modelInstructions?.text.trim() ?? "";
+  if (model !== "") parts.push(part("model", `relayChat.modelSettings: ${inputs.modelInstructions?.model}`, `The person's instructions for this model:\n${model}`));
   let room = RULES_TOTAL_LIMIT_CHARS;
   for (const rule of inputs.rules ?? []) {
     const source = inputs.multiRoot ? `${rule.folder}/${rule.path}` : rule.path;
@@ -74,7 +86,7 @@ export function assembleInstructions(inputs: InstructionInputs): AssembledInstru
     }
     room -= keep;
     const cutNote = keep < body.length ? `\n[Relay Chat cut this file here: ${keep} of ${body.length} characters sent.]` : "";
-    const header = parts.some((earlier) => earlier.kind !== "base" && earlier.kind !== "person") ? "" : "Project rules (from files in the workspace):\n\n";
+    const header = parts.some((earlier) => !PERSON_KINDS.has(earlier.kind)) ? "" : "Project rules (from files in the workspace):\n\n";
     const entry = part(rule.kind, source, `${header}## ${source}\n${body.slice(0, keep)}${cutNote}`);
     if (keep < body.length) entry.cut = { keptChars: keep, totalChars: body.length };
     parts.push(entry);

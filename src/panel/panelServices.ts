@@ -3,6 +3,7 @@ import type { CheckpointId } from "../tools/checkpointStore";
 import type { CompactionSettings } from "../chat/compaction";
 import type { TurnCheckpoint } from "../chat/conversation";
 import type { RelayClient } from "../relay/client";
+import type { RelayProfile } from "../relay/relayProfiles";
 import type { ContextSource, FileMatchView, FixAction, ImageLimitsView, ToWebview } from "./protocol";
 import type { NewAttachment } from "./messageAttachments";
 
@@ -27,8 +28,10 @@ export interface PanelSettings {
   compaction?: CompactionSettings;
   /** Why a relay address that was set is not used, one sentence each naming the setting; absent: none. */
   relayProblems?: readonly string[];
-  /** relayChat.modelSettings: what the person set per model (the protocol among it); absent: nothing. */
+  /** relayChat.modelSettings, as read; absent: none. */
   modelSettings?: readonly ModelSettingsEntry[];
+  /** The relays, for what each says of itself (instructions, how it takes them); absent: nothing said. */
+  relays?: readonly Pick<RelayProfile, "name" | "instructions" | "instructionsAs">[];
 }
 
 /** The relays, the active relay's client and why there is none. */

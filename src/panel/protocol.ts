@@ -23,7 +23,7 @@ export type OutcomeKind =
   | "not_finished";
 
 /** What a button in an error offers; the host carries it out. */
-export type FixAction = "setApiKey" | "openSettings" | "selectModel" | "checkConnection" | "openConsole" | "addRelay" | "summarizeEarlierTurns" | "reviewFiles";
+export type FixAction = "setApiKey" | "openSettings" | "selectModel" | "checkConnection" | "openConsole" | "addRelay" | "summarizeEarlierTurns" | "reviewFiles" | "modelSettings";
 
 export interface UsageView {
   inputTokens: number | null;
@@ -52,6 +52,16 @@ export interface ReceiptView {
   note?: string | null;
   /** "chat": the request went over Chat Completions (the receipt says so); absent: the Responses interface. */
   protocol?: "chat";
+  /** What the model's own settings (relayChat.modelSettings) put in the request; absent or null when nothing. */
+  sentWith?: SentWithView | null;
+}
+
+/** The per-model settings a request went with, as sent (the output cap is the request's). */
+export interface SentWithView {
+  reasoningEffort?: string;
+  temperature?: number;
+  maxOutputTokens?: number;
+  noTools?: true;
 }
 
 /** What happened to a tool call; the card never says "ran" unless it ran. */
@@ -548,7 +558,7 @@ const isImageList = (value: unknown): value is ImageUpload[] =>
       BASE64.test(image.data),
   );
 
-const FIX_ACTIONS: readonly string[] = ["setApiKey", "openSettings", "selectModel", "checkConnection", "openConsole", "addRelay", "summarizeEarlierTurns", "reviewFiles"];
+const FIX_ACTIONS: readonly string[] = ["setApiKey", "openSettings", "selectModel", "checkConnection", "openConsole", "addRelay", "summarizeEarlierTurns", "reviewFiles", "modelSettings"];
 
 /** Field checks per message type; anything else that crosses postMessage is ignored and logged. */
 const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>) => boolean } = {

@@ -3,6 +3,8 @@ import type { ChatSettings, RequestInstructions } from "../chat/chatSettings";
 import { DEFAULT_COMPACTION_SETTINGS } from "../chat/compaction";
 import { effectiveProtocol } from "../chat/modelProtocol";
 import type { ModelProtocol } from "../chat/modelSettings";
+import { modelSettingsFor } from "../chat/modelSettings";
+import type { ModelSettings } from "../chat/modelSettings";
 import type { ModelPrice } from "../relay/modelPrice";
 import type { PanelPreferences, RelayAccess } from "./panelServices";
 
@@ -28,21 +30,31 @@ export function contextWindowOf(sources: SessionSettingsSources): number | null 
   return listed ?? sources.preferences?.().contextWindows[sources.model] ?? null;
 }
 
+/** The model's own settings on the active relay (relayChat.modelSettings, every relay's entry under the relay's own). */
+export function modelSettingsOf(sources: Pick<SessionSettingsSources, "relay" | "model">): ModelSettings {
+  return modelSettingsFor(sources.relay.settings.modelSettings ?? [], sources.relay.activeRelay ?? "", sources.model);
+}
+
 export function sessionSettings(sources: SessionSettingsSources): ChatSettings {
   const settings = sources.relay.settings;
   const relay = sources.relay.activeRelay ?? undefined;
+  const model = modelSettingsOf(sources);
+  const instructionsAs = settings.relays?.find((profile) => profile.name === relay)?.instructionsAs;
   return chatSettingsWithDefaults({
     model: sources.model,
     relay,
     priceOf: (priced) => (relay === undefined ? null : (sources.priceOf?.(relay, priced) ?? null)),
     spendWarningAmount: settings.spendWarningAmount ?? null,
     stream: settings.stream,
-    maxOutputTokens: settings.maxOutputTokens,
+    // The model's own cap wins over relayChat.maxOutputTokens.
+    maxOutputTokens: model.maxOutputTokens ?? settings.maxOutputTokens,
     toolRoundCap: settings.toolRoundCap,
     expensiveSendThresholdTokens: settings.historyWarningTokens,
     contextWindowTokens: contextWindowOf(sources),
     compaction: settings.compaction ?? DEFAULT_COMPACTION_SETTINGS,
     instructions: sources.instructions,
     protocol: (relay === undefined ? undefined : sources.protocolOf?.(relay, sources.model)) ?? effectiveProtocol(settings.modelSettings ?? [], relay ?? "", sources.model, null),
+    ...(instructionsAs ? { instructionsAs } : {}),
+    ...(Object.keys(model).length > 0 ? { modelSettings: model } : {}),
   });
 }

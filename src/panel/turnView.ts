@@ -10,7 +10,7 @@ import { activePath, siblingsOf } from "../chat/conversation";
 import { outcomeLabel as outcomeLabelIn } from "../chat/outcomeLabel";
 import { outcomeFromOutputText } from "../tools/runToolCall";
 import { splitMessage } from "./messageAttachments";
-import type { CostView, OutcomeKind, ReceiptView, SummaryView, ToolCallView, TurnView } from "./protocol";
+import type { CostView, OutcomeKind, ReceiptView, SentWithView, SummaryView, ToolCallView, TurnView } from "./protocol";
 import { actionsFor, causeOf, fixesFor } from "./turnFixes";
 
 // Turns of the branch on screen, as the webview shows them. Pure (no vscode) so it is tested in Node.
@@ -138,7 +138,16 @@ export function receiptOf(request: RequestRecord, extraNote: string | null = nul
     cost: costViewOf(request),
     note: [extraNote, receiptNote(request)].filter((note) => note !== null).join(" ") || null,
     ...(request.protocol === "chat" ? { protocol: "chat" as const } : {}),
+    sentWith: sentWithOf(request),
   };
+}
+
+/** The model's own settings as the request sent them: its output cap is the budget it went with (a retry's larger one). */
+function sentWithOf(request: RequestRecord): SentWithView | null {
+  const sent = request.modelSettings;
+  if (!sent) return null;
+  const { maxOutputTokens, ...rest } = sent;
+  return maxOutputTokens === undefined ? { ...rest } : { ...rest, maxOutputTokens: request.maxOutputTokens ?? maxOutputTokens };
 }
 
 /** Why the turn did not complete; a quota or balance problem also says what balance the relay reports. */

@@ -18,6 +18,7 @@ const FIX_COMMANDS: Record<Exclude<EditorFix, "openConsole">, string> = {
   checkConnection: "relayChat.checkConnection",
   addRelay: "relayChat.addRelay",
   reviewFiles: "relayChat.review.showFiles",
+  modelSettings: "relayChat.modelSettings",
 };
 
 /** The settings only the panel reads; the console is the active relay's (its profile, or relayChat.consoleUrl). */

@@ -61,7 +61,7 @@ const EFFORTS_LOWEST_FIRST = ["none", "minimal", "low", "medium"];
  * parameter itself means the model takes none, and the request goes again without it. Such a 400 is a
  * rejected request, never a finding about the relay, and the choice holds for the check's later requests.
  */
-class EffortChoice {
+export class EffortChoice {
   effort: string | null = EFFORTS_LOWEST_FIRST[0];
 
   /** True when `result` is a rejection of the effort sent and another choice is worth one more request. */

@@ -86,6 +86,10 @@ function stepName(name: string, localize: Localize): string {
       return localize("Interface");
     case "Chat Completions":
       return "Chat Completions";
+    case "Instructions":
+      return localize("Instructions");
+    case "Reasoning effort":
+      return localize("Reasoning effort");
     default:
       return name;
   }

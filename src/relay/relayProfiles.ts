@@ -2,6 +2,7 @@ import * as l10n from "@vscode/l10n";
 import { BaseUrlError, normalizeBaseUrl } from "./baseUrl";
 import { checkExtraHeaders } from "./extraHeaders";
 import { isObject } from "./outputItems";
+import type { InstructionsAs } from "./requestBuilder";
 
 // The relays a person uses, as plain data: the `relayChat.relays` list, plus the single
 // `relayChat.baseUrl` (and RELAY_CHAT_BASE_URL) of earlier versions read as one more relay named after its
@@ -20,6 +21,10 @@ export interface RelayProfile {
   readonly priceSource: "relay" | "settings";
   /** A relay kind hint (new-api, one-api, openrouter, litellm) for the balance and price readers. */
   readonly kind: string | null;
+  /** The person's instructions for every model on this relay, sent after relayChat.instructions; absent: none. */
+  readonly instructions?: string | null;
+  /** How the relay takes instructions, as the check-up found and the person confirmed; absent: the `instructions` field. */
+  readonly instructionsAs?: InstructionsAs | null;
   /** Where it came from, so the panel can say why it cannot be renamed or removed there. */
   readonly origin: "relays" | "baseUrl" | "environment";
 }
@@ -42,7 +47,7 @@ export interface ResolvedRelayProfiles {
   problems: string[];
 }
 
-const KNOWN_FIELDS = new Set(["name", "baseUrl", "extraHeaders", "consoleUrl", "priceSource", "kind"]);
+const KNOWN_FIELDS = new Set(["name", "baseUrl", "extraHeaders", "consoleUrl", "priceSource", "kind", "instructions", "instructionsAs"]);
 
 /** A relay's default name: its host, e.g. "relay.example.com" (with the port when it has one). */
 export function relayNameFromUrl(baseUrl: string): string {
@@ -89,8 +94,12 @@ export function resolveRelayProfiles(sources: RelayProfileSources): ResolvedRela
     if (fields.priceSource !== undefined && fields.priceSource !== "relay" && fields.priceSource !== "settings") {
       return problems.push(l10n.t('{0} ({1}): "priceSource" is "relay" (the prices the relay publishes) or "settings" (relayChat.prices only).', where, name));
     }
+    if (fields.instructions !== undefined && typeof fields.instructions !== "string") return problems.push(l10n.t('{0} ({1}): "instructions" must be text.', where, name));
+    if (fields.instructionsAs !== undefined && fields.instructionsAs !== "instructions" && fields.instructionsAs !== "developer") {
+      return problems.push(l10n.t('{0} ({1}): "instructionsAs" is "instructions" (the Responses field) or "developer" (a developer message first in the input).', where, name));
+    }
     const unknown = Object.keys(fields).filter((field) => !KNOWN_FIELDS.has(field));
-    if (unknown.length > 0) return problems.push(l10n.t("{0} ({1}): unknown field {2}. A relay has name, baseUrl, extraHeaders, consoleUrl, priceSource and kind; the API key is never a setting.", where, name, unknown.join(", ")));
+    if (unknown.length > 0) return problems.push(l10n.t("{0} ({1}): unknown field {2}. A relay has name, baseUrl, extraHeaders, consoleUrl, priceSource, kind, instructions and instructionsAs; the API key is never a setting.", where, name, unknown.join(", ")));
     add({
       name,
       baseUrl,
@@ -98,6 +107,8 @@ export function resolveRelayProfiles(sources: RelayProfileSources): ResolvedRela
       consoleUrl: typeof fields.consoleUrl === "string" && fields.consoleUrl.trim() ? fields.consoleUrl.trim() : null,
       priceSource: fields.priceSource === "settings" ? "settings" : "relay",
       kind: typeof fields.kind === "string" && fields.kind.trim() ? fields.kind.trim() : null,
+      ...(typeof fields.instructions === "string" && fields.instructions.trim() ? { instructions: fields.instructions } : {}),
+      ...(fields.instructionsAs === "instructions" || fields.instructionsAs === "developer" ? { instructionsAs: fields.instructionsAs } : {}),
       origin: "relays",
     });
   });

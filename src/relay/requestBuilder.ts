@@ -1,5 +1,11 @@
 import type { FunctionToolDefinition, InputItem, ResponseRequest } from "./types";
 
+/**
+ * How a relay takes the request's instructions: the Responses `instructions` field, or (for gateways that drop
+ * that field, often ones translating to Chat Completions) a `developer` message first in the input.
+ */
+export type InstructionsAs = "instructions" | "developer";
+
 /** The Responses schema rejects smaller budgets; a smaller setting is raised to this. */
 const MIN_MAX_OUTPUT_TOKENS = 16;
 
@@ -7,12 +13,15 @@ export interface RequestParameters {
   model: string;
   /** The request's instructions; blank or absent sends none. */
   instructions?: string | null;
+  /** Where the instructions go; the `instructions` field unless the relay was found to ignore it. */
+  instructionsAs?: InstructionsAs;
   input: readonly InputItem[];
   tools?: readonly FunctionToolDefinition[];
   toolChoice?: ResponseRequest["tool_choice"];
   include?: readonly string[];
   maxOutputTokens?: number | null;
   reasoningEffort?: string | null;
+  temperature?: number | null;
   stream: boolean;
 }
 
@@ -21,10 +30,11 @@ export interface RequestParameters {
  * as it sent them); `store` is always false because the client carries the history.
  */
 export function buildResponseRequest(parameters: RequestParameters): ResponseRequest {
+  const asMessage = parameters.instructions && parameters.instructionsAs === "developer";
   const request: ResponseRequest = {
     model: parameters.model,
-    ...(parameters.instructions ? { instructions: parameters.instructions } : {}),
-    input: [...parameters.input],
+    ...(parameters.instructions && !asMessage ? { instructions: parameters.instructions } : {}),
+    input: asMessage ? [developerMessage(parameters.instructions as string), ...parameters.input] : [...parameters.input],
     stream: parameters.stream,
     store: false,
   };
@@ -35,7 +45,13 @@ export function buildResponseRequest(parameters: RequestParameters): ResponseReq
     request.max_output_tokens = Math.max(MIN_MAX_OUTPUT_TOKENS, Math.floor(parameters.maxOutputTokens));
   }
   if (parameters.reasoningEffort) request.reasoning = { effort: parameters.reasoningEffort };
+  if (typeof parameters.temperature === "number") request.temperature = parameters.temperature;
   return request;
+}
+
+/** The instructions as the first input item, for a relay that drops the `instructions` field. */
+export function developerMessage(text: string): InputItem {
+  return { type: "message", role: "developer", content: text };
 }
 
 /**

@@ -60,6 +60,8 @@ export interface ResponseRequest {
   max_output_tokens?: number;
   /** How much a reasoning model may think; models without reasoning reject it (the connection check sets it). */
   reasoning?: { effort: string };
+  /** Sampling temperature, 0 to 2 (relayChat.modelSettings); absent leaves it to the relay. */
+  temperature?: number;
   stream?: boolean;
   /** Always false: history is carried by the client, never stored by the service. */
   store: false;

@@ -61,6 +61,7 @@ const HANDLERS: Record<Exclude<EmulatorProfile, "split">, Record<string, Handler
   openai: {},
   minimal: {},
   translated: {},
+  "drops-instructions": {},
   "new-api": {
     "/api/status": (view, _request, response) => sendJson(response, 200, { success: true, message: "", data: newApiStatus(view) }),
     "/api/pricing": (view, _request, response) => sendJson(response, 200, newApiPricing(view)),

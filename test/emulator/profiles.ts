@@ -14,6 +14,8 @@ import { translatedEvents } from "./translatedStream";
 //   `/v1/models` with `success` and `supported_endpoint_types`, keep-alive comments.
 // - translated: a gateway that turns Responses into Chat Completions and back, shaped like the Portkey 2.x
 //   captures in test/fixtures/reference/gateway (see translatedStream.ts).
+// - drops-instructions: a gateway that translates to Chat Completions like `translated` but drops the Responses
+//   `instructions` field on the way (the model never sees it); a `developer` message in the input gets through.
 // - openrouter: a priced model list (`pricing`, `context_length`), `GET /v1/key`, and the billed
 //   `usage.cost` in the final event and the body (money endpoints: moneyEndpoints.ts, responseCost.ts).
 // - litellm: a LiteLLM proxy: `GET /key/info`, `GET /v1/model/info`, `x-litellm-response-cost` on
@@ -21,9 +23,14 @@ import { translatedEvents } from "./translatedStream";
 // - split: a new-api relay whose models split between the wire formats: the chat-only ones (chatOnlyModels.ts)
 //   refuse /v1/responses as real relays do and say so in `supported_endpoint_types`.
 
-export type EmulatorProfile = "openai" | "minimal" | "new-api" | "translated" | "openrouter" | "litellm" | "split";
+export type EmulatorProfile = "openai" | "minimal" | "new-api" | "translated" | "openrouter" | "litellm" | "split" | "drops-instructions";
 
-export const EMULATOR_PROFILES: readonly EmulatorProfile[] = ["openai", "minimal", "new-api", "translated", "openrouter", "litellm", "split"];
+export const EMULATOR_PROFILES: readonly EmulatorProfile[] = ["openai", "minimal", "new-api", "translated", "openrouter", "litellm", "split", "drops-instructions"];
+
+/** The profile's gateway loses the request's `instructions` field before the model sees it. */
+export function dropsInstructions(profile: EmulatorProfile): boolean {
+  return profile === "drops-instructions";
+}
 
 export function isEmulatorProfile(value: unknown): value is EmulatorProfile {
   return typeof value === "string" && (EMULATOR_PROFILES as readonly string[]).includes(value);
@@ -36,6 +43,7 @@ export function requestIdHeaderOf(profile: EmulatorProfile, configured: string |
     case "split":
       return "x-oneapi-request-id";
     case "translated":
+    case "drops-instructions":
     case "minimal":
     case "openrouter":
     case "litellm":
@@ -72,6 +80,7 @@ export function profileEvents(profile: EmulatorProfile, events: readonly WireEve
     case "minimal":
       return events.filter((event) => !ITEM_AND_PART_EVENTS.has(event.type)).map(typelessError);
     case "translated":
+    case "drops-instructions":
       return translatedEvents(events);
     default:
       return [...events];

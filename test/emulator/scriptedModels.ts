@@ -544,8 +544,32 @@ function thinking(request: ScriptInput): PlannedItem {
   return { kind: "reasoning", summaryDeltas: Array.from({ length: tokens }, (_, index) => (index === 0 ? "Thinking" : " …")), encryptedContent: `gAAAAA${createHash("sha256").update(effort).digest("base64url")}` };
 }
 
+/**
+ * "Answer with the single word X" in what the model is told (the request's instructions, or a developer or system
+ * message), which any scripted model obeys as a real one would: the check-up learns from it whether the relay
+ * passes the instructions on.
+ */
+const ANSWER_WITH_WORD = /answer with the single word ([A-Za-z]+)/i;
+
+function instructedWord(request: ScriptInput): string | null {
+  const told = [
+    typeof request.instructions === "string" ? request.instructions : "",
+    ...inputItems(request.input)
+      .map(asRecord)
+      .filter((item) => item?.role === "developer" || item?.role === "system")
+      .map((item) => textOfContent(item?.content)),
+  ];
+  for (const text of told) {
+    const word = ANSWER_WITH_WORD.exec(text)?.[1];
+    if (word) return word;
+  }
+  return null;
+}
+
 /** What the named model writes for this request, before the output budget is applied. */
 export function planOutput(request: ScriptInput): PlannedItem[] {
+  const word = instructedWord(request);
+  if (word !== null && !request.tool_choice) return [...(request.model === "thinker" ? [thinking(request)] : []), message(word)];
   if (request.model === "thinker") return [thinking(request), ...(forcedToolCall(request) ?? [message(`You said: ${lastUserText(request.input)}`)])];
   const forced = forcedToolCall(request);
   if (forced) return forced;

@@ -22,7 +22,7 @@ import { applyEventFault, garbleStreamedCalls, isCannedAnswerFault, isEventFault
 import { newId } from "./ids";
 import { plannedOutputTokens } from "./outputPlan";
 import type { EmulatorProfile } from "./profiles";
-import { errorBodyOf, framingOf, profileEvents, requestIdHeaderOf, strictInputProblem } from "./profiles";
+import { dropsInstructions, errorBodyOf, framingOf, profileEvents, requestIdHeaderOf, strictInputProblem } from "./profiles";
 import type { QueuedReplay, ReplayOptions } from "./replay";
 import { writeReplay } from "./replay";
 import type { ResponseContext, WireEvent } from "./responseEvents";
@@ -332,7 +332,8 @@ class RelayEmulatorServer implements RelayEmulator {
     if (body.input === undefined || body.input === null) {
       return this.sendError(response, 400, { message: "Missing required parameter: 'input'.", type: "invalid_request_error", code: "invalid_request", param: "input" }, requestId);
     }
-    const requestBody = body as RequestBodyView;
+    // A gateway that drops `instructions` on its way to the model: nothing after this point sees them.
+    const requestBody = dropsInstructions(this.profile) ? { ...(body as RequestBodyView), instructions: undefined } : (body as RequestBodyView);
     const strictProblem = strictInputProblem(this.profile, requestBody);
     if (strictProblem) return this.sendError(response, 400, strictProblem, requestId);
 

@@ -28,7 +28,7 @@ describe("CLI", function () {
     const parsed = JSON.parse(lines[0]) as Record<string, unknown>;
     assert.deepEqual(
       Object.keys(parsed).sort(),
-      ["cost", "functionCalls", "httpStatus", "instructionSources", "message", "omittedStreamedItems", "outcome", "outputTypes", "partial", "protocol", "reason", "refusal", "requestId", "requestIds", "responseId", "retryAfterSeconds", "status", "text", "unreadableEvents", "usage"].sort(),
+      ["cost", "functionCalls", "httpStatus", "instructionSources", "message", "omittedStreamedItems", "outcome", "outputTypes", "partial", "protocol", "reason", "refusal", "requestId", "requestIds", "responseId", "retryAfterSeconds", "sentWith", "status", "text", "unreadableEvents", "usage"].sort(),
     );
     assert.equal(parsed.partial, false);
     assert.equal(parsed.outcome, "completed");

@@ -30,6 +30,7 @@ const EXPECTATIONS: Record<EmulatorProfile, ProfileExpectation> = {
   openrouter: { streamedIncomplete: "incomplete", streamedUsage: true, streamedCallOmitted: 0 },
   litellm: { streamedIncomplete: "incomplete", streamedUsage: true, streamedCallOmitted: 0 },
   split: { streamedIncomplete: "incomplete", streamedUsage: true, streamedCallOmitted: 0 },
+  "drops-instructions": { streamedIncomplete: "completed", streamedUsage: false, streamedCallOmitted: 1 },
 };
 
 const WEATHER_TOOL: FunctionToolDefinition = { type: "function", name: "get_weather", description: "Weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] }, strict: false };

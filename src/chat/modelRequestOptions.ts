@@ -1,0 +1,33 @@
+import type { FunctionToolDefinition } from "../relay/types";
+import type { ModelSettings } from "./modelSettings";
+
+// What a model's own settings (relayChat.modelSettings) change in one request of the panel, kept small and
+// apart: the tools it is offered, and the record of what was sent, which the receipt shows and "Copy as curl"
+// sends again. The output cap is applied where the budget is chosen (sessionSettings.ts), as the setting's.
+
+/** The per-model settings a request went with, as saved in its record; only what differs from the defaults. */
+export interface SentModelSettings {
+  reasoningEffort?: string;
+  temperature?: number;
+  /** The model's own output cap (the request's budget, relayChat.maxOutputTokens overridden). */
+  maxOutputTokens?: number;
+  /** The model is set to receive no tools: none were offered. */
+  noTools?: true;
+}
+
+/** The tools to offer `settings`' model: none when it is set not to receive tools, else `tools` as they are. */
+export function toolsForModel<T extends readonly FunctionToolDefinition[] | undefined>(tools: T, settings: ModelSettings | undefined): T | undefined {
+  return settings?.sendTools === false ? undefined : tools;
+}
+
+/** The record of what the settings put in a request; undefined when they changed nothing. */
+export function sentModelSettings(settings: ModelSettings | undefined): SentModelSettings | undefined {
+  if (!settings) return undefined;
+  const sent: SentModelSettings = {
+    ...(settings.reasoningEffort ? { reasoningEffort: settings.reasoningEffort } : {}),
+    ...(typeof settings.temperature === "number" ? { temperature: settings.temperature } : {}),
+    ...(settings.maxOutputTokens ? { maxOutputTokens: settings.maxOutputTokens } : {}),
+    ...(settings.sendTools === false ? { noTools: true as const } : {}),
+  };
+  return Object.keys(sent).length > 0 ? sent : undefined;
+}
