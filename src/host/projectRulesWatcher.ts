@@ -3,22 +3,27 @@ import * as vscode from "vscode";
 import { RULES_FILE_GLOBS } from "../instructions/projectRules";
 import type { RulesFolder } from "../instructions/ruleFile";
 import { RULE_FILE_READ_LIMIT_BYTES, SKIPPED_FOLDERS } from "../instructions/rulesOnDisk";
+import { RereadOnChange } from "./rereadOnChange";
 
 // The workspace's project rules files, read through VS Code and kept current: read once when first asked
 // for, again (debounced) when a rules file is created, changed or deleted. In an untrusted workspace the
 // rules are repository text nobody vouched for: none are read until the person allows them, which they are
 // told once per workspace. Rules are only ever text for the model (src/instructions/).
 
-const REREAD_DELAY_MS = 300;
 const MAX_RULES_FILES = 200;
 const ALLOWED_UNTRUSTED_KEY = "relayChat.projectRules.allowedInUntrustedWorkspace";
 const TOLD_UNTRUSTED_KEY = "relayChat.projectRules.toldUntrusted";
 
 export class ProjectRulesWatcher implements vscode.Disposable {
   private folders: RulesFolder[] = [];
-  private reading: Promise<void> | null = null;
-  private stale = true;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly reader = new RereadOnChange(
+    () => this.readAll(),
+    (folders) => {
+      this.folders = folders;
+      this.changed.fire();
+    },
+    (error) => this.log(`The project rules files could not be read: ${error.message}`),
+  );
   private readonly disposables: vscode.Disposable[] = [];
   private readonly changed = new vscode.EventEmitter<void>();
   /** The files were read again (the Rules chip and the context meter follow). */
@@ -26,8 +31,8 @@ export class ProjectRulesWatcher implements vscode.Disposable {
 
   constructor(private readonly workspaceState: vscode.Memento, private readonly log: (message: string) => void) {
     const watcher = vscode.workspace.createFileSystemWatcher("**/{AGENTS.md,CLAUDE.md,.cursorrules,.clinerules,.clinerules/**,*.instructions.md,copilot-instructions.md}");
-    const changed = () => this.markStale();
-    this.disposables.push(this.changed, watcher, watcher.onDidCreate(changed), watcher.onDidChange(changed), watcher.onDidDelete(changed));
+    const changed = () => this.reader.changed();
+    this.disposables.push(this.reader, this.changed, watcher, watcher.onDidCreate(changed), watcher.onDidChange(changed), watcher.onDidDelete(changed));
     this.disposables.push(vscode.workspace.onDidChangeWorkspaceFolders(changed), vscode.workspace.onDidGrantWorkspaceTrust(changed));
     // Read at once, so the first message after the window opens finds them read.
     this.current();
@@ -40,7 +45,7 @@ export class ProjectRulesWatcher implements vscode.Disposable {
 
   /** Rules files may have changed since they were last read (a read is due or under way). */
   get needsReading(): boolean {
-    return this.allowed && (this.stale || this.reading !== null);
+    return this.allowed && this.reader.pending;
   }
 
   /** The rules files as last read (empty when not allowed); starts a read when they may have changed. */
@@ -49,41 +54,19 @@ export class ProjectRulesWatcher implements vscode.Disposable {
       this.tellUntrustedOnce();
       return [];
     }
-    if (this.stale && this.reading === null) void this.read();
+    this.reader.readIfStale();
     return this.folders;
   }
 
   /** Reads them now if they may have changed (the send path waits for it, so a fresh edit goes out). */
   async fresh(): Promise<RulesFolder[]> {
     if (!this.allowed) return this.current();
-    if (this.stale) await (this.reading ?? this.read());
+    await this.reader.fresh();
     return this.folders;
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
     for (const disposable of this.disposables) disposable.dispose();
-  }
-
-  private markStale(): void {
-    this.stale = true;
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.read(), REREAD_DELAY_MS);
-  }
-
-  private read(): Promise<void> {
-    this.stale = false;
-    const reading = this.readAll()
-      .then((folders) => {
-        this.folders = folders;
-        this.changed.fire();
-      })
-      .catch((error: unknown) => this.log(`The project rules files could not be read: ${(error as Error).message}`))
-      .finally(() => {
-        if (this.reading === reading) this.reading = null;
-      });
-    this.reading = reading;
-    return reading;
   }
 
   private async readAll(): Promise<RulesFolder[]> {
@@ -115,7 +98,7 @@ export class ProjectRulesWatcher implements vscode.Disposable {
       .then(async (choice) => {
         if (choice !== allow) return;
         await this.workspaceState.update(ALLOWED_UNTRUSTED_KEY, true);
-        this.markStale();
+        this.reader.changed();
         this.changed.fire();
       });
   }

@@ -6,6 +6,7 @@ import type { PromptFile, PromptFileOrigin } from "../instructions/promptFiles";
 import { slashCommands } from "../instructions/slashCommands";
 import type { SlashCommand } from "../instructions/slashCommands";
 import type { SlashCommandSource } from "../panel/slashCommandRunner";
+import { RereadOnChange } from "./rereadOnChange";
 
 // The prompt files the `/` menu offers, read through VS Code and kept current: the workspace's
 // `.github/prompts/*.prompt.md` and the person's own, from relayChat.promptFiles.userFolder (User settings
@@ -14,18 +15,23 @@ import type { SlashCommandSource } from "../panel/slashCommandRunner";
 // workspace they are off unless the person allowed the rules there (projectRulesWatcher.ts). The person's
 // own are theirs, so they are read in any workspace.
 
-const REREAD_DELAY_MS = 300;
 const MAX_PROMPT_FILES = 200;
 const USER_FOLDER_SETTING = "promptFiles.userFolder";
 
 export class PromptFilesWatcher implements SlashCommandSource, vscode.Disposable {
   private files: PromptFile[] = [];
   private list: SlashCommand[] = slashCommands([]);
-  private reading: Promise<void> | null = null;
-  private stale = true;
+  private readonly reader = new RereadOnChange(
+    () => this.readAll(),
+    (files) => {
+      this.files = files;
+      this.list = slashCommands(files);
+      for (const listener of this.listeners) listener();
+    },
+    (error) => this.log(`The prompt files could not be read: ${error.message}`),
+  );
   /** Whether the workspace's files were allowed at the last read (the person may allow them since). */
   private readAllowed = false;
-  private timer: NodeJS.Timeout | undefined;
   private userWatcher: vscode.Disposable | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly listeners: Array<() => void> = [];
@@ -37,14 +43,14 @@ export class PromptFilesWatcher implements SlashCommandSource, vscode.Disposable
     private readonly log: (message: string) => void,
   ) {
     const watcher = vscode.workspace.createFileSystemWatcher(`**/${WORKSPACE_PROMPTS_FOLDER}/*${PROMPT_FILE_SUFFIX}`);
-    const stale = () => this.markStale();
-    this.disposables.push(watcher, watcher.onDidCreate(stale), watcher.onDidChange(stale), watcher.onDidDelete(stale));
+    const stale = () => this.reader.changed();
+    this.disposables.push(this.reader, watcher, watcher.onDidCreate(stale), watcher.onDidChange(stale), watcher.onDidDelete(stale));
     this.disposables.push(vscode.workspace.onDidChangeWorkspaceFolders(stale), vscode.workspace.onDidGrantWorkspaceTrust(stale));
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (!event.affectsConfiguration(`relayChat.${USER_FOLDER_SETTING}`)) return;
         this.watchUserFolder();
-        this.markStale();
+        this.reader.changed();
       }),
     );
     this.watchUserFolder();
@@ -59,14 +65,14 @@ export class PromptFilesWatcher implements SlashCommandSource, vscode.Disposable
   }
 
   commands(): readonly SlashCommand[] {
-    if (this.workspaceAllowed() !== this.readAllowed) this.stale = true;
-    if (this.stale && this.reading === null) void this.read();
+    if (this.workspaceAllowed() !== this.readAllowed) this.reader.markStale();
+    this.reader.readIfStale();
     return this.list;
   }
 
   async fresh(): Promise<readonly SlashCommand[]> {
-    if (this.workspaceAllowed() !== this.readAllowed) this.stale = true;
-    if (this.stale) await (this.reading ?? this.read());
+    if (this.workspaceAllowed() !== this.readAllowed) this.reader.markStale();
+    await this.reader.fresh();
     return this.list;
   }
 
@@ -75,7 +81,6 @@ export class PromptFilesWatcher implements SlashCommandSource, vscode.Disposable
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
     this.userWatcher?.dispose();
     for (const disposable of this.disposables) disposable.dispose();
   }
@@ -88,30 +93,8 @@ export class PromptFilesWatcher implements SlashCommandSource, vscode.Disposable
   private watchUserFolder(): void {
     this.userWatcher?.dispose();
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(this.userFolder()), `*${PROMPT_FILE_SUFFIX}`));
-    const stale = () => this.markStale();
+    const stale = () => this.reader.changed();
     this.userWatcher = vscode.Disposable.from(watcher, watcher.onDidCreate(stale), watcher.onDidChange(stale), watcher.onDidDelete(stale));
-  }
-
-  private markStale(): void {
-    this.stale = true;
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.read(), REREAD_DELAY_MS);
-  }
-
-  private read(): Promise<void> {
-    this.stale = false;
-    const reading = this.readAll()
-      .then((files) => {
-        this.files = files;
-        this.list = slashCommands(files);
-        for (const listener of this.listeners) listener();
-      })
-      .catch((error: unknown) => this.log(`The prompt files could not be read: ${(error as Error).message}`))
-      .finally(() => {
-        if (this.reading === reading) this.reading = null;
-      });
-    this.reading = reading;
-    return reading;
   }
 
   private async readAll(): Promise<PromptFile[]> {
