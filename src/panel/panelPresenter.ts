@@ -6,6 +6,7 @@ import { imagesTitle } from "../chat/conversationSummary";
 import type { SendEstimate } from "../chat/spendGuard";
 import { splitMessage } from "./messageAttachments";
 import type { AttachmentView, ContextMeterView, ConversationListEntry, ImageLimitsView, PanelFields, ReceiptView, RelayModelsView, RulesView, SetupView, SlashCommandView, TotalsView, TurnView } from "./protocol";
+import { ATTACHMENT_KINDS } from "./protocol";
 import { receiptOf, turnViewOf } from "./turnView";
 import { tasksOf } from "../chat/planState";
 import type { ChatMode } from "../tools/planMode";
@@ -187,7 +188,10 @@ function titleOf(conversation: Conversation | null): string {
   return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
 }
 
+/** Where an attachment block of any kind starts in a title made from a message: the rest is left out. */
+const ATTACHMENT_IN_TITLE = new RegExp(`\\s*<attachment kind="(?:${ATTACHMENT_KINDS.join("|")})"[\\s\\S]*$`);
+
 /** A title made from a first message leaves out the attachments that message carried. */
 function withoutAttachments(title: string): string {
-  return title.replace(/\s*<attachment kind="(?:file|selection)"[\s\S]*$/, "").trim();
+  return title.replace(ATTACHMENT_IN_TITLE, "").trim();
 }

@@ -85,7 +85,7 @@ describe("built-in tools in the editor", function () {
     return typeof result === "string" ? { output: result, isError: false } : { output: result.output, isError: result.isError === true };
   }
 
-  it("offers all nine tools with closed schemas (get_terminal_output joins them when the editor's terminals are watched)", () => {
+  it("offers all ten tools with closed schemas (get_terminal_output joins them when the editor's terminals are watched)", () => {
     const registry = new ToolRegistry(builtin.tools);
     assert.deepEqual(
       registry.all().map((tool) => `${tool.name}:${tool.risk}`),
@@ -99,6 +99,7 @@ describe("built-in tools in the editor", function () {
         "get_changes:read",
         "propose_edit:write",
         "run_command:execute",
+        "update_tasks:read",
       ],
     );
     for (const tool of registry.all()) assert.equal(tool.parameters.additionalProperties, false, tool.name);

@@ -84,6 +84,9 @@ describe("panel: # context through the controller", function () {
     assert.deepEqual(sent.turns[0]!.attachments, [{ kind: "folder", label: "src/" }, { kind: "terminal", label: "Terminal sh" }]);
     assert.equal(sent.turns[0]!.userText, "what is here?");
     assert.deepEqual(sent.attachments, [], "the chips went with the message");
+    assert.equal(sent.title, "what is here?");
+    const listed = await harness.waitFor((current) => current.conversations.length === 1, "the history entry");
+    assert.equal(listed.conversations[0]!.title, "what is here?", "the history names it by the text, not the attached blocks");
     const body = JSON.stringify(harness.emulator.received.filter((request) => request.method === "POST").at(-1)?.body);
     assert.ok(body.includes('<attachment kind=\\"folder\\" label=\\"src/\\">'), body);
     assert.ok(body.includes("Files in src (2, ignored files left out):\\ngreeting/hello.ts\\nmain.ts"), body);
