@@ -12,8 +12,13 @@ export function watchEditorContext(editorActions: EditorActions, workspaceFiles:
     selectionTimer = setTimeout(() => editorActions.offerSelection(selectionLabel()), 250);
   };
   editorActions.offerActiveFile(activeFileLabel());
+  // Files made or removed on disk (a command, git, a terminal) and not through VS Code: the `#` list walks again.
+  const onDisk = vscode.workspace.createFileSystemWatcher("**/*", false, true, false);
   return vscode.Disposable.from(
     { dispose: () => clearTimeout(selectionTimer) },
+    onDisk,
+    onDisk.onDidCreate(() => workspaceFiles.invalidate()),
+    onDisk.onDidDelete(() => workspaceFiles.invalidate()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration("files.exclude")) workspaceFiles.invalidate();
       if (event.affectsConfiguration("relayChat.context.activeEditor")) editorActions.offerActiveFile(activeFileLabel());

@@ -74,7 +74,10 @@ export class WorkspaceFiles {
   async folderAttachment(shownPath: string): Promise<FileAttachmentResult> {
     const folder = shownPath.replace(/\/+$/, "");
     const prefix = folder === "." || folder === "" ? "" : `${folder}/`;
-    const files = (await this.files()).filter((file) => file.path.startsWith(prefix)).map((file) => file.path);
+    const under = (files: readonly IndexedFile[]) => files.filter((file) => file.path.startsWith(prefix)).map((file) => file.path);
+    let files = under(await this.files());
+    // A folder made since the last walk (by a command, not through VS Code): walk again before saying it is not there.
+    if (files.length === 0) files = under(await this.walkedAgain());
     if (files.length === 0) return { ok: false, problem: l10n.t('"{0}" is not a folder of this workspace with files in it (or all are ignored).', shownPath) };
     const listing = formatFolderListing(folder || ".", files);
     return { ok: true, attachment: { kind: "folder", label: `${folder || "."}/`, text: listing.text, language: "", ...(listing.cut ? { note: l10n.t("The first {0} of {1} files are listed.", MAX_FOLDER_ENTRIES, files.length) } : {}) } };
@@ -88,7 +91,8 @@ export class WorkspaceFiles {
 
   /** The file as an attachment; only files the index lists can be read. */
   async attachment(shownPath: string): Promise<FileAttachmentResult> {
-    const file = (await this.files()).find((candidate) => candidate.path === shownPath);
+    const find = (files: readonly IndexedFile[]) => files.find((candidate) => candidate.path === shownPath);
+    const file = find(await this.files()) ?? find(await this.walkedAgain());
     if (file === undefined) return { ok: false, problem: l10n.t('"{0}" is not a file of this workspace (or it is ignored).', shownPath) };
     let content: Buffer;
     try {
@@ -98,6 +102,14 @@ export class WorkspaceFiles {
     }
     if (isBinaryContent(content)) return { ok: false, problem: l10n.t('"{0}" is a binary file; only text can be attached.', shownPath) };
     return { ok: true, attachment: { kind: "file", label: file.path, text: content.toString("utf8"), language: path.extname(file.name).slice(1) } };
+  }
+
+  /** The files as they are now: a fresh walk, unless one is under way or was just made. */
+  private async walkedAgain(): Promise<IndexedFile[]> {
+    const now = (this.options.now ?? Date.now)();
+    if (this.index !== null && this.index.builtAt === now) return this.index.files;
+    this.index = null;
+    return this.files();
   }
 
   private async files(): Promise<IndexedFile[]> {

@@ -207,4 +207,17 @@ describe("workspace context: a folder's file list for #", function () {
     const missing = await files.folderAttachment("build");
     assert.equal(missing.ok, false);
   });
+
+  it("finds a folder or a file made on disk since the last walk (a command made it, VS Code said nothing)", async () => {
+    const files = new WorkspaceFiles({ folders: () => [folder], excludePatterns: () => [] });
+    assert.deepEqual(await files.folders("pan"), [{ path: "src/panel", kind: "folder" }], "walked once");
+    await mkdir(path.join(folder, "generated"), { recursive: true });
+    await writeFile(path.join(folder, "generated", "report.txt"), "made by a command\n");
+    const attached = await files.folderAttachment("generated");
+    assert.ok(attached.ok, "the folder is found by a walk made when it was missing");
+    await writeFile(path.join(folder, "generated", "second.txt"), "made later\n");
+    const file = await files.attachment("generated/second.txt");
+    assert.ok(file.ok && file.attachment.text === "made later\n", "so is a new file");
+    assert.equal((await files.folderAttachment("nowhere")).ok, false, "a folder that is not there is still refused");
+  });
 });
