@@ -26,7 +26,7 @@ import type { RelayEmulator } from "../emulator/server";
 import { startRelayEmulator } from "../emulator/server";
 import { activateRelayChat, lastTurn, newChatWith, settled, waitForState } from "./panelState";
 
-const readTools = ["find_files", "get_changes", "get_diagnostics", "get_editor_context", "list_directory", "read_file", "search_text"];
+const readTools = ["find_files", "get_changes", "get_diagnostics", "get_editor_context", "list_directory", "read_file", "search_text", "update_tasks"];
 
 describe("untrusted workspace", function () {
   this.timeout(60_000);
