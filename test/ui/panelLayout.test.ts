@@ -116,7 +116,7 @@ describe("Relay Chat panel layout in the workbench", function () {
         await newChat("echo");
         const message = chat.getByRole("textbox", { name: "Message" });
         await message.pressSequentially("#READ");
-        const option = chat.getByRole("listbox", { name: "Workspace files" }).getByRole("option", { name: /README\.md/ });
+        const option = chat.getByRole("listbox", { name: "Context to attach" }).getByRole("option", { name: /README\.md/ });
         await option.waitFor({ timeout: 30_000 });
         await checkLayout("the file picker");
         await shot("4-file-picker");
