@@ -34,7 +34,9 @@ import { modeOf, requestToolsInMode, tasksSetBy, toolsInMode, turnModeOf } from 
 
 // This file is longer than 400 lines because every way a turn starts (send, continue, retry, regenerate,
 // edit, summarize) goes through the one loop here, so the no-retry rule is kept in one place; one request
-// and its record are in turnRequest.ts, a tool round in toolRound.ts.
+// and its record are in turnRequest.ts, a tool round in toolRound.ts. The small setters of what a conversation
+// keeps beside its turns (rules switched off, mode, task list, a command's note, a restore) are here too only
+// because they must not run while a turn does and share its save; they are the next thing to move out.
 // The turn loop. One ChatSession drives one conversation: it builds each request from the branch's
 // history, streams the answer, answers function calls through the tools module, and stops. It never retries
 // on its own: every request may be billed, so each one follows a user action (send, continue, retry,
