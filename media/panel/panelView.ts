@@ -85,7 +85,7 @@ export class PanelView {
     this.emptyState = element("div", { className: "empty-state" }, [
       icon("comment-discussion", "empty-icon"),
       element("p", { className: "empty-title", text: localizer.text("Ask a question to start. Answers and tool calls appear here.") }),
-      element("p", { className: "empty-hint", text: localizer.text("Type # to attach a workspace file. Each answer ends with a receipt: tokens, time and the request id.") }),
+      element("p", { className: "empty-hint", text: localizer.text("Type # to attach files, problems, changes and more, / for commands and prompt files. Each answer ends with a receipt: tokens, time and the request id.") }),
     ]);
     this.composer = new Composer(localizer, post, options.saveDraft, options.initialDraft, () => this.follower.followToEnd());
     this.taskList = new TaskListView(localizer, post);

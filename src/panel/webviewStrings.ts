@@ -207,7 +207,7 @@ export const WEBVIEW_STRINGS: readonly string[] = [
   "tokens unknown",
   "This conversation: {0}, tokens unknown (the relay reported no usage)",
   "Turn details",
-  "Type # to attach a workspace file. Each answer ends with a receipt: tokens, time and the request id.",
+  "Type # to attach files, problems, changes and more, / for commands and prompt files. Each answer ends with a receipt: tokens, time and the request id.",
   "unknown",
   "unusual space",
   "usage not reported",

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SlashCommandView } from "../../src/panel/protocol";
 import { panelState } from "./fixtures/panelStates";
@@ -120,6 +120,16 @@ describe("Chat panel webview: the / menu (Chromium)", function () {
     assert.equal(Number(await meter.getAttribute("aria-valuenow")), without + 100);
   });
 
+
+  it("says in the empty state that # attaches context and / offers commands and prompt files, in Chinese too", async () => {
+    const { page } = panel;
+    await panel.sendState(panelState({ slashCommands: COMMANDS }));
+    const hint = page.locator(".empty-state .empty-hint");
+    assert.match(await hint.innerText(), /Type # to attach .*\/ for commands and prompt files/);
+    const chinese = JSON.parse(readFileSync(join(__dirname, "../../l10n/bundle.l10n.zh-cn.json"), "utf8")) as Record<string, string>;
+    await panel.sendState(panelState({ slashCommands: COMMANDS }), chinese, "zh-cn");
+    assert.match(await hint.innerText(), /输入 # .*输入 \/ .*提示文件/);
+  });
   for (const width of [260, 420]) {
     it(`fits the side bar at ${width} px`, async () => {
       const page = await current.harness().open({ width, height: 600 });
