@@ -81,7 +81,7 @@ export interface RequestRecord {
   output: OutputItem[];
   /** The tools offered with this request: a key of `Conversation.toolSets`; absent when none were. */
   toolSetId?: string;
-  /** Which instruction sources went with it and a hash of their text (not the text); absent when none did. */
+  /** Which instruction sources went with it and a hash of their text (the text once per conversation, sentInstructions.ts); absent when none did. */
   instructions?: InstructionsRecord;
   /** The request's `include` list, when it had one. */
   include?: string[];
@@ -266,4 +266,6 @@ export function isTurnSettled(turn: Turn): boolean {
 export interface InstructionsRecord {
   sources: string[];
   hash: string;
+  /** The text, on the first request of the conversation that sent it (sentInstructions.ts); never in the request log. */
+  text?: string;
 }

@@ -31,7 +31,17 @@ export function conversationToJson(conversation: Conversation, input: InputItem[
     createdAt: new Date(conversation.createdAt).toISOString(),
     updatedAt: new Date(conversation.updatedAt).toISOString(),
     input,
-    turns: activePath(conversation),
+    turns: activePath(conversation).map(withoutInstructionText),
   };
   return `${JSON.stringify(exported, null, 2)}\n`;
+}
+
+/**
+ * A turn without the instruction text its requests kept for Copy as curl: that text holds the person's own
+ * instructions and the workspace's rules, which an export to share should not carry unasked; the sources and
+ * hash still say what went with each request.
+ */
+function withoutInstructionText(turn: Turn): Turn {
+  if (!turn.requests.some((request) => request.instructions?.text !== undefined)) return turn;
+  return { ...turn, requests: turn.requests.map((request) => (request.instructions ? { ...request, instructions: { sources: request.instructions.sources, hash: request.instructions.hash } } : request)) };
 }

@@ -4,9 +4,10 @@ import type { FunctionToolDefinition, ResponseRequest } from "../relay/types";
 import type { Conversation, RequestRecord } from "./conversation";
 import { findTurn } from "./conversation";
 import { historyBeforeRequest, sendableItems } from "./historyItems";
+import { sentInstructionsText } from "./sentInstructions";
 
 // Exactly the request that was sent for a receipt, rebuilt from what each request recorded (its input,
-// the tools offered then, its budget, stream flag and headers) and the history before it, which never
+// the instructions and tools it carried, its budget, stream flag and headers) and the history before it, which never
 // changes once sent. "Copy as curl" uses it, so the command repeats that request, not one rebuilt from
 // the conversation as it is now.
 
@@ -24,7 +25,8 @@ export function requestSentFor(conversation: Conversation, turnId: string, reque
   const turn = findTurn(conversation, turnId);
   const record = turn?.requests[requestIndex];
   if (!turn || !record) return null;
-  return { body: requestBodyFor(conversation, record, [...historyBeforeRequest(conversation, turn, requestIndex, record.relay), ...record.input]), extraHeaders: record.extraHeaders ?? {}, ...(record.protocol === "chat" ? { protocol: "chat" as const } : {}) };
+  const instructions = record.instructions ? sentInstructionsText(conversation, record.instructions.hash) : undefined;
+  return { body: requestBodyFor(conversation, record, [...historyBeforeRequest(conversation, turn, requestIndex, record.relay), ...record.input], instructions), extraHeaders: record.extraHeaders ?? {}, ...(record.protocol === "chat" ? { protocol: "chat" as const } : {}) };
 }
 
 /** The body of a request from its record and its whole input (history and its own items, before filtering). */

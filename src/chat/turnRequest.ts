@@ -16,6 +16,7 @@ import type { ModelProtocol } from "./modelSettings";
 import type { RequestLedger } from "./requestLedger";
 import { ledgerRowFor, pendingLedgerRow } from "./requestLedger";
 import { rememberToolSet, requestBodyFor } from "./requestSent";
+import { instructionsRecordFor } from "./sentInstructions";
 
 // One HTTP request of a turn, from building it to recording its receipt, written so that a crash loses
 // as little as possible: the request (with the user's message in its input) is on disk, marked
@@ -93,7 +94,7 @@ export async function sendTurnRequest(
   if (leftOut > 0) record.otherRelayReasoningLeftOut = leftOut;
   // The instructions of this request, never stored into the history: a later request sends its own.
   const instructions = context.instructions;
-  if (instructions) record.instructions = { sources: instructions.sources, hash: instructions.hash };
+  if (instructions) record.instructions = instructionsRecordFor(conversation, instructions);
   if (context.protocol === "chat") record.protocol = "chat";
   if (instructions && context.instructionsAs === "developer") record.instructionsAs = "developer";
   const sentSettings = sentModelSettings(context.modelSettings);

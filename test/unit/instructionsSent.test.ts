@@ -68,7 +68,8 @@ describe("Instructions: sent with every request", () => {
 
     assert.match(answerTextOf(answered), /`AGENTS.md`[\s\S]*`src\/web\/AGENTS.md`[\s\S]*`\.github\/instructions\/ts\.instructions\.md`/);
     assert.match(answerTextOf(answered), /the Relay Chat base instruction/);
-    assert.deepEqual(answered.requests[0].instructions, { sources: first.sources, hash: first.hash });
+    // The conversation keeps the text (for Copy as curl) on the first request that sent it; the ledger never does.
+    assert.deepEqual(answered.requests[0].instructions, { sources: first.sources, hash: first.hash, text: first.text });
     assert.deepEqual(first.sources, ["Relay Chat base instruction v2", "relayChat.instructions", "AGENTS.md", "src/web/AGENTS.md", ".github/instructions/ts.instructions.md"]);
     const rows = (await harness.ledger.rows()).filter((row) => row.outcome !== "pending");
     assert.deepEqual(rows.map((row) => [row.instructionSources, row.instructionsHash]), [[first.sources, first.hash], [second.sources, second.hash]]);

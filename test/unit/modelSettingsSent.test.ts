@@ -141,8 +141,8 @@ describe("Model settings: what the emulator receives from a chat session", () =>
     assert.deepEqual((firstBody.input as unknown[])[0], { type: "message", role: "developer", content: "Answer tersely." });
     assert.equal((secondBody.input as Array<{ role?: string }>).filter((item) => item.role === "developer").length, 1, "one developer message, first, per request");
     assert.equal(first.requests[0].instructionsAs, "developer");
-    // Copy as curl leaves the instructions out either way (a turn keeps their sources and hash, not their text).
-    assert.deepEqual(requestSentFor(session.conversation, first.id, 0)?.body.input, (firstBody.input as unknown[]).slice(1));
+    // Copy as curl repeats them as sent: the developer message first.
+    assert.deepEqual(requestSentFor(session.conversation, first.id, 0)?.body, firstBody);
   });
 });
 
