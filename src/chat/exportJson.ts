@@ -2,11 +2,14 @@ import type { InputItem } from "../relay/types";
 import type { Conversation, Turn } from "./conversation";
 import { activePath } from "./conversation";
 import { titleOf } from "./conversationSummary";
+import { tasksOf } from "./planState";
+import type { TaskItem } from "../tools/updateTasksTool";
 import { activeHistoryItems } from "./historyItems";
 
 // The machine-readable export: `input` is exactly the item list the next message on this branch would be
 // sent after (what the relay has been sent, unchanged, with a summary in place of the turns it replaced), and
-// `turns` adds what only the client knows, the summarized turns and their summary (`turn.summary`) included.
+// `turns` adds what only the client knows, the summarized turns and their summary (`turn.summary`) included,
+// a message sent in Plan mode marked `"mode": "plan"`; `tasks` is the task list as it stands (empty: none).
 
 export interface ConversationJsonExport {
   format: "relay-chat-conversation";
@@ -18,6 +21,7 @@ export interface ConversationJsonExport {
   updatedAt: string;
   input: InputItem[];
   turns: Turn[];
+  tasks: TaskItem[];
 }
 
 /** `input` defaults to the stored items; the export passes them with images resolved to data URLs (see imageStore.ts). */
@@ -32,6 +36,7 @@ export function conversationToJson(conversation: Conversation, input: InputItem[
     updatedAt: new Date(conversation.updatedAt).toISOString(),
     input,
     turns: activePath(conversation).map(withoutInstructionText),
+    tasks: tasksOf(conversation),
   };
   return `${JSON.stringify(exported, null, 2)}\n`;
 }

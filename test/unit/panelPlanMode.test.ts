@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { RequestInstructions } from "../../src/chat/chatSettings";
+import { conversationToMarkdown } from "../../src/chat/exportMarkdown";
 import { assembleInstructions, sentSources } from "../../src/instructions/assembleInstructions";
 import type { PlanInputs } from "../../src/panel/chatControllerOptions";
 import type { PanelState } from "../../src/panel/protocol";
@@ -129,5 +130,43 @@ describe("panel: Plan mode and the task list (Node, relay emulator)", function (
     assert.ok(reopened.ok);
     assert.equal(reopened.ok && reopened.conversation.mode, "plan");
     assert.deepEqual(reopened.ok && reopened.conversation.tasks, edited.tasks);
+  });
+
+  it("marks the Plan message in the Markdown and JSON exports and ends them with the task list as it stands", async () => {
+    const { controller, conversationUi } = harness;
+    controller.handle({ type: "ready" });
+    controller.handle({ type: "setMode", mode: "plan" });
+    controller.handle({ type: "send", text: "Make a plan for the retry change" });
+    const planned = await harness.waitFor(settledTurns(1), "the plan");
+    const conversationId = planned.conversationId ?? assert.fail("saved");
+    controller.handle({ type: "editTask", action: "toggle", index: 0, text: "Read the files involved" });
+    controller.handle({ type: "editTask", action: "remove", index: 2, text: "Run the tests" });
+    await harness.waitFor((state) => state.tasks?.length === 2, "the person's edits");
+    controller.handle({ type: "setMode", mode: "act" });
+    controller.handle({ type: "send", text: "How does it look?" });
+    await harness.waitFor(settledTurns(2), "the next answer");
+
+    const exported = async (file: string) => {
+      conversationUi.exportPath = file;
+      controller.handle({ type: "exportConversation", conversationId });
+      const deadline = Date.now() + 10_000;
+      while (!conversationUi.written.has(file) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      return conversationUi.written.get(file) ?? assert.fail(`nothing written to ${file}`);
+    };
+    const markdown = await exported("/exports/plan.md");
+    assert.match(markdown, /## You · Plan\n\n\*Sent in Plan mode: read-only tools, asked for a plan\*\n\nMake a plan for the retry change\n/);
+    assert.match(markdown, /## You\n\nHow does it look\?\n/, "the Act message is not marked");
+    assert.equal(markdown.split("· Plan").length - 1, 1);
+    assert.match(markdown, /## Task list \(1\/2 done\)\n\n- \[x\] Read the files involved\n- \[ \] Propose the change for review\n$/);
+    const json = JSON.parse(await exported("/exports/plan.json")) as { turns: Array<{ mode?: string }>; tasks: unknown };
+    assert.deepEqual(json.turns.map((turn) => turn.mode ?? "act"), ["plan", "act"]);
+    assert.deepEqual(json.tasks, [{ text: "Read the files involved", status: "done" }, { text: "Propose the change for review", status: "pending" }]);
+
+    // An item in progress says so; a conversation without a list has no such section.
+    const opened = await harness.store.open(conversationId);
+    assert.ok(opened.ok);
+    const inProgress = conversationToMarkdown({ ...opened.conversation, tasks: [{ text: "Propose the change", status: "in_progress" }] });
+    assert.match(inProgress, /## Task list \(0\/1 done\)\n\n- \[ \] Propose the change \(in progress\)\n$/);
+    assert.equal(conversationToMarkdown({ ...opened.conversation, tasks: [] }).includes("## Task list"), false);
   });
 });
