@@ -5,9 +5,10 @@ import { repoRoot } from "./paths.mjs";
 /**
  * Starts the emulator on a free loopback port; resolves to { baseUrl, key, controlUrl, stop() }.
  * controlUrl (test/emulator/controlServer.ts) lets in-host tests queue faults and read what the relay received.
+ * `listsEndpointTypes: false`: the model list does not say which wire a model speaks (main.ts --no-endpoint-types).
  */
-export function startEmulator({ timeoutMs = 20_000, profile } = {}) {
-  const child = spawn(process.execPath, ["--require", "tsx/cjs", "test/emulator/main.ts", "--control", ...(profile ? ["--profile", profile] : [])], {
+export function startEmulator({ timeoutMs = 20_000, profile, listsEndpointTypes = true } = {}) {
+  const child = spawn(process.execPath, ["--require", "tsx/cjs", "test/emulator/main.ts", "--control", ...(profile ? ["--profile", profile] : []), ...(listsEndpointTypes ? [] : ["--no-endpoint-types"])], {
     cwd: repoRoot,
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -150,6 +150,9 @@ async function main() {
     // A second relay of another kind, which test/ui/relays.test.ts adds through the UI.
     const secondRelay = await startEmulator({ profile: "new-api" });
     cleanups.push(() => secondRelay.stop());
+    // A relay with chat-only models that does not list their wire, for test/ui/chatCompletions.test.ts.
+    const splitRelay = await startEmulator({ profile: "split", listsEndpointTypes: false });
+    cleanups.push(() => splitRelay.stop());
 
     const workspace = makeWorkspace();
     cleanups.push(async () => rmSync(workspace, { recursive: true, force: true }));
@@ -194,6 +197,9 @@ async function main() {
       RELAY_CHAT_UI_SECOND_RELAY_URL: secondRelay.baseUrl,
       RELAY_CHAT_UI_SECOND_RELAY_KEY: secondRelay.key,
       RELAY_CHAT_UI_SECOND_RELAY_CONTROL: secondRelay.controlUrl,
+      RELAY_CHAT_UI_SPLIT_RELAY_URL: splitRelay.baseUrl,
+      RELAY_CHAT_UI_SPLIT_RELAY_KEY: splitRelay.key,
+      RELAY_CHAT_UI_SPLIT_RELAY_CONTROL: splitRelay.controlUrl,
       RELAY_CHAT_UI_NATIVE_CHAT: options["native-chat"] ? "1" : "0",
       RELAY_CHAT_UI_LOCALE: options.locale ?? "",
       RELAY_CHAT_UI_RESULTS: uiResultsDir,

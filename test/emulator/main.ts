@@ -1,5 +1,7 @@
 // Runs the relay emulator as a process for the demo and the benchmarks:
-//   node --require tsx/cjs test/emulator/main.ts [--port N] [--key K] [--delta-interval-ms MS] [--profile openai|minimal|new-api|translated|openrouter|litellm] [--control]
+//   node --require tsx/cjs test/emulator/main.ts [--port N] [--key K] [--delta-interval-ms MS] [--profile openai|minimal|new-api|translated|openrouter|litellm|split|drops-instructions] [--no-endpoint-types] [--control]
+// --no-endpoint-types: the split profile's model list leaves out `supported_endpoint_types`, as relays that do
+// not say which wire a model speaks (the panel then learns it from the refusal and offers Chat Completions).
 // Prints one JSON line {"baseUrl", "key", "profile"} (plus "controlUrl" with --control, see
 // controlServer.ts) and serves until SIGINT/SIGTERM.
 import { startControlServer } from "./controlServer";
@@ -21,6 +23,7 @@ async function main(): Promise<void> {
     ...(key ? { keys: [{ key, name: "cli" }] } : {}),
     ...(port ? { port: Number(port) } : {}),
     ...(argumentValue("--delta-interval-ms") ? { deltaIntervalMs: Number(argumentValue("--delta-interval-ms")) } : {}),
+    ...(process.argv.includes("--no-endpoint-types") ? { listsEndpointTypes: false } : {}),
   });
   const control = process.argv.includes("--control") ? await startControlServer(emulator) : null;
   process.stdout.write(`${JSON.stringify({ baseUrl: emulator.baseUrl, key: emulator.defaultKey, profile, ...(control ? { controlUrl: control.url } : {}) })}\n`);

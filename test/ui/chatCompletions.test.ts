@@ -1,0 +1,106 @@
+// The whole Chat Completions path in a real VS Code (code-server), as a person meets it: a relay of the
+// emulator's `split` profile (a new-api relay whose chat-only models refuse /v1/responses) that does not say in
+// its model list which wire a model speaks, added through "Relay Chat: Add Relay…"; one of its chat-only models
+// picked in the composer and a message sent. The refusal offers "Use Chat Completions for this model"; one click
+// makes the answer arrive over /v1/chat/completions, the receipt says Chat Completions, and the picker marks the
+// model. Screenshots: test-results/ui/chat-completions-*.png.
+import * as assert from "node:assert/strict";
+import type { FrameLocator } from "playwright-core";
+import type { Workbench } from "./workbench";
+import { workbenchForSuite } from "./workbench";
+
+const relayUrl = process.env.RELAY_CHAT_UI_SPLIT_RELAY_URL ?? "";
+const relayKey = process.env.RELAY_CHAT_UI_SPLIT_RELAY_KEY ?? "";
+const relayControl = process.env.RELAY_CHAT_UI_SPLIT_RELAY_CONTROL ?? "";
+const enabled = Boolean(relayUrl && relayKey && relayControl) && process.env.RELAY_CHAT_UI_CHAT !== "0";
+const NAME = "Split relay";
+/** Chat-only on the split relay (test/emulator/chatOnlyModels.ts): refuses /v1/responses with 400 unsupported_endpoint, echoes over Chat Completions. */
+const MODEL = "qwen-chat";
+
+async function postedPaths(): Promise<string[]> {
+  const received = (await (await fetch(`${relayControl}/received`)).json()) as Array<{ method: string; path: string }>;
+  return received.filter((request) => request.method === "POST").map((request) => request.path);
+}
+
+/** Remove Relay…, so the other suites see only the runner's relays (relays.test.ts counts them). */
+async function removeRelay(workbench: Workbench): Promise<void> {
+  await workbench.runCommand("Relay Chat: Remove Relay…");
+  const pick = workbench.page.locator(".quick-input-list .monaco-list-row", { hasText: NAME }).first();
+  await pick.waitFor({ timeout: 10_000 });
+  await pick.click();
+  const dialog = workbench.page.locator(".monaco-dialog-box");
+  await dialog.waitFor();
+  await dialog.getByRole("button", { name: "Remove" }).click();
+  await dialog.waitFor({ state: "detached" });
+}
+
+(enabled ? describe : describe.skip)("Chat Completions in the workbench: a chat-only model, the offer, the answer", function () {
+  this.timeout(180_000);
+  let removed = false;
+  const workbench = workbenchForSuite("chat-completions", {
+    beforeClose: async (opened) => {
+      if (!removed) await removeRelay(opened).catch(() => undefined);
+    },
+  });
+  let chat: FrameLocator;
+
+  before(async () => {
+    chat = await workbench().openRelayChat();
+  });
+
+  it("adds the split relay without the check-up and picks its chat-only model", async () => {
+    await workbench().runCommand("Relay Chat: Add Relay…");
+    await workbench().answerInput(relayUrl);
+    const quickInput = workbench().page.locator(".quick-input-widget");
+    await quickInput.getByText(/Add Relay \(2\/3\)/).waitFor();
+    const nameBox = quickInput.locator("input");
+    await nameBox.fill(NAME);
+    await nameBox.press("Enter");
+    await quickInput.getByText(/Add Relay \(3\/3\)/).waitFor();
+    await workbench().answerInput(relayKey);
+    const dialog = workbench().page.locator(".monaco-dialog-box");
+    await dialog.getByRole("button", { name: "Skip the check-up" }).click({ timeout: 30_000 });
+    const picker = chat.locator(".composer-toolbar").getByRole("combobox", { name: "Model" });
+    // By its text: the option's value holds a NUL between relay and model, which a CSS selector cannot name.
+    const option = picker.locator(`optgroup[label="${NAME}"] option`, { hasText: MODEL });
+    await option.waitFor({ state: "attached", timeout: 30_000 });
+    assert.doesNotMatch((await option.textContent()) ?? "", /Chat Completions/, "the relay's list does not say the model is chat-only");
+    await picker.selectOption(`${NAME}\u0000${MODEL}`);
+    await workbench().newChat();
+    assert.match(await picker.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent ?? ""), new RegExp(`${MODEL} · ${NAME}`));
+  });
+
+  it("offers Use Chat Completions when the relay refuses the Responses request, and the answer arrives over it", async () => {
+    const message = chat.getByRole("textbox", { name: "Message" });
+    await message.fill("hello over chat completions");
+    await message.press("Enter");
+    const offer = chat.getByRole("button", { name: "Use Chat Completions for this model" });
+    await offer.waitFor({ timeout: 60_000 });
+    assert.deepEqual(await postedPaths(), ["/v1/responses"], "refused once, nothing sent again on its own");
+    await workbench().panelScreenshot("chat-completions-01-offer");
+
+    await offer.click();
+    await chat.getByText("You said: hello over chat completions").first().waitFor({ timeout: 60_000 });
+    const receipt = chat.getByRole("region", { name: "Turn details" }).last();
+    await receipt.getByText(/completed/i).first().waitFor({ timeout: 60_000 });
+    assert.deepEqual(await postedPaths(), ["/v1/responses", "/v1/chat/completions"], "one new request, over Chat Completions");
+    await receipt.getByRole("button", { name: "Show request details" }).click();
+    assert.match(await receipt.innerText(), /Interface\s+Chat Completions/);
+    const picker = chat.locator(".composer-toolbar").getByRole("combobox", { name: "Model" });
+    assert.match(await picker.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent ?? ""), /Chat Completions/, "the picker marks the model now");
+    await workbench().panelScreenshot("chat-completions-02-answer");
+
+    // The choice holds: the next message goes straight to Chat Completions.
+    await message.fill("and again");
+    await message.press("Enter");
+    await chat.getByText("You said: and again").first().waitFor({ timeout: 60_000 });
+    assert.equal((await postedPaths()).at(-1), "/v1/chat/completions");
+  });
+
+  it("removes the relay again", async () => {
+    await removeRelay(workbench());
+    removed = true;
+    const picker = chat.locator(".composer-toolbar").getByRole("combobox", { name: "Model" });
+    await picker.locator("optgroup").first().waitFor({ state: "detached", timeout: 30_000 });
+  });
+});
