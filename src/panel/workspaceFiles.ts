@@ -37,6 +37,8 @@ export type FileAttachmentResult = { ok: true; attachment: NewAttachment } | { o
 export class WorkspaceFiles {
   private index: { files: IndexedFile[]; builtAt: number } | null = null;
   private building: Promise<IndexedFile[]> | null = null;
+  /** Counts finished walks, so a miss can tell whether its listing was already fresh (a clock cannot: one tick holds many calls). */
+  private walksDone = 0;
 
   constructor(private readonly options: WorkspaceFilesOptions) {}
 
@@ -75,9 +77,11 @@ export class WorkspaceFiles {
     const folder = shownPath.replace(/\/+$/, "");
     const prefix = folder === "." || folder === "" ? "" : `${folder}/`;
     const under = (files: readonly IndexedFile[]) => files.filter((file) => file.path.startsWith(prefix)).map((file) => file.path);
-    let files = under(await this.files());
     // A folder made since the last walk (by a command, not through VS Code): walk again before saying it is not there.
-    if (files.length === 0) files = under(await this.walkedAgain());
+    const files = (await this.foundWalkingAgainOnMiss((listed) => {
+      const inFolder = under(listed);
+      return inFolder.length === 0 ? undefined : inFolder;
+    })) ?? [];
     if (files.length === 0) return { ok: false, problem: l10n.t('"{0}" is not a folder of this workspace with files in it (or all are ignored).', shownPath) };
     const listing = formatFolderListing(folder || ".", files);
     return { ok: true, attachment: { kind: "folder", label: `${folder || "."}/`, text: listing.text, language: "", ...(listing.cut ? { note: l10n.t("The first {0} of {1} files are listed.", MAX_FOLDER_ENTRIES, files.length) } : {}) } };
@@ -92,7 +96,7 @@ export class WorkspaceFiles {
   /** The file as an attachment; only files the index lists can be read. */
   async attachment(shownPath: string): Promise<FileAttachmentResult> {
     const find = (files: readonly IndexedFile[]) => files.find((candidate) => candidate.path === shownPath);
-    const file = find(await this.files()) ?? find(await this.walkedAgain());
+    const file = await this.foundWalkingAgainOnMiss(find);
     if (file === undefined) return { ok: false, problem: l10n.t('"{0}" is not a file of this workspace (or it is ignored).', shownPath) };
     let content: Buffer;
     try {
@@ -104,18 +108,25 @@ export class WorkspaceFiles {
     return { ok: true, attachment: { kind: "file", label: file.path, text: content.toString("utf8"), language: path.extname(file.name).slice(1) } };
   }
 
-  /** The files as they are now: a fresh walk, unless one is under way or was just made. */
-  private async walkedAgain(): Promise<IndexedFile[]> {
-    const now = (this.options.now ?? Date.now)();
-    if (this.index !== null && this.index.builtAt === now) return this.index.files;
+  /**
+   * What `pick` finds in the listed files; on a miss, what it finds after walking again (a file made by a command,
+   * not through VS Code), unless this call's own listing was already a fresh walk.
+   */
+  private async foundWalkingAgainOnMiss<T>(pick: (files: readonly IndexedFile[]) => T | undefined): Promise<T | undefined> {
+    const walksBefore = this.walksDone;
+    const found = pick(await this.files());
+    if (found !== undefined || this.walksDone !== walksBefore) return found;
     this.index = null;
-    return this.files();
+    return pick(await this.files());
   }
 
   private async files(): Promise<IndexedFile[]> {
     const now = (this.options.now ?? Date.now)();
     if (this.index !== null && now - this.index.builtAt < (this.options.maxAgeMs ?? 30_000)) return this.index.files;
-    this.building ??= this.walk().finally(() => (this.building = null));
+    this.building ??= this.walk().finally(() => {
+      this.building = null;
+      this.walksDone += 1;
+    });
     const files = await this.building;
     this.index = { files, builtAt: now };
     return files;

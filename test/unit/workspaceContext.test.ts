@@ -220,4 +220,15 @@ describe("workspace context: a folder's file list for #", function () {
     assert.ok(file.ok && file.attachment.text === "made later\n", "so is a new file");
     assert.equal((await files.folderAttachment("nowhere")).ok, false, "a folder that is not there is still refused");
   });
+
+  it("walks again on a miss even when the clock has not moved since the last walk (a fast machine: one millisecond)", async () => {
+    const files = new WorkspaceFiles({ folders: () => [folder], excludePatterns: () => [], now: () => 1_000 });
+    assert.deepEqual(await files.folders("pan"), [{ path: "src/panel", kind: "folder" }], "walked once");
+    await writeFile(path.join(folder, "src", "made.txt"), "made by a command\n");
+    const file = await files.attachment("src/made.txt");
+    assert.ok(file.ok, "the file made in the same millisecond is found");
+    await mkdir(path.join(folder, "out"));
+    await writeFile(path.join(folder, "out", "a.txt"), "a\n");
+    assert.ok((await files.folderAttachment("out")).ok, "so is a folder");
+  });
 });
