@@ -1,5 +1,5 @@
-import { createParser } from "eventsource-parser";
 import type { EventSourceMessage } from "eventsource-parser";
+import { SseFrameReader } from "./sseFrameReader";
 import type { RelayEvent } from "./types";
 
 /** Type given to a frame whose data is not a JSON object; accumulate counts it as an unknown event. */
@@ -9,21 +9,17 @@ export const UNPARSABLE_FRAME_TYPE = "relay.unparsable_frame";
 export const CHAT_COMPLETIONS_CHUNK_TYPE = "relay.chat_completions_chunk";
 
 /**
- * Turns response body bytes into service events. eventsource-parser does the SSE framing (CRLF, comments such
- * as `: PING`, multi-line data); TextDecoder in stream mode joins characters split across chunks and drops a
- * leading BOM. Per event the hot path is one JSON.parse and one type check; the unusual cases (`[DONE]`,
- * unreadable or untyped frames) are looked at only when that check fails.
+ * Turns response body bytes into service events; SseFrameReader does the framing and the text decoding. Per
+ * event the hot path is one JSON.parse and one type check; the unusual cases (`[DONE]`, unreadable or untyped
+ * frames) are looked at only when that check fails.
  */
 export class SseEventDecoder {
-  private readonly textDecoder = new TextDecoder("utf-8");
-  private readonly parser = createParser({ onEvent: (message) => this.onMessage(message) });
+  private readonly frames = new SseFrameReader((message, atEnd) => this.onFrame(message, atEnd));
   private batch: RelayEvent[] = [];
-  /** Set while the end of the body is flushed: a frame completed only by that flush counts if its JSON is whole. */
-  private flushing = false;
 
   /** Feeds one chunk and returns the events it completed (possibly none). */
   push(chunk: Uint8Array): RelayEvent[] {
-    this.parser.feed(this.textDecoder.decode(chunk, { stream: true }));
+    this.frames.push(chunk);
     return this.takeBatch();
   }
 
@@ -33,11 +29,7 @@ export class SseEventDecoder {
    * the JSON never yields an event, so a cut can never read as a completed response.
    */
   end(): RelayEvent[] {
-    const rest = this.textDecoder.decode();
-    if (rest) this.parser.feed(rest);
-    this.flushing = true;
-    this.parser.feed("\n\n");
-    this.flushing = false;
+    this.frames.end();
     return this.takeBatch();
   }
 
@@ -47,7 +39,7 @@ export class SseEventDecoder {
     return events;
   }
 
-  private onMessage(message: EventSourceMessage): void {
+  private onFrame(message: EventSourceMessage, atEnd: boolean): void {
     const data = message.data;
     let parsed: RelayEvent | null = null;
     try {
@@ -65,7 +57,7 @@ export class SseEventDecoder {
       return;
     }
     // `[DONE]` is a transport marker some relays add after the terminal event, never a status.
-    if (data === "[DONE]" || data === "" || this.flushing) return;
+    if (data === "[DONE]" || data === "" || atEnd) return;
     this.batch.push({ type: UNPARSABLE_FRAME_TYPE, event: message.event ?? null, data: data.slice(0, 500) });
   }
 }

@@ -35,10 +35,12 @@ export class ChatChunkTranslator {
   private finishReason: string | null = null;
   private usage: Usage | null = null;
 
-  /** The events one parsed chunk stands for. */
-  chunk(chunk: JsonObject): RelayEvent[] {
-    if (this.ended) return [];
-    const events: RelayEvent[] = [];
+  /**
+   * Appends the events one parsed chunk stands for to `events` (the decoder's batch: no list is made per chunk,
+   * as a stream is thousands of chunks).
+   */
+  chunk(chunk: JsonObject, events: RelayEvent[]): void {
+    if (this.ended) return;
     if (!this.started) {
       this.started = true;
       if (typeof chunk.id === "string") this.responseId = chunk.id;
@@ -51,36 +53,36 @@ export class ChatChunkTranslator {
       this.ended = true;
       if (usage) events.push({ type: "response.in_progress", response: { usage } });
       events.push({ type: "error", error: chunk.error });
-      return events;
+      return;
     }
     const choices = Array.isArray(chunk.choices) ? chunk.choices : null;
-    if (!choices && !usage) return [...events, { type: UNUSED_CHUNK_TYPE }];
-    // Only the first choice is asked for (n is never sent); another would be a second answer, not more of this one.
-    const choice = choices?.find((entry) => isObject(entry) && (entry.index === undefined || entry.index === 0));
+    if (!choices && !usage) {
+      events.push({ type: UNUSED_CHUNK_TYPE });
+      return;
+    }
+    const choice = choices ? firstChoice(choices) : undefined;
     if (isObject(choice)) {
       if (isObject(choice.delta)) this.readDelta(choice.delta, events);
       if (typeof choice.finish_reason === "string" && choice.finish_reason !== "") this.finishReason = choice.finish_reason;
     }
-    return events;
   }
 
   /**
-   * The stream's end: `data: [DONE]`, or the body ended cleanly. Settles the answer when a finish_reason came;
-   * otherwise says nothing, and the client reads an interruption.
+   * The stream's end: `data: [DONE]`, or the body ended cleanly. Appends the events that settle the answer when a
+   * finish_reason came; otherwise says nothing, and the client reads an interruption.
    */
-  end(): RelayEvent[] {
-    if (this.ended) return [];
+  end(events: RelayEvent[]): void {
+    if (this.ended) return;
     this.ended = true;
-    if (this.finishReason === null) return [];
+    if (this.finishReason === null) return;
     const incompleteReason = this.finishReason === "length" ? "max_output_tokens" : this.finishReason === "content_filter" ? "content_filter" : null;
     const itemStatus = incompleteReason === null ? "completed" : "incomplete";
-    const events: RelayEvent[] = this.settledItems(itemStatus).map(([outputIndex, item]) => ({ type: "response.output_item.done", output_index: outputIndex, item }));
+    for (const [outputIndex, item] of this.settledItems(itemStatus)) events.push({ type: "response.output_item.done", output_index: outputIndex, item });
     if (incompleteReason === null) {
       events.push({ type: "response.completed", response: this.responseObject("completed") });
     } else {
       events.push({ type: "response.incomplete", response: { ...this.responseObject("incomplete"), incomplete_details: { reason: incompleteReason } } });
     }
-    return events;
   }
 
   private readDelta(delta: JsonObject, events: RelayEvent[]): void {
@@ -157,6 +159,12 @@ export class ChatChunkTranslator {
     if (this.usage) response.usage = this.usage;
     return response;
   }
+}
+
+/** Only the first choice is asked for (n is never sent); another would be a second answer, not more of this one. */
+function firstChoice(choices: readonly JsonValue[]): JsonValue | undefined {
+  for (const choice of choices) if (isObject(choice) && (choice.index === undefined || choice.index === 0)) return choice;
+  return undefined;
 }
 
 function messageItem(text: string, refusal: string | null, status: string): OutputItem {

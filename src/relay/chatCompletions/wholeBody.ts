@@ -1,5 +1,5 @@
 import { isObject } from "../outputItems";
-import type { JsonObject } from "../types";
+import type { JsonObject, RelayEvent } from "../types";
 import { ChatChunkTranslator } from "./chunkTranslator";
 
 /**
@@ -11,7 +11,9 @@ export function responseObjectOfChatCompletion(body: unknown): JsonObject | null
   if (!isObject(body) || !Array.isArray(body.choices)) return null;
   const translator = new ChatChunkTranslator();
   const choices = body.choices.map((choice) => (isObject(choice) ? { ...choice, delta: isObject(choice.message) ? withIndexedCalls(choice.message) : {} } : choice));
-  const events = [...translator.chunk({ ...body, choices }), ...translator.end()];
+  const events: RelayEvent[] = [];
+  translator.chunk({ ...body, choices }, events);
+  translator.end(events);
   let response: JsonObject | null = null;
   const output: JsonObject[] = [];
   for (const event of events) {
