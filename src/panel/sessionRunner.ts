@@ -92,7 +92,7 @@ export class SessionRunner {
   /** Plan or Act for the next message of the conversation on screen (saved with it), and for new chats. */
   async setMode(mode: ChatMode): Promise<void> {
     this.draftMode = mode;
-    await this.current?.setMode(mode);
+    await this.current?.changes.setMode(mode);
     this.applySettings();
   }
 
@@ -144,7 +144,7 @@ export class SessionRunner {
     if (!session || session.busy || !findTurn(session.conversation, turnId)) return;
     const siblings = siblingsOf(session.conversation, turnId);
     const target = siblings[siblings.findIndex((candidate) => candidate.id === turnId) + direction];
-    if (target) await session.showBranch(target.id);
+    if (target) await session.changes.showBranch(target.id);
   }
 
   applySettings(): void {
