@@ -171,7 +171,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     priceOf: (relay, model) => money.priceOf(relay, model),
     saveModelProtocol: (relay, model, protocol) => saveModelSettings(relay, model, { protocol }),
     instructions: (choices) => requestInstructionsOf(panelInstructions.assemble(choices)),
-    rules: (choices) => panelInstructions.chip(choices),
+    panelInstructions: (choices) => panelInstructions.forPanel(choices),
     instructionsReady: () => panelInstructions.ready(),
     showInstructions: (choices) => panelInstructions.show(choices),
     slashCommands: promptFiles,

@@ -1,20 +1,19 @@
-import type { CheckpointId } from "../tools/checkpointStore";
 import * as l10n from "@vscode/l10n";
 import { functionCallsOf, outputTextOf } from "../relay/accumulate";
 import type { RelayClient } from "../relay/client";
 import type { ModelPrice } from "../relay/modelPrice";
 import { redactSecrets } from "../relay/redact";
 import { userMessage } from "../relay/requestBuilder";
-import type { InputItem, RequestResult, ResponseSnapshot } from "../relay/types";
-import { ToolRegistry } from "../tools/toolRegistry";
+import type { InputItem, RequestResult } from "../relay/types";
+import type { ChatSessionListener, ChatSessionOptions, SendOptions, TurnResult } from "./chatSessionOptions";
 import type { ChatSettings } from "./chatSettings";
 import type { Clock, IdFactory } from "./clock";
 import { randomIds, systemClock } from "./clock";
 import { compactionBoundary, DEFAULT_COMPACTION_SETTINGS, summaryRequestItems, summaryRequestTurn, summaryText } from "./compaction";
-import type { Conversation, RequestPurpose, RequestRecord, ToolCallRecord, Turn, TurnSummary } from "./conversation";
-import { activePath, createConversation, findTurn, newestLeafFrom, requireTurn } from "./conversation";
+import type { Conversation, RequestPurpose, ToolCallRecord, Turn, TurnSummary } from "./conversation";
+import { createConversation, findTurn, requireTurn } from "./conversation";
+import { ConversationChanges } from "./conversationChanges";
 import type { HistoryStore } from "./historyStore";
-import type { ImageData } from "./imageStore";
 import { userMessageWith } from "./imageStore";
 import type { IncompleteTurnAction } from "./incompleteTurn";
 import { incompleteActionsFor, largerBudgetFor, lastBudgetOf, requireIncompleteTurn } from "./incompleteTurn";
@@ -22,93 +21,27 @@ import { continuationItems } from "./historyItems";
 import type { RequestLedger } from "./requestLedger";
 import type { SendEstimate } from "./spendGuard";
 import { estimateNextRequest, estimateSend, summaryRequestFits, withInstructionTokens, withSpendWarning } from "./spendGuard";
-import type { ChatTools, ToolCallEvent } from "./toolRound";
-import { answerFunctionCalls } from "./toolRound";
+import type { ChatTools } from "./toolRound";
+import { answerFunctionCalls, noTools } from "./toolRound";
 import { toolsForModel } from "./modelRequestOptions";
-import { checkpointAtTurnEnd, checkpointBeforeChange, checkpointBeforeRound, recountTurnChanges } from "./turnCheckpoint";
+import { checkpointAtTurnEnd, checkpointBeforeRound } from "./turnCheckpoint";
 import type { TurnRequestContext } from "./turnRequest";
 import { sendTurnRequest } from "./turnRequest";
-import type { ChatMode } from "../tools/planMode";
-import type { TaskItem } from "../tools/updateTasksTool";
 import { modeOf, requestToolsInMode, tasksSetBy, toolsInMode, turnModeOf } from "./planState";
 
-// This file is longer than 400 lines because every way a turn starts (send, continue, retry, regenerate,
-// edit, summarize) goes through the one loop here, so the no-retry rule is kept in one place; one request
-// and its record are in turnRequest.ts, a tool round in toolRound.ts. The small setters of what a conversation
-// keeps beside its turns (rules switched off, mode, task list, a command's note, a restore) are here too only
-// because they must not run while a turn does and share its save; they are the next thing to move out.
 // The turn loop. One ChatSession drives one conversation: it builds each request from the branch's
 // history, streams the answer, answers function calls through the tools module, and stops. It never retries
 // on its own: every request may be billed, so each one follows a user action (send, continue, retry,
 // regenerate) or is the follow-up the spec requires after a function call, capped per turn. Each of them
 // is estimated first and, above the threshold, confirmed. How one request is sent and recorded so that a
-// crash loses at most a few seconds of text is in turnRequest.ts.
+// crash loses at most a few seconds of text is in turnRequest.ts; what the person changes between turns (mode,
+// tasks, branch, rules files, notes, restores) in conversationChanges.ts; what a session is given and reports in
+// chatSessionOptions.ts.
 
 /** With relayChat.compaction.withoutAsking: at most this many summaries (each billed) before one message. */
 const MAX_SUMMARIES_BEFORE_A_SEND = 3;
 
-/** Progress for the panel. Snapshots arrive once per received batch of events, not per event. */
-export interface ChatSessionListener {
-  onSnapshot?(turnId: string, snapshot: ResponseSnapshot): void;
-  /**
-   * Answer text that arrived for the turn, in order, as it arrives (once per received batch): appended to
-   * what the turn showed so far, with a blank line before the first text of a later request of the turn.
-   * The panel forwards it as is, so streaming costs the same at the end of a long answer as at its start.
-   * The turn's settled text (after the request ends) is authoritative; these are its live preview.
-   */
-  onAnswerDelta?(turnId: string, text: string): void;
-  /** Reasoning summary text as it streams in, in order: shown apart (collapsed), never as answer text. */
-  onReasoningDelta?(turnId: string, text: string): void;
-  onToolCall?(turnId: string, event: ToolCallEvent): void;
-  onRequestEnd?(turnId: string, record: RequestRecord): void;
-  onTurnEnd?(turn: Turn): void;
-  /** Saving history or the ledger failed; the turn itself went on. */
-  onStorageProblem?(message: string): void;
-  /** The model changed the task list (update_tasks ran); it is saved with the conversation. */
-  onTasksChanged?(tasks: readonly TaskItem[]): void;
-}
-
-export interface ChatSessionOptions {
-  client: Pick<RelayClient, "send">;
-  store: HistoryStore;
-  ledger: RequestLedger;
-  settings: ChatSettings;
-  /** Without tools, any proposed call is answered with "there is no tool named ...". */
-  tools?: ChatTools;
-  /**
-   * Asked before any request whose estimated input is above the threshold: a new message, Continue, Retry,
-   * or the follow-up after tool calls (`estimate.purpose` says which). Without it, a send, Continue or
-   * Retry returns `needs_confirmation` (the caller starts it again with `{ confirmed: true }`), and a
-   * follow-up above the threshold is not sent (the turn ends `cancelled`, saying why).
-   */
-  confirmExpensiveSend?: (estimate: SendEstimate) => Promise<boolean>;
-  listener?: ChatSessionListener;
-  /** An existing conversation to go on with; a new one is started otherwise. */
-  conversation?: Conversation;
-  /**
-   * Removes secrets from error text before it is kept. The relay client redacts most messages, but a
-   * service error message inside a stream (`failed`, `error` events) reaches the outcome unredacted, and
-   * history must never hold the key: the extension passes `(text) => redactSecrets(text, [apiKey])`.
-   * The default only removes `Bearer ...` tokens.
-   */
-  redact?: (text: string) => string;
-  clock?: Clock;
-  ids?: IdFactory;
-}
-
-export type TurnResult =
-  | { status: "finished"; turn: Turn }
-  | { status: "needs_confirmation"; estimate: SendEstimate }
-  | { status: "declined"; estimate: SendEstimate };
-
-export interface SendOptions {
-  /** The user already agreed to an expensive send. */
-  confirmed?: boolean;
-  /** Images sent beside the text (a new message only; a regenerated turn keeps its own). */
-  images?: readonly ImageData[];
-  /** What the model is told, before the text, about the person's review of its proposed edits (reviewNote.ts). */
-  reviewNote?: string | null;
-}
+export type { ChatSessionListener, ChatSessionOptions, SendOptions, TurnResult } from "./chatSessionOptions";
 
 export class ChatSession {
   private readonly client: Pick<RelayClient, "send">;
@@ -124,6 +57,8 @@ export class ChatSession {
   private inFlight: AbortController | null = null;
   private busyFlag = false;
   settings: ChatSettings;
+  /** What the person changes between turns (mode, tasks, branch, rules files, notes, restores): conversationChanges.ts. */
+  readonly changes: ConversationChanges;
 
   constructor(options: ChatSessionOptions) {
     this.client = options.client;
@@ -137,6 +72,14 @@ export class ChatSession {
     this.ids = options.ids ?? randomIds;
     this.redact = options.redact ?? ((text) => redactSecrets(text, []));
     this.current = options.conversation ?? createConversation(this.ids("conv"), options.settings.model, this.clock.now());
+    this.changes = new ConversationChanges({
+      conversation: this.current,
+      tools: this.tools,
+      busy: () => this.busy,
+      assertIdle: () => this.assertIdle(),
+      save: (turn) => this.save(turn),
+      reportCheckpointProblem: (problem) => this.reportCheckpointProblem(problem),
+    });
   }
 
   get conversation(): Conversation {
@@ -171,94 +114,9 @@ export class ChatSession {
     return this.startTurn(turn.parentId, turn.userText, { reviewNote: turn.reviewNote, ...options, images: [] });
   }
 
-  /** Plan or Act for the next message; a turn under way keeps the mode it started in. Saved with the conversation. */
-  async setMode(mode: ChatMode): Promise<void> {
-    if (modeOf(this.current) === mode) return;
-    this.current.mode = mode;
-    await this.save(null);
-  }
-
-  /** The person's change to the task list (ticked or removed an item); the next request carries it. */
-  async setTasks(tasks: readonly TaskItem[]): Promise<void> {
-    this.current.tasks = [...tasks];
-    await this.save(null);
-  }
-
-  /** Puts the branch through `turnId` on screen (its newest continuation), and saves that choice. */
-  async showBranch(turnId: string): Promise<void> {
-    this.assertIdle();
-    this.current.activeTurnId = newestLeafFrom(this.current, turnId);
-    await this.save(null);
-  }
-
-  /**
-   * Changes files on a finished turn's behalf (Apply to file on its answer) between two checkpoints of the
-   * turn, so its "N files changed", Review and Restore include the change; saved with the turn.
-   */
-  async changeFilesForTurn(turnId: string, change: () => Promise<void>): Promise<void> {
-    this.assertIdle();
-    const turn = requireTurn(this.current, turnId);
-    const report = (problem: string) => this.reportCheckpointProblem(problem);
-    await checkpointBeforeChange(turn, this.tools, report);
-    try {
-      await change();
-    } finally {
-      await checkpointAtTurnEnd(turn, this.tools, report);
-      await this.save(turn);
-    }
-  }
-
-  /** After a review of the model's edits settled: the turns whose "N files changed" changed, saved with the new count. */
-  async recountChangedFiles(): Promise<string[]> {
-    if (this.busy) return [];
-    const recounted: string[] = [];
-    for (const turn of activePath(this.current)) {
-      if (!(await recountTurnChanges(turn, this.tools))) continue;
-      await this.save(turn);
-      recounted.push(turn.id);
-    }
-    return recounted;
-  }
-
-  /** Records that the turn's files were restored (with the checkpoint Undo restore goes back to), or that the restore was undone (null). */
-  async recordRestore(turnId: string, restoredFrom: CheckpointId | null): Promise<void> {
-    const turn = requireTurn(this.current, turnId);
-    if (!turn.checkpoint) return;
-    if (restoredFrom) turn.checkpoint.restoredFrom = restoredFrom;
-    else delete turn.checkpoint.restoredFrom;
-    await this.save(turn);
-  }
-
-  /**
-   * Switches project rules files off (or back on) for this conversation; saved with it once it has a turn. An
-   * empty list is kept rather than removed, so the journal records that the files were switched back on.
-   */
-  async setRulesOff(ids: readonly string[]): Promise<void> {
-    this.current.rulesOff = [...ids];
-    if (this.current.turns.length > 0) await this.save(null);
-  }
-
-  /** Records what a slash command did with the turn's answer (/commit: where the message went); the turn shows it. */
-  async recordCommandNote(turnId: string, note: string): Promise<void> {
-    requireTurn(this.current, turnId).commandNote = note;
-    await this.save(requireTurn(this.current, turnId));
-  }
-
   /** The actions an `incomplete` turn offers, with their billing note; empty for any other turn. */
   incompleteActions(turnId: string): IncompleteTurnAction[] {
     return incompleteActionsFor(this.current, turnId);
-  }
-
-  /**
-   * Sends an `incomplete` turn with later messages after all (the person's choice): its message and the partial
-   * answer, as plain messages. Saved with the conversation, so it stays included.
-   */
-  async includeIncompleteTurn(turnId: string): Promise<void> {
-    this.assertIdle();
-    const turn = requireTurn(this.current, turnId);
-    if (turn.outcome.kind !== "incomplete" || turn.includeIncomplete) return;
-    turn.includeIncomplete = true;
-    await this.save(turn);
   }
 
   /**
@@ -529,16 +387,8 @@ export class ChatSession {
   }
 }
 
-let noToolsAvailable: ChatTools | null = null;
-
 /** The price of the model these settings send to, as known whenever asked (the model and relay as they are now). */
 function priceNow(settings: ChatSettings): () => ModelPrice | null {
   const { priceOf, model } = settings;
   return () => priceOf?.(model) ?? null;
-}
-
-/** A session without tools still answers every proposed call, with "there is no tool named ...". */
-function noTools(): ChatTools {
-  noToolsAvailable ??= { registry: new ToolRegistry([]), availability: () => ({ trusted: false, disabledToolNames: new Set() }), approve: async () => "deny", maxResultChars: 4000 };
-  return noToolsAvailable;
 }

@@ -5,7 +5,7 @@ import { prepareCall } from "../tools/preparedCall";
 import { runToolCall } from "../tools/runToolCall";
 import type { CheckpointId } from "../tools/checkpointStore";
 import type { ToolCaller } from "../tools/toolContract";
-import type { ToolRegistry } from "../tools/toolRegistry";
+import { ToolRegistry } from "../tools/toolRegistry";
 import type { ToolCallRecord } from "./conversation";
 import type { SendEstimate } from "./spendGuard";
 
@@ -76,4 +76,12 @@ export async function answerFunctionCalls(
     onToolCall({ phase: "finished", record });
   }
   return records;
+}
+
+let noToolsAvailable: ChatTools | null = null;
+
+/** For a session without tools: every proposed call is still answered, with "there is no tool named ...". */
+export function noTools(): ChatTools {
+  noToolsAvailable ??= { registry: new ToolRegistry([]), availability: () => ({ trusted: false, disabledToolNames: new Set() }), approve: async () => "deny", maxResultChars: 4000 };
+  return noToolsAvailable;
 }

@@ -3,7 +3,7 @@ import type { RelayClient } from "../relay/client";
 import type { ModelPrice } from "../relay/modelPrice";
 import type { FunctionToolDefinition, InputItem, RequestOutcome, RequestResult, ResponseHeadersInfo } from "../relay/types";
 import { answerSeparator, answerTextOf } from "./answerText";
-import type { ChatSessionListener } from "./chatSession";
+import type { ChatSessionListener } from "./chatSessionOptions";
 import type { RequestInstructions } from "./chatSettings";
 import type { InstructionsAs } from "../relay/requestBuilder";
 import { sentModelSettings } from "./modelRequestOptions";

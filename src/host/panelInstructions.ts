@@ -7,13 +7,12 @@ import type { AssembledInstructions } from "../instructions/assembleInstructions
 import { localDate } from "../instructions/baseInstruction";
 import { chooseRules } from "../instructions/projectRules";
 import type { ChosenRule } from "../instructions/projectRules";
-import type { RulesView } from "../panel/protocol";
 import { rulesView } from "../panel/rulesChip";
 import { RULE_KINDS } from "../instructions/ruleFile";
 import type { RuleKind } from "../instructions/ruleFile";
 import type { CommandPrompt } from "../instructions/slashCommands";
 import type { ProjectRulesWatcher } from "./projectRulesWatcher";
-import type { InstructionChoices } from "../panel/chatControllerOptions";
+import type { InstructionChoices, PanelInstructionsView } from "../panel/chatControllerOptions";
 import { modelSettingsFor } from "../chat/modelSettings";
 import type { RelayChatSettings } from "./settings";
 
@@ -77,9 +76,13 @@ export class PanelInstructions {
     return chooseRules(this.rules.current(), { workingOn: workingOn(), disabledKinds: disabledKindsNow(), disabledFiles: rulesOff });
   }
 
-  /** The Rules chip: the files that apply to the next message, each sent or switched off, with their estimates. */
-  chip(choices: InstructionChoices): RulesView | null {
-    return rulesView(this.applicableRules(), this.assemble(choices), new Set(choices.rulesOff), (vscode.workspace.workspaceFolders ?? []).length > 1, !this.rules.allowed);
+  /**
+   * What the panel shows, from one assembly: the tokens the context meter counts, and the Rules chip (the files
+   * that apply to the next message, each sent or switched off, with their estimates).
+   */
+  forPanel(choices: InstructionChoices): PanelInstructionsView {
+    const assembled = this.assemble(choices);
+    return { tokens: assembled.tokens, rules: rulesView(this.applicableRules(), assembled, new Set(choices.rulesOff), (vscode.workspace.workspaceFolders ?? []).length > 1, !this.rules.allowed) };
   }
 
   /** While rules files that changed are being read again: a promise for it, so a message sent right after an edit carries it. */

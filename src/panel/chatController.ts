@@ -4,7 +4,7 @@ import { DEFAULT_COMPACTION_SETTINGS } from "../chat/compaction";
 import { findTurn } from "../chat/conversation";
 import { redactSecrets } from "../relay/redact";
 import { ConversationCommands } from "./conversationCommands";
-import type { ChatControllerOptions } from "./chatControllerOptions";
+import type { ChatControllerOptions, InstructionChoices, PanelInstructionsView } from "./chatControllerOptions";
 import { ConversationSwitcher } from "./conversationSwitcher";
 import { EditorActions } from "./editorActions";
 import { contextMeterFor } from "./contextMeter";
@@ -322,6 +322,7 @@ export class ChatController implements PanelSource {
   private inputs(): PanelInputs {
     const { settings, hasKey } = this.options.relay;
     const streamingTurnId = this.runner.streamingTurnId;
+    const instructions = panelInstructionsOf(this.options, this.rules.choices(this.slash.messageCommand?.prompt));
     return {
       setup: { hasBaseUrl: Boolean(settings.baseUrl), hasApiKey: hasKey, baseUrl: settings.baseUrl || null, baseUrlProblem: settings.baseUrl ? null : (settings.relayProblems?.[0] ?? null) },
       // Missing base URL or key is explained by the first-run card; other setup problems (an invalid
@@ -338,8 +339,8 @@ export class ChatController implements PanelSource {
       attachments: this.editorActions.attachments.views(),
       selectionOffer: this.editorActions.selectionOffer,
       activeFileOffer: this.editorActions.activeFileOffer,
-      context: contextMeterFor(this.conversation, this.editorActions.pendingText(), contextWindowOf(this.settingsSources()), this.options.instructions?.(this.rules.choices(this.slash.messageCommand?.prompt)).tokens ?? 0),
-      rules: this.options.rules?.(this.rules.choices(this.slash.messageCommand?.prompt)) ?? null,
+      context: contextMeterFor(this.conversation, this.editorActions.pendingText(), contextWindowOf(this.settingsSources()), instructions.tokens),
+      rules: instructions.rules,
       compaction: settings.compaction ?? DEFAULT_COMPACTION_SETTINGS,
       maxOutputTokens: settings.maxOutputTokens,
       filesToReview: this.options.filesToReview?.() ?? 0,
@@ -376,3 +377,7 @@ export class ChatController implements PanelSource {
 
 /** Whether the active relay has a web console to open (a fix button offers it). */
 const consoleConfigured = (options: ChatControllerOptions): boolean => (options.preferences?.().consoleUrl ?? "") !== "";
+
+/** The meter's and the chip's figures, from one assembly of the next message's instructions. */
+const panelInstructionsOf = (options: ChatControllerOptions, choices: InstructionChoices): PanelInstructionsView =>
+  options.panelInstructions?.(choices) ?? { tokens: options.instructions?.(choices).tokens ?? 0, rules: null };

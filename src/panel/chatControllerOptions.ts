@@ -52,8 +52,12 @@ export interface ChatControllerOptions {
   priceOf?: (relay: string, model: string) => ModelPrice | null;
   /** What the model is told with the next request (src/host/panelInstructions.ts). */
   instructions?: (choices: InstructionChoices) => RequestInstructions;
-  /** The Rules chip for the next message (rules files switched off for the conversation are listed, not sent). */
-  rules?: (choices: InstructionChoices) => RulesView | null;
+  /**
+   * The next message's instructions as the panel shows them, from one assembly per panel state: their tokens for
+   * the context meter and the Rules chip (files switched off for the conversation are listed, not sent). Absent:
+   * the meter counts `instructions`' tokens and there is no chip.
+   */
+  panelInstructions?: (choices: InstructionChoices) => PanelInstructionsView;
   /** While rules files that changed are read again: resolves once they were (a turn waits for it); else undefined. */
   instructionsReady?: () => Promise<void> | undefined;
   /** Opens "What the model is told" for the next request. */
@@ -83,6 +87,12 @@ export interface ChatControllerOptions {
   filesToReview?: () => number;
   /** What the person did with the model's changes to files (review, restore), told to the model with the next message. */
   editReviews?: ReviewReport;
+}
+
+/** What the panel shows of the next message's instructions (both figures from the same assembly). */
+export interface PanelInstructionsView {
+  tokens: number;
+  rules: RulesView | null;
 }
 
 /** What shapes the next request's instructions besides the settings and the rules files on disk. */

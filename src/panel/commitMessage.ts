@@ -41,11 +41,11 @@ export class CommitMessageRun {
         if (result.status !== "finished" || result.turn.outcome.kind !== "completed") return;
         const text = commitMessageFrom(answerTextOf(result.turn));
         if (text === "") {
-          await session.recordCommandNote(result.turn.id, l10n.t("The answer has no text, so nothing was put in Source Control."));
+          await session.changes.recordCommandNote(result.turn.id, l10n.t("The answer has no text, so nothing was put in Source Control."));
           return;
         }
         await this.writer.write(staged.repository, text);
-        await session.recordCommandNote(result.turn.id, l10n.t("This commit message is now in the Source Control message box of {0}. Nothing was committed: review it there and commit.", staged.repository));
+        await session.changes.recordCommandNote(result.turn.id, l10n.t("This commit message is now in the Source Control message box of {0}. Nothing was committed: review it there and commit.", staged.repository));
       }),
     );
   }

@@ -34,6 +34,14 @@ export const realTimers: PanelSyncTimers = {
 
 type FieldName = keyof PanelFields;
 
+/**
+ * When a change is posted: `soon` after the current task, or `withinFrame`, with the next patch if one comes
+ * within about a frame and else on its own. A request's receipt and a turn's end are followed within
+ * milliseconds by the turn's save and the panel's busy flag and list: posted together, a turn ends with one
+ * patch (one computation of the panel's fields, one message) instead of three.
+ */
+export type Timing = "soon" | "withinFrame";
+
 export class PanelSync {
   /** Null until the webview asked for its snapshot: nothing is posted to a page that is not listening. */
   private sentFields: Map<FieldName, { value: unknown; json: string }> | null = null;
@@ -45,6 +53,8 @@ export class PanelSync {
   private pendingDeltas = new Map<string, string>();
   private deltaFlush: { cancel(): void } | null = null;
   private patchScheduled = false;
+  /** A patch that may wait up to a frame for the changes that follow (see `Timing`). */
+  private framePatch: { cancel(): void } | null = null;
 
   constructor(
     private readonly source: PanelSource,
@@ -62,6 +72,8 @@ export class PanelSync {
   /** The webview (re)loaded: it gets everything once, and patches from then on. */
   sendSnapshot(): void {
     this.cancelDeltas();
+    this.framePatch?.cancel();
+    this.framePatch = null;
     this.pendingDeltas = new Map();
     this.dirtyTurns.clear();
     this.pendingReceipts.length = 0;
@@ -78,14 +90,14 @@ export class PanelSync {
     this.schedulePatch();
   }
 
-  turnChanged(turnId: string): void {
+  turnChanged(turnId: string, timing: Timing = "soon"): void {
     this.dirtyTurns.add(turnId);
-    this.schedulePatch();
+    this.schedule(timing);
   }
 
-  receiptAdded(turnId: string, index: number): void {
+  receiptAdded(turnId: string, index: number, timing: Timing = "soon"): void {
     this.pendingReceipts.push({ turnId, index });
-    this.schedulePatch();
+    this.schedule(timing);
   }
 
   /**
@@ -111,6 +123,11 @@ export class PanelSync {
     this.postPatch();
   }
 
+  private schedule(timing: Timing): void {
+    if (timing === "soon") this.schedulePatch();
+    else if (this.sentFields !== null && !this.patchScheduled) this.framePatch ??= this.timers.afterFrame(() => this.postPatch());
+  }
+
   private schedulePatch(): void {
     if (this.patchScheduled || this.sentFields === null) return;
     this.patchScheduled = true;
@@ -132,6 +149,8 @@ export class PanelSync {
 
   private postPatch(): void {
     this.patchScheduled = false;
+    this.framePatch?.cancel();
+    this.framePatch = null;
     if (this.sentFields === null) return;
     // Deltas first: the turns below are computed now, with the text those deltas carry.
     this.postDeltas();

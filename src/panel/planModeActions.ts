@@ -49,7 +49,7 @@ export class PlanModeActions {
     if (!session) return;
     const tasks = editedTasks(tasksOf(session.conversation), edit);
     if (tasks === null) return;
-    await session.setTasks(tasks);
+    await session.changes.setTasks(tasks);
     this.options.runner.applySettings();
     this.options.changed();
   }

@@ -64,7 +64,7 @@ export class ConversationRules {
     const off = new Set(this.off());
     if (on) off.delete(id);
     else off.add(id);
-    await session.setRulesOff([...off].sort());
+    await session.changes.setRulesOff([...off].sort());
     this.changed();
   }
 }

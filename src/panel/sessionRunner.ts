@@ -92,7 +92,7 @@ export class SessionRunner {
   /** Plan or Act for the next message of the conversation on screen (saved with it), and for new chats. */
   async setMode(mode: ChatMode): Promise<void> {
     this.draftMode = mode;
-    await this.current?.setMode(mode);
+    await this.current?.changes.setMode(mode);
     this.applySettings();
   }
 
@@ -144,7 +144,7 @@ export class SessionRunner {
     if (!session || session.busy || !findTurn(session.conversation, turnId)) return;
     const siblings = siblingsOf(session.conversation, turnId);
     const target = siblings[siblings.findIndex((candidate) => candidate.id === turnId) + direction];
-    if (target) await session.showBranch(target.id);
+    if (target) await session.changes.showBranch(target.id);
   }
 
   applySettings(): void {
@@ -213,14 +213,16 @@ export class SessionRunner {
         const turn = isCurrent() && this.conversation ? findTurn(this.conversation, turnId) : undefined;
         if (!turn) return;
         this.options.onRequestEnd(record);
-        sync.receiptAdded(turnId, turn.requests.length - 1);
+        // With the turn's end when it follows at once (no tool calls): one patch for both.
+        sync.receiptAdded(turnId, turn.requests.length - 1, "withinFrame");
       },
       onTurnEnd: (turn) => {
         log.info(`turn ended: ${turn.outcome.kind}`);
         if (!isCurrent()) return;
         this.forwarder.end();
         this.answered.delete(turn.id);
-        sync.turnChanged(turn.id);
+        // With the busy flag and the list that follow (TurnStarter): one patch ends the turn.
+        sync.turnChanged(turn.id, "withinFrame");
         if (turn.outcome.kind === "completed") this.options.onTurnCompleted?.();
       },
       onTasksChanged: () => {

@@ -32,7 +32,7 @@ export class TurnFileActions {
     if (action === "restore") restoredFrom = (await actions.restore(checkpoint, conversation?.id ?? null)) ?? undefined;
     else if (checkpoint.restoredFrom && (await actions.undoRestore(checkpoint, conversation?.id ?? null))) restoredFrom = null;
     if (restoredFrom === undefined) return;
-    if (runner.session) await runner.session.recordRestore(turnId, restoredFrom);
+    if (runner.session) await runner.session.changes.recordRestore(turnId, restoredFrom);
     this.options.turnChanged(turnId);
   }
 
@@ -40,7 +40,7 @@ export class TurnFileActions {
   async recount(): Promise<void> {
     const session = this.options.runner.session;
     if (!session || this.options.runner.busy) return;
-    for (const turnId of await session.recountChangedFiles()) this.options.turnChanged(turnId);
+    for (const turnId of await session.changes.recountChangedFiles()) this.options.turnChanged(turnId);
   }
 
   /**
@@ -54,7 +54,7 @@ export class TurnFileActions {
     const conversation = runner.conversation;
     const turn = conversation && turnId ? findTurn(conversation, turnId) : undefined;
     if (!session || !turn || runner.busy) return apply();
-    await session.changeFilesForTurn(turnId, apply);
+    await session.changes.changeFilesForTurn(turnId, apply);
     this.options.turnChanged(turnId);
   }
 }

@@ -131,7 +131,7 @@ export class TurnStarter {
 
   /** The person chose to send an incomplete turn with later messages (its message and partial answer). */
   async includeIncompleteTurn(turnId: string): Promise<void> {
-    await this.options.runner.session?.includeIncompleteTurn(turnId);
+    await this.options.runner.session?.changes.includeIncompleteTurn(turnId);
     this.options.changed();
   }
 

@@ -116,7 +116,7 @@ posixOnly("chat: checkpoints of a turn", () => {
     const turn = finished(await session.send("show me some code"));
     assert.equal(session.conversation.turns[0]?.checkpoint, undefined, "an answer without tool calls takes none");
     const readme = path.join(workspace, "README.md");
-    await session.changeFilesForTurn(turn.id, () => fs.writeFile(readme, "# applied\n"));
+    await session.changes.changeFilesForTurn(turn.id, () => fs.writeFile(readme, "# applied\n"));
     assert.ok(turn.checkpoint?.after);
     assert.equal(turn.checkpoint.changedFiles, 1);
     assert.equal(turnViewOf(session.conversation, turn, { streamingTurnId: null, liveText: null }).changedFiles, 1, "the panel shows 1 file changed");
@@ -126,7 +126,7 @@ posixOnly("chat: checkpoints of a turn", () => {
 
     // A second apply keeps the first checkpoint: Restore goes back to before both.
     const first = turn.checkpoint.before;
-    await session.changeFilesForTurn(turn.id, () => fs.writeFile(path.join(workspace, "added.ts"), "x\n"));
+    await session.changes.changeFilesForTurn(turn.id, () => fs.writeFile(path.join(workspace, "added.ts"), "x\n"));
     assert.equal(turn.checkpoint.before, first);
     assert.equal(turn.checkpoint.changedFiles, 2);
     await checkpoints.restore(turn.checkpoint.before);

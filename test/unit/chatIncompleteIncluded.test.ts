@@ -47,7 +47,7 @@ describe("chat: incomplete turns in what is sent", () => {
   it("sends an included turn's message and partial answer as plain messages, persisted, and the meter counts them", async () => {
     const { session, turns } = await fiveCutOffTurns();
     const before = contextMeterFor(session.conversation, "", 16_000).estimatedTokens;
-    for (const turn of turns) await session.includeIncompleteTurn(turn.id);
+    for (const turn of turns) await session.changes.includeIncompleteTurn(turn.id);
     const reopened = await harness.store.open(session.conversation.id);
     assert.ok(reopened.ok && reopened.conversation.turns.every((turn) => turn.includeIncomplete === true), "stored in the conversation");
 

@@ -189,9 +189,9 @@ describe("chat turn loop", () => {
     assert.deepEqual(inputOf(harness.postedBodies()[3]), [userMessage("a")]);
     assert.deepEqual(activePath(session.conversation).map((turn) => turn.id), [regenerated.id]);
 
-    await session.showBranch(second.id);
+    await session.changes.showBranch(second.id);
     assert.deepEqual(activePath(session.conversation).map((turn) => turn.id), [first.id, second.id]);
-    await session.showBranch(first.id);
+    await session.changes.showBranch(first.id);
     assert.deepEqual(activePath(session.conversation).map((turn) => turn.id), [first.id, edited.id], "the newest continuation opens");
     const reopened = await harness.store.open(session.conversation.id);
     assert.ok(reopened.ok);

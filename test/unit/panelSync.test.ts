@@ -108,6 +108,35 @@ describe("panel sync: snapshot, then patches and deltas", () => {
     assert.deepEqual(posted.slice(1), [{ type: "patch", changes: [{ kind: "fields", fields: { busy: true, notice: "hello" } }] }], "an equal new list is not resent");
   });
 
+  it("holds a receipt and a turn's end for up to a frame, to post them with the patch that follows (one patch ends a turn)", () => {
+    const { source, posted, timers, sync } = setup();
+    source.order = ["t1"];
+    source.turns.set("t1", turn("t1", { streaming: true, answerText: "Hel" }));
+    sync.sendSnapshot();
+    source.turns.set("t1", turn("t1", { answerText: "Hello", receipts: [receipt()] }));
+    sync.receiptAdded("t1", 0, "withinFrame");
+    sync.turnChanged("t1", "withinFrame");
+    timers.runSoon();
+    assert.equal(posted.length, 1, "nothing yet: the busy flag follows");
+    source.values = { ...source.values, busy: false, notice: "done" };
+    sync.changed();
+    timers.runSoon();
+    assert.deepEqual(
+      posted.slice(1).map((message) => (message.type === "patch" ? message.changes.map((change) => change.kind) : message.type)),
+      [["fields", "turn", "receipt"]],
+      "the fields, the settled turn and its receipt in one patch",
+    );
+    timers.runFrame();
+    assert.equal(posted.length, 2, "and not again when the frame passes");
+
+    source.turns.set("t1", turn("t1", { answerText: "Hello", receipts: [receipt(), receipt({ requestId: "second" })] }));
+    sync.receiptAdded("t1", 1, "withinFrame");
+    timers.runSoon();
+    assert.equal(posted.length, 2);
+    timers.runFrame();
+    assert.deepEqual(posted.at(-1), { type: "patch", changes: [{ kind: "receipt", turnId: "t1", index: 1, receipt: receipt({ requestId: "second" }) }] }, "alone after a frame when nothing follows");
+  });
+
   it("posts pending deltas before a patch, whose turn then carries the text those deltas built", () => {
     const { source, posted, timers, sync } = setup();
     source.order = ["t1"];

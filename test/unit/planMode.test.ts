@@ -121,16 +121,16 @@ describe("Plan mode in a chat session (relay emulator)", () => {
 
   it("sends read-only tools in Plan and every tool in Act, records the mode on the turn and saves it", async () => {
     const session = harness.newSession({ settings: { model: "echo" }, tools: sessionTools() });
-    await session.setMode("plan");
+    await session.changes.setMode("plan");
     const planned = finished(await session.send("plan it"));
-    await session.setMode("act");
+    await session.changes.setMode("act");
     const acted = finished(await session.send("do it"));
     const [planBody, actBody] = harness.postedBodies();
     assert.deepEqual(toolNames(planBody), ["read_file", "search_text", "update_tasks"]);
     assert.deepEqual(toolNames(actBody), ["read_file", "search_text", "propose_edit", "run_command", "mcp_thing", "update_tasks"]);
     assert.equal(planned.mode, "plan");
     assert.equal(acted.mode, undefined);
-    await session.setMode("plan");
+    await session.changes.setMode("plan");
     const reopened = await harness.store.open(session.conversation.id);
     assert.ok(reopened.ok);
     assert.equal(reopened.ok && reopened.conversation.mode, "plan");
@@ -144,7 +144,7 @@ describe("Plan mode in a chat session (relay emulator)", () => {
     assert.equal(turn.toolCalls[0]?.outcome, "ran");
     const set = tasksOf(session.conversation);
     assert.ok(set.length >= 2, JSON.stringify(set));
-    await session.setTasks(editedTasks(set, { action: "remove", index: 0, text: set[0].text }) ?? assert.fail());
+    await session.changes.setTasks(editedTasks(set, { action: "remove", index: 0, text: set[0].text }) ?? assert.fail());
     const reopened = await harness.store.open(session.conversation.id);
     assert.deepEqual(reopened.ok && tasksOf(reopened.conversation), set.slice(1));
   });
