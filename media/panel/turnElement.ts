@@ -1,5 +1,5 @@
-import type { ToHost, TurnView } from "../../src/panel/protocol";
-import { AnswerView } from "./answerView";
+import type { BriefTurnSize, ToHost, TurnView } from "../../src/panel/protocol";
+import { AnswerView, estimatedAnswerPixels } from "./answerView";
 import { contextIcon } from "./contextOptions";
 import { element, visuallyHidden } from "./dom";
 import { icon, iconButton } from "./icons";
@@ -32,6 +32,11 @@ export interface TurnHandlers {
   sentImages(names: readonly string[]): HTMLElement;
 }
 
+/** The room a brief turn's answer, tool call cards and receipt line will take, about. */
+function placeholderPixels(size: BriefTurnSize): number {
+  return estimatedAnswerPixels(size.answerChars, size.answerLines) + size.toolCalls * 36 + (size.receipts > 0 ? 28 : 0);
+}
+
 /** A turn is finished once nothing more will arrive for it. */
 export function isFinished(turn: TurnView): boolean {
   return !turn.streaming && turn.outcome !== "in_progress";
@@ -53,6 +58,8 @@ export class TurnElement {
   private readonly summarySlot = element("div", { className: "summary-slot" });
   private summarySignature = "";
   private summaryOpen = false;
+  /** The turn came brief (a long conversation's older turn): its answer, tool calls and receipts are asked for. */
+  isBrief = false;
   /** A summary of the branch down to this turn is in effect: this turn and the ones before it are "Summarized". */
   hasSummary = false;
   private userSignature = "";
@@ -92,7 +99,12 @@ export class TurnElement {
       this.toolSignature = toolSignature;
       this.toolSlot.replaceChildren(...this.renderReasoningAndTools(turn, context.localizer));
     }
-    if (turn.streaming) this.answer.showStreaming(turn.answerText);
+    this.isBrief = turn.brief !== undefined;
+    this.root.classList.toggle("brief", this.isBrief);
+    if (this.isBrief) this.root.setAttribute("aria-busy", "true");
+    else this.root.removeAttribute("aria-busy");
+    if (turn.brief !== undefined) this.answer.hold(placeholderPixels(turn.brief));
+    else if (turn.streaming) this.answer.showStreaming(turn.answerText);
     else if (context.deferAnswer && (!this.answer.hasContent || this.answer.isDeferred)) this.answer.defer(turn.answerText);
     else this.answer.showFinished(turn.answerText);
     this.progress.hidden = isFinished(turn);

@@ -306,6 +306,11 @@ export class ChatController implements PanelSource {
     this.sync.changed();
   }
 
+  /** Turns the page has as brief views, whole; a request naming another conversation (the page switched since) is ignored. */
+  loadTurns(conversationId: string, turnIds: readonly string[]): void {
+    if (conversationId === this.conversation?.id) this.sync.loadTurns(turnIds);
+  }
+
   async showBranch(turnId: string, direction: -1 | 1): Promise<void> {
     await this.runner.showBranch(turnId, direction);
     this.sync.changed();
