@@ -96,7 +96,7 @@ export class ChatController implements PanelSource {
     const changed = () => this.sync.changed();
     const setNotice = (notice: string | null) => this.setNotice(notice);
     const reloadConversations = () => this.reloadConversations();
-    this.conversations = new ConversationSwitcher({ store: options.store, runner: this.runner, commands: this.conversationCommands, changed, setNotice, stop: () => this.stop(), reloadConversations });
+    this.conversations = new ConversationSwitcher({ store: options.store, runner: this.runner, commands: this.conversationCommands, changed, setNotice, stop: () => this.stop(), reloadConversations, sendWhole: (turnIds) => this.sync.loadTurns(turnIds) });
     this.turns = new TurnStarter({
       relay: options.relay,
       runner: this.runner,
@@ -304,11 +304,6 @@ export class ChatController implements PanelSource {
     this.runner.applySettings();
     void this.refreshModels();
     this.sync.changed();
-  }
-
-  /** Turns the page has as brief views, whole; a request naming another conversation (the page switched since) is ignored. */
-  loadTurns(conversationId: string, turnIds: readonly string[]): void {
-    if (conversationId === this.conversation?.id) this.sync.loadTurns(turnIds);
   }
 
   async showBranch(turnId: string, direction: -1 | 1): Promise<void> {

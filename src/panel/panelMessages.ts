@@ -46,7 +46,7 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
     case "switchConversation":
       return controller.conversations.open(message.conversationId);
     case "loadTurns":
-      return controller.loadTurns(message.conversationId, message.turnIds);
+      return controller.conversations.loadTurns(message.conversationId, message.turnIds);
     case "renameConversation":
       return controller.conversations.rename(message.conversationId);
     case "deleteConversation":

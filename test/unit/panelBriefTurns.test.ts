@@ -35,6 +35,7 @@ function savedConversation(id: string): Conversation {
           httpStatus: 200,
           requestId: `req_${index}`,
           responseId: `resp_${index}`,
+          usage: null,
           output: [{ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] }],
         },
       ],
