@@ -99,6 +99,39 @@ describe("Chat panel webview: brief turns of a long conversation (Chromium)", fu
     assert.equal(await page.locator(".jump-to-latest.has-new").count(), 0, "filling in older turns is not news below");
   });
 
+  it("offers a brief turn's actions before it is filled in: edit, regenerate, its versions and restoring its files", async () => {
+    const { page } = panel;
+    const state = longConversation();
+    state.turns[0] = briefTurnView(turn("t0", { ...wholeTurn(0), branchIndex: 0, branchCount: 2, changedFiles: 2 }));
+    await panel.sendState(state);
+    const first = page.locator('.turn[data-turn-id="t0"]');
+    await first.scrollIntoViewIfNeeded();
+    assert.equal(await first.getAttribute("aria-busy"), "true");
+    await panel.clearPosted();
+    await first.getByRole("button", { name: "Regenerate" }).click();
+    await first.getByRole("button", { name: "Next version" }).click();
+    await first.getByRole("button", { name: "Restore files to before this turn" }).click();
+    const posted = (await panel.posted()).filter((message) => message.type !== "loadTurns");
+    assert.deepEqual(posted, [
+      { type: "regenerate", turnId: "t0" },
+      { type: "showBranch", turnId: "t0", direction: 1 },
+      { type: "turnChanges", turnId: "t0", action: "restore" },
+    ]);
+    await first.getByRole("button", { name: "Edit" }).click();
+    assert.equal(await page.getByRole("textbox", { name: "Message" }).inputValue(), "Question number 0");
+  });
+
+  it("streams a new answer at the end while older turns are brief", async () => {
+    const { page } = panel;
+    const state = longConversation();
+    const running = turn("t_new", { userText: "And now?", answerText: "Part one", streaming: true, outcome: "in_progress", outcomeLabel: "in progress", receipts: [] });
+    await panel.sendState({ ...state, busy: true, turns: [...state.turns, running] });
+    await panel.send({ type: "answerDelta", turnId: "t_new", text: ", part two" });
+    await panel.sendPatch({ kind: "turn", turn: wholeTurn(0) });
+    await panel.send({ type: "answerDelta", turnId: "t_new", text: ", part three." });
+    assert.equal((await page.locator('.turn[data-turn-id="t_new"] .answer').textContent())?.trim(), "Part one, part two, part three.");
+  });
+
   it("asks only for the conversation on screen after another one opens", async () => {
     const { page } = panel;
     await panel.sendState(longConversation("c1"));
