@@ -24,7 +24,10 @@ const TURNS = 13;
   it("shows the older turns' answers and receipts as they scroll into view", async () => {
     await workbench().newChat();
     const message = chat.getByRole("textbox", { name: "Message" });
+    const send = chat.getByRole("button", { name: "Send", exact: true });
     for (let index = 1; index <= TURNS; index += 1) {
+      // The receipt shows a moment before the panel is idle again: Send is back (in Stop's place) once it is.
+      await send.waitFor({ timeout: 60_000 });
       await message.fill(question(index));
       await message.press("Enter");
       await chat.getByRole("region", { name: "Turn details" }).nth(index - 1).waitFor({ timeout: 60_000 });
