@@ -109,8 +109,9 @@ async function openInHost(controller: ChatController, store: HistoryStore, poste
   const cpuBefore = process.cpuUsage();
   controller.handle({ type: "switchConversation", conversationId });
   const opened = () => posted.slice(before).find((message) => message.type === "patch" && message.changes.some((change) => change.kind === "turnOrder"));
-  for (let waited = 0; !opened(); waited += 1) {
-    if (waited > 100_000) throw new Error("the controller posted no patch for the opened conversation");
+  // A deadline, not a count of turns of the event loop: a loaded machine may stall the process for a while.
+  for (const deadline = Date.now() + 10_000; !opened(); ) {
+    if (Date.now() > deadline) throw new Error("the controller posted no patch for the opened conversation");
     await new Promise((resolve) => setImmediate(resolve));
   }
   const postedMs = performance.now() - started;
@@ -131,8 +132,8 @@ async function fillBatch(controller: ChatController, posted: ToWebview[], panel:
   global.gc?.();
   const started = performance.now();
   controller.handle({ type: "loadTurns", conversationId, turnIds: brief.slice(-8).reverse() });
-  for (let waited = 0; posted.length === before; waited += 1) {
-    if (waited > 100_000) throw new Error("the controller posted no patch for the turns asked for");
+  for (const deadline = Date.now() + 10_000; posted.length === before; ) {
+    if (Date.now() > deadline) throw new Error("the controller posted no patch for the turns asked for");
     await new Promise((resolve) => setImmediate(resolve));
   }
   const message = posted[before];
