@@ -32,8 +32,20 @@ export class AnswerView {
    */
   defer(text: string): void {
     this.deferredText = text;
-    const estimatedLines = text.split("\n").length + text.length / 70;
-    this.root.style.minHeight = `${Math.min(4000, Math.round(estimatedLines * 18))}px`;
+    this.root.style.minHeight = `${estimatedAnswerPixels(text.length, text.split("\n").length)}px`;
+  }
+
+  /**
+   * The answer is not here yet (a brief turn of a long conversation): holds about the room it will take,
+   * so the scroll bar and the scroll position mean what they will once it arrives.
+   */
+  hold(estimatedPixels: number): void {
+    this.deferredText = null;
+    this.streamingView = null;
+    this.finishedText = null;
+    this.container?.remove();
+    this.container = null;
+    this.root.style.minHeight = `${estimatedPixels}px`;
   }
 
   renderDeferred(): void {
@@ -43,9 +55,8 @@ export class AnswerView {
   }
 
   private clearDeferred(): void {
-    if (this.deferredText === null) return;
     this.deferredText = null;
-    this.root.style.minHeight = "";
+    if (this.root.style.minHeight !== "") this.root.style.minHeight = "";
   }
 
   /** Brings the streaming view up to `text`; a text that extends what is shown only appends the rest. */
@@ -96,6 +107,11 @@ export class AnswerView {
     this.container = container;
     return container;
   }
+}
+
+/** About the height an answer of this many characters and lines takes once rendered (at most 4000 px). */
+export function estimatedAnswerPixels(characters: number, lines: number): number {
+  return Math.min(4000, Math.round((lines + characters / 70) * 18));
 }
 
 // Rendered links carry their target in data-href (no href, so the webview cannot navigate), which also

@@ -5,6 +5,8 @@ export interface AppliedPatch {
   fields: ReadonlySet<keyof PanelFields>;
   /** Turns added or changed (a new receipt changes its turn). */
   turns: ReadonlySet<string>;
+  /** Of those, brief turns that came whole (older turns filled in, nothing new). */
+  filled: ReadonlySet<string>;
   orderChanged: boolean;
   approvalsChanged: boolean;
 }
@@ -31,6 +33,7 @@ export class PanelStore {
   apply(changes: readonly PanelChange[]): AppliedPatch {
     const fields = new Set<keyof PanelFields>();
     const turns = new Set<string>();
+    const filled = new Set<string>();
     let orderChanged = false;
     let approvalsChanged = false;
     let state = this.current;
@@ -41,6 +44,7 @@ export class PanelStore {
           for (const name of Object.keys(change.fields) as Array<keyof PanelFields>) fields.add(name);
           break;
         case "turn":
+          if (this.turnsById.get(change.turn.id)?.brief !== undefined && change.turn.brief === undefined) filled.add(change.turn.id);
           this.turnsById.set(change.turn.id, change.turn);
           turns.add(change.turn.id);
           break;
@@ -73,7 +77,7 @@ export class PanelStore {
     for (const id of turns) if (!order.includes(id) && this.turnsById.has(id)) order.push(id);
     state = { ...state, turns: order.flatMap((id) => this.turnsById.get(id) ?? []) };
     this.current = state;
-    return { fields, turns, orderChanged, approvalsChanged };
+    return { fields, turns, filled, orderChanged, approvalsChanged };
   }
 }
 

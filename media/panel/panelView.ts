@@ -61,6 +61,7 @@ export class PanelView {
   private dismissedNotice: string | null = null;
   private busy = false;
   private firstTurnId: string | undefined;
+  private conversationId: string | null = null;
 
   constructor(options: PanelViewOptions) {
     this.localizer = options.localizer;
@@ -75,6 +76,10 @@ export class PanelView {
       (text) => this.announcer.announce(text),
       localizer,
       this.scroller,
+      // Asked for the conversation on screen; the host ignores a request for one it no longer shows.
+      (turnIds) => {
+        if (this.conversationId !== null) post({ type: "loadTurns", conversationId: this.conversationId, turnIds });
+      },
     );
     routeAnswerActions(this.turnList.root, post);
     this.approvalCards = new KeyedChildren(
@@ -149,7 +154,9 @@ export class PanelView {
     if (applied.fields.size > 0 || applied.orderChanged) this.renderFields(state);
     // Within one conversation, new content is followed.
     if (switched) this.follower.followToEnd();
-    else if (applied.turns.size > 0 || applied.orderChanged || applied.approvalsChanged) this.follower.contentChanged();
+    else if (applied.turns.size > applied.filled.size || applied.orderChanged || applied.approvalsChanged) this.follower.contentChanged();
+    // Older turns filled in: nothing new below, and a reader's place is kept (the browser's scroll anchoring).
+    else if (applied.filled.size > 0) this.follower.keepEnd();
     this.firstTurnId = firstTurnId;
   }
 
@@ -174,6 +181,7 @@ export class PanelView {
   // Each part compares what it shows with the new state, so calling this costs little when little changed.
   private renderFields(state: PanelState): void {
     this.busy = state.busy;
+    this.conversationId = state.conversationId;
     this.titleBar.update(state);
     this.renderSetup(state);
     this.renderNotice(state.notice);

@@ -36,6 +36,11 @@ export class ScrollFollower {
     else this.jumpButton.classList.add("has-new");
   }
 
+  /** Content changed above: a view at the end stays there; a reader scrolled up is left where they are. */
+  keepEnd(): void {
+    if (this.following) this.scrollToEnd();
+  }
+
   /** After a send, and when another conversation opens: show the end, and follow again. */
   followToEnd(): void {
     this.following = true;

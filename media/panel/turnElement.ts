@@ -1,5 +1,5 @@
-import type { ToHost, TurnView } from "../../src/panel/protocol";
-import { AnswerView } from "./answerView";
+import type { BriefTurnSize, ToHost, TurnView } from "../../src/panel/protocol";
+import { AnswerView, estimatedAnswerPixels } from "./answerView";
 import { contextIcon } from "./contextOptions";
 import { element, visuallyHidden } from "./dom";
 import { icon, iconButton } from "./icons";
@@ -32,6 +32,11 @@ export interface TurnHandlers {
   sentImages(names: readonly string[]): HTMLElement;
 }
 
+/** The room a brief turn's answer, tool call cards and receipt line will take, about. */
+function placeholderPixels(size: BriefTurnSize): number {
+  return estimatedAnswerPixels(size.answerChars, size.answerLines) + size.toolCalls * 36 + (size.receipts > 0 ? 28 : 0);
+}
+
 /** A turn is finished once nothing more will arrive for it. */
 export function isFinished(turn: TurnView): boolean {
   return !turn.streaming && turn.outcome !== "in_progress";
@@ -46,13 +51,15 @@ export class TurnElement {
   private readonly userSlot = element("div", { className: "user-slot" });
   private readonly toolSlot = element("div", { className: "tool-slot" });
   private readonly answer = new AnswerView();
-  private readonly progress: HTMLElement;
-  private readonly progressLabel: HTMLElement;
+  /** "Working…": made when the turn is first seen unfinished (most turns of a long conversation never are). */
+  private progress: { root: HTMLElement; label: HTMLElement } | null = null;
   private waitingForApproval = false;
   private readonly footerSlot = element("div", { className: "footer-slot" });
   private readonly summarySlot = element("div", { className: "summary-slot" });
   private summarySignature = "";
   private summaryOpen = false;
+  /** The turn came brief (a long conversation's older turn): its answer, tool calls and receipts are asked for. */
+  isBrief = false;
   /** A summary of the branch down to this turn is in effect: this turn and the ones before it are "Summarized". */
   hasSummary = false;
   private userSignature = "";
@@ -68,15 +75,13 @@ export class TurnElement {
   constructor(
     private readonly turnId: string,
     private readonly handlers: TurnHandlers,
-    localizer: Localizer,
+    private readonly localizer: Localizer,
   ) {
-    this.progressLabel = element("span", { text: localizer.text("Working…") });
-    this.progress = element("div", { className: "turn-progress" }, [icon("loading", "codicon-modifier-spin"), this.progressLabel]);
     this.root = element("article", { className: "turn", attributes: { "data-turn-id": turnId } }, [
       this.userSlot,
       // Everything the assistant side shows changes while the turn runs; the turn's end is announced once
       // by the panel's status region instead.
-      element("div", { className: "assistant-message", attributes: { "aria-live": "off" } }, [this.toolSlot, this.answer.root, this.progress, this.footerSlot]),
+      element("div", { className: "assistant-message", attributes: { "aria-live": "off" } }, [this.toolSlot, this.answer.root, this.footerSlot]),
       this.summarySlot,
     ]);
   }
@@ -92,10 +97,15 @@ export class TurnElement {
       this.toolSignature = toolSignature;
       this.toolSlot.replaceChildren(...this.renderReasoningAndTools(turn, context.localizer));
     }
-    if (turn.streaming) this.answer.showStreaming(turn.answerText);
+    this.isBrief = turn.brief !== undefined;
+    this.root.classList.toggle("brief", this.isBrief);
+    if (this.isBrief) this.root.setAttribute("aria-busy", "true");
+    else this.root.removeAttribute("aria-busy");
+    if (turn.brief !== undefined) this.answer.hold(placeholderPixels(turn.brief));
+    else if (turn.streaming) this.answer.showStreaming(turn.answerText);
     else if (context.deferAnswer && (!this.answer.hasContent || this.answer.isDeferred)) this.answer.defer(turn.answerText);
     else this.answer.showFinished(turn.answerText);
-    this.progress.hidden = isFinished(turn);
+    this.showProgress(!isFinished(turn));
     const footerSignature = JSON.stringify([isFinished(turn), turn.refusal, turn.outcome, turn.outcomeLabel, turn.explanation, turn.fixes, turn.actions, turn.receipts, turn.otherItemKinds, turn.changedFiles, turn.restored, turn.sentLater, turn.actOnPlan, turn.commandNote]);
     if (footerSignature !== this.footerSignature) {
       this.footerSignature = footerSignature;
@@ -129,8 +139,23 @@ export class TurnElement {
   setWaitingForApproval(waiting: boolean, localizer: Localizer): void {
     if (waiting === this.waitingForApproval) return;
     this.waitingForApproval = waiting;
-    this.progressLabel.textContent = waiting ? localizer.text("Waiting for your approval") : localizer.text("Working…");
-    this.progress.classList.toggle("waiting-for-approval", waiting);
+    if (this.progress !== null) this.labelProgress(this.progress, localizer);
+  }
+
+  private showProgress(shown: boolean): void {
+    if (this.progress === null) {
+      if (!shown) return;
+      const label = element("span");
+      this.progress = { root: element("div", { className: "turn-progress" }, [icon("loading", "codicon-modifier-spin"), label]), label };
+      this.labelProgress(this.progress, this.localizer);
+      this.answer.root.after(this.progress.root);
+    }
+    this.progress.root.hidden = !shown;
+  }
+
+  private labelProgress(progress: { root: HTMLElement; label: HTMLElement }, localizer: Localizer): void {
+    progress.label.textContent = this.waitingForApproval ? localizer.text("Waiting for your approval") : localizer.text("Working…");
+    progress.root.classList.toggle("waiting-for-approval", this.waitingForApproval);
   }
 
   /** False when the answer was not waiting to be rendered. */

@@ -1,4 +1,5 @@
 import type { TurnView } from "../../src/panel/protocol";
+import { BriefTurnLoader } from "./briefTurnLoader";
 import { element } from "./dom";
 import type { Localizer } from "./localizer";
 import { isFinished, TurnElement } from "./turnElement";
@@ -32,6 +33,7 @@ export class TurnList {
   private observer: IntersectionObserver | null = null;
   private readonly groups: HTMLElement[] = [];
   private readonly byElement = new WeakMap<Element, TurnElement>();
+  private readonly briefTurns: BriefTurnLoader;
 
   constructor(
     private readonly handlers: TurnHandlers,
@@ -39,7 +41,10 @@ export class TurnList {
     private readonly localizer: Localizer,
     /** The scrolling element the list is in: "near" is measured against it. */
     private readonly scrollRoot: HTMLElement | null = null,
+    /** Asks the host for the whole views of brief turns (see TurnView.brief). */
+    loadTurns: (turnIds: string[]) => void = () => undefined,
   ) {
+    this.briefTurns = new BriefTurnLoader(scrollRoot, loadTurns, () => this.order);
     this.root = element("div", {
       className: "turn-list",
       attributes: { role: "log", "aria-live": "polite", "aria-relevant": "additions", "aria-label": localizer.text("Chat messages") },
@@ -49,6 +54,7 @@ export class TurnList {
   /** All turns, as a snapshot has them. */
   reset(turns: readonly TurnView[], busy: boolean): void {
     this.busy = busy;
+    this.briefTurns.restart();
     turns.forEach((turn, index) => this.upsert(turn, index >= turns.length - EAGER_TURNS));
     this.arrange(turns.map((turn) => turn.id));
   }
@@ -71,7 +77,9 @@ export class TurnList {
     const hadSummary = turnElement.hasSummary;
     turnElement.update(turn, { localizer: this.localizer, busy: this.busy, isNewest: this.order[this.order.length - 1] === turn.id, deferAnswer: !nearEnd && this.scrollRoot !== null });
     if (turnElement.hasSummary !== hadSummary) this.markSummarized();
-    if (!nearEnd) this.observeDeferred(turnElement);
+    if (turn.brief !== undefined) this.briefTurns.watch(turn.id, turnElement.root);
+    else this.briefTurns.settled(turn.id);
+    if (!nearEnd && turn.brief === undefined) this.observeDeferred(turnElement);
     this.announceEnd(turn);
   }
 
@@ -99,6 +107,7 @@ export class TurnList {
     for (const [turnId, turnElement] of this.turns) {
       if (listed.has(turnId)) continue;
       this.observer?.unobserve(turnElement.root);
+      this.briefTurns.settled(turnId);
       turnElement.root.remove();
       this.turns.delete(turnId);
       this.running.delete(turnId);

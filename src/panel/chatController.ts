@@ -96,7 +96,7 @@ export class ChatController implements PanelSource {
     const changed = () => this.sync.changed();
     const setNotice = (notice: string | null) => this.setNotice(notice);
     const reloadConversations = () => this.reloadConversations();
-    this.conversations = new ConversationSwitcher({ store: options.store, runner: this.runner, commands: this.conversationCommands, changed, setNotice, stop: () => this.stop(), reloadConversations });
+    this.conversations = new ConversationSwitcher({ store: options.store, runner: this.runner, commands: this.conversationCommands, changed, setNotice, stop: () => this.stop(), reloadConversations, sendWhole: (turnIds) => this.sync.loadTurns(turnIds) });
     this.turns = new TurnStarter({
       relay: options.relay,
       runner: this.runner,

@@ -22,6 +22,8 @@ export interface ConversationSwitcherOptions {
   stop: () => void;
   /** Reads the history list again (its problems become a notice). */
   reloadConversations: () => Promise<void>;
+  /** Posts these turns, sent brief when the conversation opened, whole. */
+  sendWhole: (turnIds: readonly string[]) => void;
 }
 
 export class ConversationSwitcher {
@@ -51,6 +53,11 @@ export class ConversationSwitcher {
     this.show(opened.conversation, opened.runningElsewhere);
     this.options.setNotice(opened.notice);
     this.options.changed();
+  }
+
+  /** The page asks for turns it has brief; a request naming another conversation (the page switched since) is ignored. */
+  loadTurns(conversationId: string, turnIds: readonly string[]): void {
+    if (conversationId === this.options.runner.conversation?.id) this.options.sendWhole(turnIds);
   }
 
   /**

@@ -45,6 +45,8 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
       return controller.showBranch(message.turnId, message.direction);
     case "switchConversation":
       return controller.conversations.open(message.conversationId);
+    case "loadTurns":
+      return controller.conversations.loadTurns(message.conversationId, message.turnIds);
     case "renameConversation":
       return controller.conversations.rename(message.conversationId);
     case "deleteConversation":

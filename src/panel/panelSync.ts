@@ -1,3 +1,4 @@
+import { briefTurnView, WHOLE_TURNS_AT_OPEN, worthBriefing } from "./briefTurn";
 import type { ApprovalView, PanelChange, PanelFields, PanelState, ReceiptView, ToWebview, TurnView } from "./protocol";
 
 // Keeps the webview in step with the host after its snapshot, sending only what changed. Pure (no
@@ -6,6 +7,8 @@ import type { ApprovalView, PanelChange, PanelFields, PanelState, ReceiptView, T
 // Ordering is what keeps streamed text right: changes are computed when they are posted (never when they
 // were noticed), and pending answer deltas are always posted before a patch. So a turn patch carries the
 // text the webview has after those deltas, and a delta is never applied twice or lost.
+//
+// A long conversation's older turns are first sent brief (briefTurn.ts); `loadTurns` sends them whole.
 
 /** Where the current state comes from; asked only for the parts that are posted. */
 export interface PanelSource {
@@ -47,6 +50,8 @@ export class PanelSync {
   private sentFields: Map<FieldName, { value: unknown; json: string }> | null = null;
   private sentOrder: readonly string[] = [];
   private sentTurnIds = new Set<string>();
+  /** Turns on the page as brief views: the page asks for them whole (`loadTurns`). */
+  private briefTurnIds = new Set<string>();
   private sentApprovals = "[]";
   private readonly dirtyTurns = new Set<string>();
   private readonly pendingReceipts: Array<{ turnId: string; index: number }> = [];
@@ -77,7 +82,9 @@ export class PanelSync {
     this.pendingDeltas = new Map();
     this.dirtyTurns.clear();
     this.pendingReceipts.length = 0;
-    const state = this.state();
+    const whole = this.state();
+    this.briefTurnIds = new Set();
+    const state = { ...whole, turns: whole.turns.map((turn, index) => this.opening(turn, index, whole.turns.length)) };
     this.sentFields = new Map();
     for (const [name, value] of Object.entries(this.source.fields()) as Array<[FieldName, unknown]>) this.sentFields.set(name, { value, json: JSON.stringify(value) });
     this.setSentOrder(state.turns.map((turn) => turn.id));
@@ -95,6 +102,11 @@ export class PanelSync {
     this.schedule(timing);
   }
 
+  /** The page asks for turns it has as brief views; those still on screen go whole in the next patch. */
+  loadTurns(turnIds: readonly string[]): void {
+    for (const turnId of turnIds) if (this.briefTurnIds.has(turnId)) this.turnChanged(turnId);
+  }
+
   receiptAdded(turnId: string, index: number, timing: Timing = "soon"): void {
     this.pendingReceipts.push({ turnId, index });
     this.schedule(timing);
@@ -106,7 +118,7 @@ export class PanelSync {
    */
   answerDelta(turnId: string, text: string): void {
     if (this.sentFields === null || text === "") return;
-    if (!this.sentTurnIds.has(turnId) || this.dirtyTurns.has(turnId)) {
+    if (!this.sentTurnIds.has(turnId) || this.dirtyTurns.has(turnId) || this.briefTurnIds.has(turnId)) {
       this.turnChanged(turnId);
       return;
     }
@@ -179,11 +191,15 @@ export class PanelSync {
   private turnChanges(): PanelChange[] {
     const order = this.source.turnIds();
     const changes: PanelChange[] = [];
-    for (const turnId of order) {
-      if (this.sentTurnIds.has(turnId) && !this.dirtyTurns.has(turnId)) continue;
+    order.forEach((turnId, index) => {
+      const sent = this.sentTurnIds.has(turnId);
+      if (sent && !this.dirtyTurns.has(turnId)) return;
       const turn = this.source.turn(turnId);
-      if (turn !== null) changes.push({ kind: "turn", turn });
-    }
+      if (turn === null) return;
+      // A turn the page has gets its whole view; a new one (a conversation opening) may go brief.
+      if (sent) this.briefTurnIds.delete(turnId);
+      changes.push({ kind: "turn", turn: sent ? turn : this.opening(turn, index, order.length) });
+    });
     this.dirtyTurns.clear();
     if (!sameOrder(order, this.sentOrder)) {
       changes.push({ kind: "turnOrder", turnIds: [...order] });
@@ -196,7 +212,8 @@ export class PanelSync {
     const changes: PanelChange[] = [];
     for (const { turnId, index } of this.pendingReceipts.splice(0)) {
       const receipt = this.source.receipt(turnId, index);
-      if (receipt !== null && this.sentTurnIds.has(turnId)) changes.push({ kind: "receipt", turnId, index, receipt });
+      // A brief turn's receipts come with its whole view.
+      if (receipt !== null && this.sentTurnIds.has(turnId) && !this.briefTurnIds.has(turnId)) changes.push({ kind: "receipt", turnId, index, receipt });
     }
     return changes;
   }
@@ -204,6 +221,14 @@ export class PanelSync {
   private setSentOrder(order: readonly string[]): void {
     this.sentOrder = order;
     this.sentTurnIds = new Set(order);
+    for (const turnId of this.briefTurnIds) if (!this.sentTurnIds.has(turnId)) this.briefTurnIds.delete(turnId);
+  }
+
+  /** A turn the page does not have yet, at `index` of `count`: older ones of a long list go brief. */
+  private opening(turn: TurnView, index: number, count: number): TurnView {
+    if (index >= count - WHOLE_TURNS_AT_OPEN || !worthBriefing(turn)) return turn;
+    this.briefTurnIds.add(turn.id);
+    return briefTurnView(turn);
   }
 
   private approvalChanges(): PanelChange[] {

@@ -89,6 +89,8 @@ export const IMAGE_MEDIA_TYPES = ["image/png", "image/jpeg", "image/webp", "imag
 export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
 /** The guard's own cap on one image's base64 text (about 20 MB of bytes), whatever the settings say. */
 export const MAX_IMAGE_BASE64_CHARS = 28 * 1024 * 1024;
+/** At most this many turns are asked for in one `loadTurns`. */
+export const MAX_TURNS_PER_LOAD = 50;
 /** At most this many images go with one message. */
 export const MAX_IMAGES_PER_MESSAGE = 10;
 
@@ -175,6 +177,21 @@ export interface TurnView {
   mode?: "plan";
   /** A finished Plan turn, the last on screen: "Act on this plan" is offered. */
   actOnPlan?: boolean;
+  /**
+   * Sent without its bulk: an older turn of a long conversation, as it opens. `answerText` is empty and
+   * `toolCalls`, `receipts` and `reasoningSummaries` are left out (everything else is there); the page holds
+   * about this much room for the answer and asks for the whole turn with `loadTurns` as it comes near.
+   * Absent: the whole turn.
+   */
+  brief?: BriefTurnSize;
+}
+
+/** The size of what a brief turn left out, so its placeholder takes about the room the whole turn will. */
+export interface BriefTurnSize {
+  answerChars: number;
+  answerLines: number;
+  toolCalls: number;
+  receipts: number;
 }
 
 export interface SummaryView {
@@ -503,6 +520,11 @@ export type ToHost =
   /** Review `code` as the new content of a file the user picks (`file` is the block's hint, may be empty). */
   | { type: "applyCode"; code: string; language: string; file: string; turnId: string }
   | { type: "switchConversation"; conversationId: string }
+  /**
+   * The whole views of turns sent brief (`TurnView.brief`) of the conversation on screen; they come as
+   * `turn` changes of a patch. A request naming another conversation (the page switched meanwhile) is ignored.
+   */
+  | { type: "loadTurns"; conversationId: string; turnIds: string[] }
   | { type: "renameConversation"; conversationId: string }
   | { type: "deleteConversation"; conversationId: string }
   | { type: "exportConversation"; conversationId: string }
@@ -588,6 +610,7 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   openCode: (message) => isString(message.code) && isString(message.language),
   applyCode: (message) => isString(message.code) && isString(message.language) && isString(message.file) && isString(message.turnId),
   switchConversation: (message) => isString(message.conversationId),
+  loadTurns: (message) => isString(message.conversationId) && isStringList(message.turnIds) && message.turnIds.length <= MAX_TURNS_PER_LOAD,
   renameConversation: (message) => isString(message.conversationId),
   deleteConversation: (message) => isString(message.conversationId),
   exportConversation: (message) => isString(message.conversationId),

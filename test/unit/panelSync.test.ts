@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { PanelSource, PanelSyncTimers } from "../../src/panel/panelSync";
 import { PanelSync } from "../../src/panel/panelSync";
+import { WHOLE_TURNS_AT_OPEN } from "../../src/panel/briefTurn";
 import type { ApprovalView, PanelFields, ReceiptView, ToWebview, TurnView } from "../../src/panel/protocol";
 import { receipt, turn } from "../webview/fixtures/panelStates";
 
@@ -234,5 +235,42 @@ describe("panel sync: snapshot, then patches and deltas", () => {
     timers.runFrame();
     timers.runSoon();
     assert.deepEqual(posted.map((message) => message.type), ["snapshot", "snapshot"]);
+  });
+});
+
+describe("panel sync: a long conversation's older turns go brief", () => {
+  function longSource() {
+    const setupParts = setup();
+    const answer = "A long answer.\n".repeat(100);
+    setupParts.source.order = Array.from({ length: WHOLE_TURNS_AT_OPEN + 2 }, (_, index) => `t${index}`);
+    for (const id of setupParts.source.order) setupParts.source.turns.set(id, turn(id, { answerText: answer }));
+    return { ...setupParts, answer };
+  }
+
+  it("sends the snapshot's older turns brief, and whole when the page asks for them, once", () => {
+    const { source, posted, timers, sync, answer } = longSource();
+    sync.sendSnapshot();
+    const snapshot = posted[0].type === "snapshot" ? posted[0].state.turns : [];
+    assert.deepEqual(snapshot.filter((view) => view.brief !== undefined).map((view) => view.id), ["t0", "t1"]);
+    assert.deepEqual(snapshot[0].brief, { answerChars: answer.length, answerLines: 101, toolCalls: 0, receipts: 1 });
+    assert.equal(snapshot[0].answerText, "");
+    sync.loadTurns(["t0", "t5", "unknown"]);
+    timers.runSoon();
+    assert.deepEqual(posted.slice(1), [{ type: "patch", changes: [{ kind: "turn", turn: source.turns.get("t0") }] }], "only the brief turn, whole");
+    sync.loadTurns(["t0"]);
+    timers.runSoon();
+    assert.equal(posted.length, 2, "a turn already whole is not sent again");
+  });
+
+  it("sends a brief turn whole instead of a receipt or a delta for it", () => {
+    const { source, posted, timers, sync } = longSource();
+    sync.sendSnapshot();
+    sync.receiptAdded("t1", 0);
+    timers.runSoon();
+    assert.equal(posted.length, 1, "no receipt for a turn the page has brief");
+    sync.answerDelta("t1", "more");
+    timers.runSoon();
+    timers.runFrame();
+    assert.deepEqual(posted.slice(1), [{ type: "patch", changes: [{ kind: "turn", turn: source.turns.get("t1") }] }]);
   });
 });
