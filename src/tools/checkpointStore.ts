@@ -123,8 +123,9 @@ export class FolderCheckpoints {
       if (!/unable to index file|could not open|Permission denied/i.test(error.message)) throw error;
     });
     await this.stageUnsavedTexts();
-    const tree = (await writeIndexTree(this.repository.gitDir, indexFile(this.repository))) ?? text(await this.git(["write-tree"]));
     const head = await this.head();
+    // Before the first checkpoint git has recorded no trees in the index: it writes them all.
+    const tree = (head ? await writeIndexTree(this.repository.gitDir, indexFile(this.repository)) : null) ?? text(await this.git(["write-tree"]));
     if (head && (await this.treeOf(head)) === tree) return head;
     const commit = await writeCheckpointCommit(this.repository.gitDir, tree, head);
     this.trees.set(commit, tree);

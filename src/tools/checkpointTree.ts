@@ -27,7 +27,7 @@ interface CachedTree {
 interface IndexView {
   buffer: Buffer;
   /** Byte offset of each entry. */
-  offsets: number[];
+  offsets: Uint32Array;
   /** Folder path with a trailing slash ("" for the root) -> its cached tree. */
   cachedTrees: Map<string, CachedTree>;
 }
@@ -72,7 +72,7 @@ function buildTree(index: IndexView, start: number, prefix: string, newTrees: { 
     }
     return { id: cached.id, end };
   }
-  const parts: Buffer[] = [];
+  const parts: { mode: string; name: string; id: Buffer }[] = [];
   let position = start;
   while (position < index.offsets.length) {
     const entry = entryPath(index, position);
@@ -80,25 +80,33 @@ function buildTree(index: IndexView, start: number, prefix: string, newTrees: { 
     const rest = entry.slice(prefix.length);
     const slash = rest.indexOf("/");
     if (slash < 0) {
-      parts.push(treeEntry(entryMode(index, position), rest, entryId(index, position)));
+      parts.push({ mode: entryMode(index, position), name: rest, id: entryId(index, position) });
       position += 1;
     } else {
       const name = rest.slice(0, slash);
       const subtree = buildTree(index, position, `${prefix}${name}/`, newTrees);
-      parts.push(treeEntry("40000", name, Buffer.from(subtree.id, "hex")));
+      parts.push({ mode: "40000", name, id: Buffer.from(subtree.id, "hex") });
       position = subtree.end;
     }
   }
   if (newTrees.length >= maxTreesToWrite) throw new UnreadableIndex("too many folders changed");
-  const content = Buffer.concat(parts);
+  const content = treeContent(parts);
   const id = objectId("tree", content);
   newTrees.push({ id, content });
   return { id, end: position };
 }
 
-/** One tree entry as git stores it: octal mode, space, name, NUL, binary object id. Names are kept as bytes (latin1). */
-function treeEntry(mode: string, name: string, id: Buffer): Buffer {
-  return Buffer.concat([Buffer.from(`${mode} ${name}\0`, "latin1"), id]);
+/** A tree as git stores it: per entry the octal mode, a space, the name, NUL and the binary object id. Names are bytes (latin1). */
+function treeContent(entries: readonly { mode: string; name: string; id: Buffer }[]): Buffer {
+  let size = 0;
+  for (const entry of entries) size += entry.mode.length + 1 + entry.name.length + 1 + 20;
+  const content = Buffer.allocUnsafe(size);
+  let offset = 0;
+  for (const entry of entries) {
+    offset += content.write(`${entry.mode} ${entry.name}\0`, offset, "latin1");
+    offset += entry.id.copy(content, offset);
+  }
+  return content;
 }
 
 /** A tree's id is known before it is written, so a folder's tree can name its subfolders' trees. */
@@ -117,13 +125,9 @@ function writeTreeUnlessPresent(gitDir: string, id: string, content: Buffer): vo
   if (existsSync(file)) return;
   const stored = deflateSync(Buffer.concat([Buffer.from(`tree ${content.length}\0`, "latin1"), content]), { level: 1 });
   const temporary = path.join(directory, `tmp_obj_relay_${process.pid}_${Date.now()}_${id.slice(2, 10)}`);
-  try {
-    writeFileSync(temporary, stored, { flag: "wx", mode: 0o444 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    mkdirSync(directory, { recursive: true });
-    writeFileSync(temporary, stored, { flag: "wx", mode: 0o444 });
-  }
+  // Made when missing without an exception (a thrown error costs more than the call).
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(temporary, stored, { flag: "wx", mode: 0o444 });
   renameSync(temporary, file);
 }
 
@@ -143,15 +147,13 @@ function readIndex(buffer: Buffer): IndexView {
   if (version !== 2 && version !== 3) throw new UnreadableIndex(`index version ${version}`);
   const count = buffer.readUInt32BE(8);
   const end = buffer.length - 20;
-  const offsets: number[] = new Array<number>(count);
+  const offsets = new Uint32Array(count);
   let offset = 12;
   for (let entry = 0; entry < count; entry += 1) {
     if (offset + entryHeaderBytes > end) throw new UnreadableIndex("truncated");
     const flags = buffer.readUInt16BE(offset + flagsOffset);
     // Extended flags (intent-to-add, skip-worktree) and merge stages: never written for checkpoints; git decides.
     if (flags & 0x4000 || flags & 0x3000) throw new UnreadableIndex("extended or staged entry");
-    const mode = buffer.readUInt32BE(offset + modeOffset);
-    if (mode !== 0o100644 && mode !== 0o100755 && mode !== 0o120000 && mode !== 0o160000) throw new UnreadableIndex(`mode ${mode.toString(8)}`);
     const nameLength = flags & 0xfff;
     // 0xfff means "this long or longer": the name ends at its NUL.
     const nameEnd = nameLength < 0xfff ? offset + entryHeaderBytes + nameLength : buffer.indexOf(0, offset + entryHeaderBytes);
@@ -208,8 +210,11 @@ function entryPath(index: IndexView, entry: number): string {
   return index.buffer.toString("latin1", nameStart, nameEnd);
 }
 
+/** Checked only for the entries a new tree names (the rest are in trees git wrote): a folder entry (sparse index) and git decides. */
 function entryMode(index: IndexView, entry: number): string {
-  return index.buffer.readUInt32BE(index.offsets[entry] + modeOffset).toString(8);
+  const mode = index.buffer.readUInt32BE(index.offsets[entry] + modeOffset);
+  if (mode !== 0o100644 && mode !== 0o100755 && mode !== 0o120000 && mode !== 0o160000) throw new UnreadableIndex(`mode ${mode.toString(8)}`);
+  return mode.toString(8);
 }
 
 function entryId(index: IndexView, entry: number): Buffer {
