@@ -40,8 +40,11 @@ export interface Checkpoints {
   restore(target: CheckpointId): Promise<{ before: CheckpointId; changes: FileChange[] }>;
 }
 
-/** Every checkpoint that saved files adds a small pack; past this many they are merged into one. */
-const maxPacks = 50;
+/**
+ * A checkpoint that saved files adds up to two small packs (the files' from `git add`, the folder trees');
+ * past this many they are merged into one (`git repack`, about as often as at 50 when it was one a checkpoint).
+ */
+const maxPacks = 100;
 
 export interface FolderCheckpointOptions {
   /** The editor's files.exclude globs that are on; read at every checkpoint so a change applies. */
@@ -125,7 +128,7 @@ export class FolderCheckpoints {
     await this.stageUnsavedTexts();
     const head = await this.head();
     // Before the first checkpoint git has recorded no trees in the index: it writes them all.
-    const tree = (head ? await writeIndexTree(this.repository.gitDir, indexFile(this.repository)) : null) ?? text(await this.git(["write-tree"]));
+    const tree = (head ? await writeIndexTree(this.repository.gitDir, indexFile(this.repository), await this.treeOf(head)) : null) ?? text(await this.git(["write-tree"]));
     if (head && (await this.treeOf(head)) === tree) return head;
     const commit = await writeCheckpointCommit(this.repository.gitDir, tree, head);
     this.trees.set(commit, tree);

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
+import { createHash } from "node:crypto";
+import { crc32, writePack } from "../../src/tools/checkpointPack";
 import { FolderCheckpoints } from "../../src/tools/checkpointStore";
 import { shadowGit, useCheckpointSandbox, useCountedGit } from "../fixtures/checkpoints/checkpointSandbox";
 
@@ -10,6 +12,10 @@ import { shadowGit, useCheckpointSandbox, useCountedGit } from "../fixtures/chec
 // that git's fsck accepts them, and that git writes the tree when the index is one this code does not read.
 
 const posixOnly = process.platform === "win32" ? describe.skip : describe;
+
+function blobId(content: Buffer): string {
+  return createHash("sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
+}
 
 describe("tools: checkpoint trees written without git", () => {
   const sandbox = useCheckpointSandbox("checkpoint-tree");
@@ -102,6 +108,23 @@ describe("tools: checkpoint trees written without git", () => {
       await takeAndCompare(checkpoints, `round ${round}`);
     }
     shadowGit(checkpoints.gitDir, ["fsck", "--strict", "--no-dangling"]);
+  });
+
+  it("writes packs git verifies and reads: objects of every size class, CRCs and offsets in its index", async () => {
+    const gitDir = path.join(sandbox.root, "packs.git");
+    shadowGit(gitDir, ["init", "--quiet", "--bare", gitDir]);
+    const sizes = [0, 1, 15, 16, 127, 128, 2047, 2048, 70_000];
+    const objects = sizes.map((size, index) => {
+      const content = Buffer.alloc(size, 97 + index);
+      return { id: blobId(content), type: "blob" as const, content };
+    });
+    const name = writePack(gitDir, objects);
+    const verified = shadowGit(gitDir, ["verify-pack", "-v", path.join(gitDir, "objects", "pack", `${name}.idx`)]);
+    for (const object of objects) {
+      assert.match(verified, new RegExp(`^${object.id} blob +${object.content.length} `, "m"));
+      assert.equal(shadowGit(gitDir, ["cat-file", "-s", object.id]), String(object.content.length));
+    }
+    assert.equal(crc32(Buffer.from("123456789")), 0xcbf43926, "the CRC-32 check value");
   });
 
   posixOnly("with git counted", () => {
