@@ -41,7 +41,8 @@ export function writePack(gitDir: string, objects: readonly PackObject[]): strin
   const directory = path.join(gitDir, "objects", "pack");
   if (existsSync(path.join(directory, `${name}.idx`))) return name;
   mkdirSync(directory, { recursive: true });
-  placeFile(directory, `${name}.pack`, Buffer.concat([body, packChecksum]));
+  // Its pack may be there without its index (a write stopped in between): the same name is the same content.
+  if (!existsSync(path.join(directory, `${name}.pack`))) placeFile(directory, `${name}.pack`, Buffer.concat([body, packChecksum]));
   placeFile(directory, `${name}.idx`, packIndex(entries, packChecksum));
   return name;
 }

@@ -221,7 +221,7 @@ function entryPath(index: IndexView, entry: number): string {
 /** Checked only for the entries a new tree names (the rest are in trees git wrote): a folder entry (sparse index) and git decides. */
 function entryMode(index: IndexView, entry: number): string {
   const mode = index.buffer.readUInt32BE(index.offsets[entry] + modeOffset);
-  // Spelled out: Number#toString(8) cost 10 µs a call until optimized (20 ms for a first checkpoint's 2,000 entries).
+  // Spelled out: no number formatting per entry.
   if (mode === 0o100644) return "100644";
   if (mode === 0o100755) return "100755";
   if (mode === 0o120000) return "120000";

@@ -125,6 +125,10 @@ describe("tools: checkpoint trees written without git", () => {
       assert.equal(shadowGit(gitDir, ["cat-file", "-s", object.id]), String(object.content.length));
     }
     assert.equal(crc32(Buffer.from("123456789")), 0xcbf43926, "the CRC-32 check value");
+    // A write stopped between the pack and its index: the same objects again complete it.
+    await fs.rm(path.join(gitDir, "objects", "pack", `${name}.idx`), { force: true });
+    assert.equal(writePack(gitDir, objects), name);
+    shadowGit(gitDir, ["verify-pack", path.join(gitDir, "objects", "pack", `${name}.idx`)]);
   });
 
   posixOnly("with git counted", () => {
