@@ -20,6 +20,11 @@ export interface GitResult {
   stderr: string;
 }
 
+/** The shadow repository's index (git's staging area), which keeps the stat data of every file between checkpoints. */
+export function indexFile(repository: ShadowRepository): string {
+  return `${repository.gitDir}/index`;
+}
+
 /** The git binary could not be started: checkpoints are off and the user is told to install git. */
 export class GitMissingError extends Error {}
 
@@ -83,7 +88,7 @@ function isolatedEnvironment(repository: ShadowRepository): NodeJS.ProcessEnv {
     ...env,
     GIT_DIR: repository.gitDir,
     GIT_WORK_TREE: repository.workTree,
-    GIT_INDEX_FILE: `${repository.gitDir}/index`,
+    GIT_INDEX_FILE: indexFile(repository),
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_GLOBAL: process.platform === "win32" ? "NUL" : "/dev/null",
     GIT_TERMINAL_PROMPT: "0",

@@ -2,17 +2,19 @@ import { createHash } from "node:crypto";
 import { access, mkdir, readFile, readdir, rm, rmdir, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import type { ShadowRepository } from "./checkpointGit";
-import { runGit } from "./checkpointGit";
+import { indexFile, runGit } from "./checkpointGit";
 import type { HeldLock, LockOptions } from "./checkpointLock";
 import { checkpointBranch, readCheckpointBranch, readLooseCommitTree, writeCheckpointCommit } from "./checkpointCommit";
 import { acquireRepositoryLock, removeLeftoverGitLocks } from "./checkpointLock";
+import { writeIndexTree } from "./checkpointTree";
 
 // Checkpoints of workspace folders: take one before tools may change files, list what changed between two,
 // read a file as it was, and put the folder back as it was. Each folder has its own shadow git repository in
 // the extension's storage (see checkpointGit), so a checkpoint costs what `git add -A` costs: every file is
 // hashed the first time, and afterwards only files whose size or times changed (the shadow index keeps their
-// stat data between checkpoints, windows and sessions). It starts two gits, `add` and `write-tree`; the
-// commit and branch are written without one (checkpointCommit). What git ignores (.gitignore files, and the
+// stat data between checkpoints, windows and sessions). It starts one git, `add`: the folder trees that changed
+// are written from the index without one (checkpointTree; the first checkpoint runs `git write-tree`), and so
+// are the commit and branch (checkpointCommit). What git ignores (.gitignore files, and the
 // editor's files.exclude written to the shadow's info/exclude) is neither saved nor restored.
 
 /** A checkpoint of every workspace folder: folder path -> commit id in that folder's shadow repository. */
@@ -38,8 +40,11 @@ export interface Checkpoints {
   restore(target: CheckpointId): Promise<{ before: CheckpointId; changes: FileChange[] }>;
 }
 
-/** Every checkpoint that saved files adds a small pack; past this many they are merged into one. */
-const maxPacks = 50;
+/**
+ * A checkpoint that saved files adds up to two small packs (the files' from `git add`, the folder trees');
+ * past this many they are merged into one (`git repack`, about as often as at 50 when it was one a checkpoint).
+ */
+const maxPacks = 100;
 
 export interface FolderCheckpointOptions {
   /** The editor's files.exclude globs that are on; read at every checkpoint so a change applies. */
@@ -105,8 +110,9 @@ export class FolderCheckpoints {
       // From now to the target: a file the target lacks is deleted, every other change is written back.
       const deleted = changes.filter((change) => change.kind === "deleted").map((change) => change.path);
       const written = changes.filter((change) => change.kind !== "deleted").map((change) => change.path);
-      if (written.length > 0) await this.git(["checkout", target, "--pathspec-from-file=-", "--pathspec-file-nul"], written.join("\0"));
+      // Deleted first: a file that became a folder (or the other way) since the target is in the way otherwise.
       for (const relativePath of deleted) await this.removeFile(relativePath);
+      if (written.length > 0) await this.git(["checkout", target, "--pathspec-from-file=-", "--pathspec-file-nul"], written.join("\0"));
       await this.commitWorkTree();
       return { before, changes };
     }));
@@ -120,8 +126,9 @@ export class FolderCheckpoints {
       if (!/unable to index file|could not open|Permission denied/i.test(error.message)) throw error;
     });
     await this.stageUnsavedTexts();
-    const tree = text(await this.git(["write-tree"]));
     const head = await this.head();
+    // Before the first checkpoint git has recorded no trees in the index: it writes them all.
+    const tree = (head ? await writeIndexTree(this.repository.gitDir, indexFile(this.repository), await this.treeOf(head)) : null) ?? text(await this.git(["write-tree"]));
     if (head && (await this.treeOf(head)) === tree) return head;
     const commit = await writeCheckpointCommit(this.repository.gitDir, tree, head);
     this.trees.set(commit, tree);

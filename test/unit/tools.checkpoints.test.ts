@@ -1,43 +1,25 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { promises as fs } from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { GitMissingError, gitVersion } from "../../src/tools/checkpointGit";
 import { FolderCheckpoints, WorkspaceCheckpoints, excludeFileText } from "../../src/tools/checkpointStore";
 import { runCommandLine } from "../../src/tools/commandRunner";
+import { useCheckpointSandbox } from "../fixtures/checkpoints/checkpointSandbox";
 
 // Checkpoints on real temp folders with the real git binary: what is saved, what a restore does, and that
 // the folder's own repository is left exactly as it was.
 
 describe("tools: checkpoints", () => {
-  let sandbox: string;
-  let workspace: string;
-  let storage: string;
-
-  beforeEach(async () => {
-    sandbox = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "relay-chat-checkpoints-")));
-    workspace = path.join(sandbox, "ws");
-    storage = path.join(sandbox, "storage");
-    await fs.mkdir(path.join(workspace, "src"), { recursive: true });
-    await fs.writeFile(path.join(workspace, "src", "a.ts"), "export const a = 1;\n");
-    await fs.writeFile(path.join(workspace, "README.md"), "# readme\n");
-  });
-
-  afterEach(async () => {
-    await fs.rm(sandbox, { recursive: true, force: true });
-  });
-
-  const write = (relative: string, text: string) => fs.mkdir(path.dirname(path.join(workspace, relative)), { recursive: true }).then(() => fs.writeFile(path.join(workspace, relative), text));
-  const read = (relative: string) => fs.readFile(path.join(workspace, relative), "utf8");
-  const exists = (relative: string) => fs.access(path.join(workspace, relative)).then(() => true, () => false);
+  const sandbox = useCheckpointSandbox("checkpoints");
+  const { write, read, exists } = sandbox;
 
   it("lists what changed between two checkpoints and restores the first, deleting files added since", async () => {
-    const checkpoints = new FolderCheckpoints(storage, workspace);
+    const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
     const before = await checkpoints.take();
     await write("src/a.ts", "export const a = 2;\n");
     await write("src/new/b.ts", "new\n");
-    await fs.rm(path.join(workspace, "README.md"));
+    await fs.rm(path.join(sandbox.workspace, "README.md"));
     const after = await checkpoints.take();
 
     const changes = await checkpoints.diff(before, after);
@@ -60,8 +42,23 @@ describe("tools: checkpoints", () => {
     );
   });
 
+  it("restores a file that has become a folder since, and a folder that has become a file", async () => {
+    const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
+    await write("build", "a file\n");
+    const before = await checkpoints.take();
+    await fs.rm(sandbox.file("build"));
+    await write("build/out.js", "now a folder\n");
+    await fs.rm(sandbox.file("src"), { recursive: true });
+    await write("src", "now a file\n");
+    await checkpoints.take();
+
+    await checkpoints.restore(before);
+    assert.equal(await read("build"), "a file\n");
+    assert.equal(await read("src/a.ts"), "export const a = 1;\n");
+  });
+
   it("undoes a restore by restoring the checkpoint taken just before it", async () => {
-    const checkpoints = new FolderCheckpoints(storage, workspace);
+    const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
     const before = await checkpoints.take();
     await write("src/a.ts", "turn's version\n");
     await write("made-by-turn.txt", "x\n");
@@ -74,9 +71,9 @@ describe("tools: checkpoints", () => {
   });
 
   it("captures what a command run in the folder changed", async () => {
-    const checkpoints = new WorkspaceCheckpoints([new FolderCheckpoints(storage, workspace)]);
+    const checkpoints = new WorkspaceCheckpoints([new FolderCheckpoints(sandbox.storage, sandbox.workspace)]);
     const before = await checkpoints.take();
-    const result = await runCommandLine({ cwd: workspace, timeoutMs: 10_000, maxOutputChars: 10_000, commandLine: "echo generated > out.txt && mkdir -p build2 && echo x > build2/y.txt" });
+    const result = await runCommandLine({ cwd: sandbox.workspace, timeoutMs: 10_000, maxOutputChars: 10_000, commandLine: "echo generated > out.txt && mkdir -p build2 && echo x > build2/y.txt" });
     assert.equal(result.exitCode, 0);
     const after = await checkpoints.take();
     assert.deepEqual((await checkpoints.diff(before, after)).map((change) => `${change.kind} ${change.path}`).sort(), ["added build2/y.txt", "added out.txt"]);
@@ -88,7 +85,7 @@ describe("tools: checkpoints", () => {
 
   it("neither saves nor restores what .gitignore or files.exclude leave out", async () => {
     await write(".gitignore", "node_modules/\n*.log\n");
-    const checkpoints = new FolderCheckpoints(storage, workspace, { excludes: () => ["**/dist", "**/*.{tmp,bak}"] });
+    const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace, { excludes: () => ["**/dist", "**/*.{tmp,bak}"] });
     const before = await checkpoints.take();
     await write("node_modules/dep/index.js", "x\n");
     await write("debug.log", "log\n");
@@ -105,15 +102,15 @@ describe("tools: checkpoints", () => {
   });
 
   it("leaves the folder's own git repository byte for byte as it was, and keeps its files out of checkpoints", async () => {
-    const git = (...args: string[]) => execFileSync("git", args, { cwd: workspace, env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: sandbox.workspace, env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
     git("init", "--quiet");
     git("add", "README.md");
     git("commit", "--quiet", "-m", "user's commit");
     await write("staged.txt", "staged\n");
     git("add", "staged.txt");
-    const userGit = await snapshotFolder(path.join(workspace, ".git"));
+    const userGit = await snapshotFolder(path.join(sandbox.workspace, ".git"));
 
-    const checkpoints = new FolderCheckpoints(storage, workspace);
+    const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
     const before = await checkpoints.take();
     await write("src/a.ts", "changed\n");
     await write("another.txt", "y\n");
@@ -123,15 +120,15 @@ describe("tools: checkpoints", () => {
 
     assert.ok(changes.every((change) => !change.path.startsWith(".git/")));
     assert.equal(await checkpoints.fileAt(before, ".git/HEAD"), null, "the user's .git is not in the checkpoint");
-    assert.deepEqual(await snapshotFolder(path.join(workspace, ".git")), userGit);
-    assert.ok(!checkpoints.gitDir.startsWith(workspace), "the shadow repository is outside the workspace");
+    assert.deepEqual(await snapshotFolder(path.join(sandbox.workspace, ".git")), userGit);
+    assert.ok(!checkpoints.gitDir.startsWith(sandbox.workspace), "the shadow repository is outside the workspace");
   });
 
   it("saves the unsaved text of open files (edits applied in the editor), not what is on disk", async () => {
     await write(".gitignore", "ignored.txt\n");
     await write("ignored.txt", "on disk\n");
     const unsaved = new Map<string, string>();
-    const checkpoints = new FolderCheckpoints(storage, workspace, { unsavedFiles: () => unsaved });
+    const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace, { unsavedFiles: () => unsaved });
     const before = await checkpoints.take();
     unsaved.set("src/a.ts", "edited in the editor\n");
     unsaved.set("ignored.txt", "edited too\n");
@@ -142,7 +139,7 @@ describe("tools: checkpoints", () => {
   });
 
   it("makes the next checkpoint the same id when nothing changed", async () => {
-    const checkpoints = new FolderCheckpoints(storage, workspace);
+    const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
     const first = await checkpoints.take();
     assert.equal(await checkpoints.take(), first);
     assert.deepEqual(await checkpoints.diff(first, first), []);
@@ -150,10 +147,10 @@ describe("tools: checkpoints", () => {
 
   it("says git is missing when there is no git binary, so the editor can turn checkpoints off with a notice", async () => {
     const savedPath = process.env.PATH;
-    process.env.PATH = path.join(sandbox, "no-binaries-here");
+    process.env.PATH = path.join(sandbox.root, "no-binaries-here");
     try {
       assert.equal(await gitVersion(), null);
-      await assert.rejects(new FolderCheckpoints(storage, workspace).take(), GitMissingError);
+      await assert.rejects(new FolderCheckpoints(sandbox.storage, sandbox.workspace).take(), GitMissingError);
     } finally {
       process.env.PATH = savedPath;
     }

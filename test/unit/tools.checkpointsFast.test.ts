@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { promises as fs } from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { FolderCheckpoints } from "../../src/tools/checkpointStore";
+import { useCheckpointSandbox, useCountedGit } from "../fixtures/checkpoints/checkpointSandbox";
 
 // Checkpoints are taken with as few git processes as possible and reuse the stat data in the shadow index,
 // so a file is read again only when git's index says it may have changed. These tests hold that this speed
@@ -14,28 +14,11 @@ import { FolderCheckpoints } from "../../src/tools/checkpointStore";
 const posixOnly = process.platform === "win32" ? describe.skip : describe;
 
 describe("tools: fast checkpoints stay exact", () => {
-  let sandbox: string;
-  let workspace: string;
-  let storage: string;
-
-  beforeEach(async () => {
-    sandbox = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "relay-chat-checkpoints-fast-")));
-    workspace = path.join(sandbox, "ws");
-    storage = path.join(sandbox, "storage");
-    await fs.mkdir(path.join(workspace, "src"), { recursive: true });
-    await fs.writeFile(path.join(workspace, "src", "a.ts"), "export const a = 1;\n");
-    await fs.writeFile(path.join(workspace, "README.md"), "# readme\n");
-  });
-
-  afterEach(async () => {
-    await fs.rm(sandbox, { recursive: true, force: true });
-  });
-
-  const file = (relative: string) => path.join(workspace, relative);
-  const exists = (relative: string) => fs.access(file(relative)).then(() => true, () => false);
+  const sandbox = useCheckpointSandbox("checkpoints-fast");
+  const { file, exists } = sandbox;
 
   it("catches a file rewritten with the same size within the same second, again and again (racy git)", async () => {
-    const checkpoints = new FolderCheckpoints(storage, workspace);
+    const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
     const taken: string[] = [];
     // Each rewrite keeps the size and lands in the second the index was just written in.
     for (const digit of ["1", "2", "3", "4"]) {
@@ -47,7 +30,7 @@ describe("tools: fast checkpoints stay exact", () => {
   });
 
   it("catches a same-size rewrite whose old modification time was put back (as some tools do), by its change time", async () => {
-    const checkpoints = new FolderCheckpoints(storage, workspace);
+    const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
     const old = new Date(Date.now() - 60_000);
     await fs.utimes(file("src/a.ts"), old, old);
     const before = await checkpoints.take();
@@ -62,7 +45,7 @@ describe("tools: fast checkpoints stay exact", () => {
   });
 
   it("saves a file deleted and one renamed between checkpoints, and restores both", async () => {
-    const checkpoints = new FolderCheckpoints(storage, workspace);
+    const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
     const before = await checkpoints.take();
     await fs.rm(file("README.md"));
     await fs.mkdir(file("lib"));
@@ -83,12 +66,12 @@ describe("tools: fast checkpoints stay exact", () => {
   });
 
   it("writes checkpoint commits that git reads and verifies, on one branch in order, shared by a new window", async () => {
-    const checkpoints = new FolderCheckpoints(storage, workspace);
+    const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
     const first = await checkpoints.take();
     await fs.writeFile(file("b.txt"), "b\n");
     const second = await checkpoints.take();
     // Another window (a new store on the same shadow repository) continues the same branch.
-    const otherWindow = new FolderCheckpoints(storage, workspace);
+    const otherWindow = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
     await fs.writeFile(file("c.txt"), "c\n");
     const third = await otherWindow.take();
     await fs.writeFile(file("d.txt"), "d\n");
@@ -102,7 +85,7 @@ describe("tools: fast checkpoints stay exact", () => {
   });
 
   it("continues the branch after git packed its ref, and after the ref file was damaged", async () => {
-    const checkpoints = new FolderCheckpoints(storage, workspace);
+    const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
     const first = await checkpoints.take();
     execFileSync("git", ["pack-refs", "--all"], { env: { ...process.env, GIT_DIR: checkpoints.gitDir } });
     await fs.writeFile(file("b.txt"), "b\n");
@@ -119,7 +102,7 @@ describe("tools: fast checkpoints stay exact", () => {
   });
 
   it("initializes again a shadow repository whose git init was stopped before it made the object folders", async () => {
-    const checkpoints = new FolderCheckpoints(storage, workspace);
+    const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
     await fs.mkdir(checkpoints.gitDir, { recursive: true });
     await fs.writeFile(path.join(checkpoints.gitDir, "HEAD"), "ref: refs/heads/master\n");
     const commit = await checkpoints.take();
@@ -127,63 +110,26 @@ describe("tools: fast checkpoints stay exact", () => {
   });
 
   posixOnly("with git counted", () => {
-    let log: string;
-    let savedPath: string | undefined;
+    const git = useCountedGit(sandbox);
 
-    beforeEach(async () => {
-      // A `git` ahead of the real one on the PATH that notes each run (its first argument after the -c
-      // settings, and the allocator setting it was given) and then runs the real git.
-      const realGit = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
-      const binaries = path.join(sandbox, "bin");
-      log = path.join(sandbox, "git.log");
-      await fs.mkdir(binaries);
-      await fs.writeFile(
-        path.join(binaries, "git"),
-        [
-          "#!/bin/sh",
-          "skip=0",
-          "for a in \"$@\"; do",
-          "  if [ $skip = 1 ]; then skip=0; continue; fi",
-          "  if [ \"$a\" = -c ]; then skip=1; continue; fi",
-          `  printf '%s %s\\n' "$a" "\${MALLOC_TRIM_THRESHOLD_:-none}" >> '${log}'; break`,
-          "done",
-          `exec '${realGit}' "$@"`,
-          "",
-        ].join("\n"),
-        { mode: 0o755 },
-      );
-      savedPath = process.env.PATH;
-      process.env.PATH = `${binaries}${path.delimiter}${savedPath ?? ""}`;
-    });
-
-    afterEach(() => {
-      process.env.PATH = savedPath;
-    });
-
-    const runs = async () => {
-      const lines = (await fs.readFile(log, "utf8").catch(() => "")).split("\n").filter(Boolean);
-      await fs.rm(log, { force: true });
-      return lines;
-    };
-
-    it("starts two gits per checkpoint (add, write-tree) whether files changed or not, three for the first", async () => {
-      const checkpoints = new FolderCheckpoints(storage, workspace);
+    it("starts one git per checkpoint (add) whether files changed or not, three for the first (init, add, write-tree)", async () => {
+      const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
       await checkpoints.take();
-      assert.deepEqual((await runs()).map((line) => line.split(" ")[0]), ["init", "add", "write-tree"]);
+      assert.deepEqual(await git.commands(), ["init", "add", "write-tree"]);
       await fs.writeFile(file("src/a.ts"), "export const a = 2;\n");
       await fs.writeFile(file("new.txt"), "new\n");
       await checkpoints.take();
-      assert.deepEqual((await runs()).map((line) => line.split(" ")[0]), ["add", "write-tree"]);
+      assert.deepEqual(await git.commands(), ["add"]);
       await checkpoints.take();
-      assert.deepEqual((await runs()).map((line) => line.split(" ")[0]), ["add", "write-tree"]);
+      assert.deepEqual(await git.commands(), ["add"]);
       // A new window on the existing shadow repository does not initialize it again.
-      await new FolderCheckpoints(storage, workspace).take();
-      assert.deepEqual((await runs()).map((line) => line.split(" ")[0]), ["add", "write-tree"]);
+      await new FolderCheckpoints(sandbox.storage, sandbox.workspace).take();
+      assert.deepEqual(await git.commands(), ["add"]);
     });
 
     it("keeps glibc from returning memory between files, which made git add's first checkpoint 2.5 times slower", async () => {
-      await new FolderCheckpoints(storage, workspace).take();
-      const lines = await runs();
+      await new FolderCheckpoints(sandbox.storage, sandbox.workspace).take();
+      const lines = await git.runs();
       assert.ok(lines.length > 0);
       for (const line of lines) assert.equal(line.split(" ")[1], String(64 * 1024 * 1024), line);
     });
