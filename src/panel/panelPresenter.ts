@@ -59,6 +59,8 @@ export interface PanelInputs {
 export class PanelPresenter {
   private conversationSource: ConversationSummary[] | null = null;
   private conversationEntries: ConversationListEntry[] = [];
+  /** Each listed conversation's entry, by id. */
+  private conversationEntryOf = new Map<string, ShownEntry>();
   private modelSource: string[] | null = null;
   private modelList: string[] = [];
 
@@ -133,18 +135,24 @@ export class PanelPresenter {
   }
 
   // The lists are rebuilt only when the controller replaced them, so an unchanged list is the same object
-  // and costs nothing to compare.
+  // and costs nothing to compare. The history store hands out a new list after every turn (one entry
+  // changed, or one added): entries whose summary is unchanged are kept, frozen, so PanelSync serializes
+  // only the new ones, and a list with every entry kept is the previous object.
   private conversationList(summaries: ConversationSummary[]): ConversationListEntry[] {
-    if (summaries !== this.conversationSource) {
-      this.conversationSource = summaries;
-      this.conversationEntries = summaries.map((entry) => ({
-        id: entry.id,
-        title: withoutAttachments(entry.title) || l10n.t("New chat"),
-        updatedAt: entry.updatedAt,
-        turnCount: entry.turnCount,
-        model: entry.model,
-      }));
-    }
+    if (summaries === this.conversationSource) return this.conversationEntries;
+    this.conversationSource = summaries;
+    const previous = this.conversationEntries;
+    const kept = new Map<string, ShownEntry>();
+    let same = summaries.length === previous.length;
+    const entries = summaries.map((summary, index) => {
+      const known = this.conversationEntryOf.get(summary.id);
+      const shown = known !== undefined && stillShows(known, summary) ? known : { title: summary.title, entry: listEntryOf(summary) };
+      kept.set(summary.id, shown);
+      if (same && shown.entry !== previous[index]) same = false;
+      return shown.entry;
+    });
+    this.conversationEntryOf = kept;
+    if (!same) this.conversationEntries = entries;
     return this.conversationEntries;
   }
 
@@ -186,6 +194,27 @@ function titleOf(conversation: Conversation | null): string {
   if (line === "" && (first?.images?.length ?? 0) > 0) return imagesTitle(first?.images?.length ?? 0);
   if (line === "") return l10n.t("New chat");
   return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
+}
+
+/** A list entry, frozen: PanelSync keeps the JSON of frozen values (see `jsonOf`). */
+function listEntryOf(summary: ConversationSummary): ConversationListEntry {
+  return Object.freeze({
+    id: summary.id,
+    title: withoutAttachments(summary.title) || l10n.t("New chat"),
+    updatedAt: summary.updatedAt,
+    turnCount: summary.turnCount,
+    model: summary.model,
+  });
+}
+
+/** A list entry and the title it was made from (the entry's title leaves attachments out). */
+interface ShownEntry {
+  title: string;
+  entry: ConversationListEntry;
+}
+
+function stillShows({ title, entry }: ShownEntry, summary: ConversationSummary): boolean {
+  return title === summary.title && entry.updatedAt === summary.updatedAt && entry.turnCount === summary.turnCount && entry.model === summary.model;
 }
 
 /** Where an attachment block of any kind starts in a title made from a message: the rest is left out. */

@@ -86,7 +86,7 @@ export class PanelSync {
     this.briefTurnIds = new Set();
     const state = { ...whole, turns: whole.turns.map((turn, index) => this.opening(turn, index, whole.turns.length)) };
     this.sentFields = new Map();
-    for (const [name, value] of Object.entries(this.source.fields()) as Array<[FieldName, unknown]>) this.sentFields.set(name, { value, json: JSON.stringify(value) });
+    for (const [name, value] of Object.entries(this.source.fields()) as Array<[FieldName, unknown]>) this.sentFields.set(name, { value, json: jsonOf(value) });
     this.setSentOrder(state.turns.map((turn) => turn.id));
     this.sentApprovals = JSON.stringify(state.approvals);
     this.post({ type: "snapshot", state, strings: this.strings(), locale: this.locale() });
@@ -179,7 +179,7 @@ export class PanelSync {
       const previous = sent.get(name);
       // The same object is unchanged; otherwise compare by value (the fields are small).
       if (previous !== undefined && previous.value === value) continue;
-      const json = JSON.stringify(value);
+      const json = jsonOf(value);
       sent.set(name, { value, json });
       if (previous !== undefined && previous.json === json) continue;
       changed[name] = value;
@@ -238,6 +238,27 @@ export class PanelSync {
     this.sentApprovals = json;
     return [{ kind: "approvals", approvals }];
   }
+}
+
+/** The JSON of frozen objects, which cannot change: computed once each. */
+const frozenJson = new WeakMap<object, string>();
+
+/**
+ * JSON.stringify's text for a field. A list's frozen elements (the conversation list's entries, kept
+ * while unchanged) are serialized once, so a list of hundreds that gained one entry costs one entry.
+ */
+export function jsonOf(value: unknown): string {
+  if (!Array.isArray(value)) return JSON.stringify(value);
+  const parts = value.map((element: unknown) => {
+    if (typeof element !== "object" || element === null || !Object.isFrozen(element)) return JSON.stringify(element) ?? "null";
+    let json = frozenJson.get(element);
+    if (json === undefined) {
+      json = JSON.stringify(element);
+      frozenJson.set(element, json);
+    }
+    return json;
+  });
+  return `[${parts.join(",")}]`;
 }
 
 function sameOrder(a: readonly string[], b: readonly string[]): boolean {
