@@ -19,7 +19,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Conversation, Turn } from "../../src/chat/conversation";
-import { createConversation } from "../../src/chat/conversation";
 import { FileStorage } from "../../src/chat/fileStorage";
 import { HistoryStore } from "../../src/chat/historyStore";
 import { RequestLedger } from "../../src/chat/requestLedger";
@@ -30,8 +29,8 @@ import { PanelSync } from "../../src/panel/panelSync";
 import type { ToWebview } from "../../src/panel/protocol";
 import { DEFAULT_IMAGE_LIMITS } from "../../src/panel/protocol";
 import { StreamForwarder } from "../../src/panel/streamForwarder";
-import { userMessage } from "../../src/relay/requestBuilder";
 import { ToolRegistry } from "../../src/tools/toolRegistry";
+import { answeredConversation } from "../../test/fixtures/chat/sampleConversations";
 import { RecordingEditor, ScriptedConversationUi } from "../../test/fixtures/panel/panelHostHarness";
 import { generateRichMarkdownDocument } from "../../test/webview/fixtures/richMarkdownDocument";
 import { PanelHarness } from "../../test/webview/support/panelHarness";
@@ -42,43 +41,14 @@ const UPDATES = 300;
 const tools = new ToolRegistry([]);
 
 function savedConversation(id: string, turnCount: number, answerCharacters: number): Conversation {
-  const conversation = createConversation(id, "bench-model", 1_700_000_000_000);
-  let parentId: string | null = null;
-  for (let index = 0; index < turnCount; index += 1) {
-    const text = generateRichMarkdownDocument(answerCharacters, 2, index + 1).text;
-    const answer = { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] };
-    const turn: Turn = {
-      id: `turn_${index}`,
-      parentId,
-      userText: `Question ${index}: explain the next part of the design, with code.`,
-      createdAt: 1_700_000_000_000 + index,
-      requests: [
-        {
-          purpose: "send",
-          input: [userMessage(`Question ${index}`)],
-          startedAt: 1_700_000_000_000 + index,
-          model: "bench-model",
-          streamed: true,
-          maxOutputTokens: null,
-          outcome: { kind: "completed" },
-          explanation: null,
-          httpStatus: 200,
-          requestId: `req_${index}`,
-          responseId: `resp_${index}`,
-          usage: { input_tokens: 1000 + index, input_tokens_details: { cached_tokens: 512 }, output_tokens: 900, output_tokens_details: { reasoning_tokens: 0 } },
-          firstByteMs: 300,
-          totalMs: 4000,
-          output: [answer],
-        },
-      ],
-      toolCalls: [],
-      outcome: { kind: "completed" },
-      notice: null,
-    };
-    conversation.turns.push(turn);
-    parentId = turn.id;
-  }
-  conversation.activeTurnId = parentId;
+  const conversation = answeredConversation(id, turnCount, (index) => ({
+    id: `turn_${index}`,
+    userText: `Question ${index}: explain the next part of the design, with code.`,
+    answer: generateRichMarkdownDocument(answerCharacters, 2, index + 1).text,
+    model: "bench-model",
+    idSuffix: String(index),
+    receipt: { usage: { input_tokens: 1000 + index, input_tokens_details: { cached_tokens: 512 }, output_tokens: 900, output_tokens_details: { reasoning_tokens: 0 } }, firstByteMs: 300, totalMs: 4000 },
+  }));
   conversation.title = `${turnCount} turns`;
   return conversation;
 }

@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
-import type { Conversation, Turn } from "../../src/chat/conversation";
-import { createConversation } from "../../src/chat/conversation";
+import type { Conversation } from "../../src/chat/conversation";
 import { WHOLE_TURNS_AT_OPEN } from "../../src/panel/briefTurn";
 import type { PanelChange, TurnView } from "../../src/panel/protocol";
-import { userMessage } from "../../src/relay/requestBuilder";
+import { answeredConversation } from "../fixtures/chat/sampleConversations";
 import type { PanelHostHarness } from "../fixtures/panel/panelHostHarness";
 import { startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
 
@@ -13,40 +12,13 @@ import { startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
 const TURNS = WHOLE_TURNS_AT_OPEN + 6;
 
 function savedConversation(id: string): Conversation {
-  const conversation = createConversation(id, "m", 1_700_000_000_000);
-  let parentId: string | null = null;
-  for (let index = 0; index < TURNS; index += 1) {
-    const text = `Answer ${index} of ${id}. `.repeat(100);
-    const turn: Turn = {
-      id: `${id}_turn_${index}`,
-      parentId,
-      userText: `Question ${index}`,
-      createdAt: 1_700_000_000_000 + index,
-      requests: [
-        {
-          purpose: "send",
-          input: [userMessage(`Question ${index}`)],
-          startedAt: 1_700_000_000_000 + index,
-          model: "m",
-          streamed: true,
-          maxOutputTokens: null,
-          outcome: { kind: "completed" },
-          explanation: null,
-          httpStatus: 200,
-          requestId: `req_${index}`,
-          responseId: `resp_${index}`,
-          usage: null,
-          output: [{ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] }],
-        },
-      ],
-      toolCalls: [],
-      outcome: { kind: "completed" },
-      notice: null,
-    };
-    conversation.turns.push(turn);
-    parentId = turn.id;
-  }
-  conversation.activeTurnId = parentId;
+  const conversation = answeredConversation(id, TURNS, (index) => ({
+    id: `${id}_turn_${index}`,
+    userText: `Question ${index}`,
+    answer: `Answer ${index} of ${id}. `.repeat(100),
+    model: "m",
+    idSuffix: String(index),
+  }));
   conversation.title = id;
   return conversation;
 }
