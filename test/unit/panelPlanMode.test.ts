@@ -93,7 +93,8 @@ describe("panel: Plan mode and the task list (Node, relay emulator)", function (
     assert.deepEqual(harness.view.mirror.state, controller.state());
   });
 
-  it("resends the list with the person's ticks and removals, and keeps list and mode per conversation", async () => {
+  /** A plan in Plan mode, then the person ticks the first task and removes the third (and one that is not there). */
+  async function planThenEditTasks(): Promise<{ conversationId: string; edited: PanelState }> {
     const { controller } = harness;
     controller.handle({ type: "ready" });
     controller.handle({ type: "setMode", mode: "plan" });
@@ -104,6 +105,12 @@ describe("panel: Plan mode and the task list (Node, relay emulator)", function (
     controller.handle({ type: "editTask", action: "remove", index: 2, text: "Run the tests" });
     controller.handle({ type: "editTask", action: "remove", index: 5, text: "Not there" });
     const edited = await harness.waitFor((state) => state.tasks?.length === 2, "the person's edits");
+    return { conversationId, edited };
+  }
+
+  it("resends the list with the person's ticks and removals, and keeps list and mode per conversation", async () => {
+    const { controller } = harness;
+    const { conversationId, edited } = await planThenEditTasks();
     assert.deepEqual(edited.tasks, [{ text: "Read the files involved", status: "done" }, { text: "Propose the change for review", status: "pending" }]);
 
     controller.handle({ type: "setMode", mode: "act" });
@@ -134,14 +141,7 @@ describe("panel: Plan mode and the task list (Node, relay emulator)", function (
 
   it("marks the Plan message in the Markdown and JSON exports and ends them with the task list as it stands", async () => {
     const { controller, conversationUi } = harness;
-    controller.handle({ type: "ready" });
-    controller.handle({ type: "setMode", mode: "plan" });
-    controller.handle({ type: "send", text: "Make a plan for the retry change" });
-    const planned = await harness.waitFor(settledTurns(1), "the plan");
-    const conversationId = planned.conversationId ?? assert.fail("saved");
-    controller.handle({ type: "editTask", action: "toggle", index: 0, text: "Read the files involved" });
-    controller.handle({ type: "editTask", action: "remove", index: 2, text: "Run the tests" });
-    await harness.waitFor((state) => state.tasks?.length === 2, "the person's edits");
+    const { conversationId } = await planThenEditTasks();
     controller.handle({ type: "setMode", mode: "act" });
     controller.handle({ type: "send", text: "How does it look?" });
     await harness.waitFor(settledTurns(2), "the next answer");
