@@ -1,7 +1,7 @@
 // Entry point of the chat panel's webview (bundled to media/dist/webview.js). The host owns all state:
 // this page renders the snapshot it gets after `ready`, then applies patches and appends streamed text.
 import type { PanelState, ToWebview } from "../src/panel/protocol";
-import { isToWebview } from "../src/panel/protocol";
+import { isToWebview } from "../src/panel/protocolGuards";
 import { configureCodeBlocks } from "./render/codeBlocks";
 import { configureFileReferences } from "./render/fileReferences";
 import type { FileReferenceLinker } from "./render/fileReferences";

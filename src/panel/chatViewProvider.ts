@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import type { PanelView } from "./panelServices";
 import type { ToHost, ToWebview } from "./protocol";
-import { isToHost } from "./protocol";
+import { isToHost } from "./protocolGuards";
 import { webviewHtml } from "./webviewHtml";
 
 export const CHAT_VIEW_ID = "relayChat.chatView";
