@@ -1,7 +1,7 @@
 // The views of the panel's fields other than its turns and approvals: the message box and what is attached,
 // the header and conversation list, setup, totals and cost, the context meter, rules, relays, the task list
 // and the slash commands. Part of the panel's protocol (protocol.ts re-exports it), compiled on both sides.
-import type { AttachmentKind, CompactionOfferView, ImageLimitsView } from "./protocol";
+import type { AttachmentKind, CompactionOfferView, ImageLimitsView } from "./turnViews";
 
 export interface AttachmentView {
   id: string;
