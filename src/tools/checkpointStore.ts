@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { access, mkdir, readFile, readdir, rm, rmdir, writeFile } from "node:fs/promises";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdir, rm, rmdir } from "node:fs/promises";
 import * as path from "node:path";
 import type { ShadowRepository } from "./checkpointGit";
 import { indexFile, runGit } from "./checkpointGit";
@@ -120,7 +121,7 @@ export class FolderCheckpoints {
 
   private async commitWorkTree(): Promise<string> {
     await this.initialize();
-    await this.writeExcludes();
+    this.writeExcludes();
     await this.git(["add", "--all", "--ignore-errors", "--", "."]).catch((error: Error) => {
       // --ignore-errors still exits non-zero when a file could not be read; what could be read is staged.
       if (!/unable to index file|could not open|Permission denied/i.test(error.message)) throw error;
@@ -136,11 +137,15 @@ export class FolderCheckpoints {
     return commit;
   }
 
-  /** The exclude file is written only when it changes, so a checkpoint costs no write when the globs are the same. */
-  private async writeExcludes(): Promise<void> {
+  /**
+   * The exclude file is written only when it changes, so a checkpoint costs no write when the globs are the same.
+   * Like the other small files of a checkpoint (its lock, commit and branch), read and written synchronously: as a
+   * promise each is a round trip through libuv's thread pool that costs more than the read.
+   */
+  private writeExcludes(): void {
     const wanted = excludeFileText(this.options.excludes?.() ?? []);
     const file = path.join(this.repository.gitDir, "info", "exclude");
-    if ((await readFile(file, "utf8").catch(() => null)) !== wanted) await writeFile(file, wanted);
+    if (readTextOrNull(file) !== wanted) writeFileSync(file, wanted);
   }
 
   /** Stages the unsaved text of open files in place of what is on disk; ignored files stay out (they are not staged). */
@@ -155,7 +160,7 @@ export class FolderCheckpoints {
   }
 
   private async mergePacksWhenMany(): Promise<void> {
-    const packs = (await readdir(path.join(this.repository.gitDir, "objects", "pack")).catch(() => [])).filter((name) => name.endsWith(".pack"));
+    const packs = namesIn(path.join(this.repository.gitDir, "objects", "pack")).filter((name) => name.endsWith(".pack"));
     if (packs.length > maxPacks) await this.git(["repack", "-a", "-d", "-q"]);
   }
 
@@ -196,12 +201,12 @@ export class FolderCheckpoints {
     // A repository made by an earlier window or session is used as it is: `git init` again would cost a process.
     // git creates HEAD, then the object folders: with both there, it finished (a killed init is run again).
     const gitDir = this.repository.gitDir;
-    if (!(await exists(path.join(gitDir, "HEAD"))) || !(await exists(path.join(gitDir, "objects", "pack")))) {
+    if (!existsSync(path.join(gitDir, "HEAD")) || !existsSync(path.join(gitDir, "objects", "pack"))) {
       await mkdir(this.repository.gitDir, { recursive: true });
       // No template: its sample hooks and description are never used here (hooks are off) and cost file writes.
       await this.git(["init", "--quiet", "--template="]);
     }
-    await mkdir(path.join(this.repository.gitDir, "info"), { recursive: true });
+    mkdirSync(path.join(this.repository.gitDir, "info"), { recursive: true });
     this.initialized = true;
   }
 
@@ -301,8 +306,20 @@ function expandBraces(glob: string): string[] {
   return match[1].split(",").flatMap((choice) => expandBraces(glob.slice(0, match.index) + choice + glob.slice(match.index + match[0].length)));
 }
 
-function exists(file: string): Promise<boolean> {
-  return access(file).then(() => true, () => false);
+function readTextOrNull(file: string): string | null {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+function namesIn(folder: string): string[] {
+  try {
+    return readdirSync(folder);
+  } catch {
+    return [];
+  }
 }
 
 function text(result: { stdout: Buffer }): string {

@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { deflateSync } from "node:zlib";
 import { writePack } from "./checkpointPack";
@@ -44,7 +43,9 @@ class UnreadableIndex extends Error {}
 export async function writeIndexTree(gitDir: string, indexFile: string, unchangedTree?: string): Promise<string | null> {
   let index: IndexView;
   try {
-    index = readIndex(await readFile(indexFile));
+    // Read at once (1 MB for 10,000 files, from the page cache git just wrote it to): as a promise it is read in
+    // 512 KB pieces, each a trip through the thread pool.
+    index = readIndex(readFileSync(indexFile));
   } catch (error) {
     if (error instanceof UnreadableIndex || (error as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw error;
@@ -159,7 +160,9 @@ function readIndex(buffer: Buffer): IndexView {
   let offset = 12;
   for (let entry = 0; entry < count; entry += 1) {
     if (offset + entryHeaderBytes > end) throw new UnreadableIndex("truncated");
-    const flags = buffer.readUInt16BE(offset + flagsOffset);
+    // Bytes read directly: this loop runs once per file, mostly before V8 has optimized it (a checkpoint is
+    // taken once per tool round), and a Buffer method call per entry costs more then.
+    const flags = (buffer[offset + flagsOffset] << 8) | buffer[offset + flagsOffset + 1];
     // Extended flags (intent-to-add, skip-worktree) and merge stages: never written for checkpoints; git decides.
     if (flags & 0x4000 || flags & 0x3000) throw new UnreadableIndex("extended or staged entry");
     const nameLength = flags & 0xfff;
