@@ -56,6 +56,8 @@ describe("Chat panel webview: brief turns of a long conversation (Chromium)", fu
     assert.equal(await first.locator(".user-text").textContent(), "Question number 0");
     const held = await first.locator(".answer-slot").evaluate((slot) => parseFloat((slot as HTMLElement).style.minHeight));
     assert.ok(held > 200, `the placeholder holds room for the answer (${held} px)`);
+    const drawnLines = () => first.locator(".answer-slot").evaluate((slot) => getComputedStyle(slot).backgroundImage);
+    assert.match(await drawnLines(), /repeating-linear-gradient/, "the room shows faint lines of text to come, not an empty turn");
     // The newest brief turns are near the end of the list, where the view opens: asked for at once.
     await panel.waitForPosted("loadTurns");
     const asked = await requestedIds(panel);
@@ -70,6 +72,7 @@ describe("Chat panel webview: brief turns of a long conversation (Chromium)", fu
     await frames(panel);
     assert.equal(await first.getAttribute("aria-busy"), null);
     assert.equal(await first.evaluate((element) => element.classList.contains("brief")), false);
+    assert.equal(await drawnLines(), "none", "the lines go when the answer is there");
     assert.match((await first.locator(".answer").textContent()) ?? "", /Paragraph 11 of answer 0/);
     // What the whole turn brings works: its receipt, with Copy as curl.
     await first.locator(".turn-receipt summary, .turn-receipt button").first().waitFor();
