@@ -78,6 +78,8 @@ async function main(): Promise<void> {
       runs: RUNS,
       firstCheckpointMsWorst: Math.round(Math.max(...firstTimings)),
       nextCheckpointMsWorst: Math.round(Math.max(...nextTimings)),
+      // Every run, in order (the first in a fresh process, its code not yet optimized): how far the medians spread.
+      msRuns: { floor: floorTimings.map(Math.round), first: firstTimings.map(Math.round), next: nextTimings.map(Math.round) },
       // The machine's load while measuring: on a shared machine the figures grow with it.
       loadAverage: Math.round(os.loadavg()[0] * 10) / 10,
       cpus: os.cpus().length,
