@@ -14,12 +14,13 @@ export const CHAT_COMPLETIONS_CHUNK_TYPE = "relay.chat_completions_chunk";
  * frames) are looked at only when that check fails.
  */
 export class SseEventDecoder {
-  private readonly frames = new SseFrameReader((message, atEnd) => this.onFrame(message, atEnd));
+  private readonly frames = new SseFrameReader();
   private batch: RelayEvent[] = [];
 
   /** Feeds one chunk and returns the events it completed (possibly none). */
   push(chunk: Uint8Array): RelayEvent[] {
-    this.frames.push(chunk);
+    const frames = this.frames.push(chunk);
+    for (let index = 0; index < frames.length; index += 1) this.onFrame(frames[index], false);
     return this.takeBatch();
   }
 
@@ -29,7 +30,9 @@ export class SseEventDecoder {
    * the JSON never yields an event, so a cut can never read as a completed response.
    */
   end(): RelayEvent[] {
-    this.frames.end();
+    const frames = this.frames.end();
+    const last = frames.length - 1;
+    for (let index = 0; index <= last; index += 1) this.onFrame(frames[index], index === last && this.frames.endCompletedLastFrame);
     return this.takeBatch();
   }
 

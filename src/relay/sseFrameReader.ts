@@ -1,58 +1,69 @@
 import { StringDecoder } from "node:string_decoder";
-import { createParser } from "eventsource-parser";
-import type { EventSourceMessage, EventSourceParser } from "eventsource-parser";
-
-/**
- * Called once per frame: `message.data` holds its data lines joined, `message.event` its `event:` line.
- * `atEnd` is true for a frame that only the end of the body completed (its closing blank line never came):
- * a reader keeps it when its data is whole, and drops it when the body was cut inside it.
- */
-export type SseFrameHandler = (message: EventSourceMessage, atEnd: boolean) => void;
+import type { EventSourceMessage } from "eventsource-parser";
+import { returnSseParser, takeSseParser } from "./sseParserPool";
+import type { PooledSseParser } from "./sseParserPool";
 
 const BYTE_ORDER_MARK = 0xfeff;
+const NO_FRAMES: readonly EventSourceMessage[] = Object.freeze([]);
 
 /**
  * The one SSE frame reader of both wires (the Responses events and the Chat Completions chunks): body bytes in,
- * frames out. eventsource-parser does the framing (CRLF, comments such as `: PING`, multi-line data, `event:`
- * lines). Node's streaming StringDecoder turns the bytes into text, joining characters split across chunks; it
- * costs a fraction of TextDecoder per chunk, which matters when every answer is thousands of small frames.
+ * frames out (`message.data` holds a frame's data lines joined, `message.event` its `event:` line).
+ * eventsource-parser does the framing (CRLF, comments such as `: PING`, multi-line data, `event:` lines); its
+ * parser is reused from stream to stream (sseParserPool.ts). Node's streaming StringDecoder turns the bytes into
+ * text, joining characters split across chunks; it costs a fraction of TextDecoder per chunk, which matters when
+ * every answer is thousands of small frames. The frames are returned, not called back for, so the caller reads
+ * them in its own loop.
  */
 export class SseFrameReader {
   private readonly textDecoder = new StringDecoder("utf8");
-  private readonly parser: EventSourceParser;
+  /** Null once the body ended: the parser went back to the pool and may be another stream's now. */
+  private pooled: PooledSseParser | null = takeSseParser();
   /** True until the first character: a leading byte order mark is dropped, as TextDecoder would. */
   private atStart = true;
-  private flushing = false;
+  private lastCompletedByEnd = false;
 
-  constructor(private readonly onFrame: SseFrameHandler) {
-    this.parser = createParser({ onEvent: (message) => this.onFrame(message, this.flushing) });
-  }
-
-  /** Feeds one chunk of the body; the handler is called for each frame it completes. */
-  push(chunk: Uint8Array): void {
-    this.feed(this.textDecoder.write(chunk));
+  /** Feeds one chunk of the body; returns the frames it completed, valid until the next call. */
+  push(chunk: Uint8Array): readonly EventSourceMessage[] {
+    return this.feed(this.parserInUse(), this.textDecoder.write(chunk));
   }
 
   /**
-   * The body ended. A last frame without its closing blank line (some relays end the body right after its
-   * data line) is completed here, with `atEnd` set; a character cut by the end reads as U+FFFD.
+   * The body ended: returns the frames its last bytes completed. A last frame without its closing blank line
+   * (some relays end the body right after its data line) is completed here, and `lastCompletedByEnd` says so:
+   * a reader keeps it when its data is whole, and drops it when the body was cut inside it. A character cut by
+   * the end reads as U+FFFD.
    */
-  end(): void {
-    this.feed(this.textDecoder.end());
-    this.flushing = true;
-    try {
-      this.parser.feed("\n\n");
-    } finally {
-      this.flushing = false;
-    }
+  end(): readonly EventSourceMessage[] {
+    const pooled = this.parserInUse();
+    this.feed(pooled, this.textDecoder.end());
+    const completed = pooled.completed.length;
+    pooled.parser.feed("\n\n");
+    this.lastCompletedByEnd = pooled.completed.length > completed;
+    const frames = pooled.completed.slice();
+    this.pooled = null;
+    returnSseParser(pooled);
+    return frames;
   }
 
-  private feed(text: string): void {
-    if (text === "") return;
+  /** True when the last frame `end()` returned was completed by the body's end, not by its blank line. */
+  get endCompletedLastFrame(): boolean {
+    return this.lastCompletedByEnd;
+  }
+
+  private parserInUse(): PooledSseParser {
+    if (this.pooled === null) throw new Error("SseFrameReader: the body already ended; this is a bug in Relay Chat.");
+    return this.pooled;
+  }
+
+  private feed(pooled: PooledSseParser, text: string): readonly EventSourceMessage[] {
+    pooled.completed.length = 0;
+    if (text === "") return NO_FRAMES;
     if (this.atStart) {
       this.atStart = false;
       if (text.charCodeAt(0) === BYTE_ORDER_MARK) text = text.slice(1);
     }
-    this.parser.feed(text);
+    pooled.parser.feed(text);
+    return pooled.completed;
   }
 }

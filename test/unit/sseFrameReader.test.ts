@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { outputTextOf, accumulateEvents, emptySnapshot } from "../../src/relay/accumulate";
 import { ChatCompletionsStreamDecoder } from "../../src/relay/chatCompletions/streamDecoder";
 import { SseFrameReader } from "../../src/relay/sseFrameReader";
+import { returnSseParser, takeSseParser } from "../../src/relay/sseParserPool";
 import type { RelayEvent } from "../../src/relay/types";
 
 // The one SSE frame reader both wires read their bodies with (src/relay/sseFrameReader.ts): framing by
@@ -15,9 +16,12 @@ interface Frame {
 
 function framesOf(bytes: Uint8Array, chunkSize: number): Frame[] {
   const frames: Frame[] = [];
-  const reader = new SseFrameReader((message, atEnd) => frames.push({ data: message.data, event: message.event, atEnd }));
-  for (let offset = 0; offset < bytes.length; offset += chunkSize) reader.push(bytes.subarray(offset, offset + chunkSize));
-  reader.end();
+  const reader = new SseFrameReader();
+  for (let offset = 0; offset < bytes.length; offset += chunkSize) {
+    for (const message of reader.push(bytes.subarray(offset, offset + chunkSize))) frames.push({ data: message.data, event: message.event, atEnd: false });
+  }
+  const last = reader.end();
+  last.forEach((message, index) => frames.push({ data: message.data, event: message.event, atEnd: index === last.length - 1 && reader.endCompletedLastFrame }));
   return frames;
 }
 
@@ -73,5 +77,32 @@ describe("SSE frame reader (both wires)", () => {
       assert.equal(snapshot.unreadableEventCount, 0, `chunk size ${size}`);
       assert.equal(outputTextOf(snapshot.output), "héllo 日本語 🎉", `chunk size ${size}`);
     }
+  });
+
+  it("reuses the parser of a stream that ended for the next one, which reads nothing of the last", () => {
+    const first = takeSseParser();
+    returnSseParser(first);
+    assert.equal(takeSseParser(), first, "a parser given back is taken again (its compiled code outlives a full GC)");
+    returnSseParser(first);
+    // The first stream ends right after an `event:` line and a half line of a frame that never completed.
+    assert.deepEqual(framesOf(Buffer.from('data: {"a":1}\n\nevent: response.failed\ndata: {"cut', "utf8"), 7), [
+      { data: '{"a":1}', event: undefined, atEnd: false },
+      { data: '{"cut', event: "response.failed", atEnd: true },
+    ]);
+    assert.deepEqual(framesOf(Buffer.from('\uFEFFdata: {"b":2}\n\n', "utf8"), 3), [{ data: '{"b":2}', event: undefined, atEnd: false }], "no event line, byte order mark dropped");
+  });
+
+  it("gives streams read at the same time a parser each, and refuses a chunk after the body's end", () => {
+    const one = new SseFrameReader();
+    const two = new SseFrameReader();
+    const read = (reader: SseFrameReader, text: string) => reader.push(Buffer.from(text, "utf8")).map((message) => `${message.event ?? ""}:${message.data}`);
+    assert.deepEqual(read(one, "event: a\ndata: {"), []);
+    assert.deepEqual(read(two, "data: [2"), []);
+    assert.deepEqual(read(one, '"x":1}\n\n'), ['a:{"x":1}']);
+    assert.deepEqual(read(two, "]\n\n"), [":[2]"]);
+    assert.deepEqual(one.end(), []);
+    assert.throws(() => one.push(Buffer.from("data: {}\n\n")), /already ended/);
+    assert.deepEqual(read(two, "data: 3\n\n"), [":3"], "the other stream reads on");
+    assert.deepEqual(two.end(), []);
   });
 });

@@ -12,19 +12,22 @@ import { ChatChunkTranslator } from "./chunkTranslator";
  * does the body's clean end.
  */
 export class ChatCompletionsStreamDecoder {
-  private readonly frames = new SseFrameReader((message, atEnd) => this.onFrame(message, atEnd));
+  private readonly frames = new SseFrameReader();
   private readonly translator = new ChatChunkTranslator();
   private batch: RelayEvent[] = [];
 
   /** Feeds one chunk of the body and returns the events it completed (possibly none). */
   push(chunk: Uint8Array): RelayEvent[] {
-    this.frames.push(chunk);
+    const frames = this.frames.push(chunk);
+    for (let index = 0; index < frames.length; index += 1) this.onFrame(frames[index], false);
     return this.takeBatch();
   }
 
   /** The body ended without being cut: a last frame without its blank line still counts when its JSON is whole. */
   end(): RelayEvent[] {
-    this.frames.end();
+    const frames = this.frames.end();
+    const last = frames.length - 1;
+    for (let index = 0; index <= last; index += 1) this.onFrame(frames[index], index === last && this.frames.endCompletedLastFrame);
     this.translator.end(this.batch);
     return this.takeBatch();
   }
