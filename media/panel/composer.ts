@@ -7,6 +7,7 @@ import { FilePicker, hashQueryAt } from "./filePicker";
 import { icon, iconButton } from "./icons";
 import { ImageAttachments, imageFilesOf } from "./imageAttachments";
 import type { Localizer } from "./localizer";
+import { fitMessageHint } from "./messageHint";
 import { ModelPicker } from "./modelPicker";
 import { RulesChip } from "./rulesChip";
 import { ModeSwitch } from "./modeSwitch";
@@ -72,8 +73,9 @@ export class Composer {
     this.meter = new ContextMeter(localizer);
     this.textarea = element("textarea", {
       className: "message-input",
-      attributes: { "aria-label": localizer.text("Message"), rows: "1", placeholder: localizer.text("Ask anything, # to attach a file") },
+      attributes: { "aria-label": localizer.text("Message"), rows: "1" },
     });
+    fitMessageHint(this.textarea, localizer);
     this.textarea.value = initialDraft;
     this.textarea.addEventListener("keydown", (event) => this.onKeyDown(event));
     this.textarea.addEventListener("input", () => this.onInput());

@@ -80,6 +80,7 @@ export const WEBVIEW_STRINGS: readonly string[] = [
   "Arguments as sent (JSON)",
   "Ask a question to start. Answers and tool calls appear here.",
   "Ask anything, # to attach a file",
+  "Ask anything, # to attach a file, / for commands",
   "Attach context",
   "What the model is told",
   "Attach selection {0}",

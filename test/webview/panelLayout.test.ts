@@ -126,6 +126,39 @@ describe("Chat panel webview: layout at every width and theme (Chromium)", funct
     });
   }
 
+  it("names / in the message box's hint where it fits on one line, and keeps the short hint in a narrow panel", async () => {
+    const hints: Record<number, string | null> = {};
+    for (const width of [260, 600]) {
+      const panel = await harness.open({ width, height: 600, theme: "dark" });
+      try {
+        await panel.sendState(busyConversation());
+        const input = panel.page.locator(".message-input");
+        await panel.page.waitForFunction(() => (document.querySelector(".message-input") as HTMLTextAreaElement | null)?.placeholder !== "");
+        await panel.page.waitForTimeout(50);
+        hints[width] = await input.getAttribute("placeholder");
+        // The hint shown stays on the box's one line: it is no wider than the room the box gives it.
+        const overflow = await input.evaluate((box) => {
+          const textarea = box as HTMLTextAreaElement;
+          const probe = document.createElement("span");
+          const style = getComputedStyle(textarea);
+          probe.style.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+          probe.style.whiteSpace = "nowrap";
+          probe.style.position = "absolute";
+          probe.textContent = textarea.placeholder;
+          document.body.append(probe);
+          const width = probe.getBoundingClientRect().width;
+          probe.remove();
+          return width - (textarea.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight));
+        });
+        assert.ok(overflow <= 0, `the hint fits at ${width} px (${overflow.toFixed(1)} px over)`);
+      } finally {
+        await panel.page.close();
+      }
+    }
+    assert.equal(hints[600], "Ask anything, # to attach a file, / for commands");
+    assert.equal(hints[260], "Ask anything, # to attach a file");
+  });
+
   it("shows the empty state and the first-run card without overflow at 260 px", async () => {
     const panel = await harness.open({ width: 260, height: 600, theme: "dark" });
     try {
