@@ -117,7 +117,8 @@ describe("Relay Chat in the workbench", function () {
     await message.fill("Is the stored key used?");
     await message.press("Enter");
     const refused = chat.getByRole("region", { name: "Turn details" }).last();
-    await refused.waitFor({ timeout: 60_000 });
+    // The receipt shows the request in progress from the relay's headers on; the refusal once the body is read.
+    await refused.getByText(/HTTP 401/).first().waitFor({ timeout: 60_000 });
     assert.match(await refused.innerText(), /HTTP 401/);
     assert.ok(await chat.getByRole("button", { name: "Set API key" }).last().isVisible(), "the error offers the fix");
     await workbench().screenshot("07-wrong-key");

@@ -58,6 +58,8 @@ const ANSWERED_TURNS = 8;
     await ask("And the next question?");
     await chat.getByText("You said: And the next question?").first().waitFor({ timeout: 60_000 });
     const last = chat.getByRole("region", { name: "Turn details" }).last();
+    // The answer's text streams before its receipt says how the request ended.
+    await last.getByText(/completed/i).first().waitFor({ timeout: 30_000 });
     assert.match(await last.innerText(), /completed/i);
     await workbench().panelScreenshot("compaction-03-answered-after-summary");
   });
