@@ -24,11 +24,7 @@ const identity = "Relay Chat <checkpoints@relay-chat.invalid>";
  * The branch's newest checkpoint as its ref file says, or null when there is none yet. `undefined` when the
  * file says something unexpected (a packed or symbolic ref, which this code never writes): ask git then.
  */
-export async function readCheckpointBranch(gitDir: string): Promise<string | null | undefined> {
-  return readBranchFile(gitDir);
-}
-
-function readBranchFile(gitDir: string): string | null | undefined {
+export function readCheckpointBranch(gitDir: string): string | null | undefined {
   let content: string;
   try {
     content = readFileSync(branchFile(gitDir), "utf8").trim();
@@ -41,7 +37,7 @@ function readBranchFile(gitDir: string): string | null | undefined {
 }
 
 /** The tree of a commit stored as a loose object (as this code writes them), or null when it is packed: ask git then. */
-export async function readLooseCommitTree(gitDir: string, commit: string): Promise<string | null> {
+export function readLooseCommitTree(gitDir: string, commit: string): string | null {
   if (!objectIdPattern.test(commit)) return null;
   let stored: Buffer;
   try {
@@ -54,7 +50,7 @@ export async function readLooseCommitTree(gitDir: string, commit: string): Promi
 }
 
 /** Writes a checkpoint commit of `tree` on top of `parent` and moves the branch to it; returns its id. */
-export async function writeCheckpointCommit(gitDir: string, tree: string, parent: string | null, now = new Date()): Promise<string> {
+export function writeCheckpointCommit(gitDir: string, tree: string, parent: string | null, now = new Date()): string {
   if (!objectIdPattern.test(tree) || (parent !== null && !objectIdPattern.test(parent))) throw new Error(`not a SHA-1 object id: ${tree} ${parent ?? ""}`);
   const when = `${Math.floor(now.getTime() / 1000)} +0000`;
   const body = [`tree ${tree}`, ...(parent ? [`parent ${parent}`] : []), `author ${identity} ${when}`, `committer ${identity} ${when}`, "", "Relay Chat checkpoint", ""].join("\n");
@@ -82,7 +78,7 @@ function moveBranch(gitDir: string, id: string, expected: string | null): void {
   writeNewFile(lock, `${id}\n`);
   try {
     // A packed ref (undefined here) was looked up by git for `expected`; the loose ref written now overrides it.
-    const current = readBranchFile(gitDir);
+    const current = readCheckpointBranch(gitDir);
     if (current !== undefined && current !== expected) throw new Error(`the checkpoint branch moved while a checkpoint was taken (now ${current ?? "none"}, expected ${expected ?? "none"})`);
     renameSync(lock, file);
   } catch (error) {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
-import { link, open, readFile, rename, stat, unlink, utimes } from "node:fs/promises";
+import { link, open, rename, stat, unlink, utimes } from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
 
@@ -15,9 +15,9 @@ import * as path from "node:path";
 // (index.lock, a ref's .lock) was left by a git that was killed mid-run (power loss, OOM, a killed window):
 // the holder removes it (removeLeftoverGitLocks), and checkpoints work again instead of failing forever.
 //
-// Taking, checking and releasing the lock when nobody else holds it (every checkpoint) is done with synchronous
-// calls on these few small local files: as promises each was a round trip through libuv's thread pool, and they
-// added 3 ms of wall time to a checkpoint. Waiting for another owner and breaking a stale lock stay asynchronous.
+// The lock's small local files are created, read and removed with synchronous calls: as promises each was a
+// round trip through libuv's thread pool, and they added 3 ms of wall time to every checkpoint. Waiting for
+// another owner, touching the lock and recording the running git stay asynchronous.
 
 export interface LockOptions {
   /** A lock untouched this long is stale whatever its owner (its owner touches it every staleAfterMs / 4). */
@@ -64,7 +64,7 @@ export class HeldLock {
     clearInterval(this.heartbeat);
     await this.writing;
     // Only our own lock is removed: if it was broken as stale (we froze), the file may now be another's.
-    if (readOwnerNow(this.file)?.token === this.owner.token) removeIfPresent(this.file);
+    if (readOwner(this.file)?.token === this.owner.token) removeIfPresent(this.file);
   }
 }
 
@@ -76,7 +76,7 @@ export async function acquireRepositoryLock(gitDir: string, options: LockOptions
   const owner: LockOwner = { token: randomUUID(), pid: process.pid, host: os.hostname() };
   const started = Date.now();
   for (let attempt = 0; ; attempt += 1) {
-    if (await createExclusively(file, owner)) return new HeldLock(file, owner, staleAfterMs);
+    if (createExclusively(file, owner)) return new HeldLock(file, owner, staleAfterMs);
     if (await isStale(file, staleAfterMs)) {
       await breakStaleLock(file, staleAfterMs);
       continue;
@@ -96,11 +96,7 @@ export async function removeLeftoverGitLocks(gitDir: string): Promise<string[]> 
   return removed;
 }
 
-async function createExclusively(file: string, owner: LockOwner): Promise<boolean> {
-  return createExclusivelyNow(file, owner);
-}
-
-function createExclusivelyNow(file: string, owner: LockOwner): boolean {
+function createExclusively(file: string, owner: LockOwner): boolean {
   let descriptor: number;
   try {
     descriptor = openSync(file, "wx");
@@ -109,7 +105,7 @@ function createExclusivelyNow(file: string, owner: LockOwner): boolean {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") {
       // The git directory is not there yet (a first checkpoint): nothing to lock against but ourselves.
       mkdirSync(path.dirname(file), { recursive: true });
-      return createExclusivelyNow(file, owner);
+      return createExclusively(file, owner);
     }
     throw error;
   }
@@ -140,7 +136,7 @@ async function isStale(file: string, staleAfterMs: number): Promise<boolean> {
     return false; // Gone already: the next attempt creates it.
   }
   if (Date.now() - touched > staleAfterMs) return true;
-  const owner = await readOwner(file);
+  const owner = readOwner(file);
   // Unreadable (its owner died between creating and writing it, or is writing it now): the age decides.
   if (!owner || owner.host !== os.hostname()) return false;
   return !isAlive(owner.pid) && (owner.gitPid === undefined || !isAlive(owner.gitPid));
@@ -154,14 +150,14 @@ async function isStale(file: string, staleAfterMs: number): Promise<boolean> {
 async function breakStaleLock(file: string, staleAfterMs: number): Promise<void> {
   const breaker = `${file}.break`;
   const breakerOwner: LockOwner = { token: randomUUID(), pid: process.pid, host: os.hostname() };
-  if (!(await createExclusively(breaker, breakerOwner))) {
+  if (!createExclusively(breaker, breakerOwner)) {
     // Someone else is breaking it; a breaker left by a killed process is itself stale after a moment.
     if (await isStale(breaker, Math.min(staleAfterMs, 5_000))) await unlink(breaker).catch(() => undefined);
     await delay(20);
     return;
   }
   try {
-    const stale = await readOwner(file);
+    const stale = readOwner(file);
     if (!(await isStale(file, staleAfterMs))) return;
     // Move it aside, then make sure what was moved is the lock judged stale; if its owner released it and
     // another took a new one in between, put that one back (link fails if a lock exists again: then it is not ours to touch).
@@ -171,7 +167,7 @@ async function breakStaleLock(file: string, staleAfterMs: number): Promise<void>
     } catch {
       return;
     }
-    const moved = await readOwner(aside);
+    const moved = readOwner(aside);
     if (moved?.token !== stale?.token) await link(aside, file).catch(() => undefined);
     await unlink(aside).catch(() => undefined);
   } finally {
@@ -179,25 +175,13 @@ async function breakStaleLock(file: string, staleAfterMs: number): Promise<void>
   }
 }
 
-async function readOwner(file: string): Promise<LockOwner | null> {
+function readOwner(file: string): LockOwner | null {
   try {
-    return ownerFrom(await readFile(file, "utf8"));
+    const owner = JSON.parse(readFileSync(file, "utf8")) as Partial<LockOwner>;
+    return typeof owner.token === "string" && typeof owner.pid === "number" && typeof owner.host === "string" ? (owner as LockOwner) : null;
   } catch {
     return null;
   }
-}
-
-function readOwnerNow(file: string): LockOwner | null {
-  try {
-    return ownerFrom(readFileSync(file, "utf8"));
-  } catch {
-    return null;
-  }
-}
-
-function ownerFrom(text: string): LockOwner | null {
-  const owner = JSON.parse(text) as Partial<LockOwner>;
-  return typeof owner.token === "string" && typeof owner.pid === "number" && typeof owner.host === "string" ? (owner as LockOwner) : null;
 }
 
 async function writeOwner(file: string, owner: LockOwner): Promise<void> {

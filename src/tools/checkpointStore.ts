@@ -131,7 +131,7 @@ export class FolderCheckpoints {
     // Before the first checkpoint git has recorded no trees in the index: it writes them all.
     const tree = (head ? await writeIndexTree(this.repository.gitDir, indexFile(this.repository), await this.treeOf(head)) : null) ?? text(await this.git(["write-tree"]));
     if (head && (await this.treeOf(head)) === tree) return head;
-    const commit = await writeCheckpointCommit(this.repository.gitDir, tree, head);
+    const commit = writeCheckpointCommit(this.repository.gitDir, tree, head);
     this.trees.set(commit, tree);
     await this.mergePacksWhenMany();
     return commit;
@@ -178,7 +178,7 @@ export class FolderCheckpoints {
 
   /** The branch's newest checkpoint: its ref file is read without starting a git, unless it is unusual. */
   private async head(): Promise<string | null> {
-    const read = await readCheckpointBranch(this.repository.gitDir);
+    const read = readCheckpointBranch(this.repository.gitDir);
     if (read !== undefined) return read;
     try {
       return text(await this.git(["rev-parse", "--verify", "--quiet", checkpointBranch]));
@@ -189,7 +189,7 @@ export class FolderCheckpoints {
 
   /** A checkpoint's tree, remembered for the checkpoints this window made or looked up (a commit never changes). */
   private async treeOf(commit: string): Promise<string> {
-    const known = this.trees.get(commit) ?? (await readLooseCommitTree(this.repository.gitDir, commit));
+    const known = this.trees.get(commit) ?? readLooseCommitTree(this.repository.gitDir, commit);
     if (known) return known;
     const tree = text(await this.git(["rev-parse", `${commit}^{tree}`]));
     this.trees.set(commit, tree);
