@@ -66,7 +66,7 @@ export interface RequestRecord {
   responseId: string | null;
   /** Usage to show and add up; null when the relay reported none, or only zeros for a non-empty answer. */
   usage: Usage | null;
-  /** What the relay sent as usage when it is not counted (all zeros), kept for the record. */
+  /** What the relay sent as usage when it is not what is counted (all zeros, or figures that cannot be believed), kept for the record. */
   reportedUsage?: Usage;
   /** Latency to the first byte and to the end, for the receipt; absent in files saved before they existed. */
   firstByteMs?: number | null;

@@ -1,5 +1,6 @@
 import type { ModelPrice } from "../relay/modelPrice";
 import type { InputItem } from "../relay/types";
+import { usageFigure } from "../relay/usage";
 import type { Conversation, RequestPurpose, Turn } from "./conversation";
 import { pathTo } from "./conversation";
 import { summaryIndexIn, summaryRequestItems, summaryRequestTurn } from "./compaction";
@@ -74,10 +75,11 @@ export function estimateSend(conversation: Conversation, parentId: string | null
   const lastTurn = path[path.length - 1];
   // An included incomplete turn reported no usage that counts its partial answer as history: count by characters.
   const lastRequest = lastTurn?.requests.filter((request) => request.outcome.kind === "completed").pop();
-  const usage = lastRequest?.usage;
+  // Usage a relay reported that cannot be believed (usage.ts) is no basis: the branch is counted by its characters.
+  const usedInput = usageFigure(lastRequest?.usage, "input_tokens");
   // Usage counted before a summary replaced turns would count them still: the summary's branch is counted by its characters.
-  if (lastTurn?.outcome.kind === "completed" && usage && typeof usage.input_tokens === "number" && !summarizedSince(path, lastRequest?.startedAt ?? 0)) {
-    historyTokens = usage.input_tokens + (typeof usage.output_tokens === "number" ? usage.output_tokens : 0);
+  if (lastTurn?.outcome.kind === "completed" && usedInput !== null && !summarizedSince(path, lastRequest?.startedAt ?? 0)) {
+    historyTokens = usedInput + (usageFigure(lastRequest?.usage, "output_tokens") ?? 0);
     basis = "last_usage";
   } else {
     historyTokens = estimateTokensOfItems(historyItemsBefore(conversation, parentId));
@@ -91,11 +93,11 @@ export function estimateSend(conversation: Conversation, parentId: string | null
  */
 export function estimateNextRequest(conversation: Conversation, turn: Turn, added: readonly InputItem[], thresholdTokens: number, purpose: RequestPurpose): SendEstimate {
   const last = turn.requests[turn.requests.length - 1];
-  const usage = last?.usage;
-  if (last && usage && typeof usage.input_tokens === "number") {
+  const usedInput = usageFigure(last?.usage, "input_tokens");
+  if (last && usedInput !== null) {
     // The last request's input is all resent; its output only when it completed (it is then history).
-    const resentOutput = last.outcome.kind === "completed" && typeof usage.output_tokens === "number" ? usage.output_tokens : 0;
-    return estimate(usage.input_tokens + resentOutput + estimateTokensOfItems(added), thresholdTokens, "last_usage", purpose);
+    const resentOutput = last.outcome.kind === "completed" ? usageFigure(last.usage, "output_tokens") ?? 0 : 0;
+    return estimate(usedInput + resentOutput + estimateTokensOfItems(added), thresholdTokens, "last_usage", purpose);
   }
   return estimate(estimateTokensOfItems([...requestInputFor(conversation, turn), ...added]), thresholdTokens, "characters", purpose);
 }

@@ -178,7 +178,8 @@ function settleRecord(record: RequestRecord, result: RequestResult): void {
   else delete record.requestIds;
   record.responseId = result.snapshot.responseId;
   record.usage = result.usage;
-  if (result.usage === null && result.snapshot.usage !== null) record.reportedUsage = result.snapshot.usage;
+  // What the relay sent, when it is not what is counted: zeros for an answer, or figures that cannot be believed (usage.ts).
+  if (result.snapshot.usage !== null && result.usage !== result.snapshot.usage) record.reportedUsage = result.snapshot.usage;
   record.firstByteMs = result.timing.firstByteMs === null ? null : Math.round(result.timing.firstByteMs);
   record.totalMs = Math.round(result.timing.totalMs);
   record.output = [...result.snapshot.output];

@@ -2,6 +2,7 @@ import * as l10n from "@vscode/l10n";
 import { refusalTextOf } from "../relay/accumulate";
 import { isObject } from "../relay/outputItems";
 import type { OutputItem } from "../relay/types";
+import { usageDetail, usageFigure } from "../relay/usage";
 import { answerTextOf } from "../chat/answerText";
 import { preferredCost } from "../chat/cost";
 import { summaryText } from "../chat/compaction";
@@ -123,10 +124,10 @@ export function receiptOf(request: RequestRecord, extraNote: string | null = nul
     outcomeLabel: outcomeLabel(request.outcome),
     usage: usage
       ? {
-          inputTokens: usage.input_tokens ?? null,
-          cachedTokens: usage.input_tokens_details?.cached_tokens ?? null,
-          outputTokens: usage.output_tokens ?? null,
-          reasoningTokens: usage.output_tokens_details?.reasoning_tokens ?? null,
+          inputTokens: usageFigure(usage, "input_tokens"),
+          cachedTokens: usageDetail(usage, "cached_tokens"),
+          outputTokens: usageFigure(usage, "output_tokens"),
+          reasoningTokens: usageDetail(usage, "reasoning_tokens"),
         }
       : null,
     latencyMs: request.totalMs ?? null,
