@@ -51,8 +51,14 @@ export interface RequestRecord {
   otherRelayReasoningLeftOut?: number;
   /** "chat": sent over Chat Completions (/v1/chat/completions); absent: the Responses interface. */
   protocol?: "chat";
-  /** Reasoning items of the history a Chat Completions request could not carry, left out of it. */
+  /** Reasoning items of the history a Chat Completions request could not carry (the Responses interface's), left out of it. */
   chatReasoningLeftOut?: number;
+  /** Parts of messages (files and the like) a Chat Completions request could not carry, left out of it. */
+  chatPartsLeftOut?: number;
+  /** Reasoning read from Chat Completions answers, left out of a request over the Responses interface (it has no field for it). */
+  responsesReasoningLeftOut?: number;
+  /** Tool calls the answer proposed beyond the most one answer may hold: refused, never run. */
+  refusedToolCalls?: number;
   streamed: boolean;
   maxOutputTokens: number | null;
   outcome: RequestState;

@@ -1,4 +1,5 @@
 import type { ModelPrice } from "../relay/modelPrice";
+import { chatReasoningSentText } from "../relay/chatCompletions/chatReasoning";
 import type { InputItem } from "../relay/types";
 import { usageFigure } from "../relay/usage";
 import type { Conversation, RequestPurpose, Turn } from "./conversation";
@@ -51,11 +52,17 @@ export function estimateTokensOfText(text: string): number {
   return Math.ceil(text.length / CHARACTERS_PER_TOKEN_ESTIMATE);
 }
 
-/** Text of plain messages and tool results counts as text, an image part as IMAGE_TOKEN_ESTIMATE; anything else as its JSON. */
+/**
+ * Text of plain messages and tool results counts as text, an image part as IMAGE_TOKEN_ESTIMATE, reasoning read
+ * from Chat Completions as what goes back of it (its text once, not also the copy shown in the panel); anything
+ * else as its JSON.
+ */
 export function estimateTokensOfItems(items: readonly InputItem[]): number {
   let tokens = 0;
   for (const item of items) {
-    if (typeof item.content === "string") tokens += estimateTokensOfText(item.content);
+    const reasoning = chatReasoningSentText(item);
+    if (reasoning !== null) tokens += estimateTokensOfText(reasoning);
+    else if (typeof item.content === "string") tokens += estimateTokensOfText(item.content);
     else if (Array.isArray(item.content)) for (const part of item.content) tokens += isImagePart(part) ? IMAGE_TOKEN_ESTIMATE : estimateTokensOfText(JSON.stringify(part));
     else if (item.type === "function_call_output" && typeof item.output === "string") tokens += estimateTokensOfText(item.output);
     else tokens += estimateTokensOfText(JSON.stringify(item));

@@ -24,6 +24,8 @@ export function receiptLine(result: RequestResult, cost?: RequestCost): string {
   parts.push(`request id ${result.requestIds.length > 0 ? result.requestIds.join(", ") : "(none)"}`);
   const omitted = result.snapshot.omittedStreamedItems;
   if (omitted > 0) parts.push(`the relay's final response left out ${omitted} streamed item${omitted === 1 ? "" : "s"} (kept)`);
+  const refused = result.snapshot.refusedToolCalls;
+  if (refused > 0) parts.push(`${refused} more tool call${refused === 1 ? "" : "s"} than one answer may hold were refused`);
   const unreadable = result.snapshot.unreadableEventCount;
   if (unreadable > 0) parts.push(`${unreadable} event${unreadable === 1 ? "" : "s"} could not be read: the answer may be missing text`);
   return parts.join(" · ");

@@ -1,6 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import type { Dispatcher } from "undici";
 import { accumulateEvents, emptySnapshot, snapshotFromResponseBody } from "./accumulate";
+import { UNFINISHED_TOOL_CALL_REASON } from "./chatCompletions/chunkTranslator";
 import { classifyHttpError, classifyLocalOutcome, classifyNetworkError, classifyServiceError } from "./errorClassifier";
 import type { ClassifiedError } from "./errorClassifier";
 import { RESPONSE_COST_HEADER, billedCostOf } from "./billedCost";
@@ -240,7 +241,9 @@ export class Exchange {
           explanation:
             outcome.reason === "max_output_tokens"
               ? l10n.t("The answer stopped at the output budget (max_output_tokens). Continue or retry with a larger budget; either is a new, possibly billed request.")
-              : l10n.t("The relay stopped before the answer was complete ({0}).", outcome.reason ?? l10n.t("no reason given")),
+              : outcome.reason === UNFINISHED_TOOL_CALL_REASON
+                ? l10n.t("The relay said the answer was finished while a tool call was still half-written, so the call was not run and nothing was sent. Retry asks again (a new, possibly billed request).")
+                : l10n.t("The relay stopped before the answer was complete ({0}).", outcome.reason ?? l10n.t("no reason given")),
         };
       default:
         return classifyLocalOutcome(outcome);

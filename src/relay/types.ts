@@ -105,6 +105,8 @@ export interface ResponseSnapshot {
   readonly unreadableEventCount: number;
   /** Streamed items that the final response's `output` left out; they are kept in `output` all the same. */
   readonly omittedStreamedItems: number;
+  /** Tool calls the answer proposed beyond the most one answer may hold: refused, never run (chunkTranslator.ts). */
+  readonly refusedToolCalls: number;
 }
 
 export type TerminalKind = "completed" | "incomplete" | "failed" | "error_event";
