@@ -127,6 +127,7 @@ export async function sendTurnRequest(
     lastSavedAt = context.clock.now();
     void context.save();
   };
+  listener.onRequestStart?.(turn.id);
   const received = await context.client.send(body, {
     signal,
     ...(record.protocol === "chat" ? { protocol: "chat" as const } : {}),

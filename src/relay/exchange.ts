@@ -40,6 +40,8 @@ export interface ExchangeSettings {
   extraHeaders: Readonly<Record<string, string>>;
   /** The limit that applies to this request: the idle limit of a stream, or the whole-answer limit otherwise. */
   timeoutMs: number;
+  /** A stream's limit on time without content (contentWatch.ts). */
+  contentTimeoutMs?: number;
 }
 
 export class Exchange {
@@ -147,11 +149,12 @@ export class Exchange {
     return this.result({ kind: "http_error", status, code: classified.code, message: classified.message, body: this.redact(body.slice(0, 2000)) }, classified);
   }
 
-  finishStream(thrown: unknown, aborted: boolean, sizeLimitHit: boolean): RequestResult {
+  finishStream(thrown: unknown, aborted: boolean, sizeLimitHit: boolean, contentTimedOut = false): RequestResult {
     const snapshot = this.snapshot;
     if (snapshot.terminal) return this.result(outcomeOfTerminal(snapshot, this.eventsReceived));
     if (sizeLimitHit) return this.result({ kind: "interrupted", bytes: this.bytes, events: this.eventsReceived, reason: "size_limit" });
     if (aborted) return this.result({ kind: "cancelled" });
+    if (contentTimedOut) return this.result({ kind: "timed_out", limitMs: this.settings.contentTimeoutMs ?? this.settings.timeoutMs, withoutContent: true });
     if (thrown && TIMEOUT_CODES.has(codeOf(thrown))) return this.timedOut();
     return this.result({ kind: "interrupted", bytes: this.bytes, events: this.eventsReceived });
   }
