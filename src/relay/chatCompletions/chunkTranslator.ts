@@ -11,7 +11,6 @@ import { responsesUsageOf } from "./usageMapping";
 // terminal is said, and the client reads the stream as interrupted. A chunk with an `error` is the end: the text
 // so far stays, the error is the outcome.
 //
-//
 // As strict as the Responses reader: a `finish_reason` other than `tool_calls` (or `length`, `content_filter`) while
 // a tool call is half-sent (no name, or arguments that are not whole JSON) is an incomplete answer, so nothing runs
 // and nothing is sent on its own. Two ids are never merged into one call: a piece with another id under a used
