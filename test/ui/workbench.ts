@@ -85,8 +85,10 @@ export class Workbench {
     const page = context.pages()[0] ?? (await context.newPage());
     const address = new URL(environment.url);
     address.searchParams.set("folder", environment.folder);
-    await page.goto(address.toString());
-    await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
+    // The page's first load is the slowest step on a loaded machine (CI's 2 cores); the workbench check below
+    // is what the tests rely on, so loading gets as long as it does.
+    await page.goto(address.toString(), { timeout: 120_000 });
+    await page.locator(".monaco-workbench").waitFor({ timeout: 120_000 });
     return new Workbench(page, context, profile, environment);
   }
 
