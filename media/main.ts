@@ -77,6 +77,9 @@ class PanelApp {
       case "image":
         this.view?.showImage(message.name, message.dataUrl);
         return;
+      case "attachmentText":
+        this.view?.showAttachmentText(message.target, message.attachment);
+        return;
       default:
         unreachable(message);
     }

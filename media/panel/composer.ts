@@ -1,5 +1,7 @@
 import type { AttachmentView, ChatModeView, ContextMeterView, FileMatchView, ImageLimitsView, RelayModelsView, RulesView, SlashCommandView, ToHost } from "../../src/panel/protocol";
 import { DEFAULT_IMAGE_LIMITS, IMAGE_MEDIA_TYPES } from "../../src/panel/protocol";
+import type { AttachmentPeek } from "./attachmentPeek";
+import { chipOpener } from "./attachmentPeek";
 import { ContextMeter } from "./contextMeter";
 import { button, element } from "./dom";
 import { chipTitle, contextIcon } from "./contextOptions";
@@ -69,6 +71,8 @@ export class Composer {
     initialDraft: string,
     /** Called when a message was sent (the view scrolls to it). */
     private readonly onSent: () => void,
+    /** Shows what an opened chip adds to the message (shared with the sent messages' chips). */
+    private readonly peek: AttachmentPeek,
   ) {
     this.meter = new ContextMeter(localizer);
     this.textarea = element("textarea", {
@@ -180,6 +184,8 @@ export class Composer {
     if (state.rules) chips.unshift(this.rulesChip.chip);
     this.chips.replaceChildren(...chips);
     this.chips.hidden = chips.length === 0;
+    const activeFileShown = activeFile !== null && !state.attachments.some((attachment) => attachment.kind === "file" && attachment.label === activeFile.label);
+    this.peek.closeIfGone((target) => (target.place === "pending" ? state.attachments.some((attachment) => attachment.id === target.id) : activeFileShown));
   }
 
   /** The host's files for the `#` query. */
@@ -300,18 +306,17 @@ export class Composer {
 
   private renderActiveFileChip(label: string): HTMLElement {
     const description = this.localizer.text("Current file");
+    const opener = chipOpener(this.peek, { target: { place: "activeFile" }, kind: "file", label }, [icon("file"), element("span", { className: "chip-label", text: label }), element("span", { className: "chip-description", text: description })], this.localizer, () => ({ popupIn: this.root }));
     return element("span", { className: "chip active-file", attributes: { title: this.localizer.format("{0} (current file): sent with your message", label) } }, [
-      icon("file"),
-      element("span", { className: "chip-label", text: label }),
-      element("span", { className: "chip-description", text: description }),
+      opener,
       iconButton("close", this.localizer.format("Remove {0}", label), () => this.post({ type: "removeActiveFile" }), "chip-remove"),
     ]);
   }
 
   private renderChip(attachment: AttachmentView): HTMLElement {
+    const chip = { target: { place: "pending" as const, id: attachment.id }, kind: attachment.kind, label: attachment.label };
     return element("span", { className: `chip${attachment.note === undefined ? "" : " noted"}`, attributes: { title: chipTitle(attachment) } }, [
-      icon(contextIcon(attachment.kind)),
-      element("span", { className: "chip-label", text: attachment.label }),
+      chipOpener(this.peek, chip, [icon(contextIcon(attachment.kind)), element("span", { className: "chip-label", text: attachment.label })], this.localizer, () => ({ popupIn: this.root })),
       iconButton("close", this.localizer.format("Remove {0}", attachment.label), () => this.post({ type: "removeAttachment", id: attachment.id }), "chip-remove"),
     ]);
   }
