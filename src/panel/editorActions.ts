@@ -3,6 +3,7 @@ import type { Conversation } from "../chat/conversation";
 import type { ImageStore } from "../chat/imageStore";
 import type { ChatTools } from "../chat/toolRound";
 import { attachmentTextOf } from "./attachmentText";
+import { exactNamesFirst } from "./contextMatchOrder";
 import { curlForReceipt } from "./curlCommand";
 import { AttachmentList, limitedAttachment } from "./messageAttachments";
 import type { Attachment, NewAttachment } from "./messageAttachments";
@@ -189,13 +190,14 @@ export class EditorActions {
 
   /**
    * The `#` query's matches: a few folders, the files, then a few workspace symbols (asked for from two characters
-   * on). A language server still starting can take seconds for symbols; the files do not wait for it that long.
+   * on), a name typed whole first (contextMatchOrder.ts). A language server still starting can take seconds for
+   * symbols; the files do not wait for it that long.
    */
   async findFiles(query: string): Promise<void> {
     const files = this.context.files;
     const symbols = query.trim().length >= 2 && this.context.workspaceContext ? withinTime(this.context.workspaceContext.symbols(query.trim()), SYMBOL_WAIT_MS) : Promise.resolve([]);
     const [folders, matches, found] = await Promise.all([files ? files.folders(query, 3) : [], files ? files.search(query) : [], symbols]);
-    this.context.postFileMatches(query, [...folders, ...matches, ...found]);
+    this.context.postFileMatches(query, exactNamesFirst(query, [...folders, ...matches, ...found]));
   }
 
   /** Context picked with `#`: a folder's file list, or what the editor gathers (Problems, Terminal, Changes, a symbol). */
