@@ -192,6 +192,10 @@ export interface SlashCommandView {
   description: string;
   argumentHint: string;
   origin: "builtin" | "workspace" | "user";
+  /** A prompt file in the place of the built-in of its name. */
+  replacesBuiltin?: boolean;
+  /** A built-in that keeps its name: the prompt file of that name (shown as its source) is not used. */
+  ignoredFile?: string;
   /** About how many tokens its prompt adds to what the model is told (the context meter counts it while the command is in the box). */
   promptTokens?: number;
 }

@@ -285,4 +285,7 @@ export const WEBVIEW_STRINGS: readonly string[] = [
   "Goes to the model inside your message, exactly as below.",
   "Sent to the model inside this message, exactly as below.",
   "This attachment is not there any more.",
+  "{0} is not used: /{1} is Relay Chat's own",
+  "Workspace prompt file, in place of the built-in",
+  "Your prompt file, in place of the built-in",
 ];
