@@ -134,9 +134,14 @@ describe("panel slash commands (Node, relay emulator)", function () {
     const requests = sentBodies(harness).length;
     controller.handle({ type: "send", text: "/compact" });
     const state = await harness.waitFor((current) => current.notice !== null, "the notice");
-    assert.match(state.notice ?? "", /no earlier turns to summarize/);
+    // Information, not a failure: not "Something went wrong: …".
+    assert.equal(state.notice, "There are no earlier turns to summarize: the last 4 turns are always sent as they are.");
     assert.equal(state.turns.length, 1, "no /compact message was sent");
     assert.equal(sentBodies(harness).length, requests);
+    // The Summarize earlier turns button says the same.
+    controller.handle({ type: "fix", action: "summarizeEarlierTurns" });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(controller.state().notice, "There are no earlier turns to summarize: the last 4 turns are always sent as they are.");
   });
 
   it("/plan switches the conversation to Plan mode and sends its text there; another hook can take it over", async () => {
