@@ -1,10 +1,9 @@
 import type { AttachmentView, ChatModeView, ContextMeterView, FileMatchView, ImageLimitsView, RelayModelsView, RulesView, SlashCommandView, ToHost } from "../../src/panel/protocol";
 import { DEFAULT_IMAGE_LIMITS, IMAGE_MEDIA_TYPES } from "../../src/panel/protocol";
 import type { AttachmentPeek } from "./attachmentPeek";
-import { chipOpener } from "./attachmentPeek";
+import { renderComposerChips } from "./composerChips";
 import { ContextMeter } from "./contextMeter";
 import { button, element } from "./dom";
-import { chipTitle, contextIcon } from "./contextOptions";
 import { FilePicker, hashQueryAt } from "./filePicker";
 import { icon, iconButton } from "./icons";
 import { ImageAttachments, imageFilesOf } from "./imageAttachments";
@@ -162,30 +161,11 @@ export class Composer {
     const signature = JSON.stringify([state.attachments, state.selectionOffer, state.activeFileOffer, state.rules === null || state.rules === undefined]);
     if (signature === this.chipsSignature) return;
     this.chipsSignature = signature;
-    const chips = state.attachments.map((attachment) => this.renderChip(attachment));
-    const activeFile = state.activeFileOffer;
-    // The active file goes with the message unless it is attached already (then it goes once, as attached).
-    if (activeFile !== null && !state.attachments.some((attachment) => attachment.kind === "file" && attachment.label === activeFile.label)) {
-      chips.unshift(this.renderActiveFileChip(activeFile.label));
-    }
-    const offer = state.selectionOffer;
-    // The selection is offered unless it is attached already.
-    if (offer !== null && !state.attachments.some((attachment) => attachment.kind === "selection" && attachment.label === offer.label)) {
-      const label = this.localizer.format("Attach selection {0}", offer.label);
-      const offered = element("button", { className: "chip offered", attributes: { type: "button", title: label, "aria-label": label } }, [
-        icon("add"),
-        icon("selection"),
-        element("span", { className: "chip-label", text: offer.label }),
-      ]);
-      offered.addEventListener("click", () => this.post({ type: "attachSelection" }));
-      chips.push(offered);
-    }
+    const chips = renderComposerChips(state, this.localizer, this.post, this.peek, this.root);
     // The Rules chip is the same element throughout, so its open list and focus survive other chips changing.
     if (state.rules) chips.unshift(this.rulesChip.chip);
     this.chips.replaceChildren(...chips);
     this.chips.hidden = chips.length === 0;
-    const activeFileShown = activeFile !== null && !state.attachments.some((attachment) => attachment.kind === "file" && attachment.label === activeFile.label);
-    this.peek.closeIfGone((target) => (target.place === "pending" ? state.attachments.some((attachment) => attachment.id === target.id) : activeFileShown));
   }
 
   /** The host's files for the `#` query. */
@@ -302,22 +282,5 @@ export class Composer {
   private resize(): void {
     this.textarea.style.height = "auto";
     this.textarea.style.height = `${Math.min(MAX_INPUT_HEIGHT, this.textarea.scrollHeight + 2)}px`;
-  }
-
-  private renderActiveFileChip(label: string): HTMLElement {
-    const description = this.localizer.text("Current file");
-    const opener = chipOpener(this.peek, { target: { place: "activeFile" }, kind: "file", label }, [icon("file"), element("span", { className: "chip-label", text: label }), element("span", { className: "chip-description", text: description })], this.localizer, () => ({ popupIn: this.root }));
-    return element("span", { className: "chip active-file", attributes: { title: this.localizer.format("{0} (current file): sent with your message", label) } }, [
-      opener,
-      iconButton("close", this.localizer.format("Remove {0}", label), () => this.post({ type: "removeActiveFile" }), "chip-remove"),
-    ]);
-  }
-
-  private renderChip(attachment: AttachmentView): HTMLElement {
-    const chip = { target: { place: "pending" as const, id: attachment.id }, kind: attachment.kind, label: attachment.label };
-    return element("span", { className: `chip${attachment.note === undefined ? "" : " noted"}`, attributes: { title: chipTitle(attachment) } }, [
-      chipOpener(this.peek, chip, [icon(contextIcon(attachment.kind)), element("span", { className: "chip-label", text: attachment.label })], this.localizer, () => ({ popupIn: this.root })),
-      iconButton("close", this.localizer.format("Remove {0}", attachment.label), () => this.post({ type: "removeAttachment", id: attachment.id }), "chip-remove"),
-    ]);
   }
 }
