@@ -81,4 +81,3 @@ export class TerminalHistory implements vscode.Disposable {
     run.commandLine = execution.commandLine.value || run.commandLine;
   }
 }
-
