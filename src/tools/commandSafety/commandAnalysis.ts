@@ -76,12 +76,15 @@ export function analyzeCommandWords(words: readonly string[], dialect: ShellDial
   return contextAt(dialect, 1, { commands: 0 }).analyzeWords(words);
 }
 
-function tooDeep(words: readonly string[]): CommandNode {
-  return commandNode({ words, program: programName(words[0] ?? ""), concerns: [{ kind: "unreadable", subject: "…", index: 0 }] });
+/** What is left of a line once the analysis has read too much: one node that needs a card. */
+const exhausted: CommandNode = commandNode({ words: [], program: "", concerns: [{ kind: "unreadable", subject: "…", index: -1 }] });
+
+function tooDeep(): CommandNode {
+  return exhausted;
 }
 
 function analyzeWords(words: readonly string[], context: AnalysisContext, readSuffixes: boolean): CommandNode {
-  if (!context.spend()) return tooDeep(words);
+  if (!context.spend()) return tooDeep();
   const first = words[0];
   if (first === undefined) return commandNode({ words, program: "" });
   if (keywords.has(first)) {
@@ -118,9 +121,13 @@ function assignments(words: readonly string[], context: AnalysisContext): Comman
 function unknownProgram(words: readonly string[], context: AnalysisContext, readSuffixes: boolean): CommandNode {
   const program = programName(words[0] ?? "");
   const rest = words.slice(1).map((word, offset) => ({ word, index: offset + 1 }));
-  const inner: InnerCommand[] = readSuffixes
-    ? rest.filter((each) => !each.word.startsWith("-")).map((each) => ({ kind: "command" as const, node: analyzeWords(words.slice(each.index), context, false) }))
-    : [];
+  const inner: InnerCommand[] = [];
+  for (const each of readSuffixes ? rest : []) {
+    if (each.word.startsWith("-")) continue;
+    const node = analyzeWords(words.slice(each.index), context, false);
+    inner.push({ kind: "command", node });
+    if (node === exhausted) break;
+  }
   return commandNode({
     words,
     program,

@@ -159,6 +159,15 @@ function windowsShell(commandSwitches: readonly string[]): Analyzer {
   };
 }
 
+/** eval runs its words, joined, as a command line: read like `sh -c`. */
+const evaluate: Analyzer = (words, context) => {
+  const script = words.slice(1).join(" ");
+  return commandNode({ words, program: "eval", passThrough: script !== "", inner: script === "" ? [] : [{ kind: "line", line: context.analyzeLine(script) }] });
+};
+
+/** `. file` and `source file` run a script in the shell itself. */
+const source: Analyzer = (words) => commandNode({ words, program: programName(words[0] ?? ""), concerns: words.length > 1 ? scriptFile(words, 1) : [] });
+
 /** busybox and toybox run the applet named by their first word. */
 const multiCall: Analyzer = (words, context) => {
   const rest = words.slice(1);
@@ -181,6 +190,9 @@ export const interpreterAnalyzers: ReadonlyMap<string, Analyzer> = new Map<strin
   ["cmd", windowsShell(["/c", "/k", "/r"])],
   ["powershell", windowsShell(["-c", "-command", "-encodedcommand", "-e", "-ec", "-f", "-file"])],
   ["pwsh", windowsShell(["-c", "-command", "-encodedcommand", "-e", "-ec", "-f", "-file"])],
+  ["eval", evaluate],
+  ["source", source],
+  [".", source],
   ["busybox", multiCall],
   ["toybox", multiCall],
 ]);
