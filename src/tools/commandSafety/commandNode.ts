@@ -27,7 +27,10 @@ export interface Concern {
   readonly kind: ConcernKind;
   /** The words it is about, as written ("--output=../x", "git -c", "xargs"). */
   readonly subject: string;
-  /** The word of the command it is about; a rule that spells this word out covers it. -1: the line as a whole. */
+  /**
+   * The word of the command it is about; a rule that spells this word out covers it. -1: what the program is
+   * (xargs, sudo, npx, a shell reading its input), which no prefix or glob rule covers, only an exact one.
+   */
   readonly index: number;
 }
 

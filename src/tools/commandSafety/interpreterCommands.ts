@@ -56,7 +56,9 @@ const shell: Analyzer = (words, context) => {
     return commandNode({ words, program, concerns, passThrough: true, inner: [{ kind: "line", line: context.analyzeLine(first) }] });
   }
   if (runsScript) concerns.push({ kind: "unknownOption", subject: "-c", index: index - 1 });
+  // Without a script it runs what it reads from its input: `echo git push | bash`.
   if (first !== undefined) concerns.push(...scriptFile(words, index));
+  else concerns.push({ kind: "inputCommands", subject: words[0] ?? "", index: -1 });
   return commandNode({ words, program, concerns });
 };
 
@@ -106,6 +108,9 @@ function interpreter(spec: InterpreterSpec): Analyzer {
     if (module !== undefined) concerns.push({ kind: "runsScript", subject: `${module.written} ${module.value ?? ""}`, index: module.index });
     const scriptIndex = parsed.end < words.length ? parsed.end : -1;
     if (scriptIndex >= 0) concerns.push(...(module !== undefined || gaveCode ? words.slice(scriptIndex).map((word, offset) => ({ kind: "scriptArguments" as const, subject: word, index: scriptIndex + offset })) : scriptFile(words, scriptIndex)));
+    // No script and no code: it runs what it reads from its input (`echo 'system "x"' | perl`), unless it only reports (--version).
+    const reportsOnly = parsed.options.some((option) => ["-v", "--version", "-V", "-h", "--help"].includes(option.written));
+    if (scriptIndex < 0 && module === undefined && !gaveCode && !reportsOnly) concerns.push({ kind: "inputCommands", subject: words[0] ?? "", index: -1 });
     return commandNode({ words, program: programName(words[0] ?? ""), options: parsed.options, concerns, optionNames: tableOptionNames(table) });
   };
 }
@@ -175,7 +180,8 @@ const multiCall: Analyzer = (words, context) => {
 };
 
 export const interpreterAnalyzers: ReadonlyMap<string, Analyzer> = new Map<string, Analyzer>([
-  ...["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "fish"].map((name) => [name, shell] as const),
+  // fish is not here: its syntax is not POSIX, so its scripts are not read (a rule covers only what it spells out).
+  ...["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh"].map((name) => [name, shell] as const),
   ["node", node],
   ["nodejs", node],
   ...["python", "python2", "python3", "pypy", "pypy3", "py"].map((name) => [name, python] as const),

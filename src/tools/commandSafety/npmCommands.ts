@@ -84,8 +84,8 @@ export const npm: Analyzer = (words, context) => {
     else if (started.length > 0) inner.push({ kind: "command", node: context.analyzeWords(started.map((each) => each.word)) });
   } else if (programStarters.has(command) || (command === "init" && afterCommand.length > 0)) {
     concerns.push({ kind: "runsCode", subject: `npm ${first.word}`, index: first.index });
-  } else if ((command === "config" && !["get", "list", "ls", undefined].includes(afterCommand[0]?.word)) || command === "set") {
-    // npm's configuration can name programs npm runs later (script-shell, node-options).
+  } else if ((command === "config" && !["get", "list", "ls", undefined].includes(afterCommand[0]?.word)) || command === "set" || (command === "pkg" && afterCommand[0]?.word !== "get")) {
+    // npm's configuration can name programs npm runs later (script-shell, node-options); package.json holds the scripts.
     concerns.push({ kind: "runsCode", subject: `npm ${[first.word, afterCommand[0]?.word].filter(Boolean).join(" ")}`, index: first.index });
   } else if (command === "link") {
     concerns.push({ kind: "outsideWorkspace", subject: `npm ${first.word}`, index: first.index });
@@ -112,5 +112,5 @@ export const npx: Analyzer = (words, context) => {
   const started = words.slice(parsed.end);
   const inner: InnerCommand[] =
     call?.value != null ? [{ kind: "line", line: context.analyzeLine(call.value) }] : started.length > 0 ? [{ kind: "command", node: context.analyzeWords(started) }] : [];
-  return commandNode({ words, program: "npx", options: parsed.options, concerns: [...parsed.concerns, { kind: "runsCode", subject: "npx", index: 0 }], inner });
+  return commandNode({ words, program: "npx", options: parsed.options, concerns: [...parsed.concerns, { kind: "runsCode", subject: "npx", index: -1 }], inner });
 };

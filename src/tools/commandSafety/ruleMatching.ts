@@ -119,13 +119,13 @@ function approveLine(line: LineAnalysis, rules: readonly Rule[]): Verdict {
     const near = rules.find((rule) => line.text.includes(rule.words[0] ?? "\0"));
     return { approvedBy: null, nearMisses: near === undefined ? [] : [{ pattern: near.pattern, kind: "unreadable", subject: line.unreadable }] };
   }
-  const redirected = line.commands.some((command) => command.redirections.some((redirection) => !isDuplication(redirection.operator) && !isHarmlessTarget(redirection.target)));
+  const redirected = line.commands.some((command) => command.redirections.some((redirection) => !isDuplication(redirection) && !isHarmlessTarget(redirection.target)));
   const needsShellSyntax = line.commands.length > 1 || line.operators.some((operator) => operator !== "\n") || redirected;
   const nearMisses: RuleConcern[] = [];
   let approvedBy: CommandPattern | null = null;
   for (const command of line.commands) {
     const verdict = approveNode(command.node, rules, needsShellSyntax);
-    const outside = command.redirections.filter((redirection) => !isDuplication(redirection.operator) && !isHarmlessTarget(redirection.target) && reachesOutsideWorkspace(redirection.target));
+    const outside = command.redirections.filter((redirection) => !isDuplication(redirection) && !isHarmlessTarget(redirection.target) && reachesOutsideWorkspace(redirection.target));
     if ((verdict.approvedBy !== null || verdict.neutral === true) && outside.length === 0) {
       approvedBy ??= verdict.approvedBy;
       continue;
@@ -138,8 +138,9 @@ function approveLine(line: LineAnalysis, rules: readonly Rule[]): Verdict {
   return { approvedBy, nearMisses };
 }
 
-function isDuplication(operator: string): boolean {
-  return operator.endsWith("&");
+/** 2>&1, >&2, <&0, >&-: a descriptor, not a file (bash reads `>& file` as a file). */
+function isDuplication(redirection: { readonly operator: string; readonly target: string }): boolean {
+  return redirection.operator.endsWith("&") && /^(?:[0-9]+-?|-)$/.test(redirection.target);
 }
 
 function approveNode(node: CommandNode, rules: readonly Rule[], needsShellSyntax: boolean): Verdict {

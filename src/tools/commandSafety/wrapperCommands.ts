@@ -83,7 +83,7 @@ const doasOptions = optionTable({ "-u": { value: "required" }, "-C": { value: "r
 function asOtherUser(table: OptionTable): Analyzer {
   return (words, context) => {
     const node = wrapper(table)(words, context);
-    return { ...node, passThrough: false, concerns: [...node.concerns, { kind: "otherUser", subject: words[0] ?? "", index: 0 }] };
+    return { ...node, passThrough: false, concerns: [...node.concerns, { kind: "otherUser", subject: words[0] ?? "", index: -1 }] };
   };
 }
 
@@ -94,7 +94,7 @@ const su: Analyzer = (words, context) => {
   return commandNode({
     words,
     program: "su",
-    concerns: [{ kind: "otherUser", subject: "su", index: 0 }],
+    concerns: [{ kind: "otherUser", subject: "su", index: -1 }],
     inner: script === undefined ? [] : [{ kind: "line", line: context.analyzeLine(script) }],
   });
 };
@@ -114,7 +114,7 @@ const xargs: Analyzer = (words, context) => {
     words,
     program: "xargs",
     options: parsed.options,
-    concerns: [...parsed.concerns, { kind: "inputCommands", subject: "xargs", index: 0 }],
+    concerns: [...parsed.concerns, { kind: "inputCommands", subject: "xargs", index: -1 }],
     inner: [{ kind: "command", node: { ...inner, open: true } }],
     optionNames: tableOptionNames(xargsOptions),
   });
