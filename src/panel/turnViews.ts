@@ -240,7 +240,11 @@ export interface HiddenCharacterView {
   kind: "bidirectional" | "invisible" | "control" | "space";
 }
 
-/** Why an allow rule that names a command did not approve it; the webview words each kind (webviewStrings). */
+/**
+ * Why an allow rule that names a command did not approve it; the webview words each kind (commandConcerns.ts).
+ * The kinds repeat src/tools/commandSafety's ConcernKind, since the protocol imports nothing; the prompt broker
+ * assigns one to the other, so the compiler keeps the two lists the same.
+ */
 export interface CommandConcernView {
   /** The rule as the person reads it: run_command allow "git diff*". */
   rule: string;

@@ -70,8 +70,12 @@ class LineBuilder {
     return null;
   }
 
-  /** The fd number written right before a redirection (2>) belongs to it; anything else ends the word. */
-  startRedirection(operator: string): UnreadableLine | null {
+  /**
+   * Reads the redirection operator at `i` (one of `twoCharacter`, or < or >) and, after >& or <&, a descriptor; the
+   * target word follows. The fd number written right before it (2>) belongs to it. Returns where reading goes on.
+   */
+  redirection(line: string, i: number, twoCharacter: readonly string[], descriptorPattern: RegExp): number | UnreadableLine {
+    const operator = twoCharacter.find((candidate) => line.startsWith(candidate, i)) ?? line[i] ?? "";
     if (this.pendingRedirection !== null) return { unreadable: operator };
     if (this.inWord && !this.quoted && /^[0-9]*$/.test(this.word)) {
       this.word = "";
@@ -80,14 +84,14 @@ class LineBuilder {
       const problem = this.endWord();
       if (problem) return problem;
     }
-    this.pendingRedirection = operator;
-    return null;
-  }
-
-  /** A redirection to a descriptor (2>&1) has no file target. */
-  duplication(operator: string, descriptor: string): void {
-    this.redirections.push({ operator, target: descriptor });
-    this.pendingRedirection = null;
+    let next = i + operator.length;
+    const descriptor = operator.endsWith("&") ? descriptorPattern.exec(line.slice(next))?.[0] : undefined;
+    if (descriptor !== undefined) {
+      // A duplication (2>&1) has no file target.
+      this.redirections.push({ operator, target: descriptor });
+      next += descriptor.length;
+    } else this.pendingRedirection = operator;
+    return next;
   }
 
   endCommand(operator: string | null): UnreadableLine | null {
@@ -99,6 +103,10 @@ class LineBuilder {
     this.words = [];
     this.redirections = [];
     return null;
+  }
+
+  finish(): ShellLine | UnreadableLine {
+    return this.endCommand(null) ?? { commands: this.commands, operators: this.operators };
   }
 
   add(text: string, quoted: boolean): void {
@@ -123,16 +131,9 @@ function readPosixLine(line: string): ShellLine | UnreadableLine {
       i += line.startsWith("|&", i) ? 2 : operator.length;
     } else if (c === "<" || c === ">") {
       if (line.startsWith("<<", i)) return { unreadable: "<<" }; // a here-document: its body is read from later lines
-      const operator = line.startsWith(">>", i) || line.startsWith(">|", i) || line.startsWith("<>", i) || line.startsWith(">&", i) || line.startsWith("<&", i) ? line.slice(i, i + 2) : c;
-      problem = built.startRedirection(operator);
-      i += operator.length;
-      if (operator.endsWith("&")) {
-        const descriptor = /^[0-9]+-?|^-/.exec(line.slice(i))?.[0];
-        if (descriptor !== undefined) {
-          built.duplication(operator, descriptor);
-          i += descriptor.length;
-        }
-      }
+      const read = built.redirection(line, i, [">>", ">|", "<>", ">&", "<&"], /^[0-9]+-?|^-/);
+      if (typeof read !== "number") return read;
+      i = read;
     } else if (c === "'") {
       const end = line.indexOf("'", i + 1);
       if (end < 0) return { unreadable: "'" };
@@ -158,17 +159,24 @@ function readPosixLine(line: string): ShellLine | UnreadableLine {
     } else if (expansions.has(c) || (c === "~" && !built.inWord && /^~[^/\s;&|<>]/.test(line.slice(i)))) {
       // Expansions, subshells, globs, another user's home: the words are only known when the shell runs the line.
       return { unreadable: c };
-    } else if (c === "\r" || c < " " || c === "\x7f") {
-      return { unreadable: `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}` };
+    } else if (isControl(c)) {
+      return { unreadable: codePoint(c) };
     } else {
       built.add(c, false);
       i++;
     }
     if (problem) return problem;
   }
-  const problem = built.endCommand(null);
-  if (problem) return problem;
-  return { commands: built.commands, operators: built.operators };
+  return built.finish();
+}
+
+/** Carriage returns and other control characters: what the shell does with them depends on the shell. */
+function isControl(c: string): boolean {
+  return c === "\r" || c < " " || c === "\x7f";
+}
+
+function codePoint(c: string): string {
+  return `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
 }
 
 /** Reads a double-quoted string from `start`; returns the index of the closing quote. */
@@ -228,16 +236,9 @@ function readCmdLine(line: string): ShellLine | UnreadableLine {
       problem = built.endCommand(operator);
       i += operator.length;
     } else if (c === "<" || c === ">") {
-      const operator = line.startsWith(">>", i) || line.startsWith(">&", i) || line.startsWith("<&", i) ? line.slice(i, i + 2) : c;
-      problem = built.startRedirection(operator);
-      i += operator.length;
-      if (operator.endsWith("&")) {
-        const descriptor = /^[0-9]/.exec(line.slice(i))?.[0];
-        if (descriptor !== undefined) {
-          built.duplication(operator, descriptor);
-          i += 1;
-        }
-      }
+      const read = built.redirection(line, i, [">>", ">&", "<&"], /^[0-9]/);
+      if (typeof read !== "number") return read;
+      i = read;
     } else if (c === '"') {
       const end = line.indexOf('"', i + 1);
       if (end < 0) return { unreadable: '"' };
@@ -252,15 +253,13 @@ function readCmdLine(line: string): ShellLine | UnreadableLine {
       i += 2;
     } else if (c === "%" || c === "!" || c === "(" || c === ")") {
       return { unreadable: c };
-    } else if (c === "\r" || c < " " || c === "\x7f") {
-      return { unreadable: `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}` };
+    } else if (isControl(c)) {
+      return { unreadable: codePoint(c) };
     } else {
       built.add(c, false);
       i++;
     }
     if (problem) return problem;
   }
-  const problem = built.endCommand(null);
-  if (problem) return problem;
-  return { commands: built.commands, operators: built.operators };
+  return built.finish();
 }
