@@ -259,6 +259,16 @@ describe("the approval gate honours the rules, read at each decision", () => {
     assert.equal(asked[0]!.alwaysAllow, null);
   });
 
+  it("tells the card why an allow rule that names the command did not cover it", async () => {
+    const { gate, asked } = gateWith(() => ({ run_command: { allow: ["npm test", "git diff*"] } }), ["deny", "deny"]);
+    assert.equal(await gate(call("npm test --node-options=--require=./x.js")), "deny");
+    assert.deepEqual(asked[0]!.commandConcerns, [{ rule: 'run_command allow "npm test"', kind: "loadsCode", subject: "--node-options=--require=./x.js" }]);
+    assert.equal(asked[0]!.deniedByRule, null);
+    assert.equal(asked[0]!.alwaysAllow, "command", "an exact rule for this very line can still be written");
+    await gate(call("ls"));
+    assert.equal(asked[1]!.commandConcerns, undefined, "no rule names ls: nothing to explain");
+  });
+
   it("never offers Always allow for a command with hidden characters, or for an edit", async () => {
     const { gate, asked } = gateWith(() => ({}), ["deny", "deny"]);
     await gate(call("npm test\u200b"));
