@@ -28,13 +28,15 @@ const keywords = new Set(["if", "then", "elif", "else", "do", "while", "until", 
 /** Reserved words that run nothing, or whose words are data (the list of a for loop). */
 const structural = new Set(["fi", "done", "esac", "for", "select", "in", "[[", "]]"]);
 
-/** Past this depth of scripts in scripts, or this many commands read, the line is not read further (and needs a card). */
+/** Past this depth of scripts in scripts, or this many commands or words read, the line is not read further (and needs a card). */
 const maximumDepth = 12;
 const maximumCommands = 2_000;
+const maximumWords = 50_000;
 
-/** How many commands one analysis has read: a pathological line cannot make the host read for long. */
+/** How much one analysis has read: a pathological line cannot make the host read for long. */
 interface Budget {
   commands: number;
+  words: number;
 }
 
 /** The program name tables use for a command word (python3.12 is python). */
@@ -47,7 +49,7 @@ export function knowsProgram(word: string): boolean {
 }
 
 export function analyzeLine(text: string, dialect: ShellDialect = "posix"): LineAnalysis {
-  return readLine(text, dialect, 0, { commands: 0 });
+  return readLine(text, dialect, 0, { commands: 0, words: 0 });
 }
 
 function readLine(text: string, dialect: ShellDialect, depth: number, budget: Budget): LineAnalysis {
@@ -67,13 +69,17 @@ function contextAt(dialect: ShellDialect, depth: number, budget: Budget): Analys
   const context: AnalysisContext = {
     analyzeWords: (words) => analyzeWords(words, context, true),
     analyzeLine: (text) => readLine(text, dialect, depth, budget),
-    spend: () => ++budget.commands <= maximumCommands && depth <= maximumDepth,
+    spend: (words) => {
+      budget.commands += 1;
+      budget.words += words;
+      return budget.commands <= maximumCommands && budget.words <= maximumWords && depth <= maximumDepth;
+    },
   };
   return context;
 }
 
 export function analyzeCommandWords(words: readonly string[], dialect: ShellDialect = "posix"): CommandNode {
-  return contextAt(dialect, 1, { commands: 0 }).analyzeWords(words);
+  return contextAt(dialect, 1, { commands: 0, words: 0 }).analyzeWords(words);
 }
 
 /** What is left of a line once the analysis has read too much: one node that needs a card. */
@@ -84,7 +90,7 @@ function tooDeep(): CommandNode {
 }
 
 function analyzeWords(words: readonly string[], context: AnalysisContext, readSuffixes: boolean): CommandNode {
-  if (!context.spend()) return tooDeep();
+  if (!context.spend(words.length)) return tooDeep();
   const first = words[0];
   if (first === undefined) return commandNode({ words, program: "" });
   if (keywords.has(first)) {

@@ -91,8 +91,8 @@ export interface LineAnalysis {
 export interface AnalysisContext {
   readonly analyzeWords: (words: readonly string[]) => CommandNode;
   readonly analyzeLine: (text: string) => LineAnalysis;
-  /** Counts one more command read; false once the analysis has read too many or gone too deep. */
-  readonly spend: () => boolean;
+  /** Counts one more command of this many words; false once the analysis has read too much or gone too deep. */
+  readonly spend: (words: number) => boolean;
 }
 
 /** Reads one program's words into a node; each family of programs has its own (gitCommands.ts, npmCommands.ts...). */
