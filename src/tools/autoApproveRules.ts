@@ -19,7 +19,7 @@
 
 import type { ConcernKind } from "./commandSafety/commandNode";
 import type { CommandPattern, PatternMatch } from "./commandSafety/ruleMatching";
-import { decideCommand, hasShellSyntax, isPlainCommandText, narrowedMeaning, ruleWords } from "./commandSafety/ruleMatching";
+import { decideCommand, isPlainCommandText, narrowedMeaning, needsShellSyntaxFlag, ruleWords } from "./commandSafety/ruleMatching";
 import type { ShellDialect } from "./commandSafety/shellLine";
 import { systemShellDialect } from "./commandSafety/shellLine";
 
@@ -161,7 +161,7 @@ export function withRuleAdded(current: unknown, toolName: string, command: strin
   }
   const existing = isRecord(setting[RUN_COMMAND_TOOL]) ? { ...(setting[RUN_COMMAND_TOOL] as Record<string, unknown>) } : {};
   const allow = Array.isArray(existing.allow) ? [...existing.allow] : [];
-  allow.push(hasShellSyntax(command) ? { pattern: command, match: "exact", shellSyntax: true } : { pattern: command, match: "exact" });
+  allow.push(needsShellSyntaxFlag(command, systemShellDialect()) ? { pattern: command, match: "exact", shellSyntax: true } : { pattern: command, match: "exact" });
   existing.allow = allow;
   setting[RUN_COMMAND_TOOL] = existing;
   return setting;

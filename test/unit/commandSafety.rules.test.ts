@@ -144,6 +144,10 @@ describe("command safety: rules that allow whole programs", () => {
     const run = (line: string) => decideByRules({ toolName: "run_command", risk: "execute", command: line }, exact).kind;
     assert.equal(run("npm test --node-options=--max-old-space-size=4096"), "allow");
     assert.equal(run("npm test --node-options=--max-old-space-size=4097"), "ask");
+    const globbing = parseAutoApproveRules({ run_command: { allow: [{ pattern: "ls *.ts", match: "exact" }, { pattern: "ls *.md", match: "exact", shellSyntax: true }] } });
+    const glob = (line: string) => decideByRules({ toolName: "run_command", risk: "execute", command: line }, globbing).kind;
+    assert.equal(glob("ls *.ts"), "ask", "a glob's words are only known when it runs: the exact rule must say shellSyntax");
+    assert.equal(glob("ls *.md"), "allow");
   });
 
   it("names in the log the rules whose meaning is narrower than their text", () => {

@@ -180,6 +180,8 @@ describe("approval rules (relayChat.tools.autoApprove)", () => {
       run_command: { allow: ["git status", { pattern: "npm test", match: "exact" }], deny: ["rm*"] },
     });
     assert.deepEqual(withRuleAdded(undefined, "run_command", "npm ci && npm test"), { run_command: { allow: [{ pattern: "npm ci && npm test", match: "exact", shellSyntax: true }] } });
+    // A glob's words are only known when it runs: the rule says so, or it would never apply.
+    assert.deepEqual(withRuleAdded(undefined, "run_command", "ls *.ts"), { run_command: { allow: [{ pattern: "ls *.ts", match: "exact", shellSyntax: true }] } });
     assert.deepEqual(withRuleAdded(current, "list_directory", null), { ...current, list_directory: "always" });
     assert.deepEqual(current.run_command.allow, ["git status"], "the current value is not changed in place");
   });

@@ -75,8 +75,16 @@ const printableAscii = /^[\x20-\x7E]*$/;
 /** Chaining (; & | and newlines), substitution ($ ` parentheses), redirection (< >) and escapes (\). */
 const shellSyntaxCharacters = /[;&|<>$`()\\\n\r]/;
 
-export function hasShellSyntax(command: string): boolean {
+function hasShellSyntax(command: string): boolean {
   return shellSyntaxCharacters.test(command);
+}
+
+/**
+ * Whether an exact rule for this line must say `"shellSyntax": true`: the line chains, substitutes or redirects, or
+ * its words are only known when it runs (a glob, a variable).
+ */
+export function needsShellSyntaxFlag(command: string, dialect: ShellDialect = "posix"): boolean {
+  return hasShellSyntax(command) || analyzeLine(command, dialect).unreadable !== null;
 }
 
 /** Whether the line is plain text a rule may match: printable ASCII, nothing at either end. */
@@ -88,7 +96,9 @@ export function decideCommand(command: string, allow: readonly CommandPattern[],
   const line = analyzeLine(command, dialect);
   const denied = deny.find((pattern) => deniedBy(command, line, pattern, dialect));
   if (denied !== undefined) return { kind: "ask", deniedBy: denied, concerns: [] };
-  const exact = allow.find((pattern) => pattern.match === "exact" && pattern.pattern === command && isPlainCommandText(command) && (pattern.shellSyntax || !hasShellSyntax(command)));
+  // A line whose words are only known when it runs (a glob, $VAR) needs an exact rule that says it knows that.
+  const needsFlag = hasShellSyntax(command) || line.unreadable !== null;
+  const exact = allow.find((pattern) => pattern.match === "exact" && pattern.pattern === command && isPlainCommandText(command) && (pattern.shellSyntax || !needsFlag));
   if (exact !== undefined) return { kind: "allow", pattern: exact };
   const rules = allow.flatMap((pattern) => {
     const words = pattern.match === "exact" ? null : ruleWords(pattern);
