@@ -111,6 +111,9 @@ const cases: Array<[string, ConcernKind | "denied" | null]> = [
   ["git -C . --no-pager push", "denied"],
   ["rm -Rf x", "denied"],
   ["env -S 'rm -fr x'", "denied"],
+  ["env -- git push", "denied"],
+  ["timeout -- 5 git push", "denied"],
+  ["nice -- rm -r -f x", "denied"],
 ];
 
 describe("command safety: rules that allow whole programs", () => {

@@ -107,6 +107,12 @@ export function parseArguments(words: readonly string[], start: number, table: O
   };
   while (index < stop) {
     const word = words[index] ?? "";
+    if (word === "--" && !style.permute) {
+      // The options end here; what follows is the caller's (a wrapper's command, an interpreter's script).
+      afterDoubleDash = index + 1;
+      index++;
+      break;
+    }
     if (word === "--") {
       afterDoubleDash = index + 1;
       for (let rest = index + 1; rest < stop; rest++) positionals.push({ word: words[rest] ?? "", index: rest });
