@@ -16,7 +16,7 @@ const command = (line: string) => decideByRules({ toolName: "run_command", risk:
 
 describe("approval rules (relayChat.tools.autoApprove)", () => {
   it("allows the command lines the patterns name: prefix at a word boundary, glob, exact", () => {
-    for (const line of ["npm test", "npm test --silent", "git status", "git status --short", "git diff", "git diff --stat", "git diff-tree HEAD", "npm run build && npm test"]) {
+    for (const line of ["npm test", "npm test --silent", "npm t", "git status", "git status --short", "git -C src status", "git diff", "git diff --stat", "git diff-tree HEAD", "npm run build && npm test"]) {
       assert.equal(command(line).kind, "allow", line);
     }
     assert.deepEqual(command("npm test"), { kind: "allow", rule: 'run_command allow "npm test"' });
