@@ -87,6 +87,10 @@ export const npm: Analyzer = (words, context) => {
   } else if ((command === "config" && !["get", "list", "ls", undefined].includes(afterCommand[0]?.word)) || command === "set" || (command === "pkg" && afterCommand[0]?.word !== "get")) {
     // npm's configuration can name programs npm runs later (script-shell, node-options); package.json holds the scripts.
     concerns.push({ kind: "runsCode", subject: `npm ${[first.word, afterCommand[0]?.word].filter(Boolean).join(" ")}`, index: first.index });
+  } else if (command === "install" && afterCommand.length + passedOn.length > 0) {
+    // A package the line names is downloaded and its install scripts run: code the model chose, not the project's.
+    // A rule that spells the package out (`npm install left-pad`) covers it.
+    concerns.push(...[...afterCommand, ...passedOn].map((each) => ({ kind: "runsCode" as const, subject: `npm ${first.word} ${each.word}`, index: each.index })));
   } else if (command === "link") {
     concerns.push({ kind: "outsideWorkspace", subject: `npm ${first.word}`, index: first.index });
   } else {
