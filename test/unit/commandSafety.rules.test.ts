@@ -119,6 +119,8 @@ const cases: Array<[string, ConcernKind | "denied" | null]> = [
   ["env -- git push", "denied"],
   ["timeout -- 5 git push", "denied"],
   ["nice -- rm -r -f x", "denied"],
+  ["rm --rec --for x", "denied"],
+  ["rm -r --forc x", "denied"],
 ];
 
 describe("command safety: rules that allow whole programs", () => {

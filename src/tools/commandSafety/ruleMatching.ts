@@ -294,12 +294,15 @@ function behaviourMatches(pattern: CommandPattern, node: CommandNode): boolean {
   const written = node.options.map((option) => option.written);
   const names = new Set(node.options.flatMap((option) => [option.name, ...node.optionNames(option.written)]));
   const positionals = node.positionals.map((each) => each.word);
+  const unknownLongOptions = node.concerns.filter((concern) => concern.kind === "unknownOption").map((concern) => concern.subject.split("=")[0] ?? "");
   return rest.every((token) => {
     if (token === "*" || token === "") return true;
     if (token.startsWith("-")) {
       const bare = token.replace(/\*+$/, "");
       if (token.startsWith("--") && token.endsWith("*")) return written.some((each) => each.startsWith(bare)) || [...names].some((each) => each.startsWith(bare));
-      return node.optionNames(bare).every((name) => names.has(name)) || written.includes(bare);
+      // GNU programs accept a unique start of a long option (rm --rec --for): such a start counts as the option.
+      const abbreviations = unknownLongOptions.filter((each) => /^--[^-=]{2,}/.test(each));
+      return node.optionNames(bare).every((name) => names.has(name) || abbreviations.some((each) => name.startsWith(each))) || written.includes(bare);
     }
     return positionals.some((word) => wordGlob(token).test(word));
   });
