@@ -1,7 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import { functionCallsOf, outputTextOf } from "./accumulate";
-import { listedProtocolOf } from "./chatCompletions/endpointTypes";
-import { listedChatStep, probeChatCompletions } from "./chatCompletions/protocolCheck";
+import { probeChatCompletions } from "./chatCompletions/protocolCheck";
 import { isResponsesRefusal } from "./chatCompletions/protocolRefusal";
 import type { WireProtocol } from "./chatCompletions/wire";
 import type { RelayClient } from "./client";
@@ -37,8 +36,10 @@ export interface ConnectionReport {
   /** Set when only non-streamed function calls arrive intact: turn streaming off for this relay. */
   suggestStreamingOff: boolean;
   /**
-   * "chat" when the check found the model needs Chat Completions (the relay's list says so, or Responses was
-   * refused and Chat Completions worked) and the check was not already told to use it: offer the switch.
+   * "chat" when the check found the model needs Chat Completions (Responses was refused in the way that means "not
+   * this interface" and the same request over Chat Completions worked) and the check was not already told to use
+   * it: offer the switch. A relay's model list never finds it (new-api lists "openai" for models whose
+   * /v1/responses works).
    */
   protocolFinding: WireProtocol | null;
 }
@@ -89,7 +90,7 @@ const PROBE_TOOL: FunctionToolDefinition = {
   strict: false,
 };
 
-/** `protocol`: the wire the model is set to use; absent, the relay's list decides, else the Responses interface. */
+/** `protocol`: the wire the model is set to use; absent, the Responses interface (a refusal is then found and reported). */
 export async function checkConnection(client: RelayClient, model: string, options: { signal?: AbortSignal; protocol?: WireProtocol } = {}): Promise<ConnectionReport> {
   const steps: CheckStep[] = [];
   let protocolFinding: WireProtocol | null = null;
@@ -126,12 +127,7 @@ export async function checkConnection(client: RelayClient, model: string, option
     }
   }
 
-  const listed = models.ok ? listedProtocolOf(models.models.find((entry) => entry.id === model)) : null;
-  const protocol: WireProtocol = options.protocol ?? (listed === "chat" ? "chat" : "responses");
-  if (options.protocol === undefined && listed === "chat") {
-    protocolFinding = "chat";
-    steps.push(listedChatStep(model));
-  }
+  const protocol: WireProtocol = options.protocol ?? "responses";
   const effort = new EffortChoice();
   const sentRequests: ResponseRequest[] = [];
   const send = async (request: (reasoningEffort: string | null) => ResponseRequest): Promise<RequestResult> => {

@@ -82,8 +82,6 @@ function stepName(name: string, localize: Localize): string {
       return localize("Function call, not streamed");
     case "Function calls":
       return localize("Function calls");
-    case "Interface":
-      return localize("Interface");
     case "Chat Completions":
       return "Chat Completions";
     case "Instructions":
