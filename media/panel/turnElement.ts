@@ -249,7 +249,7 @@ export class TurnElement {
     if (toneOf(turn.outcome) !== "none") {
       const state = renderTurnState(turn, localizer, (action) => {
         if (action === "retry" || action === "continue" || action === "resendWithoutImages" || action === "useChatCompletions" || action === "includeTurn") this.handlers.post({ type: action, turnId: this.turnId });
-        else this.handlers.post({ type: "fix", action });
+        else this.handlers.post({ type: "fix", action, turnId: this.turnId });
       });
       this.stateBox = state.root;
       this.retryActions = state.actions;

@@ -146,8 +146,12 @@ export async function checkConnection(client: RelayClient, model: string, option
   if (protocol === "responses" && refused && isResponsesRefusal(result.outcome)) {
     // "Not this protocol": the same small request once over Chat Completions says whether that is the way.
     const probe = await probeChatCompletions(client, refused, options.signal);
+    if (probe.works) {
+      protocolFinding = "chat";
+      // Not a failure of the relay: the model answers once the switch is confirmed.
+      steps[steps.length - 1] = { name: "Streamed request", status: "warning", detail: l10n.t("Refused over the Responses interface ({0}).", describeFailure(result)) };
+    }
     steps.push(probe.step);
-    if (probe.works) protocolFinding = "chat";
     skipRest(probe.works ? l10n.t("the model answers on Chat Completions only; check again after switching to check the rest over it.") : l10n.t("the model answered on neither interface."), LATER_STEPS.slice(1));
     return report(result);
   }

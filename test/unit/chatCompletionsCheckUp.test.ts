@@ -24,6 +24,8 @@ describe("check-up: which interface a model needs", () => {
         assert.equal(report.steps.find((step) => step.name === "Chat Completions")?.status, "ok", text(report));
         assert.deepEqual(postsFrom(relay.emulator(), from), ["/v1/responses", "/v1/chat/completions"], "one request each, nothing more");
         assert.match(text(report), /needs Chat Completions/);
+        assert.equal(report.steps.find((step) => step.name === "Streamed request")?.status, "warning", "refused over Responses, usable over Chat Completions: not a failed relay");
+        assert.equal(report.ok, true, text(report));
       });
     }
 
