@@ -102,8 +102,9 @@ function rows(current: ModelSettings, everyRelay: ModelSettings, target: ModelSe
     },
     {
       field: "protocol",
-      // The wire in use, which a confirmation in the panel may have changed before the setting was read again.
-      label: vscode.l10n.t("Protocol: {0}", target.protocolInUse() === "chat" ? "Chat Completions (/v1/chat/completions)" : "Responses (/v1/responses)"),
+      // The wire in use: as saved for this model (what the next request uses once the setting is read again), else as
+      // the panel uses it now (a confirmation after a refusal counts before its setting is read back).
+      label: vscode.l10n.t("Protocol: {0}", (current.protocol ?? target.protocolInUse()) === "chat" ? "Chat Completions (/v1/chat/completions)" : "Responses (/v1/responses)"),
       description: fromEveryRelay("protocol") ?? (current.protocol === undefined ? vscode.l10n.t("the default; a relay's model list does not change it") : undefined),
     },
   ];
@@ -146,7 +147,7 @@ async function askFor(field: Field, current: ModelSettings, target: ModelSetting
     }
     case "protocol": {
       // Written either way, so it also overrides an entry for every relay.
-      const inUse = target.protocolInUse();
+      const inUse = current.protocol ?? target.protocolInUse();
       const picked = await vscode.window.showQuickPick(
         [
           { label: "Responses", description: "/v1/responses", value: "responses" as ModelProtocol },

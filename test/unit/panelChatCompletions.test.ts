@@ -176,6 +176,21 @@ describe("panel: the offer to use Chat Completions after a refusal", () => {
     assert.equal(posts().at(-1), "/v1/responses", "the person's later choice takes effect");
   });
 
+  it("carries the check-up's finding while it waits: its button runs the confirmation, and it goes once confirmed", async () => {
+    let finding: { relay: string; model: string } | null = { relay: "emulator", model: "deepseek-chat" };
+    harness = await startPanelHostHarness({ emulator: { profile: "split" }, events: { chatCompletionsFinding: () => finding } });
+    const { controller } = harness;
+    controller.handle({ type: "ready" });
+    await harness.waitFor((state) => state.chatCompletionsOffer?.model === "deepseek-chat", "the offer");
+    controller.handle({ type: "fix", action: "confirmChatCompletions" });
+    await harness.waitFor(() => harness.editor.fixesRun.length === 1, "the confirmation");
+    assert.deepEqual(harness.editor.fixesRun, [{ action: "confirmChatCompletions" }]);
+    finding = null;
+    controller.fieldsChanged();
+    await harness.waitFor((state) => state.chatCompletionsOffer === null, "the offer gone");
+    assert.deepEqual(harness.emulator.received.filter((request) => request.method === "POST"), [], "nothing sent");
+  });
+
   it("any other failure (here a 400 about a parameter) offers no switch", async () => {
     harness = await startPanelHostHarness({ emulator: { profile: "split" }, settings: { model: "echo" } });
     const { controller } = harness;
