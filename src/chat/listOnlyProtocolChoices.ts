@@ -52,10 +52,13 @@ export function listOnlyChoices(choices: readonly ProtocolChoice[], models: read
   return choices.filter((choice) => readAsChatOnlyBefore(models.find((model) => model.id === choice.model)));
 }
 
-/** The setting's new value: the protocol of each of `choices` removed (the entry's other fields kept; an entry left empty goes). */
-export function withoutProtocolChoices(raw: unknown, choices: readonly ProtocolChoice[]): unknown[] {
+/**
+ * The setting's new value with the protocol of each of `choices` set to `protocol`, or removed when undefined (the
+ * entry's other fields kept; an entry left empty goes).
+ */
+export function withProtocolOf(raw: unknown, choices: readonly ProtocolChoice[], protocol: "chat" | undefined): unknown[] {
   let value: unknown[] = Array.isArray(raw) ? raw : [];
-  for (const choice of choices) value = withModelSettings(value, choice.relay, choice.model, { protocol: undefined });
+  for (const choice of choices) value = withModelSettings(value, choice.relay, choice.model, { protocol });
   return value;
 }
 
@@ -68,8 +71,6 @@ export interface ListOnlyMigrationHost {
   writeSetting(value: unknown[]): Promise<void>;
   /** The relay's model list (`relay` in lower case), or null while it cannot be read (no key, not reachable): the relay is looked at later. */
   modelsOf(relay: string): Promise<readonly ModelInfo[] | null>;
-  /** Tells the person what was dropped; resolves true when they ask to keep Chat Completions for those models after all. */
-  tell(dropped: readonly ProtocolChoice[]): Promise<boolean>;
 }
 
 /** globalState: the choices still to look at, taken from the setting the first time the migration runs. */
@@ -79,7 +80,7 @@ export const PENDING_CHOICES_KEY = "relayChat.listOnlyProtocolChoices.pending";
  * Drops, once, the Chat Completions choices earlier versions wrote from a relay's model list alone. The choices to
  * look at are the ones in the setting when this version first runs (a choice made later is the person's, or
  * confirmed after a refusal, and never looked at); each relay is looked at once its list can be read. Returns what
- * was dropped (and kept back when the person asked).
+ * was dropped, to tell the person (once: it is remembered as looked at before this returns).
  */
 export async function dropListOnlyProtocolChoices(host: ListOnlyMigrationHost): Promise<ProtocolChoice[]> {
   let pending = pendingChoices(host.state.get(PENDING_CHOICES_KEY));
@@ -101,19 +102,15 @@ export async function dropListOnlyProtocolChoices(host: ListOnlyMigrationHost): 
     looked.push(...ofRelay);
     dropped.push(...listOnlyChoices(current, models));
   }
-  if (dropped.length > 0) await host.writeSetting(withoutProtocolChoices(host.readSetting(), dropped));
+  if (dropped.length > 0) await host.writeSetting(withProtocolOf(host.readSetting(), dropped, undefined));
   // Remembered before the person is told, so a reload in between neither drops nor tells again.
   await host.state.update(
     PENDING_CHOICES_KEY,
     pending.filter((choice) => !looked.includes(choice)),
   );
-  if (dropped.length > 0 && (await host.tell(dropped))) {
-    let restored = host.readSetting();
-    for (const choice of dropped) restored = withModelSettings(restored, choice.relay, choice.model, { protocol: "chat" });
-    await host.writeSetting(restored as unknown[]);
-  }
   return dropped;
 }
+
 
 function pendingChoices(stored: unknown): ProtocolChoice[] | null {
   if (!Array.isArray(stored)) return null;

@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import { dropListOnlyProtocolChoices } from "../chat/listOnlyProtocolChoices";
+import { dropListOnlyProtocolChoices, withProtocolOf } from "../chat/listOnlyProtocolChoices";
 import type { ProtocolChoice } from "../chat/listOnlyProtocolChoices";
 import type { OutputLog } from "./outputLog";
 import type { RelayConnection } from "./relayConnection";
@@ -24,9 +24,15 @@ export function listOnlyProtocolMigration(connection: RelayConnection, state: vs
         const listed = client ? await client.listModels() : null;
         return listed?.ok ? listed.models : null;
       },
-      tell,
     });
-    if (dropped.length > 0) log.info(`relayChat.modelSettings: Chat Completions dropped for ${dropped.map((choice) => `${choice.model} on ${choice.relay}`).join(", ")} (chosen from the relay's model list alone by an earlier version)`);
+    if (dropped.length === 0) return;
+    log.info(`relayChat.modelSettings: Chat Completions dropped for ${dropped.map((choice) => `${choice.model} on ${choice.relay}`).join(", ")} (chosen from the relay's model list alone by an earlier version)`);
+    // Not awaited: a notification may stay unanswered, and the relays not read yet are looked at meanwhile.
+    void tell(dropped).then(async (keep) => {
+      if (!keep) return;
+      await config().update("modelSettings", withProtocolOf(config().inspect<unknown>("modelSettings")?.globalValue, dropped, "chat"), vscode.ConfigurationTarget.Global);
+      log.info("relayChat.modelSettings: Chat Completions kept for them, as asked");
+    });
   };
   // One run at a time: it runs at start and again when the relays or keys change (a relay whose list could not be read).
   return () => (running ??= run().finally(() => (running = null)));

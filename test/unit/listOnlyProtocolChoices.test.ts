@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { dropListOnlyProtocolChoices, PENDING_CHOICES_KEY } from "../../src/chat/listOnlyProtocolChoices";
+import { dropListOnlyProtocolChoices, PENDING_CHOICES_KEY, withProtocolOf } from "../../src/chat/listOnlyProtocolChoices";
 import type { ListOnlyMigrationHost, ProtocolChoice } from "../../src/chat/listOnlyProtocolChoices";
 import { RelayClient } from "../../src/relay/client";
 import type { RelayEmulator } from "../emulator/server";
@@ -27,7 +27,7 @@ describe("dropping Chat Completions chosen from a model list alone", () => {
   });
 
   /** An extension host as far as the migration sees it: User settings, globalState, relays (one of them down until `up`). */
-  function host(setting: unknown[], keep = false) {
+  function host(setting: unknown[]) {
     const state = new Map<string, unknown>();
     const told: ProtocolChoice[][] = [];
     let down = true;
@@ -43,12 +43,14 @@ describe("dropping Chat Completions chosen from a model list alone", () => {
       readSetting: () => migration.setting,
       writeSetting: async (value) => void (migration.setting = value),
       modelsOf: async (relay) => (relay === "new api" ? listOf(newApi) : relay === "one api" ? listOf(oneApi) : relay === "down" && !down ? listOf(newApi) : null),
-      tell: async (dropped) => {
-        told.push([...dropped]);
-        return keep;
-      },
     };
-    return { migration, told, state, up: () => (down = false) };
+    // What the extension does with the result: one notification per run that dropped something.
+    const run = async () => {
+      const dropped = await dropListOnlyProtocolChoices(migration);
+      if (dropped.length > 0) told.push(dropped);
+      return dropped;
+    };
+    return { migration, run, told, state, up: () => (down = false) };
   }
 
   const written = [
@@ -72,8 +74,8 @@ describe("dropping Chat Completions chosen from a model list alone", () => {
   ];
 
   it("drops the list-only choices (the entry's other settings kept), keeps the others, and tells once", async () => {
-    const { migration, told, up } = host(structuredClone(written));
-    const dropped = await dropListOnlyProtocolChoices(migration);
+    const { migration, run, told, up } = host(structuredClone(written));
+    const dropped = await run();
     assert.deepEqual(dropped, [
       { relay: "New API", model: "echo" },
       { relay: "new api", model: "tools" },
@@ -90,41 +92,45 @@ describe("dropping Chat Completions chosen from a model list alone", () => {
     ]);
 
     // After a reload: nothing more is dropped or told; the relay that was down is looked at once it answers.
-    assert.deepEqual(await dropListOnlyProtocolChoices(migration), []);
+    assert.deepEqual(await run(), []);
     assert.equal(told.length, 1, "not told again after a reload");
     up();
-    assert.deepEqual(await dropListOnlyProtocolChoices(migration), [{ relay: "Down", model: "echo" }]);
+    assert.deepEqual(await run(), [{ relay: "Down", model: "echo" }]);
     assert.equal(told.length, 2);
     assert.equal(migration.setting.some((entry) => (entry as { relay?: string }).relay === "Down"), false);
   });
 
   it("never drops a choice made after this version first ran (the person's, or confirmed after a refusal)", async () => {
-    const { migration, told } = host([]);
-    assert.deepEqual(await dropListOnlyProtocolChoices(migration), []);
+    const { migration, run, told } = host([]);
+    assert.deepEqual(await run(), []);
     // Later, the person confirms Chat Completions for a model listed ["openai"] after its refusal.
     migration.setting = [{ relay: "New API", model: "echo", protocol: "chat" }];
-    assert.deepEqual(await dropListOnlyProtocolChoices(migration), []);
+    assert.deepEqual(await run(), []);
     assert.deepEqual(migration.setting, [{ relay: "New API", model: "echo", protocol: "chat" }]);
     assert.deepEqual(told, []);
   });
 
   it("leaves alone a choice the person changed before its relay could be read", async () => {
-    const { migration, told, state, up } = host([{ relay: "Down", model: "echo", protocol: "chat" }]);
-    assert.deepEqual(await dropListOnlyProtocolChoices(migration), []);
+    const { migration, run, told, state, up } = host([{ relay: "Down", model: "echo", protocol: "chat" }]);
+    assert.deepEqual(await run(), []);
     migration.setting = [{ relay: "Down", model: "echo", protocol: "responses" }];
     up();
-    assert.deepEqual(await dropListOnlyProtocolChoices(migration), []);
+    assert.deepEqual(await run(), []);
     assert.deepEqual(migration.setting, [{ relay: "Down", model: "echo", protocol: "responses" }]);
     assert.deepEqual(state.get(PENDING_CHOICES_KEY), [], "looked at: never again");
     assert.deepEqual(told, []);
   });
 
-  it("puts the dropped choices back when the person asks to keep them, and does not ask again", async () => {
-    const { migration, told, state } = host([{ relay: "New API", model: "echo", protocol: "chat" }], true);
-    assert.deepEqual(await dropListOnlyProtocolChoices(migration), [{ relay: "New API", model: "echo" }]);
-    assert.deepEqual(migration.setting, [{ relay: "New API", model: "echo", protocol: "chat" }]);
+  it("puts the dropped choices back when the person asks to keep them, and does not drop them again", async () => {
+    const { migration, run, told, state } = host([{ relay: "New API", model: "echo", protocol: "chat", temperature: 0.5 }]);
+    const dropped = await run();
+    assert.deepEqual(dropped, [{ relay: "New API", model: "echo" }]);
+    assert.deepEqual(migration.setting, [{ relay: "New API", model: "echo", temperature: 0.5 }]);
+    // "Keep Chat Completions for Them"
+    migration.setting = withProtocolOf(migration.setting, dropped, "chat");
+    assert.deepEqual(migration.setting, [{ relay: "New API", model: "echo", temperature: 0.5, protocol: "chat" }]);
     assert.deepEqual(state.get(PENDING_CHOICES_KEY), []);
-    assert.deepEqual(await dropListOnlyProtocolChoices(migration), []);
+    assert.deepEqual(await run(), []);
     assert.equal(told.length, 1);
   });
 });
