@@ -253,8 +253,8 @@ export class PanelView {
             element("section", { className: "compaction-offer chat-completions-offer", attributes: { role: "status" } }, [
               icon("plug"),
               element("p", { text: this.localizer.format("The check-up found that {0} on {1} answers over Chat Completions, not the Responses interface.", offer.model, offer.relay) }),
-              button(this.localizer.text("Use Chat Completions for this model"), () => this.post({ type: "fix", action: "confirmChatCompletions" }), { className: "primary" }),
               iconButton("close", this.localizer.text("Dismiss"), () => this.protocolSlot.replaceChildren()),
+              button(this.localizer.text("Use Chat Completions for this model"), () => this.post({ type: "fix", action: "confirmChatCompletions" }), { className: "primary" }),
             ]),
           ]),
     );

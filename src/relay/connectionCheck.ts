@@ -149,7 +149,7 @@ export async function checkConnection(client: RelayClient, model: string, option
     if (probe.works) {
       protocolFinding = "chat";
       // Not a failure of the relay: the model answers once the switch is confirmed.
-      steps[steps.length - 1] = { name: "Streamed request", status: "warning", detail: l10n.t("Refused over the Responses interface ({0}).", describeFailure(result)) };
+      steps[steps.length - 1] = { name: "Streamed request", status: "warning", detail: l10n.t("Refused over the Responses interface ({0}).", refusalOf(result.outcome)) };
     }
     steps.push(probe.step);
     skipRest(probe.works ? l10n.t("the model answers on Chat Completions only; check again after switching to check the rest over it.") : l10n.t("the model answered on neither interface."), LATER_STEPS.slice(1));
@@ -243,6 +243,12 @@ function quotedExcerpt(text: string, length = 60): string {
 
 function isHttpFailure(result: RequestResult): boolean {
   return result.outcome.kind === "http_error" || result.outcome.kind === "network_error";
+}
+
+/** The relay's refusal as it said it (its status, code and message), without advice meant for other failures. */
+function refusalOf(outcome: RequestResult["outcome"]): string {
+  if (outcome.kind === "http_error") return `HTTP ${outcome.status}${outcome.code ? ` ${outcome.code}` : ""}: ${outcome.message}`;
+  return outcome.kind === "failed" || outcome.kind === "error_event" ? `${outcome.kind}${outcome.code ? ` ${outcome.code}` : ""}: ${outcome.message}` : outcome.kind;
 }
 
 function describeFailure(result: RequestResult): string {
