@@ -85,7 +85,7 @@ export class Workbench {
     const page = context.pages()[0] ?? (await context.newPage());
     const address = new URL(environment.url);
     address.searchParams.set("folder", environment.folder);
-    await page.goto(address.toString());
+    await page.goto(address.toString(), { timeout: 180_000 });
     await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
     return new Workbench(page, context, profile, environment);
   }
