@@ -157,7 +157,7 @@ async function main() {
     ]);
     navigatedAt = Date.now();
     const navigated = navigatedAt;
-    await page.goto(url);
+    await page.goto(url, { timeout: 180_000 });
     exitCode = await finished;
     relaying = false;
     const readyMs = firstLogAt ? firstLogAt - navigated : undefined;
