@@ -97,7 +97,7 @@ export class Workbench {
 
   /** Opens the Relay Chat view from the activity bar and waits for its message box (named `messageLabel`). */
   async openRelayChat(messageLabel = "Message"): Promise<FrameLocator> {
-    await this.activityBarEntry("Relay Chat").click();
+    await this.activityBarEntry("Relay Chat").click({ timeout: 180_000 });
     const chat = this.webview();
     await chat.getByRole("textbox", { name: messageLabel }).waitFor({ timeout: 60_000 });
     return chat;
