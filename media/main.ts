@@ -80,6 +80,9 @@ class PanelApp {
       case "image":
         this.view?.showImage(message.name, message.dataUrl);
         return;
+      case "attachmentText":
+        this.view?.showAttachmentText(message.target, message.attachment);
+        return;
       default:
         unreachable(message);
     }

@@ -1,8 +1,9 @@
 import type { AttachmentView, ChatModeView, ContextMeterView, FileMatchView, ImageLimitsView, RelayModelsView, RulesView, SlashCommandView, ToHost } from "../../src/panel/protocol";
 import { DEFAULT_IMAGE_LIMITS, IMAGE_MEDIA_TYPES } from "../../src/panel/protocol";
+import type { AttachmentPeek } from "./attachmentPeek";
+import { renderComposerChips } from "./composerChips";
 import { ContextMeter } from "./contextMeter";
 import { button, element } from "./dom";
-import { chipTitle, contextIcon } from "./contextOptions";
 import { FilePicker, hashQueryAt } from "./filePicker";
 import { icon, iconButton } from "./icons";
 import { ImageAttachments, imageFilesOf } from "./imageAttachments";
@@ -69,6 +70,8 @@ export class Composer {
     initialDraft: string,
     /** Called when a message was sent (the view scrolls to it). */
     private readonly onSent: () => void,
+    /** Shows what an opened chip adds to the message (shared with the sent messages' chips). */
+    private readonly peek: AttachmentPeek,
   ) {
     this.meter = new ContextMeter(localizer);
     this.textarea = element("textarea", {
@@ -158,24 +161,7 @@ export class Composer {
     const signature = JSON.stringify([state.attachments, state.selectionOffer, state.activeFileOffer, state.rules === null || state.rules === undefined]);
     if (signature === this.chipsSignature) return;
     this.chipsSignature = signature;
-    const chips = state.attachments.map((attachment) => this.renderChip(attachment));
-    const activeFile = state.activeFileOffer;
-    // The active file goes with the message unless it is attached already (then it goes once, as attached).
-    if (activeFile !== null && !state.attachments.some((attachment) => attachment.kind === "file" && attachment.label === activeFile.label)) {
-      chips.unshift(this.renderActiveFileChip(activeFile.label));
-    }
-    const offer = state.selectionOffer;
-    // The selection is offered unless it is attached already.
-    if (offer !== null && !state.attachments.some((attachment) => attachment.kind === "selection" && attachment.label === offer.label)) {
-      const label = this.localizer.format("Attach selection {0}", offer.label);
-      const offered = element("button", { className: "chip offered", attributes: { type: "button", title: label, "aria-label": label } }, [
-        icon("add"),
-        icon("selection"),
-        element("span", { className: "chip-label", text: offer.label }),
-      ]);
-      offered.addEventListener("click", () => this.post({ type: "attachSelection" }));
-      chips.push(offered);
-    }
+    const chips = renderComposerChips(state, this.localizer, this.post, this.peek, this.root);
     // The Rules chip is the same element throughout, so its open list and focus survive other chips changing.
     if (state.rules) chips.unshift(this.rulesChip.chip);
     this.chips.replaceChildren(...chips);
@@ -296,23 +282,5 @@ export class Composer {
   private resize(): void {
     this.textarea.style.height = "auto";
     this.textarea.style.height = `${Math.min(MAX_INPUT_HEIGHT, this.textarea.scrollHeight + 2)}px`;
-  }
-
-  private renderActiveFileChip(label: string): HTMLElement {
-    const description = this.localizer.text("Current file");
-    return element("span", { className: "chip active-file", attributes: { title: this.localizer.format("{0} (current file): sent with your message", label) } }, [
-      icon("file"),
-      element("span", { className: "chip-label", text: label }),
-      element("span", { className: "chip-description", text: description }),
-      iconButton("close", this.localizer.format("Remove {0}", label), () => this.post({ type: "removeActiveFile" }), "chip-remove"),
-    ]);
-  }
-
-  private renderChip(attachment: AttachmentView): HTMLElement {
-    return element("span", { className: `chip${attachment.note === undefined ? "" : " noted"}`, attributes: { title: chipTitle(attachment) } }, [
-      icon(contextIcon(attachment.kind)),
-      element("span", { className: "chip-label", text: attachment.label }),
-      iconButton("close", this.localizer.format("Remove {0}", attachment.label), () => this.post({ type: "removeAttachment", id: attachment.id }), "chip-remove"),
-    ]);
   }
 }

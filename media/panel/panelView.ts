@@ -1,5 +1,6 @@
-import type { FileMatchView, PanelState, ToHost } from "../../src/panel/protocol";
+import type { AttachmentTarget, AttachmentTextView, FileMatchView, PanelState, ToHost } from "../../src/panel/protocol";
 import { Announcer } from "./announcer";
+import { AttachmentPeek } from "./attachmentPeek";
 import { routeAnswerActions } from "./answerActions";
 import { renderApprovalCard } from "./approvalCard";
 import { Composer } from "./composer";
@@ -51,6 +52,8 @@ export class PanelView {
   private readonly composer: Composer;
   private readonly taskList: TaskListView;
   private readonly sentImages: SentImages;
+  /** An opened chip's text, in the message box or under a sent message. */
+  private readonly peek: AttachmentPeek;
   private readonly viewer: ImageViewer;
   private readonly history: HistoryView;
   private readonly follower: ScrollFollower;
@@ -72,9 +75,10 @@ export class PanelView {
     this.history = new HistoryView(localizer, post, () => this.composer.focus());
     this.titleBar = new TitleBar(localizer, () => this.showHistory());
     this.sentImages = new SentImages(post, () => this.root);
+    this.peek = new AttachmentPeek(localizer, post);
     this.viewer = new ImageViewer(localizer);
     this.turnList = new TurnList(
-      { post, edit: (turnId, text) => this.composer.startEdit(turnId, text), sentImages: (names) => this.sentImages.render(names, localizer) },
+      { post, edit: (turnId, text) => this.composer.startEdit(turnId, text), sentImages: (names) => this.sentImages.render(names, localizer), peek: this.peek },
       (text) => this.announcer.announce(text),
       localizer,
       this.scroller,
@@ -94,7 +98,7 @@ export class PanelView {
       element("p", { className: "empty-title", text: localizer.text("Ask a question to start. Answers and tool calls appear here.") }),
       element("p", { className: "empty-hint", text: localizer.text("Type # to attach files, problems, changes and more, / for commands and prompt files. Each answer ends with a receipt: tokens, time and the request id.") }),
     ]);
-    this.composer = new Composer(localizer, post, options.saveDraft, options.initialDraft, () => this.follower.followToEnd());
+    this.composer = new Composer(localizer, post, options.saveDraft, options.initialDraft, () => this.follower.followToEnd(), this.peek);
     this.taskList = new TaskListView(localizer, post);
     this.scroller.append(this.emptyState, this.turnList.root, this.approvals);
     this.follower = new ScrollFollower(this.scroller, localizer);
@@ -111,6 +115,11 @@ export class PanelView {
       this.announcer.root,
     ]);
     this.root.addEventListener("click", (event) => this.viewer.openFrom(event.target));
+  }
+
+  /** An opened chip's text, as the host read it. */
+  showAttachmentText(target: AttachmentTarget, attachment: AttachmentTextView | null): void {
+    this.peek.received(target, attachment);
   }
 
   /** The data of a sent image the page asked for. */

@@ -1,5 +1,7 @@
 import type { BriefTurnSize, ToHost, TurnView } from "../../src/panel/protocol";
 import { AnswerView, estimatedAnswerPixels } from "./answerView";
+import type { AttachmentPeek } from "./attachmentPeek";
+import { chipOpener } from "./attachmentPeek";
 import { contextIcon } from "./contextOptions";
 import { element, visuallyHidden } from "./dom";
 import { icon, iconButton } from "./icons";
@@ -30,6 +32,8 @@ export interface TurnHandlers {
   edit(turnId: string, text: string): void;
   /** Thumbnails of the images a message carried, by their stored names. */
   sentImages(names: readonly string[]): HTMLElement;
+  /** Shows what an opened chip added to the message. */
+  peek: AttachmentPeek;
 }
 
 /** The room a brief turn's answer, tool call cards and receipt line will take, about. */
@@ -187,19 +191,14 @@ export class TurnElement {
       iconButton("edit", localizer.text("Edit"), () => this.handlers.edit(this.turnId, turn.userText)),
       iconButton("refresh", localizer.text("Regenerate"), () => this.handlers.post({ type: "regenerate", turnId: this.turnId })),
     ]);
-    const chips =
-      turn.attachments.length === 0
-        ? null
-        : element(
-            "div",
-            { className: "sent-attachments", attributes: { "aria-label": localizer.text("Attached") } },
-            turn.attachments.map((attachment) =>
-              element("span", { className: "chip sent", attributes: { title: attachment.label } }, [
-                icon(contextIcon(attachment.kind)),
-                element("span", { className: "chip-label", text: attachment.label }),
-              ]),
-            ),
-          );
+    const chips = turn.attachments.length === 0 ? null : element("div", { className: "sent-attachments", attributes: { role: "group", "aria-label": localizer.text("Attached") } });
+    chips?.append(
+      ...turn.attachments.map((attachment, index) => {
+        const chip = { target: { place: "sent" as const, turnId: this.turnId, index }, kind: attachment.kind, label: attachment.label };
+        const content = [icon(contextIcon(attachment.kind)), element("span", { className: "chip-label", text: attachment.label })];
+        return element("span", { className: "chip sent", attributes: { title: attachment.label } }, [chipOpener(this.handlers.peek, chip, content, localizer, () => ({ after: chips }))]);
+      }),
+    );
     // The actions float at the top right, before the text, so the text flows around them instead of under them.
     return element("div", { className: "user-message" }, [
       visuallyHidden(`${localizer.text("You")}: `),

@@ -93,6 +93,7 @@ export class ChatController implements PanelSource {
       postFileMatches: (query, files) => this.view?.post({ type: "fileMatches", query, files }),
       fileReferences: options.fileReferences ?? null,
       postFileReferences: (checked, files) => this.view?.post({ type: "fileReferences", checked, files }),
+      postAttachmentText: (target, attachment) => this.view?.post({ type: "attachmentText", target, attachment }),
     });
     const changed = () => this.sync.changed();
     const setNotice = (notice: string | null) => this.setNotice(notice);

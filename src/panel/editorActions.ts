@@ -3,12 +3,14 @@ import type { Conversation } from "../chat/conversation";
 import { findTurn } from "../chat/conversation";
 import type { ImageStore } from "../chat/imageStore";
 import type { ChatTools } from "../chat/toolRound";
+import { attachmentTextOf } from "./attachmentText";
+import { exactNamesFirst } from "./contextMatchOrder";
 import { curlForReceipt } from "./curlCommand";
 import { rejectedSettingOf } from "./turnFixes";
-import { AttachmentList, MAX_ATTACHMENT_CHARS } from "./messageAttachments";
+import { AttachmentList, limitedAttachment } from "./messageAttachments";
 import type { Attachment, NewAttachment } from "./messageAttachments";
 import type { EditorFix, EditorServices, FixTarget, RelayAccess, WorkspaceContextSource } from "./panelServices";
-import type { ContextSource, FileMatchView } from "./protocol";
+import type { AttachmentTarget, AttachmentTextView, ContextSource, FileMatchView } from "./protocol";
 import type { FileReferenceResolver } from "./fileReferences";
 import type { WorkspaceFiles } from "./workspaceFiles";
 
@@ -43,6 +45,8 @@ export interface EditorActionsContext {
   fileReferences: FileReferenceResolver | null;
   /** Answers the webview's `findFileReferences`. */
   postFileReferences(checked: string[], files: string[]): void;
+  /** Answers the webview's `openAttachment`. */
+  postAttachmentText(target: AttachmentTarget, attachment: AttachmentTextView | null): void;
 }
 
 export class EditorActions {
@@ -175,7 +179,17 @@ export class EditorActions {
   /** All text the next message would carry, for the estimate of its size. */
   pendingText(): string {
     const file = this.offeredActiveFile();
-    return file === null ? this.attachments.text : `${this.attachments.text}\n${file.text.slice(0, MAX_ATTACHMENT_CHARS)}`;
+    return file === null ? this.attachments.text : `${this.attachments.text}\n${limitedAttachment(file).text}`;
+  }
+
+  /** A chip was opened: the exact text it adds to the request (before or after sending), or null when it is gone. */
+  openAttachment(target: AttachmentTarget): void {
+    const attachment = attachmentTextOf(target, {
+      pending: (id) => this.attachments.get(id),
+      activeFile: () => this.offeredActiveFile(),
+      conversation: () => this.context.conversation(),
+    });
+    this.context.postAttachmentText(target, attachment);
   }
 
   /** The editor's file, when it is still the one offered (the editor may have moved on since). */
@@ -188,13 +202,14 @@ export class EditorActions {
 
   /**
    * The `#` query's matches: a few folders, the files, then a few workspace symbols (asked for from two characters
-   * on). A language server still starting can take seconds for symbols; the files do not wait for it that long.
+   * on), a name typed whole first (contextMatchOrder.ts). A language server still starting can take seconds for
+   * symbols; the files do not wait for it that long.
    */
   async findFiles(query: string): Promise<void> {
     const files = this.context.files;
     const symbols = query.trim().length >= 2 && this.context.workspaceContext ? withinTime(this.context.workspaceContext.symbols(query.trim()), SYMBOL_WAIT_MS) : Promise.resolve([]);
     const [folders, matches, found] = await Promise.all([files ? files.folders(query, 3) : [], files ? files.search(query) : [], symbols]);
-    this.context.postFileMatches(query, [...folders, ...matches, ...found]);
+    this.context.postFileMatches(query, exactNamesFirst(query, [...folders, ...matches, ...found]));
   }
 
   /** Context picked with `#`: a folder's file list, or what the editor gathers (Problems, Terminal, Changes, a symbol). */

@@ -11,6 +11,21 @@ export interface AttachmentView {
   note?: string;
 }
 
+/** A chip whose text the page asks for: attached to the next message, the active editor's file, or the `index`-th of a sent message. */
+export type AttachmentTarget = { place: "pending"; id: string } | { place: "activeFile" } | { place: "sent"; turnId: string; index: number };
+
+/** An opened chip: exactly the text it adds to the request, and about how many tokens that is. */
+export interface AttachmentTextView {
+  kind: AttachmentKind;
+  label: string;
+  /** The attachment's block, byte for byte as the request's user message carries it. */
+  text: string;
+  /** Estimated like the context meter's figures: about four characters a token. */
+  tokens: number;
+  /** What was cut, or why there is nothing to read (as the chip's tooltip says). */
+  note?: string;
+}
+
 export interface ConversationListEntry {
   id: string;
   title: string;
@@ -179,6 +194,10 @@ export interface SlashCommandView {
   description: string;
   argumentHint: string;
   origin: "builtin" | "workspace" | "user";
+  /** A prompt file in the place of the built-in of its name. */
+  replacesBuiltin?: boolean;
+  /** A built-in that keeps its name: the prompt file of that name (shown as its source) is not used. */
+  ignoredFile?: string;
   /** About how many tokens its prompt adds to what the model is told (the context meter counts it while the command is in the box). */
   promptTokens?: number;
 }

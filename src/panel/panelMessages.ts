@@ -88,6 +88,8 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
       return editor.attachContext(message.source, message.path, message.name);
     case "removeAttachment":
       return editor.removeAttachment(message.id);
+    case "openAttachment":
+      return editor.openAttachment(message.target);
     case "removeActiveFile":
       return editor.removeActiveFile();
     case "loadImage":

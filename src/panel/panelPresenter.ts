@@ -2,11 +2,10 @@ import * as l10n from "@vscode/l10n";
 import type { Conversation, ToolCallRecord } from "../chat/conversation";
 import { activePath, findTurn } from "../chat/conversation";
 import type { ConversationSummary } from "../chat/conversationSummary";
-import { imagesTitle } from "../chat/conversationSummary";
+import { imagesTitle, typedTextOf } from "../chat/conversationSummary";
 import type { SendEstimate } from "../chat/spendGuard";
 import { splitMessage } from "./messageAttachments";
 import type { AttachmentView, ContextMeterView, ConversationListEntry, ImageLimitsView, PanelFields, ReceiptView, RelayModelsView, RulesView, SetupView, SlashCommandView, TotalsView, TurnView } from "./protocol";
-import { ATTACHMENT_KINDS } from "./protocol";
 import { receiptOf, turnViewOf } from "./turnView";
 import { tasksOf } from "../chat/planState";
 import type { ChatMode } from "../tools/planMode";
@@ -203,7 +202,8 @@ function titleOf(conversation: Conversation | null): string {
 function listEntryOf(summary: ConversationSummary): ConversationListEntry {
   return Object.freeze({
     id: summary.id,
-    title: withoutAttachments(summary.title) || l10n.t("New chat"),
+    // A history index written before titles left attachments out may still hold them.
+    title: typedTextOf(summary.title).trim() || l10n.t("New chat"),
     updatedAt: summary.updatedAt,
     turnCount: summary.turnCount,
     model: summary.model,
@@ -218,12 +218,4 @@ interface ShownEntry {
 
 function stillShows({ title, entry }: ShownEntry, summary: ConversationSummary): boolean {
   return title === summary.title && entry.updatedAt === summary.updatedAt && entry.turnCount === summary.turnCount && entry.model === summary.model;
-}
-
-/** Where an attachment block of any kind starts in a title made from a message: the rest is left out. */
-const ATTACHMENT_IN_TITLE = new RegExp(`\\s*<attachment kind="(?:${ATTACHMENT_KINDS.join("|")})"[\\s\\S]*$`);
-
-/** A title made from a first message leaves out the attachments that message carried. */
-function withoutAttachments(title: string): string {
-  return title.replace(ATTACHMENT_IN_TITLE, "").trim();
 }

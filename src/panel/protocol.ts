@@ -10,7 +10,7 @@
 
 export * from "./panelFieldViews";
 export * from "./turnViews";
-import type { ChatModeView, ContextSource, FileMatchView, PanelFields } from "./panelFieldViews";
+import type { AttachmentTarget, AttachmentTextView, ChatModeView, ContextSource, FileMatchView, PanelFields } from "./panelFieldViews";
 import type { ApprovalView, FixAction, ImageUpload, ReceiptView, TurnView } from "./turnViews";
 
 export interface PanelState extends PanelFields {
@@ -50,7 +50,9 @@ export type ToWebview =
   /** The answer to `findFileReferences`: of the `checked` paths, `files` are workspace files (and become links). */
   | { type: "fileReferences"; checked: string[]; files: string[] }
   /** The answer to `loadImage`: the stored image as a data URL, null when its file is missing. */
-  | { type: "image"; name: string; dataUrl: string | null };
+  | { type: "image"; name: string; dataUrl: string | null }
+  /** The answer to `openAttachment`: the chip's text as the request carries it; null when the chip is gone. */
+  | { type: "attachmentText"; target: AttachmentTarget; attachment: AttachmentTextView | null };
 
 export type ToHost =
   | { type: "ready" }
@@ -112,6 +114,8 @@ export type ToHost =
   /** Context picked with `#`: Problems, Terminal, Changes, a folder (`path`) or a symbol (`name` at `path`, "file:line"). */
   | { type: "attachContext"; source: ContextSource; path?: string; name?: string }
   | { type: "removeAttachment"; id: string }
+  /** A chip was opened: what exactly does it add to the request? */
+  | { type: "openAttachment"; target: AttachmentTarget }
   /** The active editor's file is not to go with the messages (until another editor is active). */
   | { type: "removeActiveFile" }
   /** The data of a sent message's image, by its stored name (for its thumbnail). */

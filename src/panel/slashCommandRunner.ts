@@ -72,6 +72,8 @@ export class SlashCommandRunner {
       description: command.description,
       argumentHint: command.argumentHint,
       origin: command.origin,
+      ...(command.replacesBuiltin === true ? { replacesBuiltin: true } : {}),
+      ...(command.ignoredFile === undefined ? {} : { ignoredFile: command.ignoredFile }),
       // The same estimate as the instructions' (about four characters a token); /commit's diff is not known yet.
       promptTokens: command.prompt === "" ? 0 : Math.ceil(commandPrompt(command, "").text.length / 4),
     }));

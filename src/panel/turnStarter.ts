@@ -1,5 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import type { ChatSession } from "../chat/chatSession";
+import { NothingToSummarize } from "../chat/compaction";
 import { findTurn } from "../chat/conversation";
 import type { ReviewReport } from "../chat/reviewNote";
 import { changedFilesOnBranch, reviewNoteText } from "../chat/reviewNote";
@@ -126,7 +127,15 @@ export class TurnStarter {
 
   /** Asks for a summary of the turns before the last few (the person clicked Summarize earlier turns). */
   summarizeEarlierTurns(): Promise<void> {
-    return this.runTurn((session) => session.summarizeEarlierTurns());
+    return this.runTurn(async (session) => {
+      try {
+        await session.summarizeEarlierTurns();
+      } catch (error) {
+        // A short conversation has nothing to summarize yet: said as information, not as "Something went wrong".
+        if (!(error instanceof NothingToSummarize)) throw error;
+        this.options.setNotice(error.message);
+      }
+    });
   }
 
   /** The person chose to send an incomplete turn with later messages (its message and partial answer). */

@@ -282,4 +282,12 @@ export const WEBVIEW_STRINGS: readonly string[] = [
   "cut: {0} of {1} characters sent",
   "≈{0} tokens",
   "Sent with your next message in this conversation (about {0} tokens of instructions in all):",
+  "Show what {0} adds to the message",
+  "What {0} adds to the message",
+  "Goes to the model inside your message, exactly as below.",
+  "Sent to the model inside this message, exactly as below.",
+  "This attachment is not there any more.",
+  "{0} is not used: /{1} is Relay Chat's own",
+  "Workspace prompt file, in place of the built-in",
+  "Your prompt file, in place of the built-in",
 ];

@@ -107,6 +107,25 @@ describe("panel slash commands (Node, relay emulator)", function () {
     assert.equal(sentBodies(harness).at(-1)?.instructions?.includes("slash command"), false);
   });
 
+  it("sends a workspace fix.prompt.md for /fix instead of the built-in prompt, and the menu says whose /fix it is", async () => {
+    const ours = parsePromptFile("fix.prompt.md", "---\ndescription: Fix it our way\n---\nFix ${input:what} with a failing test first.", "workspace", ".github/prompts/fix.prompt.md")!;
+    const commit = parsePromptFile("commit.prompt.md", "Our commit style.", "workspace", ".github/prompts/commit.prompt.md")!;
+    harness = await startPanelHostHarness({ slash: slashOptions({ slashCommands: source(slashCommands([weatherOnly, ours, commit])) }) });
+    const menu = harness.controller.state().slashCommands ?? [];
+    assert.deepEqual(
+      menu.filter((command) => command.name === "fix" || command.name === "commit").map(({ name, origin, description, replacesBuiltin, ignoredFile }) => ({ name, origin, description, replacesBuiltin, ignoredFile })),
+      [
+        { name: "fix", origin: "workspace", description: "Fix it our way", replacesBuiltin: true, ignoredFile: undefined },
+        { name: "commit", origin: "builtin", description: menu.find((command) => command.name === "commit")!.description, replacesBuiltin: undefined, ignoredFile: ".github/prompts/commit.prompt.md" },
+      ],
+    );
+    harness.controller.handle({ type: "send", text: "/fix the login" });
+    await harness.waitFor(settled(1), "the answer");
+    const instructions = sentBodies(harness).at(-1)?.instructions ?? "";
+    assert.ok(instructions.includes("/fix, the prompt file .github/prompts/fix.prompt.md:\nFix the login with a failing test first."), instructions);
+    assert.equal(instructions.includes(BUILTIN_PROMPTS.fix), false, "not the built-in prompt");
+  });
+
   it("/compact asks for a summary instead of sending a message (and says when there is nothing to summarize)", async () => {
     harness = await startPanelHostHarness({ slash: slashOptions() });
     const { controller } = harness;
@@ -115,9 +134,14 @@ describe("panel slash commands (Node, relay emulator)", function () {
     const requests = sentBodies(harness).length;
     controller.handle({ type: "send", text: "/compact" });
     const state = await harness.waitFor((current) => current.notice !== null, "the notice");
-    assert.match(state.notice ?? "", /no earlier turns to summarize/);
+    // Information, not a failure: not "Something went wrong: …".
+    assert.equal(state.notice, "There are no earlier turns to summarize: the last 4 turns are always sent as they are.");
     assert.equal(state.turns.length, 1, "no /compact message was sent");
     assert.equal(sentBodies(harness).length, requests);
+    // The Summarize earlier turns button says the same.
+    controller.handle({ type: "fix", action: "summarizeEarlierTurns" });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(controller.state().notice, "There are no earlier turns to summarize: the last 4 turns are always sent as they are.");
   });
 
   it("/plan switches the conversation to Plan mode and sends its text there; another hook can take it over", async () => {

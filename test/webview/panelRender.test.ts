@@ -335,8 +335,12 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     await panel.sendState(conversationState());
     await panel.clearPosted();
     await panel.send({ type: "evaluate", code: "__xss.push(1)" });
-    await panel.send({ type: "answerDelta", turnId: 7, text: "x" });
-    await panel.send({ type: "snapshot", state: "<img src=x onerror=__xss.push(1)>", strings: {} });
+    // Malformed on purpose: typed as plain records so the compiler does not match them to the protocol's members.
+    const malformed: Record<string, unknown>[] = [
+      { type: "answerDelta", turnId: 7, text: "x" },
+      { type: "snapshot", state: "<img src=x onerror=__xss.push(1)>", strings: {} },
+    ];
+    for (const message of malformed) await panel.send(message);
     const posted = await panel.posted();
     assert.equal(posted.length, 3);
     for (const message of posted) {

@@ -71,6 +71,30 @@ describe("Chat panel webview: the / menu (Chromium)", function () {
     assert.deepEqual((await panel.posted()).at(-1), { type: "send", text: "/explain the parser" });
   });
 
+  it("says whose command it is: a prompt file in the built-in's place, or a built-in that leaves a prompt file of its name unused (280 px)", async () => {
+    const page = await current.harness().open({ width: 280, height: 600 });
+    try {
+      const commands: SlashCommandView[] = COMMANDS.map((command) =>
+        command.name === "fix"
+          ? { name: "fix", description: "Fix it our way", argumentHint: "the problem", origin: "workspace", replacesBuiltin: true }
+          : command.name === "commit"
+            ? { ...command, ignoredFile: ".github/prompts/commit.prompt.md" }
+            : command,
+      );
+      await page.sendState(panelState({ slashCommands: commands }));
+      await page.page.getByLabel("Message", { exact: true }).pressSequentially("/");
+      const options = page.page.getByRole("listbox", { name: "Slash commands" }).getByRole("option");
+      assert.match(await options.nth(4).innerText(), /\/fix.*Fix it our way.*Workspace prompt file, in place of the built-in/s);
+      assert.match(await options.nth(6).innerText(), /\/commit.*\.github\/prompts\/commit\.prompt\.md is not used: \/commit is Relay Chat's own/s);
+      assert.deepEqual(await page.page.evaluate(panelLayoutProblems), []);
+      const overflow = await page.page.evaluate(() => Array.from(document.querySelectorAll(".slash-option *")).filter((node) => node.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5).length);
+      assert.equal(overflow, 0, "the notes wrap inside the menu");
+      assert.deepEqual(page.pageErrors, []);
+    } finally {
+      await page.page.close();
+    }
+  });
+
   it("Escape closes the menu and keeps the text; a click picks; Tab picks too; nothing matching shows nothing", async () => {
     const { page } = panel;
     await panel.sendState(panelState({ slashCommands: COMMANDS }));
