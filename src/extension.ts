@@ -1,4 +1,3 @@
-import path from "node:path";
 import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import { FileStorage } from "./chat/fileStorage";
@@ -17,7 +16,7 @@ import { TerminalHistory } from "./host/terminalHistory";
 import { editorWorkspaceContext } from "./host/workspaceContext";
 import { pickModel } from "./host/modelPicker";
 import { openModelSettings } from "./host/modelSettingsEditor";
-import { closeOrphanedReportPreviews } from "./host/orphanedReportTabs";
+import { ProtocolChoices } from "./host/protocolChoices";
 import { OutputLog } from "./host/outputLog";
 import { GitCommitBox } from "./host/gitCommitBox";
 import { PanelInstructions, requestInstructionsOf, targetInstructions } from "./host/panelInstructions";
@@ -25,7 +24,7 @@ import type { TargetInstructions } from "./host/panelInstructions";
 import { PromptFilesWatcher } from "./host/promptFilesWatcher";
 import { ProjectRulesWatcher } from "./host/projectRulesWatcher";
 import { sharedHistoryFolder } from "./host/historyFolder";
-import { CONNECTION_REPORT_NAME, relayCheckUp } from "./host/relayCheckUp";
+import { relayCheckUp } from "./host/relayCheckUp";
 import { addRelay, pickRelay, removeRelay, renameRelay } from "./host/relayCommands";
 import type { RelayCommandsContext } from "./host/relayCommands";
 import { RelayConnection, workspaceRelayMemory } from "./host/relayConnection";
@@ -38,7 +37,6 @@ import { registerEditReviewCommands } from "./host/editReviewCommands";
 import { WorkspaceCheckpointing } from "./host/checkpointSetup";
 import { globalReadOnlyDefault, trustRestrictionNotice } from "./host/toolSetup";
 import { Walkthrough } from "./host/walkthrough";
-import { saveModelSettings } from "./host/modelSettingsWriter";
 import { chooseExternalTools } from "./lm/externalToolPicker";
 import { ExternalTools } from "./lm/externalTools";
 import { registerRelayLanguageModels } from "./lm/languageModelSetup";
@@ -144,6 +142,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   // The `/` menu's prompt files: the workspace's (off where the rules are) and the person's own.
   const promptFiles = new PromptFilesWatcher(context.globalStorageUri, () => projectRules.allowed, (message) => log.info(message));
   context.subscriptions.push(promptFiles);
+  const protocolChoices = new ProtocolChoices(connection, context.globalState, log);
   const controller = new ChatController({
     relay: connection,
     store,
@@ -169,7 +168,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     strings: () => (webviewStrings ??= Object.fromEntries(WEBVIEW_STRINGS.map((english) => [english, vscode.l10n.t(english)]))),
     onRequestEnd: () => void money.refreshBalance(),
     priceOf: (relay, model) => money.priceOf(relay, model),
-    saveModelProtocol: (relay, model, protocol) => saveModelSettings(relay, model, { protocol }),
+    ...protocolChoices.panelOptions,
     instructions: (choices) => requestInstructionsOf(panelInstructions.assemble(choices)),
     panelInstructions: (choices) => panelInstructions.forPanel(choices),
     instructionsReady: () => panelInstructions.ready(),
@@ -207,7 +206,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   };
   void connectionReady.then(tellWalkthrough);
   walkthrough.openOnFirstStart();
-  const checkRelay = relayCheckUp({ connection, storage, storageFolder, log, walkthrough, findings: languageModels.findings, activeModel: () => controller.model(), modelFor: (relay) => controller.modelFor(relay) });
+  const checkRelay = relayCheckUp({ connection, storage, log, reportView: protocolChoices.reportView, chatCompletions: protocolChoices.finding, walkthrough, findings: languageModels.findings, activeModel: () => controller.model(), modelFor: (relay) => controller.modelFor(relay) });
   const relayCommands: RelayCommandsContext = { connection, keys, refresh: refreshConnection, checkRelay };
   const command = commandsAfter(connectionReady);
 
@@ -245,7 +244,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       provider.reveal();
       await controller.newChat();
     }),
-    command("relayChat.modelSettings", () => openModelSettings(connection, controller.model())),
+    command("relayChat.modelSettings", (request) => openModelSettings(connection, controller.modelChoice, request)),
     command("relayChat.selectModel", async () => {
       await controller.refreshModels();
       const picked = await pickModel(controller.listedModels, controller.model());
@@ -276,7 +275,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       if (!relay) return void vscode.window.showWarningMessage(connection.missing() ?? "");
       await checkRelay(relay.name);
     }),
-    closeOrphanedReportPreviews(path.join(storageFolder, CONNECTION_REPORT_NAME)),
+    ...protocolChoices.register(command, connectionReady, storageFolder, () => controller.fieldsChanged()),
     command("relayChat.refreshBalance", () => money.refreshBalance(true)),
     command("relayChat.exportRequestLog", async () => {
       const target = await vscode.window.showSaveDialog({ filters: { CSV: ["csv"] }, defaultUri: vscode.Uri.file("relay-chat-requests.csv") });

@@ -47,6 +47,7 @@ export class PanelView {
   private readonly approvalCards: KeyedChildren<PanelState["approvals"][number]>;
   private readonly spendSlot = element("div", { className: "spend-slot" });
   private readonly compactionSlot = element("div", { className: "compaction-slot" });
+  private readonly protocolSlot = element("div", { className: "protocol-slot" });
   private readonly reviewSlot = element("div", { className: "review-slot" });
   private readonly composer: Composer;
   private readonly taskList: TaskListView;
@@ -60,6 +61,7 @@ export class PanelView {
   private setupSignature = "";
   private spendSignature = "";
   private compactionSignature = "";
+  private protocolSignature = "null";
   private reviewSignature = "0";
   private dismissedNotice: string | null = null;
   private busy = false;
@@ -107,7 +109,7 @@ export class PanelView {
       this.setupSlot,
       this.notice,
       element("div", { className: "scroll-area" }, [this.scroller, this.follower.jumpButton]),
-      element("div", { className: "bottom" }, [this.reviewSlot, this.compactionSlot, this.spendSlot, this.taskList.root, this.composer.root]),
+      element("div", { className: "bottom" }, [this.reviewSlot, this.protocolSlot, this.compactionSlot, this.spendSlot, this.taskList.root, this.composer.root]),
       this.history.root,
       this.viewer.root,
       this.announcer.root,
@@ -202,6 +204,7 @@ export class PanelView {
     this.emptyState.hidden = state.turns.length > 0;
     this.renderSpendWarning(state);
     this.renderCompactionOffer(state);
+    this.renderChatCompletionsOffer(state);
     this.renderFilesToReview(state);
     this.history.update(state.conversations, state.conversationId);
     this.taskList.update(state.tasks ?? []);
@@ -249,6 +252,26 @@ export class PanelView {
     if (signature === this.compactionSignature) return;
     this.compactionSignature = signature;
     this.compactionSlot.replaceChildren(...(state.compactionOffer === null ? [] : [renderCompactionOffer(state.compactionOffer, this.localizer, this.post)]));
+  }
+
+  /** The check-up's finding, confirmed here as in its report and notification (nothing is saved until then). */
+  private renderChatCompletionsOffer(state: PanelState): void {
+    const offer = state.chatCompletionsOffer ?? null;
+    const signature = JSON.stringify(offer);
+    if (signature === this.protocolSignature) return;
+    this.protocolSignature = signature;
+    this.protocolSlot.replaceChildren(
+      ...(offer === null
+        ? []
+        : [
+            element("section", { className: "compaction-offer chat-completions-offer", attributes: { role: "status" } }, [
+              icon("plug"),
+              element("p", { text: this.localizer.format("The check-up found that {0} on {1} answers over Chat Completions, not the Responses interface.", offer.model, offer.relay) }),
+              iconButton("close", this.localizer.text("Dismiss"), () => this.protocolSlot.replaceChildren()),
+              button(this.localizer.text("Use Chat Completions for this model"), () => this.post({ type: "fix", action: "confirmChatCompletions" }), { className: "primary" }),
+            ]),
+          ]),
+    );
   }
 
   /** Edits waiting in the editor are easy to lose sight of from the chat: one line says so, with the way to them. */

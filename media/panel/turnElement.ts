@@ -261,7 +261,8 @@ export class TurnElement {
     if (toneOf(turn.outcome) !== "none") {
       const state = renderTurnState(turn, localizer, (action) => {
         if (action === "retry" || action === "continue" || action === "resendWithoutImages" || action === "useChatCompletions" || action === "includeTurn") this.handlers.post({ type: action, turnId: this.turnId });
-        else this.handlers.post({ type: "fix", action });
+        // Model settings… opens at the model this turn used, which may not be the one picked now.
+        else this.handlers.post(action === "modelSettings" ? { type: "fix", action, turnId: this.turnId } : { type: "fix", action });
       });
       this.stateBox = state.root;
       this.retryActions = state.actions;

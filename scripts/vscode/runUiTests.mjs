@@ -151,7 +151,7 @@ async function main() {
     const secondRelay = await startEmulator({ profile: "new-api" });
     cleanups.push(() => secondRelay.stop());
     // A relay with chat-only models that does not list their wire, for test/ui/chatCompletions.test.ts.
-    const splitRelay = await startEmulator({ profile: "split", listsEndpointTypes: false });
+    const splitRelay = await startEmulator({ profile: "split" });
     cleanups.push(() => splitRelay.stop());
 
     const workspace = makeWorkspace();

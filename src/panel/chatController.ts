@@ -44,7 +44,8 @@ export class ChatController implements PanelSource {
   /** Tool approvals and spend confirmations the running turn waits on. */
   readonly prompts: PromptBroker;
   private readonly runner: SessionRunner;
-  private readonly modelChoice: ModelChoice;
+  /** The model and wire of the next request (Model settings… shows the wire in use). */
+  readonly modelChoice: ModelChoice;
   private readonly conversationCommands: ConversationCommands;
   /** Which conversation is on screen: opened, renamed, deleted, or changed by another window. */
   readonly conversations: ConversationSwitcher;
@@ -353,6 +354,7 @@ export class ChatController implements PanelSource {
       liveText: streamingTurnId === null ? null : this.runner.liveText(streamingTurnId),
       mode: this.turns.plan.mode,
       slashCommands: this.slash.views(),
+      chatCompletionsFinding: this.options.chatCompletionsFinding?.() ?? null,
     };
   }
 

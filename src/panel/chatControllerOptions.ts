@@ -68,6 +68,8 @@ export interface ChatControllerOptions {
   commitMessages?: CommitMessageWriter | null;
   /** Plan mode takes `/plan` over here when it is built; absent: /plan sends its prompt. */
   planCommand?: PlanCommandHook;
+  /** The check-up's finding that a model needs Chat Completions, waiting for the person (the panel offers it); absent: none. */
+  chatCompletionsFinding?: () => { relay: string; model: string } | null;
   /** Saves a model's wire the person confirmed (relayChat.modelSettings in User settings); absent: remembered for this session only. */
   saveModelProtocol?: (relay: string, model: string, protocol: "chat") => Promise<void>;
   /** A request of a turn ended (the relay's balance may have changed). */

@@ -1,13 +1,15 @@
 import * as l10n from "@vscode/l10n";
 import type { Conversation } from "../chat/conversation";
+import { findTurn } from "../chat/conversation";
 import type { ImageStore } from "../chat/imageStore";
 import type { ChatTools } from "../chat/toolRound";
 import { attachmentTextOf } from "./attachmentText";
 import { exactNamesFirst } from "./contextMatchOrder";
 import { curlForReceipt } from "./curlCommand";
+import { rejectedSettingOf } from "./turnFixes";
 import { AttachmentList, limitedAttachment } from "./messageAttachments";
 import type { Attachment, NewAttachment } from "./messageAttachments";
-import type { EditorFix, EditorServices, RelayAccess, WorkspaceContextSource } from "./panelServices";
+import type { EditorFix, EditorServices, FixTarget, RelayAccess, WorkspaceContextSource } from "./panelServices";
 import type { AttachmentTarget, AttachmentTextView, ContextSource, FileMatchView } from "./protocol";
 import type { FileReferenceResolver } from "./fileReferences";
 import type { WorkspaceFiles } from "./workspaceFiles";
@@ -115,9 +117,19 @@ export class EditorActions {
     return this.context.editor.applyCode(code, fileHint);
   }
 
-  /** A fix button of an error: the command that repairs the likely cause. */
-  runFix(action: EditorFix): Promise<void> {
-    return this.context.editor.runFix(action);
+  /** A fix button of an error: the command that repairs the likely cause (Model settings… at the turn's relay and model). */
+  runFix(action: EditorFix, turnId?: string): Promise<void> {
+    return this.context.editor.runFix(action, action === "modelSettings" && turnId !== undefined ? this.fixTargetOf(turnId) : undefined);
+  }
+
+  private fixTargetOf(turnId: string): FixTarget | undefined {
+    const conversation = this.context.conversation();
+    const turn = conversation ? findTurn(conversation, turnId) : null;
+    const request = turn?.requests[turn.requests.length - 1];
+    const relay = request?.relay ?? this.context.relay.activeRelay;
+    if (!turn || !request || relay === null) return undefined;
+    const field = rejectedSettingOf(turn.outcome)?.field;
+    return { relay, model: request.model, ...(field ? { field } : {}) };
   }
 
   attachSelection(): boolean {

@@ -168,6 +168,8 @@ export interface PanelFields {
   rules?: RulesView | null;
   /** Summarize earlier turns is offered (above the composer); null when it is not. */
   compactionOffer: CompactionOfferView | null;
+  /** The check-up found this model needs Chat Completions: the confirmation is offered (above the composer); absent or null: none. */
+  chatCompletionsOffer?: { relay: string; model: string } | null;
   /** Files whose proposed edits wait for Keep or Undo in the editor (0 or absent: none). */
   filesToReview?: number;
   imageLimits: ImageLimitsView;

@@ -101,7 +101,7 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
     case "editTask":
       return controller.turns.plan.editTask(message);
     case "fix":
-      return message.action === "summarizeEarlierTurns" ? controller.turns.summarizeEarlierTurns() : editor.runFix(message.action);
+      return message.action === "summarizeEarlierTurns" ? controller.turns.summarizeEarlierTurns() : editor.runFix(message.action, message.turnId);
     case "log":
       return controller.log(message.level, message.message);
     default:

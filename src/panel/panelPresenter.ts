@@ -53,6 +53,8 @@ export interface PanelInputs {
   mode?: ChatMode;
   /** What `/` lists in the message box. */
   slashCommands?: SlashCommandView[];
+  /** The check-up's finding that a model needs Chat Completions, waiting for confirmation. */
+  chatCompletionsFinding?: { relay: string; model: string } | null;
 }
 
 export class PanelPresenter {
@@ -83,6 +85,7 @@ export class PanelPresenter {
       context: inputs.context,
       rules: inputs.rules ?? null,
       compactionOffer: compactionOfferFor(conversation, inputs.context, inputs.compaction, inputs.busy, inputs.maxOutputTokens ?? null),
+      chatCompletionsOffer: inputs.chatCompletionsFinding ?? null,
       filesToReview: inputs.filesToReview ?? 0,
       imageLimits: inputs.imageLimits,
       slashCommands: inputs.slashCommands ?? [],

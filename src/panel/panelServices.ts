@@ -13,6 +13,13 @@ import type { NewAttachment } from "./messageAttachments";
 
 export type EditorFix = Exclude<FixAction, "summarizeEarlierTurns">;
 
+/** The relay and model a fix is about (a turn's), and the setting to open at: Model settings… takes them. */
+export interface FixTarget {
+  relay: string;
+  model: string;
+  field?: string;
+}
+
 /** The relay settings the panel uses (a subset of the extension's settings). */
 export interface PanelSettings {
   baseUrl: string;
@@ -73,8 +80,8 @@ export interface EditorServices {
   openCode(code: string, language: string): Promise<void>;
   /** Merges `code` into the file the block names (`fileHint`, or "": the active editor's), for review in the editor. */
   applyCode(code: string, fileHint: string): Promise<void>;
-  /** The fixes that open a command or page (Summarize earlier turns is the controller's). */
-  runFix(action: EditorFix): Promise<void>;
+  /** The fixes that open a command or page (Summarize earlier turns is the controller's); `target` goes to the command. */
+  runFix(action: EditorFix, target?: FixTarget): Promise<void>;
   /** The active editor's selection, or null when nothing is selected. */
   activeSelection(): NewAttachment | null;
   /** The active editor's whole file, or null when no editor is open. */

@@ -127,5 +127,6 @@ export type ToHost =
   | { type: "actOnPlan"; turnId: string }
   /** The person ticked (or unticked) or removed the item at `index`, whose text was `text`. */
   | { type: "editTask"; action: "toggle" | "remove"; index: number; text: string }
-  | { type: "fix"; action: FixAction }
+  /** `turnId`: the turn whose fix button it is (Model settings… then opens at the model that turn used). */
+  | { type: "fix"; action: FixAction; turnId?: string }
   | { type: "log"; level: "info" | "error"; message: string };

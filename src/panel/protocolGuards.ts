@@ -88,7 +88,7 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   setMode: (message) => message.mode === "plan" || message.mode === "act",
   actOnPlan: (message) => isString(message.turnId),
   editTask: (message) => (message.action === "toggle" || message.action === "remove") && isIndex(message.index) && isString(message.text),
-  fix: (message) => isString(message.action) && (FIX_ACTIONS as readonly string[]).includes(message.action),
+  fix: (message) => isString(message.action) && (FIX_ACTIONS as readonly string[]).includes(message.action) && (message.turnId === undefined || isString(message.turnId)),
   log: (message) => (message.level === "info" || message.level === "error") && isString(message.message),
 };
 

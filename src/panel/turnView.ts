@@ -14,7 +14,7 @@ import { outcomeLabel as outcomeLabelIn } from "../chat/outcomeLabel";
 import { outcomeFromOutputText } from "../tools/runToolCall";
 import { splitMessage } from "./messageAttachments";
 import type { CostView, OutcomeKind, ReceiptView, SentWithView, SummaryView, ToolCallView, TurnView } from "./protocol";
-import { actionsFor, causeOf, fixesFor } from "./turnFixes";
+import { actionsFor, causeOf, fixesFor, rejectedSettingNote, rejectedSettingOf } from "./turnFixes";
 
 // Turns of the branch on screen, as the webview shows them. Pure (no vscode) so it is tested in Node.
 // A turn's view depends on the turn alone (and its siblings, for the branch position), so the host can
@@ -159,7 +159,9 @@ function explanationOf(turn: Turn, lastRequest: RequestRecord | undefined, optio
   if (turn.outcome.kind === "completed") return null;
   const explanation = turn.notice ?? lastRequest?.explanation ?? null;
   const balance = causeOf(turn.outcome) === "quota" ? (options.balanceNote?.(lastRequest?.relay ?? null) ?? null) : null;
-  return balance === null ? explanation : [explanation, balance].filter(Boolean).join(" ");
+  const refused = lastRequest ? rejectedSettingOf(turn.outcome) : null;
+  const setting = refused && lastRequest ? rejectedSettingNote(refused, lastRequest.model) : null;
+  return [explanation, balance, setting].filter(Boolean).join(" ") || null;
 }
 
 function costViewOf(request: RequestRecord): CostView | null {

@@ -18,7 +18,7 @@ export type OutcomeKind =
   | "not_finished";
 
 /** What a button in an error offers; the host carries it out. */
-export const FIX_ACTIONS = ["setApiKey", "openSettings", "selectModel", "checkConnection", "openConsole", "addRelay", "summarizeEarlierTurns", "reviewFiles", "modelSettings"] as const;
+export const FIX_ACTIONS = ["setApiKey", "openSettings", "selectModel", "checkConnection", "openConsole", "addRelay", "summarizeEarlierTurns", "reviewFiles", "modelSettings", "confirmChatCompletions"] as const;
 export type FixAction = (typeof FIX_ACTIONS)[number];
 
 export interface UsageView {

@@ -19,6 +19,7 @@ const FIX_COMMANDS: Record<Exclude<EditorFix, "openConsole">, string> = {
   addRelay: "relayChat.addRelay",
   reviewFiles: "relayChat.review.showFiles",
   modelSettings: "relayChat.modelSettings",
+  confirmChatCompletions: "relayChat.useChatCompletions",
 };
 
 /** The settings only the panel reads; the console is the active relay's (its profile, or relayChat.consoleUrl). */
@@ -41,9 +42,9 @@ function positiveOr(value: number | undefined, fallback: number): number {
 export function createEditorServices(files: WorkspaceFiles | null, codeBlocks: CodeBlockActions, consoleUrl: () => string, context: WorkspaceContextSource | null = null): EditorServices {
   return {
     ...editorServices,
-    async runFix(action) {
+    async runFix(action, target) {
       if (action !== "openConsole") {
-        await vscode.commands.executeCommand(FIX_COMMANDS[action]);
+        await vscode.commands.executeCommand(FIX_COMMANDS[action], ...(target ? [target] : []));
         return;
       }
       const address = consoleUrl().trim();

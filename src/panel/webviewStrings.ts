@@ -259,6 +259,7 @@ export const WEBVIEW_STRINGS: readonly string[] = [
   "Relay",
   "Interface",
   "Use Chat Completions for this model",
+  "The check-up found that {0} on {1} answers over Chat Completions, not the Responses interface.",
   "Cost",
   "Estimated from the model's price",
   "Billed by the relay",

@@ -1,7 +1,7 @@
 // Runs the relay emulator as a process for the demo and the benchmarks:
 //   node --require tsx/cjs test/emulator/main.ts [--port N] [--key K] [--delta-interval-ms MS] [--profile openai|minimal|new-api|translated|openrouter|litellm|split|drops-instructions] [--no-endpoint-types] [--control]
-// --no-endpoint-types: the split profile's model list leaves out `supported_endpoint_types`, as relays that do
-// not say which wire a model speaks (the panel then learns it from the refusal and offers Chat Completions).
+// --no-endpoint-types: the new-api or split profile's model list leaves out `supported_endpoint_types`, as one-api's
+// does. (With or without it, a chat-only model is found by its refusal; the panel then offers Chat Completions.)
 // Prints one JSON line {"baseUrl", "key", "profile"} (plus "controlUrl" with --control, see
 // controlServer.ts) and serves until SIGINT/SIGTERM.
 import { startControlServer } from "./controlServer";

@@ -65,8 +65,10 @@ export interface EmulatorOptions {
   deltaIntervalMs?: number;
   /** How the new-api profile's billing endpoints show money (its `quota_display_type`). Default "USD". */
   quotaDisplayType?: QuotaDisplayType;
-  /** false: the split profile's model list says nothing of endpoints (as one-api's), so only a request finds out. Default true. */
+  /** false: the new-api or split profile's model list says nothing of endpoints (as one-api's). Default true. */
   listsEndpointTypes?: boolean;
+  /** new-api's `supported_endpoint_types` for models not on a default channel (default: ["openai"] for every model). */
+  endpointTypes?: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface ReceivedRequest {
@@ -182,6 +184,7 @@ class RelayEmulatorServer implements RelayEmulator {
   private responsesPosts = 0;
   private readonly quotaDisplayType: QuotaDisplayType;
   private readonly listsEndpointTypes: boolean;
+  private readonly endpointTypes: Readonly<Record<string, readonly string[]>>;
 
   constructor(options: EmulatorOptions) {
     this.keys = options.keys ?? [{ key: newId("sk-emulator", 24), name: "default", enabled: true, expiresAt: null, quota: null, models: null }];
@@ -199,6 +202,7 @@ class RelayEmulatorServer implements RelayEmulator {
     this.port = options.port ?? 0;
     this.quotaDisplayType = options.quotaDisplayType ?? "USD";
     this.listsEndpointTypes = options.listsEndpointTypes !== false;
+    this.endpointTypes = options.endpointTypes ?? {};
     this.server = createServer({ noDelay: true, keepAliveTimeout: 5_000 }, (request, response) => {
       this.handle(request, response).catch((error: unknown) => {
         if (!response.headersSent) {
@@ -443,6 +447,7 @@ class RelayEmulatorServer implements RelayEmulator {
       pricePerInputToken: this.pricePerInputToken,
       pricePerOutputToken: this.pricePerOutputToken,
       quotaDisplayType: this.quotaDisplayType,
+      endpointTypes: this.endpointTypes,
       now: this.now,
     };
   }
