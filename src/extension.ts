@@ -20,10 +20,8 @@ import { openModelSettings } from "./host/modelSettingsEditor";
 import { closeOrphanedReportPreviews } from "./host/orphanedReportTabs";
 import { OutputLog } from "./host/outputLog";
 import { GitCommitBox } from "./host/gitCommitBox";
-import { PanelInstructions, requestInstructionsOf, targetInstructions } from "./host/panelInstructions";
-import type { TargetInstructions } from "./host/panelInstructions";
-import { PromptFilesWatcher } from "./host/promptFilesWatcher";
-import { ProjectRulesWatcher } from "./host/projectRulesWatcher";
+import { setUpInstructions } from "./host/instructionsSetup";
+import { targetInstructions } from "./host/panelInstructions";
 import { sharedHistoryFolder } from "./host/historyFolder";
 import { CONNECTION_REPORT_NAME, relayCheckUp } from "./host/relayCheckUp";
 import { addRelay, pickRelay, removeRelay, renameRelay } from "./host/relayCommands";
@@ -136,14 +134,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   });
   let webviewStrings: Record<string, string> | null = null;
   const activeConsoleUrl = () => connection.active?.consoleUrl ?? "";
-  // What the model is told: the base instruction, the person's and the project rules files, kept current.
-  const projectRules = new ProjectRulesWatcher(context.workspaceState, (message) => log.info(message));
-  // The relay and model of the panel's next request: what the person set for them goes with it.
-  const panelInstructions = new PanelInstructions(projectRules, (): TargetInstructions => targetInstructions(connection.settings, { relay: connection.activeRelay, model: controller.model() }));
-  context.subscriptions.push(projectRules, vscode.commands.registerCommand("relayChat.showInstructions", () => controller.slash.showInstructions()));
-  // The `/` menu's prompt files: the workspace's (off where the rules are) and the person's own.
-  const promptFiles = new PromptFilesWatcher(context.globalStorageUri, () => projectRules.allowed, (message) => log.info(message));
-  context.subscriptions.push(promptFiles);
+  // What the model is told: the rules and prompt files kept current, with what the person set for the relay and
+  // model of the panel's next request; its preview; the editor the person works in.
+  const told = setUpInstructions(context, (message) => log.info(message), () => targetInstructions(connection.settings, { relay: connection.activeRelay, model: controller.model() }));
+  context.subscriptions.push(told, vscode.commands.registerCommand("relayChat.showInstructions", () => controller.slash.showInstructions()));
   const controller = new ChatController({
     relay: connection,
     store,
@@ -156,7 +150,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     filesToReview: () => editReview.filesInReview().length,
     relayReady: connectionReady,
     modelMemory: workspaceModelMemory(context.workspaceState, () => defaultRelay(connection.relays)?.name ?? null),
-    editor: createEditorServices(workspaceFiles, codeBlocks, activeConsoleUrl, workspaceContext),
+    editor: createEditorServices(workspaceFiles, codeBlocks, activeConsoleUrl, workspaceContext, () => told.workingEditor.current),
     workspaceContext,
     conversationUi: vscodeConversationUi,
     files: workspaceFiles,
@@ -170,11 +164,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     onRequestEnd: () => void money.refreshBalance(),
     priceOf: (relay, model) => money.priceOf(relay, model),
     saveModelProtocol: (relay, model, protocol) => saveModelSettings(relay, model, { protocol }),
-    instructions: (choices) => requestInstructionsOf(panelInstructions.assemble(choices)),
-    panelInstructions: (choices) => panelInstructions.forPanel(choices),
-    instructionsReady: () => panelInstructions.ready(),
-    showInstructions: (choices) => panelInstructions.show(choices),
-    slashCommands: promptFiles,
+    ...told.panel,
+    slashCommands: told.promptFiles,
     commitMessages: new GitCommitBox(),
     balanceNote: (relay) => money.balanceNote(relay),
     onRendered: (sinceLoadMs) => {
@@ -228,14 +219,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => controller.onConnectionChanged()),
     money.onDidReadBalance(() => controller.fieldsChanged()),
-    projectRules.onDidChange(() => controller.fieldsChanged()),
+    told.onDidChange(() => controller.fieldsChanged()),
     ...languageModels.disposables,
 
     // The panel, its history shared with other windows on the same folder, and the editor as context.
     provider,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider, { webviewOptions: { retainContextWhenHidden: true } }),
     store.watch((change) => void controller.conversations.onHistoryChanged(change)),
-    watchEditorContext(controller.editorActions, workspaceFiles),
+    watchEditorContext(controller.editorActions, workspaceFiles, told.workingEditor),
     command("relayChat.focusChat", () => provider.focusMessageBox()),
     command("relayChat.showHistory", () => {
       provider.reveal();

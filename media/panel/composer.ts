@@ -37,6 +37,8 @@ export interface ComposerState {
 }
 
 const MAX_INPUT_HEIGHT = 220;
+/** How long typing pauses before the host hears of the draft's slash command. */
+const DRAFT_COMMAND_DELAY_MS = 120;
 
 /**
  * The message box, as VS Code's chat has it: attached context as chips above the text, a toolbar below
@@ -61,6 +63,9 @@ export class Composer {
   private state: ComposerState = { busy: false, canSend: false, attachments: [], selectionOffer: null, activeFileOffer: null, model: null, models: [], modelsNote: null, relay: null, relayModels: [], context: null, imageLimits: DEFAULT_IMAGE_LIMITS };
   /** Set while the box holds an earlier message being edited: sending then resends that turn. */
   private editingTurnId: string | null = null;
+  /** The draft's command as the host last heard it ("" for none). */
+  private toldDraftCommand = "";
+  private draftCommandTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly localizer: Localizer,
@@ -77,6 +82,8 @@ export class Composer {
     });
     fitMessageHint(this.textarea, localizer);
     this.textarea.value = initialDraft;
+    // A draft kept across a reload that starts with a command goes with the next request too.
+    this.tellDraftCommand();
     this.textarea.addEventListener("keydown", (event) => this.onKeyDown(event));
     this.textarea.addEventListener("input", () => this.onInput());
     this.textarea.addEventListener("blur", () => {
@@ -209,6 +216,7 @@ export class Composer {
   private setText(text: string): void {
     this.textarea.value = text;
     this.saveDraft(text);
+    this.tellDraftCommand();
     this.resize();
     this.updateButtons();
     this.updateMeter();
@@ -216,6 +224,7 @@ export class Composer {
 
   private onInput(): void {
     this.saveDraft(this.textarea.value);
+    this.tellDraftCommand();
     this.resize();
     this.updateButtons();
     this.updateMeter();
@@ -287,10 +296,25 @@ export class Composer {
     this.stopButton.hidden = !this.state.busy;
   }
 
-  /** The host's estimate, plus the draft (about four characters a token), the images and the draft's command prompt. */
+  /** The host's estimate (which counts the draft's command prompt: draftCommand), plus the draft (about four characters a token) and the images. */
   private updateMeter(): void {
     const context = this.state.context;
-    this.meter.update(context, Math.ceil(this.textarea.value.length / 4) + this.images.count * (context?.tokensPerImage ?? 0) + this.slashMenu.promptTokensOf(this.textarea.value));
+    this.meter.update(context, Math.ceil(this.textarea.value.length / 4) + this.images.count * (context?.tokensPerImage ?? 0));
+  }
+
+  /**
+   * Tells the host the text while it starts with `/` (and once when it no longer does), a moment after typing
+   * pauses: the command's prompt and tools then go into the next request's instructions, so the meter, the
+   * Rules chip and every way to "What the model is told" count them.
+   */
+  private tellDraftCommand(): void {
+    const text = this.textarea.value.trimStart().startsWith("/") ? this.textarea.value : "";
+    clearTimeout(this.draftCommandTimer);
+    if (text === this.toldDraftCommand) return;
+    this.draftCommandTimer = setTimeout(() => {
+      this.toldDraftCommand = text;
+      this.post({ type: "draftCommand", text });
+    }, DRAFT_COMMAND_DELAY_MS);
   }
 
   private resize(): void {
