@@ -3,6 +3,7 @@ import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import { FileStorage } from "./chat/fileStorage";
 import { HistoryStore } from "./chat/historyStore";
+import { redactingStorage } from "./chat/redactingStorage";
 import { ReviewNotes } from "./chat/reviewNote";
 import { ledgerToCsv } from "./chat/ledgerCsv";
 import { RequestLedger } from "./chat/requestLedger";
@@ -48,7 +49,7 @@ import { createEditorServices, panelPreferences, showExportedFile, vscodeConvers
 import { WorkspaceFiles } from "./panel/workspaceFiles";
 import { WEBVIEW_STRINGS } from "./panel/webviewStrings";
 import type { PanelState, ToHost } from "./panel/protocol";
-import { redactSecrets } from "./relay/redact";
+import { redactSecrets, removeKeys } from "./relay/redact";
 import { defaultRelay } from "./relay/relayProfiles";
 import { SessionAllowances } from "./tools/approvalPolicy";
 
@@ -88,7 +89,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   // Two windows on one folder get two storage folders from VS Code; they share the first one's history.
   const storageFolder = context.storageUri ? sharedHistoryFolder(context.storageUri.fsPath) : context.globalStorageUri.fsPath;
   const storage = new FileStorage(storageFolder);
-  const store = new HistoryStore(storage);
+  // No stored relay key is ever written to the history, whatever way it reached a conversation.
+  const store = new HistoryStore(redactingStorage(storage, (text) => removeKeys(text, connection.secrets())));
   const ledger = new RequestLedger(storage);
   // Debris of writes that failed or were killed (a full disk, a crash) is removed in the background.
   void storage.removeLeftovers().catch((error: unknown) => log.error(`Cleaning the storage folder failed: ${String(error)}`));
@@ -136,7 +138,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   const activeConsoleUrl = () => connection.active?.consoleUrl ?? "";
   // What the model is told: the rules and prompt files kept current, with what the person set for the relay and
   // model of the panel's next request; its preview; the editor the person works in.
-  const told = setUpInstructions(context, (message) => log.info(message), () => targetInstructions(connection.settings, { relay: connection.activeRelay, model: controller.model() }));
+  const told = setUpInstructions(context, (message) => log.info(message), () => targetInstructions(connection.settings, { relay: connection.activeRelay, model: controller.model() }), () => connection.secrets());
   context.subscriptions.push(told, vscode.commands.registerCommand("relayChat.showInstructions", () => controller.slash.showInstructions()));
   const controller = new ChatController({
     relay: connection,

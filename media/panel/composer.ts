@@ -2,7 +2,7 @@ import type { AttachmentView, ChatModeView, ContextMeterView, FileMatchView, Ima
 import { DEFAULT_IMAGE_LIMITS, IMAGE_MEDIA_TYPES } from "../../src/panel/protocol";
 import { ContextMeter } from "./contextMeter";
 import { button, element } from "./dom";
-import { chipTitle, contextIcon } from "./contextOptions";
+import { REDACTED_NOTE, chipTitle, contextIcon } from "./contextOptions";
 import { FilePicker, hashQueryAt } from "./filePicker";
 import { icon, iconButton } from "./icons";
 import { ImageAttachments, imageFilesOf } from "./imageAttachments";
@@ -333,9 +333,13 @@ export class Composer {
   }
 
   private renderChip(attachment: AttachmentView): HTMLElement {
-    return element("span", { className: `chip${attachment.note === undefined ? "" : " noted"}`, attributes: { title: chipTitle(attachment) } }, [
+    // A relay key found in its text was replaced before anything was sent or kept: the chip says so.
+    const redacted = attachment.redacted === true;
+    const title = redacted ? `${chipTitle(attachment)}\n${this.localizer.text(REDACTED_NOTE)}` : chipTitle(attachment);
+    return element("span", { className: `chip${attachment.note === undefined ? "" : " noted"}${redacted ? " redacted" : ""}`, attributes: { title } }, [
       icon(contextIcon(attachment.kind)),
       element("span", { className: "chip-label", text: attachment.label }),
+      ...(redacted ? [element("span", { className: "chip-redacted", text: this.localizer.text("key removed") })] : []),
       iconButton("close", this.localizer.format("Remove {0}", attachment.label), () => this.post({ type: "removeAttachment", id: attachment.id }), "chip-remove"),
     ]);
   }

@@ -94,6 +94,9 @@ export function contextIcon(kind: string): string {
   }
 }
 
+/** The tooltip of a chip whose text held a relay key (a rules file's row in the Rules chip's list too). */
+export const REDACTED_NOTE = "A relay key in this text was replaced with [REDACTED]: the key is not sent to the model or kept in the history.";
+
 /** A chip's tooltip: its label, and what was cut or could not be read. */
 export function chipTitle(attachment: Pick<AttachmentView, "label" | "note">): string {
   return attachment.note === undefined ? attachment.label : `${attachment.label}\n${attachment.note}`;

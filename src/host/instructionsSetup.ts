@@ -22,11 +22,12 @@ export interface InstructionsSetup extends vscode.Disposable {
   onDidChange: vscode.Event<void>;
 }
 
-export function setUpInstructions(context: vscode.ExtensionContext, log: (message: string) => void, target: () => TargetInstructions): InstructionsSetup {
+/** `secrets`: every stored relay key, taken out of the rules and prompt files' text before it is sent. */
+export function setUpInstructions(context: vscode.ExtensionContext, log: (message: string) => void, target: () => TargetInstructions, secrets: () => readonly string[]): InstructionsSetup {
   const projectRules = new ProjectRulesWatcher(context.workspaceState, log);
   const workingEditor = new WorkingEditor();
   const preview = new InstructionsPreview();
-  const instructions = new PanelInstructions(projectRules, workingEditor, target);
+  const instructions = new PanelInstructions(projectRules, workingEditor, target, secrets);
   const promptFiles = new PromptFilesWatcher(context.globalStorageUri, () => projectRules.allowed, log);
   return {
     panel: { instructions: (choices) => instructions.assemble(choices), instructionsReady: () => instructions.ready(), instructionsPreview: preview },

@@ -8,6 +8,7 @@ import type { InstructionChoices } from "../panel/chatControllerOptions";
 import { assemblePanelInstructions } from "../panel/instructionsAssembly";
 import type { InstructionsAssembly, PanelInstructionSources } from "../panel/instructionsAssembly";
 import { modelSettingsFor } from "../chat/modelSettings";
+import { removeKeys } from "../relay/redact";
 import type { ProjectRulesWatcher } from "./projectRulesWatcher";
 import type { RelayChatSettings } from "./settings";
 import type { WorkingEditor } from "./workingEditor";
@@ -39,6 +40,8 @@ export class PanelInstructions {
     private readonly workingEditor: WorkingEditor,
     /** Where the next request goes and what the person set for it; absent: nothing of the relay's or model's own. */
     private readonly target: () => TargetInstructions = () => NO_TARGET,
+    /** Every stored relay key: none goes to the model inside a rules or prompt file. */
+    private readonly secrets: () => readonly string[] = () => [],
   ) {}
 
   /** The one assembly of the next request's instructions, with the Rules chip made from it. */
@@ -60,6 +63,7 @@ export class PanelInstructions {
       rulesAllowed: this.rules.allowed,
       workingOn: workingOn(this.workingEditor.current),
       disabledKinds: disabledKinds(config.get<unknown>("projectRules")),
+      redact: (text) => removeKeys(text, this.secrets()),
     };
   }
 

@@ -10,6 +10,7 @@ import { contextMeterFor } from "./contextMeter";
 import { ModelChoice } from "./modelChoice";
 import { PanelPresenter } from "./panelPresenter";
 import type { PanelInputs } from "./panelPresenter";
+import { relayKeys } from "./panelServices";
 import type { PanelView } from "./panelServices";
 import { PanelSync } from "./panelSync";
 import type { PanelSource } from "./panelSync";
@@ -372,7 +373,7 @@ export class ChatController implements PanelSource {
   }
 
   private redact(text: string): string {
-    return redactSecrets(text, [this.options.relay.secret]);
+    return redactSecrets(text, relayKeys(this.options.relay));
   }
 
   private setNotice(notice: string | null): void {

@@ -5,7 +5,9 @@ import type { ChatTools } from "../chat/toolRound";
 import { curlForReceipt } from "./curlCommand";
 import { AttachmentList, MAX_ATTACHMENT_CHARS } from "./messageAttachments";
 import type { Attachment, NewAttachment } from "./messageAttachments";
+import { relayKeys } from "./panelServices";
 import type { EditorFix, EditorServices, RelayAccess, WorkspaceContextSource } from "./panelServices";
+import { removeKeys } from "../relay/redact";
 import type { ContextSource, FileMatchView } from "./protocol";
 import type { FileReferenceResolver } from "./fileReferences";
 import type { WorkspaceFiles } from "./workspaceFiles";
@@ -44,7 +46,8 @@ export interface EditorActionsContext {
 }
 
 export class EditorActions {
-  readonly attachments = new AttachmentList();
+  /** What goes with the next message; the relay keys are taken out of each one's text as it is attached. */
+  readonly attachments = new AttachmentList((text) => removeKeys(text, relayKeys(this.context.relay)));
   /** The active editor's selection, offered as a chip; null when nothing is selected. */
   selectionOffer: { label: string } | null = null;
   /** The active editor's file (relayChat.context.activeEditor), sent with each message unless removed. */

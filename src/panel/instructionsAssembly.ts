@@ -29,6 +29,8 @@ export interface PanelInstructionSources {
   workingOn: ReadonlyMap<string, readonly string[]>;
   /** Kinds turned off in relayChat.projectRules. */
   disabledKinds?: ReadonlySet<RuleKind>;
+  /** Takes every stored relay key out of the person's and the workspace's text (rules and prompt files). */
+  redact?: (text: string) => string;
 }
 
 /** One assembly: the text with its parts, and the Rules chip made from it. */
@@ -52,6 +54,7 @@ export function assemblePanelInstructions(sources: PanelInstructionSources, choi
     mode: choices.plan?.mode,
     tasks: choices.plan?.tasks,
     commandPrompt: choices.command ?? null,
+    ...(sources.redact ? { redact: sources.redact } : {}),
   });
   return { assembled, rules: rulesView(applicable, assembled, off, multiRoot, !sources.rulesAllowed), rulesAllowed: sources.rulesAllowed };
 }

@@ -14,10 +14,12 @@ export function instructionsDocument(next: NextRequestView): string {
   });
   const text = instructions?.text ?? "";
   const fence = "`".repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((match) => match[0].length + 1)));
+  const redacted = (instructions?.parts ?? []).filter((part) => part.redacted).map((part) => part.source);
   const notes = [
     ...(next.rulesAllowed ? [] : [l10n.t("This workspace is not trusted: its project rules files are not sent.")]),
     ...(next.rulesOff.length === 0 ? [] : [l10n.t("Switched off for this conversation (not sent): {0}", next.rulesOff.join(", "))]),
     ...(next.command === null ? [] : [l10n.t("With the slash command the message starts with: {0}", next.command.prompt.source)]),
+    ...(redacted.length === 0 ? [] : [l10n.t("A relay key was found in {0} and replaced with [REDACTED]: the key is not sent.", redacted.join(", "))]),
   ];
   return [
     `# ${l10n.t("What the model is told")}`,

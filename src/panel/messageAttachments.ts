@@ -20,13 +20,17 @@ export class AttachmentList {
   private items: Attachment[] = [];
   private counter = 0;
 
+  /** `redact` takes the relay keys out of an attachment's text before it is kept (and so before it is sent or stored). */
+  constructor(private readonly redact: (text: string) => string = (text) => text) {}
+
   add(attachment: NewAttachment): void {
-    const text =
-      attachment.text.length > MAX_ATTACHMENT_CHARS ? `${attachment.text.slice(0, MAX_ATTACHMENT_CHARS)}\n[... cut at ${MAX_ATTACHMENT_CHARS} characters]` : attachment.text;
+    const clean = this.redact(attachment.text);
+    const redacted = clean !== attachment.text ? { redacted: true as const } : {};
+    const text = clean.length > MAX_ATTACHMENT_CHARS ? `${clean.slice(0, MAX_ATTACHMENT_CHARS)}\n[... cut at ${MAX_ATTACHMENT_CHARS} characters]` : clean;
     // The same file or selection twice is one attachment, with the newer text.
     this.items = this.items.filter((existing) => !(existing.kind === attachment.kind && existing.label === attachment.label));
     this.counter += 1;
-    this.items.push({ ...attachment, text, id: `att_${this.counter}` });
+    this.items.push({ ...attachment, ...redacted, text, id: `att_${this.counter}` });
   }
 
   remove(id: string): void {
@@ -50,7 +54,7 @@ export class AttachmentList {
   }
 
   views(): AttachmentView[] {
-    return this.items.map(({ id, label, kind, note }) => (note === undefined ? { id, label, kind } : { id, label, kind, note }));
+    return this.items.map(({ id, label, kind, note, redacted }) => ({ id, label, kind, ...(note === undefined ? {} : { note }), ...(redacted ? { redacted } : {}) }));
   }
 }
 

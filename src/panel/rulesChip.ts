@@ -30,7 +30,7 @@ export function rulesView(applicable: readonly ChosenRule[], assembled: Assemble
     const id = ruleFileId(rule);
     const source = multiRoot ? id : rule.path;
     const part = off.has(id) ? undefined : partsBySource.get(source);
-    return { id, source, tokens: part && !part.left ? part.tokens : 0, off: off.has(id), cut: part?.cut && !part.left ? part.cut : null, left: part?.left === true };
+    return { id, source, tokens: part && !part.left ? part.tokens : 0, off: off.has(id), cut: part?.cut && !part.left ? part.cut : null, left: part?.left === true, ...(part?.redacted ? { redacted: true as const } : {}) };
   });
   return { files, instructionTokens: assembled.tokens, untrusted };
 }

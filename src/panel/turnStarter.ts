@@ -4,6 +4,8 @@ import { findTurn } from "../chat/conversation";
 import type { ReviewReport } from "../chat/reviewNote";
 import { changedFilesOnBranch, reviewNoteText } from "../chat/reviewNote";
 import type { EditorActions } from "./editorActions";
+import { removeKeys } from "../relay/redact";
+import { relayKeys } from "./panelServices";
 import { composeMessage, splitMessage } from "./messageAttachments";
 import type { RelayAccess } from "./panelServices";
 import type { ImageLimitsView, ImageUpload } from "./protocol";
@@ -58,7 +60,8 @@ export class TurnStarter {
       this.options.setNotice(l10n.t("An image is larger than {0} MB even after downscaling; the message was not sent. Attach a smaller image or raise relayChat.images.maxMegabytes.", maxBytes / MEGABYTE));
       return;
     }
-    const message = composeMessage(trimmed, editorActions.takeAttachments());
+    // A relay key pasted into the message is taken out too (the attachments lost theirs when attached).
+    const message = composeMessage(this.withoutKeys(trimmed), editorActions.takeAttachments());
     const conversation = this.options.runner.conversation;
     const conversationId = conversation?.id;
     // Only what became of this conversation's own proposals: another conversation's changes are not its model's.
@@ -120,7 +123,7 @@ export class TurnStarter {
   editAndResend(turnId: string, text: string): Promise<void> {
     const turn = this.findTurn(turnId);
     const blocks = turn ? splitMessage(turn.userText).blocks : "";
-    const message = [text.trim(), blocks].filter(Boolean).join("\n\n");
+    const message = [this.withoutKeys(text.trim()), blocks].filter(Boolean).join("\n\n");
     return this.runTurn((session) => session.editAndResend(turnId, message));
   }
 
@@ -133,6 +136,10 @@ export class TurnStarter {
   async includeIncompleteTurn(turnId: string): Promise<void> {
     await this.options.runner.session?.changes.includeIncompleteTurn(turnId);
     this.options.changed();
+  }
+
+  private withoutKeys(text: string): string {
+    return removeKeys(text, relayKeys(this.options.relay));
   }
 
   private findTurn(turnId: string) {

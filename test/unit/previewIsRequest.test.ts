@@ -253,7 +253,8 @@ describe("What the model is told = the request: the CLI's --json sources", funct
     const folder = await mkdtemp(path.join(tmpdir(), "relay-cli-preview-"));
     const outside = await mkdtemp(path.join(tmpdir(), "relay-cli-outside-"));
     try {
-      await writeFile(path.join(folder, "AGENTS.md"), "CLI root rule.");
+      // The key the CLI holds is taken out of a rules file before it is sent.
+      await writeFile(path.join(folder, "AGENTS.md"), `CLI root rule. The relay key is ${key}.`);
       await writeFile(path.join(outside, "CLAUDE.md"), "Outside rule: never sent.");
       await symlink(path.join(outside, "CLAUDE.md"), path.join(folder, "CLAUDE.md"));
       const run = await runCli(folder, ["ask", "--model", "echo", "--json", "--system", "Answer tersely.", "hi"], emulator.baseUrl, key);
@@ -266,6 +267,8 @@ describe("What the model is told = the request: the CLI's --json sources", funct
       assert.ok(sent.includes("The person's own instructions:\nAnswer tersely."));
       assert.deepEqual([...sent.matchAll(/^## (.+)$/gm)].map((match) => match[1]), sources.slice(2));
       assert.equal(sent.includes("Outside rule"), false);
+      assert.ok(sent.includes("The relay key is [REDACTED]."));
+      assert.equal(sent.includes(key), false);
     } finally {
       await emulator.close();
       await rm(folder, { recursive: true, force: true });
