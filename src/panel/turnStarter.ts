@@ -138,7 +138,8 @@ export class TurnStarter {
     this.options.changed();
   }
 
-  private withoutKeys(text: string): string {
+  /** `text` with every stored relay key taken out: what the person and the workspace give goes to the model without them. */
+  withoutKeys(text: string): string {
     return removeKeys(text, relayKeys(this.options.relay));
   }
 

@@ -8,6 +8,7 @@ import { FileStorage } from "../../src/chat/fileStorage";
 import { HistoryStore } from "../../src/chat/historyStore";
 import { redactingStorage } from "../../src/chat/redactingStorage";
 import { readRulesFolder } from "../../src/instructions/rulesOnDisk";
+import { slashCommands } from "../../src/instructions/slashCommands";
 import { instructionsDocument } from "../../src/panel/instructionsDocument";
 import type { WorkspaceContextSource } from "../../src/panel/panelServices";
 import { WorkspaceFiles } from "../../src/panel/workspaceFiles";
@@ -104,6 +105,39 @@ describe("the relay key never goes into context or history (Node, relay emulator
       assert.equal(sent.some((body) => body.includes(key)), false, `the ${name} key was sent`);
       assert.equal(stored.some((text) => text.includes(key)), false, `the ${name} key was written to the history`);
     }
+  });
+});
+
+describe("the relay key never goes into /commit's staged diff (Node, relay emulator)", function () {
+  this.timeout(60_000);
+  let workspace: string;
+  let harness: PanelHostHarness;
+  afterEach(async () => {
+    await harness?.close();
+    await rm(workspace, { recursive: true, force: true });
+  });
+
+  it("sends the staged changes with the key taken out", async () => {
+    workspace = await realpath(await mkdtemp(path.join(tmpdir(), "relay-key-commit-")));
+    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: workspace, stdio: "pipe" }).toString();
+    git("init", "-q");
+    const commands = slashCommands([]);
+    const written: string[] = [];
+    harness = await startPanelHostHarness({
+      slash: {
+        slashCommands: { commands: () => commands, fresh: async () => commands, listen: () => undefined },
+        // The editor's part, as the Git extension gives it: the staged diff of the repository.
+        commitMessages: { staged: async () => ({ ok: true, repository: "repo", diff: git("diff", "--cached") }), write: async (_repository, message) => void written.push(message) },
+      },
+    });
+    const key = harness.emulator.defaultKey;
+    await writeFile(path.join(workspace, ".env"), `RELAY_CHAT_API_KEY=${key}\n`);
+    git("add", ".env");
+    harness.controller.handle({ type: "send", text: "/commit" });
+    await harness.waitFor((state) => !state.busy && state.turns.length === 1 && state.turns[0]!.outcome !== "in_progress", "the answer");
+    const sent = harness.emulator.received.find((request) => request.method === "POST")?.rawBody ?? "";
+    assert.ok(sent.includes(`RELAY_CHAT_API_KEY=${REDACTED}`), sent.slice(0, 400));
+    assert.equal(sent.includes(key), false);
   });
 });
 
