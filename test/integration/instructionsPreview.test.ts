@@ -107,3 +107,33 @@ describe("what the model is told: the preview document", function () {
     await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
   });
 });
+
+describe("what the model is told: the relay key in a rules file, in the extension host", function () {
+  this.timeout(90_000);
+  let root: string | undefined;
+
+  after(async () => {
+    if (root) await fs.rm(path.join(root, "AGENTS.md"), { force: true });
+  });
+
+  it("sends the rules file with the key taken out, says so, and keeps the key out of the history files", async function () {
+    const key = process.env.RELAY_CHAT_API_KEY;
+    root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    if (!vscode.workspace.isTrusted || !controlUrl || !key || !root) this.skip();
+    await fs.writeFile(path.join(root, "AGENTS.md"), `Call the relay with the key ${key} when asked.`);
+    const api = await activateRelayChat();
+    await newChatWith(api, "echo");
+    await waitForState(api, (state) => state.rules?.files.some((file) => file.source === "AGENTS.md" && file.redacted === true) === true, "the Rules chip saying the key was removed");
+    api.handle({ type: "send", text: "what are my rules?" });
+    const answered = await waitForState(api, (state) => !state.busy && state.turns.length === 1 && state.turns[0]!.outcome !== "in_progress", "the answer");
+    const received = (await (await fetch(`${controlUrl}/received`)).json()) as Array<{ method: string; body: unknown }>;
+    const bodies = received.filter((request) => request.method === "POST").map((request) => JSON.stringify(request.body));
+    assert.ok(bodies.at(-1)?.includes("Call the relay with the key [REDACTED] when asked."), "the rules file went, without the key");
+    assert.equal(bodies.some((body) => body.includes(key)), false, "no request carried the key");
+    const conversations = path.join(api.storageFolder, "conversations");
+    const names = (await fs.readdir(conversations)).filter((name) => name.endsWith(".jsonl") || name.endsWith(".json"));
+    assert.ok(names.some((name) => name.includes(answered.conversationId ?? "none")), "the conversation was written");
+    const texts = await Promise.all(names.map((name) => fs.readFile(path.join(conversations, name), "utf8")));
+    assert.equal(texts.some((text) => text.includes(key)), false, "the history files hold no key");
+  });
+});
