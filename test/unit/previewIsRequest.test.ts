@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -23,6 +22,7 @@ import type { Tool } from "../../src/tools/toolContract";
 import { ToolRegistry } from "../../src/tools/toolRegistry";
 import { createUpdateTasksTool } from "../../src/tools/updateTasksTool";
 import { startRelayEmulator } from "../emulator/server";
+import { runCli } from "../support/cliProcess";
 import type { PanelHostHarness, PanelHostHarnessOptions } from "../fixtures/panel/panelHostHarness";
 import { panelAssembly, startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
 
@@ -257,7 +257,7 @@ describe("What the model is told = the request: the CLI's --json sources", funct
       await writeFile(path.join(folder, "AGENTS.md"), `CLI root rule. The relay key is ${key}.`);
       await writeFile(path.join(outside, "CLAUDE.md"), "Outside rule: never sent.");
       await symlink(path.join(outside, "CLAUDE.md"), path.join(folder, "CLAUDE.md"));
-      const run = await runCli(folder, ["ask", "--model", "echo", "--json", "--system", "Answer tersely.", "hi"], emulator.baseUrl, key);
+      const run = await runCli(["ask", "--model", "echo", "--json", "--system", "Answer tersely.", "hi"], { RELAY_CHAT_API_KEY: key, RELAY_CHAT_BASE_URL: emulator.baseUrl }, "", folder);
       assert.equal(run.code, 0, run.stderr);
       const sources = (JSON.parse(run.stdout) as { instructionSources: string[] }).instructionSources;
       const sent = (JSON.parse(emulator.received.filter((request) => request.method === "POST").at(-1)?.rawBody ?? "{}") as { instructions?: string }).instructions ?? "";
@@ -276,14 +276,3 @@ describe("What the model is told = the request: the CLI's --json sources", funct
     }
   });
 });
-
-function runCli(cwd: string, args: string[], baseUrl: string, key: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--require", require.resolve("tsx/cjs"), path.resolve(__dirname, "../../src/cli/main.ts"), ...args], { cwd, env: { PATH: process.env.PATH, RELAY_CHAT_API_KEY: key, RELAY_CHAT_BASE_URL: baseUrl } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
