@@ -37,6 +37,7 @@ describe("what the panel shows of the instructions (Node, relay emulator)", func
     const next = harness.controller.nextRequest.current().next;
     assert.equal(next.instructions?.tokens, tokens);
     assert.equal(state.context?.estimatedTokens, next.tokens, "a new chat's meter counts exactly what the model is told: the chip's instructions and the tools");
+    assert.equal(harness.controller.nextRequest.current().settings.instructions?.tokens, next.tokens, "and so does the spend guard of the send");
     assert.deepEqual(
       state.rules?.files.map((file) => file.source),
       ["AGENTS.md"],
