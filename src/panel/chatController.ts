@@ -213,15 +213,13 @@ export class ChatController implements PanelSource {
   async ready(): Promise<void> {
     this.pageReady = true;
     this.sync.sendSnapshot();
-    // The tools are built once the snapshot is on its way (not in the way of the first paint): from then on the
-    // state names what the first request offers.
-    setTimeout(() => this.runner.prepareTools() && this.sync.changed());
     if (this.historyWanted) this.showHistory();
     await this.initialize();
   }
 
   rendered(sinceLoadMs: number): void {
     this.options.onRendered?.(sinceLoadMs);
+    this.nextRequest.prepareTools();
   }
 
   log(level: "info" | "error", message: string): void {
@@ -232,6 +230,7 @@ export class ChatController implements PanelSource {
     await this.reloadConversations();
     this.sync.changed();
     await this.refreshModels();
+    this.nextRequest.prepareTools();
   }
 
   stop(): void {

@@ -95,7 +95,7 @@ export interface NextRequestParts extends Pick<ChatControllerOptions, "instructi
   settings: () => ChatSettings;
   runner: SessionRunner;
   command: () => MessageCommand | null;
-  /** The panel's state changed (a rules file was switched). */
+  /** Tells the panel its state changed (a rules file was switched, the tools were built). */
   changed: () => void;
 }
 
@@ -114,6 +114,14 @@ export class NextRequestSource {
     const settings = parts.settings();
     const next = nextRequestOf({ settings, tools: parts.runner.tools, plan: parts.runner.planInputs(), command: parts.command(), rulesOff: this.rules.off(), assemble: parts.instructions });
     return { next, settings: { ...settings, instructions: requestInstructionsOf(next) } };
+  }
+
+  /**
+   * Builds the tools in a moment, once the panel is on screen (after its first paint, or its model list) and not in
+   * its way: from then on the state names what the first request offers.
+   */
+  prepareTools(): void {
+    setTimeout(() => this.parts.runner.prepareTools() && this.parts.changed());
   }
 
   /** "What the model is told": the next request as it stands once changed rules files were read, its tools built. */
