@@ -2,7 +2,7 @@ import type { AttachmentView, ChatModeView, ContextMeterView, FileMatchView, Ima
 import { DEFAULT_IMAGE_LIMITS, IMAGE_MEDIA_TYPES } from "../../src/panel/protocol";
 import { ContextMeter } from "./contextMeter";
 import { button, element } from "./dom";
-import { REDACTED_NOTE, chipTitle, contextIcon } from "./contextOptions";
+import { chipTitle, contextIcon, redactedMarker } from "./contextOptions";
 import { FilePicker, hashQueryAt } from "./filePicker";
 import { icon, iconButton } from "./icons";
 import { ImageAttachments, imageFilesOf } from "./imageAttachments";
@@ -37,8 +37,6 @@ export interface ComposerState {
 }
 
 const MAX_INPUT_HEIGHT = 220;
-/** How long typing pauses before the host hears of the draft's slash command. */
-const DRAFT_COMMAND_DELAY_MS = 120;
 
 /**
  * The message box, as VS Code's chat has it: attached context as chips above the text, a toolbar below
@@ -63,9 +61,6 @@ export class Composer {
   private state: ComposerState = { busy: false, canSend: false, attachments: [], selectionOffer: null, activeFileOffer: null, model: null, models: [], modelsNote: null, relay: null, relayModels: [], context: null, imageLimits: DEFAULT_IMAGE_LIMITS };
   /** Set while the box holds an earlier message being edited: sending then resends that turn. */
   private editingTurnId: string | null = null;
-  /** The draft's command as the host last heard it ("" for none). */
-  private toldDraftCommand = "";
-  private draftCommandTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly localizer: Localizer,
@@ -82,8 +77,6 @@ export class Composer {
     });
     fitMessageHint(this.textarea, localizer);
     this.textarea.value = initialDraft;
-    // A draft kept across a reload that starts with a command goes with the next request too.
-    this.tellDraftCommand();
     this.textarea.addEventListener("keydown", (event) => this.onKeyDown(event));
     this.textarea.addEventListener("input", () => this.onInput());
     this.textarea.addEventListener("blur", () => {
@@ -216,7 +209,6 @@ export class Composer {
   private setText(text: string): void {
     this.textarea.value = text;
     this.saveDraft(text);
-    this.tellDraftCommand();
     this.resize();
     this.updateButtons();
     this.updateMeter();
@@ -224,7 +216,6 @@ export class Composer {
 
   private onInput(): void {
     this.saveDraft(this.textarea.value);
-    this.tellDraftCommand();
     this.resize();
     this.updateButtons();
     this.updateMeter();
@@ -296,25 +287,10 @@ export class Composer {
     this.stopButton.hidden = !this.state.busy;
   }
 
-  /** The host's estimate (which counts the draft's command prompt: draftCommand), plus the draft (about four characters a token) and the images. */
+  /** The host's estimate (with the draft's command prompt: draftCommand.ts), plus the draft (about four characters a token) and the images. */
   private updateMeter(): void {
     const context = this.state.context;
     this.meter.update(context, Math.ceil(this.textarea.value.length / 4) + this.images.count * (context?.tokensPerImage ?? 0));
-  }
-
-  /**
-   * Tells the host the text while it starts with `/` (and once when it no longer does), a moment after typing
-   * pauses: the command's prompt and tools then go into the next request's instructions, so the meter, the
-   * Rules chip and every way to "What the model is told" count them.
-   */
-  private tellDraftCommand(): void {
-    const text = this.textarea.value.trimStart().startsWith("/") ? this.textarea.value : "";
-    clearTimeout(this.draftCommandTimer);
-    if (text === this.toldDraftCommand) return;
-    this.draftCommandTimer = setTimeout(() => {
-      this.toldDraftCommand = text;
-      this.post({ type: "draftCommand", text });
-    }, DRAFT_COMMAND_DELAY_MS);
   }
 
   private resize(): void {
@@ -333,13 +309,10 @@ export class Composer {
   }
 
   private renderChip(attachment: AttachmentView): HTMLElement {
-    // A relay key found in its text was replaced before anything was sent or kept: the chip says so.
-    const redacted = attachment.redacted === true;
-    const title = redacted ? `${chipTitle(attachment)}\n${this.localizer.text(REDACTED_NOTE)}` : chipTitle(attachment);
-    return element("span", { className: `chip${attachment.note === undefined ? "" : " noted"}${redacted ? " redacted" : ""}`, attributes: { title } }, [
+    return element("span", { className: `chip${attachment.note === undefined ? "" : " noted"}${attachment.redacted ? " redacted" : ""}`, attributes: { title: chipTitle(attachment, this.localizer) } }, [
       icon(contextIcon(attachment.kind)),
       element("span", { className: "chip-label", text: attachment.label }),
-      ...(redacted ? [element("span", { className: "chip-redacted", text: this.localizer.text("key removed") })] : []),
+      ...redactedMarker(attachment, this.localizer),
       iconButton("close", this.localizer.format("Remove {0}", attachment.label), () => this.post({ type: "removeAttachment", id: attachment.id }), "chip-remove"),
     ]);
   }

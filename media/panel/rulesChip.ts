@@ -1,7 +1,7 @@
 import type { RulesView, ToHost } from "../../src/panel/protocol";
 import { button, element, uniqueId } from "./dom";
 import { icon } from "./icons";
-import { REDACTED_NOTE } from "./contextOptions";
+import { REDACTED_NOTE, redactedMarker } from "./contextOptions";
 import type { Localizer } from "./localizer";
 
 /**
@@ -90,7 +90,7 @@ export class RulesChip {
       return element("label", { className: `rules-file${file.redacted ? " redacted" : ""}`, attributes: { title } }, [
         box,
         element("span", { className: "rules-file-name", text: file.source }),
-        ...(file.redacted ? [element("span", { className: "chip-redacted", text: this.localizer.text("key removed") })] : []),
+        ...redactedMarker(file, this.localizer),
         element("span", { className: "rules-file-note", text: note }),
       ]);
     });
