@@ -33,8 +33,8 @@ export class InstructionsPreview implements InstructionsPreviewHost, vscode.Text
     await vscode.window.showTextDocument(document, { preview: !anotherPreviewTab() });
   }
 
-  changed(next: NextRequestView): void {
-    if (vscode.workspace.textDocuments.some((document) => document.uri.toString() === PREVIEW_URI.toString())) this.setText(instructionsDocument(next));
+  changed(next: () => NextRequestView): void {
+    if (vscode.workspace.textDocuments.some((document) => document.uri.toString() === PREVIEW_URI.toString())) this.setText(instructionsDocument(next()));
   }
 
   dispose(): void {

@@ -64,6 +64,8 @@ export class ChatController implements PanelSource {
 
   constructor(private readonly options: ChatControllerOptions) {
     this.sync = new PanelSync(this, (message) => this.view?.post(message), options.strings, options.timers, options.locale);
+    // An open preview follows the state even before the panel's page listens (no state is made for it then).
+    this.sync.unheard = () => options.instructionsPreview?.changed(() => this.nextRequest.current().next);
     this.prompts = new PromptBroker((what) => {
       this.sync.changed();
       if (what === "approvals") options.onPendingApprovals?.(this.prompts.approvals.length);
@@ -328,7 +330,7 @@ export class ChatController implements PanelSource {
     const { settings, hasKey } = this.options.relay;
     const streamingTurnId = this.runner.streamingTurnId;
     const next = this.nextRequest.current().next;
-    this.options.instructionsPreview?.changed(next);
+    this.options.instructionsPreview?.changed(() => next);
     return {
       setup: { hasBaseUrl: Boolean(settings.baseUrl), hasApiKey: hasKey, baseUrl: settings.baseUrl || null, baseUrlProblem: settings.baseUrl ? null : (settings.relayProblems?.[0] ?? null) },
       // Missing base URL or key is explained by the first-run card; other setup problems (an invalid

@@ -90,8 +90,8 @@ export interface ChatControllerOptions {
 /** The editor's side of "What the model is told" (src/host/instructionsPreview.ts). */
 export interface InstructionsPreviewHost {
   show(next: NextRequestView): Promise<void>;
-  /** The panel's state was made again: an open preview follows it. */
-  changed(next: NextRequestView): void;
+  /** The panel's state changed: an open preview follows it (`next` is made only then). */
+  changed(next: () => NextRequestView): void;
 }
 
 /** What shapes the next request's instructions besides the settings and the rules files on disk. */

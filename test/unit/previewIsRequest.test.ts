@@ -236,6 +236,21 @@ describe("What the model is told = the next request (Node, relay emulator)", fun
     assert.match(document, /This workspace is not trusted/);
   });
 
+  it("an open preview follows the state before the panel's page listens (Plan mode, with the side bar never shown)", async () => {
+    const followed: NextRequestView[] = [];
+    harness = await startPanelHostHarness({
+      tools: panelTools(true),
+      settings: { model: "echo" },
+      slash: { slashCommands: commands, instructions: panelAssembly(() => ({ rulesFolders: [rules], rulesAllowed: true })), instructionsPreview: { show: async () => undefined, changed: (next) => void followed.push(next()) } },
+    });
+    // No "ready": the page never asked for its state, so none is made for it.
+    harness.controller.handle({ type: "setMode", mode: "plan" });
+    // Polled without asking the controller for its state (that alone would make one).
+    const inPlan = () => followed.some((next) => next.instructions?.text.includes("Plan mode: the person asked for a plan") === true);
+    for (let waited = 0; !inPlan() && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.ok(inPlan(), "the preview followed the state into Plan mode");
+  });
+
   it("10: for a relay that drops the instructions field (they go as a developer message)", async () => {
     await start({ settings: { relays: [{ name: "emulator", instructionsAs: "developer" }] } });
     const { shown, document } = await previewThenSend("hello", 1);
