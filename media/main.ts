@@ -6,6 +6,7 @@ import { configureCodeBlocks } from "./render/codeBlocks";
 import { configureFileReferences } from "./render/fileReferences";
 import type { FileReferenceLinker } from "./render/fileReferences";
 import { HostChannel } from "./panel/hostChannel";
+import { DraftCommandTeller } from "./panel/draftCommand";
 import { Localizer } from "./panel/localizer";
 import { PanelStore } from "./panel/panelStore";
 import { PanelView } from "./panel/panelView";
@@ -19,6 +20,8 @@ class PanelApp {
   private renderedOnce = false;
   private draft: string;
   private fileReferences: FileReferenceLinker | null = null;
+  /** The host hears the draft's slash command as it is typed (its prompt and tools go with the next request). */
+  private readonly draftCommand = new DraftCommandTeller((message) => this.host.post(message));
 
   constructor(private readonly mount: HTMLElement) {
     this.draft = this.host.savedState().draft;
@@ -30,6 +33,8 @@ class PanelApp {
     window.addEventListener("message", (event: MessageEvent<unknown>) => this.receive(event.data));
     document.addEventListener("keydown", (event) => this.view?.handleDocumentKeydown(event));
     this.host.post({ type: "ready" });
+    // A draft kept across a reload that starts with a command counts from the start.
+    this.draftCommand.tell(this.draft);
   }
 
   private receive(data: unknown): void {
@@ -100,6 +105,7 @@ class PanelApp {
         saveDraft: (draft) => {
           this.draft = draft;
           this.host.saveState({ draft });
+          this.draftCommand.tell(draft);
         },
         initialDraft: this.draft,
       });

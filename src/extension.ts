@@ -2,6 +2,7 @@ import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import { FileStorage } from "./chat/fileStorage";
 import { HistoryStore } from "./chat/historyStore";
+import { redactingStorage } from "./chat/redactingStorage";
 import { ReviewNotes } from "./chat/reviewNote";
 import { ledgerToCsv } from "./chat/ledgerCsv";
 import { RequestLedger } from "./chat/requestLedger";
@@ -19,10 +20,8 @@ import { openModelSettings } from "./host/modelSettingsEditor";
 import { ProtocolChoices } from "./host/protocolChoices";
 import { OutputLog } from "./host/outputLog";
 import { GitCommitBox } from "./host/gitCommitBox";
-import { PanelInstructions, requestInstructionsOf, targetInstructions } from "./host/panelInstructions";
-import type { TargetInstructions } from "./host/panelInstructions";
-import { PromptFilesWatcher } from "./host/promptFilesWatcher";
-import { ProjectRulesWatcher } from "./host/projectRulesWatcher";
+import { setUpInstructions } from "./host/instructionsSetup";
+import { targetInstructions } from "./host/panelInstructions";
 import { sharedHistoryFolder } from "./host/historyFolder";
 import { relayCheckUp } from "./host/relayCheckUp";
 import { addRelay, pickRelay, removeRelay, renameRelay } from "./host/relayCommands";
@@ -48,7 +47,7 @@ import { createEditorServices, panelPreferences, showExportedFile, vscodeConvers
 import { WorkspaceFiles } from "./panel/workspaceFiles";
 import { WEBVIEW_STRINGS } from "./panel/webviewStrings";
 import type { PanelState, ToHost } from "./panel/protocol";
-import { redactSecrets } from "./relay/redact";
+import { redactSecrets, removeKeys } from "./relay/redact";
 import { defaultRelay } from "./relay/relayProfiles";
 import { SessionAllowances } from "./tools/approvalPolicy";
 
@@ -88,7 +87,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   // Two windows on one folder get two storage folders from VS Code; they share the first one's history.
   const storageFolder = context.storageUri ? sharedHistoryFolder(context.storageUri.fsPath) : context.globalStorageUri.fsPath;
   const storage = new FileStorage(storageFolder);
-  const store = new HistoryStore(storage);
+  // No stored relay key is ever written to the history, whatever way it reached a conversation.
+  const store = new HistoryStore(redactingStorage(storage, (text) => removeKeys(text, connection.secrets())));
   const ledger = new RequestLedger(storage);
   // Debris of writes that failed or were killed (a full disk, a crash) is removed in the background.
   void storage.removeLeftovers().catch((error: unknown) => log.error(`Cleaning the storage folder failed: ${String(error)}`));
@@ -134,14 +134,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   });
   let webviewStrings: Record<string, string> | null = null;
   const activeConsoleUrl = () => connection.active?.consoleUrl ?? "";
-  // What the model is told: the base instruction, the person's and the project rules files, kept current.
-  const projectRules = new ProjectRulesWatcher(context.workspaceState, (message) => log.info(message));
-  // The relay and model of the panel's next request: what the person set for them goes with it.
-  const panelInstructions = new PanelInstructions(projectRules, (): TargetInstructions => targetInstructions(connection.settings, { relay: connection.activeRelay, model: controller.model() }));
-  context.subscriptions.push(projectRules, vscode.commands.registerCommand("relayChat.showInstructions", () => controller.slash.showInstructions()));
-  // The `/` menu's prompt files: the workspace's (off where the rules are) and the person's own.
-  const promptFiles = new PromptFilesWatcher(context.globalStorageUri, () => projectRules.allowed, (message) => log.info(message));
-  context.subscriptions.push(promptFiles);
+  // What the model is told: the rules and prompt files kept current, with what the person set for the relay and
+  // model of the panel's next request; its preview; the editor the person works in.
+  const told = setUpInstructions(context, (message) => log.info(message), () => targetInstructions(connection.settings, { relay: connection.activeRelay, model: controller.model() }), () => connection.secrets());
+  context.subscriptions.push(told, vscode.commands.registerCommand("relayChat.showInstructions", () => controller.slash.showInstructions()));
   const protocolChoices = new ProtocolChoices(connection, context.globalState, log);
   const controller = new ChatController({
     relay: connection,
@@ -155,7 +151,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     filesToReview: () => editReview.filesInReview().length,
     relayReady: connectionReady,
     modelMemory: workspaceModelMemory(context.workspaceState, () => defaultRelay(connection.relays)?.name ?? null),
-    editor: createEditorServices(workspaceFiles, codeBlocks, activeConsoleUrl, workspaceContext),
+    editor: createEditorServices(workspaceFiles, codeBlocks, activeConsoleUrl, workspaceContext, () => told.workingEditor.current),
     workspaceContext,
     conversationUi: vscodeConversationUi,
     files: workspaceFiles,
@@ -169,11 +165,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     onRequestEnd: () => void money.refreshBalance(),
     priceOf: (relay, model) => money.priceOf(relay, model),
     ...protocolChoices.panelOptions,
-    instructions: (choices) => requestInstructionsOf(panelInstructions.assemble(choices)),
-    panelInstructions: (choices) => panelInstructions.forPanel(choices),
-    instructionsReady: () => panelInstructions.ready(),
-    showInstructions: (choices) => panelInstructions.show(choices),
-    slashCommands: promptFiles,
+    ...told.panel,
+    slashCommands: told.promptFiles,
     commitMessages: new GitCommitBox(),
     balanceNote: (relay) => money.balanceNote(relay),
     onRendered: (sinceLoadMs) => {
@@ -227,14 +220,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => controller.onConnectionChanged()),
     money.onDidReadBalance(() => controller.fieldsChanged()),
-    projectRules.onDidChange(() => controller.fieldsChanged()),
+    told.onDidChange(() => controller.fieldsChanged()),
     ...languageModels.disposables,
 
     // The panel, its history shared with other windows on the same folder, and the editor as context.
     provider,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider, { webviewOptions: { retainContextWhenHidden: true } }),
     store.watch((change) => void controller.conversations.onHistoryChanged(change)),
-    watchEditorContext(controller.editorActions, workspaceFiles),
+    watchEditorContext(controller.editorActions, workspaceFiles, told.workingEditor),
     command("relayChat.focusChat", () => provider.focusMessageBox()),
     command("relayChat.showHistory", () => {
       provider.reveal();

@@ -273,10 +273,10 @@ export class Composer {
     this.stopButton.hidden = !this.state.busy;
   }
 
-  /** The host's estimate, plus the draft (about four characters a token), the images and the draft's command prompt. */
+  /** The host's estimate (with the draft's command prompt: draftCommand.ts), plus the draft (about four characters a token) and the images. */
   private updateMeter(): void {
     const context = this.state.context;
-    this.meter.update(context, Math.ceil(this.textarea.value.length / 4) + this.images.count * (context?.tokensPerImage ?? 0) + this.slashMenu.promptTokensOf(this.textarea.value));
+    this.meter.update(context, Math.ceil(this.textarea.value.length / 4) + this.images.count * (context?.tokensPerImage ?? 0));
   }
 
   private resize(): void {

@@ -1,7 +1,7 @@
 import type { AttachmentView, ToHost } from "../../src/panel/protocol";
 import type { AttachmentPeek } from "./attachmentPeek";
 import { chipOpener } from "./attachmentPeek";
-import { chipTitle, contextIcon } from "./contextOptions";
+import { chipTitle, contextIcon, redactedMarker } from "./contextOptions";
 import { element } from "./dom";
 import { icon, iconButton } from "./icons";
 import type { Localizer } from "./localizer";
@@ -22,8 +22,8 @@ export interface ComposerChipsState {
 export function renderComposerChips(state: ComposerChipsState, localizer: Localizer, post: (message: ToHost) => void, peek: AttachmentPeek, popupIn: HTMLElement): HTMLElement[] {
   const opened = (target: Parameters<typeof chipOpener>[1]["target"], kind: AttachmentView["kind"], label: string, content: Node[]) => chipOpener(peek, { target, kind, label }, content, localizer, () => ({ popupIn }));
   const chips = state.attachments.map((attachment) =>
-    element("span", { className: `chip${attachment.note === undefined ? "" : " noted"}`, attributes: { title: chipTitle(attachment) } }, [
-      opened({ place: "pending", id: attachment.id }, attachment.kind, attachment.label, [icon(contextIcon(attachment.kind)), element("span", { className: "chip-label", text: attachment.label })]),
+    element("span", { className: `chip${attachment.note === undefined ? "" : " noted"}${attachment.redacted ? " redacted" : ""}`, attributes: { title: chipTitle(attachment, localizer) } }, [
+      opened({ place: "pending", id: attachment.id }, attachment.kind, attachment.label, [icon(contextIcon(attachment.kind)), element("span", { className: "chip-label", text: attachment.label }), ...redactedMarker(attachment, localizer)]),
       iconButton("close", localizer.format("Remove {0}", attachment.label), () => post({ type: "removeAttachment", id: attachment.id }), "chip-remove"),
     ]),
   );

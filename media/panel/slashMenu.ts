@@ -58,14 +58,6 @@ export class SlashMenu {
     if (this.query !== null) this.refresh();
   }
 
-  /** The estimated tokens of the prompt of the command the text starts with (0 for none). */
-  promptTokensOf(text: string): number {
-    const name = /^\s*\/([^\s/]+)(?:\s|$)/.exec(text)?.[1];
-    if (name === undefined) return 0;
-    const command = this.commands.find((candidate) => candidate.name === name) ?? this.commands.find((candidate) => candidate.name.toLowerCase() === name.toLowerCase());
-    return command?.promptTokens ?? 0;
-  }
-
   /** After each change of the text or caret: opens, filters or closes. */
   follow(): void {
     const query = slashQueryAt(this.input.value, this.input.selectionStart);

@@ -23,11 +23,11 @@ import type { SendEstimate } from "./spendGuard";
 import { estimateNextRequest, estimateSend, summaryRequestFits, withInstructionTokens, withSpendWarning } from "./spendGuard";
 import type { ChatTools } from "./toolRound";
 import { answerFunctionCalls, noTools } from "./toolRound";
-import { toolsForModel } from "./modelRequestOptions";
+import { offeredTools } from "./modelRequestOptions";
 import { checkpointAtTurnEnd, checkpointBeforeRound } from "./turnCheckpoint";
 import type { TurnRequestContext } from "./turnRequest";
 import { sendTurnRequest } from "./turnRequest";
-import { modeOf, requestToolsInMode, tasksSetBy, toolsInMode, turnModeOf } from "./planState";
+import { modeOf, tasksSetBy, toolsInMode, turnModeOf } from "./planState";
 
 // The turn loop. One ChatSession drives one conversation: it builds each request from the branch's
 // history, streams the answer, answers function calls through the tools module, and stops. It never retries
@@ -337,7 +337,7 @@ export class ChatSession {
       priceOf: priceNow(this.settings),
       stream: this.settings.stream,
       // Plan mode's read-only set (plan), then none at all for a model set to get no tools (its model settings).
-      tools: toolsForModel(this.tools && requestToolsInMode(this.tools, turnModeOf(turn)), this.settings.modelSettings),
+      tools: offeredTools(this.tools, turnModeOf(turn), this.settings.modelSettings),
       clock: this.clock,
       ids: this.ids,
       redact: this.redact,

@@ -9,7 +9,9 @@ import { curlForReceipt } from "./curlCommand";
 import { rejectedSettingOf } from "./turnFixes";
 import { AttachmentList, limitedAttachment } from "./messageAttachments";
 import type { Attachment, NewAttachment } from "./messageAttachments";
+import { relayKeys } from "./panelServices";
 import type { EditorFix, EditorServices, FixTarget, RelayAccess, WorkspaceContextSource } from "./panelServices";
+import { removeKeys } from "../relay/redact";
 import type { AttachmentTarget, AttachmentTextView, ContextSource, FileMatchView } from "./protocol";
 import type { FileReferenceResolver } from "./fileReferences";
 import type { WorkspaceFiles } from "./workspaceFiles";
@@ -50,7 +52,8 @@ export interface EditorActionsContext {
 }
 
 export class EditorActions {
-  readonly attachments = new AttachmentList();
+  /** What goes with the next message; the relay keys are taken out of each one's text as it is attached. */
+  readonly attachments = new AttachmentList((text) => removeKeys(text, relayKeys(this.context.relay)));
   /** The active editor's selection, offered as a chip; null when nothing is selected. */
   selectionOffer: { label: string } | null = null;
   /** The active editor's file (relayChat.context.activeEditor), sent with each message unless removed. */

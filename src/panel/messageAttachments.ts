@@ -20,11 +20,16 @@ export class AttachmentList {
   private items: Attachment[] = [];
   private counter = 0;
 
+  /** `redact` takes the relay keys out of an attachment's text before it is kept (and so before it is sent or stored). */
+  constructor(private readonly redact: (text: string) => string = (text) => text) {}
+
   add(attachment: NewAttachment): void {
+    const clean = this.redact(attachment.text);
+    const redacted = clean !== attachment.text ? { redacted: true as const } : {};
     // The same file or selection twice is one attachment, with the newer text.
     this.items = this.items.filter((existing) => !(existing.kind === attachment.kind && existing.label === attachment.label));
     this.counter += 1;
-    this.items.push({ ...limitedAttachment(attachment), id: `att_${this.counter}` });
+    this.items.push({ ...limitedAttachment({ ...attachment, text: clean }), ...redacted, id: `att_${this.counter}` });
   }
 
   get(id: string): Attachment | undefined {
@@ -52,7 +57,7 @@ export class AttachmentList {
   }
 
   views(): AttachmentView[] {
-    return this.items.map(({ id, label, kind, note }) => (note === undefined ? { id, label, kind } : { id, label, kind, note }));
+    return this.items.map(({ id, label, kind, note, redacted }) => ({ id, label, kind, ...(note === undefined ? {} : { note }), ...(redacted ? { redacted } : {}) }));
   }
 }
 

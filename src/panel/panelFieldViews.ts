@@ -9,6 +9,8 @@ export interface AttachmentView {
   kind: AttachmentKind;
   /** Said in the chip's tooltip: what was cut, or why there is nothing to read (a terminal without shell integration). */
   note?: string;
+  /** A relay key was found in its text and replaced with [REDACTED] before anything was sent or kept. */
+  redacted?: true;
 }
 
 /** A chip whose text the page asks for: attached to the next message, the active editor's file, or the `index`-th of a sent message. */
@@ -112,6 +114,8 @@ export interface RuleFileView {
   cut: { keptChars: number; totalChars: number } | null;
   /** Left out: the rules' total limit was reached before it. */
   left: boolean;
+  /** A relay key was found in it and replaced with [REDACTED] in what is sent. */
+  redacted?: true;
 }
 
 /** The Rules chip: the rules files for the next message and the whole instruction estimate. */

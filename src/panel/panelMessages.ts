@@ -78,8 +78,11 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
       return editor.pickAttachment();
     case "showInstructions":
       return controller.slash.showInstructions(message.draft);
+    case "draftCommand":
+      if (controller.slash.setDraft(message.text)) controller.fieldsChanged();
+      return;
     case "setRuleFile":
-      return controller.rules.set(message.id, message.on);
+      return controller.nextRequest.rules.set(message.id, message.on);
     case "attachPath":
       return editor.attachPath(message.path);
     case "findFiles":

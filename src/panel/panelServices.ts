@@ -59,6 +59,13 @@ export interface RelayAccess {
   missing(): string | null;
   /** The key in use, so it can be removed from anything written or shown. */
   readonly secret: string | null;
+  /** Every stored relay key (each relay's, and RELAY_CHAT_API_KEY): none may go into a request's text or the history. */
+  secrets?(): readonly string[];
+}
+
+/** The keys to take out of text: every stored one where known, else the one in use. */
+export function relayKeys(relay: Pick<RelayAccess, "secret" | "secrets">): readonly (string | null)[] {
+  return relay.secrets?.() ?? [relay.secret];
 }
 
 /** The webview, as far as the controller talks to it. */

@@ -105,6 +105,8 @@ export type ToHost =
   /** "What the model is told": the whole instruction text of the next message, in an editor. */
   /** `draft`: the message box's text, so a slash command it starts with is shown too. */
   | { type: "showInstructions"; draft?: string }
+  /** The message box starts with `/` (its text), or no longer does (""): the command's prompt and tools go with the next request. */
+  | { type: "draftCommand"; text: string }
   /** Switches a project rules file off (or back on) for the conversation on screen. */
   | { type: "setRuleFile"; id: string; on: boolean }
   /** A file picked with `#`. */

@@ -75,6 +75,7 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   attachSelection: () => true,
   attachFile: () => true,
   showInstructions: (message) => message.draft === undefined || isString(message.draft),
+  draftCommand: (message) => isString(message.text),
   setRuleFile: (message) => isString(message.id) && message.id.length > 0 && typeof message.on === "boolean",
   attachPath: (message) => isString(message.path),
   findFiles: (message) => isString(message.query),

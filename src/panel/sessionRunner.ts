@@ -15,7 +15,7 @@ import type { PanelSync } from "./panelSync";
 import type { PromptBroker } from "./promptBroker";
 import { ContentWaitClock } from "./contentWait";
 import { StreamForwarder } from "./streamForwarder";
-import { modeOf, requestToolsInMode, tasksOf, turnModeOf } from "../chat/planState";
+import { modeOf, tasksOf, turnModeOf } from "../chat/planState";
 import type { ChatMode } from "../tools/planMode";
 import type { PlanInputs } from "./chatControllerOptions";
 
@@ -75,10 +75,14 @@ export class SessionRunner {
     return this.currentTools;
   }
 
-  /** The names of the tools the next request offers (in the mode it is sent in), for the base instruction. */
-  offeredToolNames(): string[] {
-    const tools = this.currentTools;
-    return tools ? requestToolsInMode(tools, this.planInputs().mode).map((tool) => tool.name) : [];
+  /**
+   * Builds the tools before a first session needs them, so the state of a new window already names what the first
+   * request offers (the built-in tools are built on first use, not at activation). True when they were built now.
+   */
+  prepareTools(): boolean {
+    if (this.currentTools !== null) return false;
+    this.currentTools = this.toolsForSession();
+    return true;
   }
 
   /**
@@ -158,7 +162,7 @@ export class SessionRunner {
 
   private createSession(conversation: Conversation | undefined): ChatSession {
     const { relay, prompts } = this.options;
-    this.currentTools = this.options.tools((request) => prompts.askApproval(request, this.followUpEstimate));
+    this.currentTools = this.toolsForSession();
     const session: ChatSession = new ChatSession({
       // A new chat starts in the mode the switch shows.
       // The client is looked up per request so a new key or base URL applies to the next send.
@@ -181,6 +185,10 @@ export class SessionRunner {
     if (conversation === undefined && this.draftMode === "plan") session.conversation.mode = "plan";
     else if (conversation !== undefined) this.draftMode = modeOf(conversation);
     return session;
+  }
+
+  private toolsForSession(): ChatTools {
+    return this.options.tools((request) => this.options.prompts.askApproval(request, this.followUpEstimate));
   }
 
   private listenerFor(isCurrent: () => boolean): ChatSessionListener {

@@ -5,6 +5,8 @@ import { findTurn } from "../chat/conversation";
 import type { ReviewReport } from "../chat/reviewNote";
 import { changedFilesOnBranch, reviewNoteText } from "../chat/reviewNote";
 import type { EditorActions } from "./editorActions";
+import { removeKeys } from "../relay/redact";
+import { relayKeys } from "./panelServices";
 import { composeMessage, splitMessage } from "./messageAttachments";
 import type { RelayAccess } from "./panelServices";
 import type { ImageLimitsView, ImageUpload } from "./protocol";
@@ -59,7 +61,8 @@ export class TurnStarter {
       this.options.setNotice(l10n.t("An image is larger than {0} MB even after downscaling; the message was not sent. Attach a smaller image or raise relayChat.images.maxMegabytes.", maxBytes / MEGABYTE));
       return;
     }
-    const message = composeMessage(trimmed, editorActions.takeAttachments());
+    // A relay key pasted into the message is taken out too (the attachments lost theirs when attached).
+    const message = composeMessage(this.withoutKeys(trimmed), editorActions.takeAttachments());
     const conversation = this.options.runner.conversation;
     const conversationId = conversation?.id;
     // Only what became of this conversation's own proposals: another conversation's changes are not its model's.
@@ -121,7 +124,7 @@ export class TurnStarter {
   editAndResend(turnId: string, text: string): Promise<void> {
     const turn = this.findTurn(turnId);
     const blocks = turn ? splitMessage(turn.userText).blocks : "";
-    const message = [text.trim(), blocks].filter(Boolean).join("\n\n");
+    const message = [this.withoutKeys(text.trim()), blocks].filter(Boolean).join("\n\n");
     return this.runTurn((session) => session.editAndResend(turnId, message));
   }
 
@@ -142,6 +145,11 @@ export class TurnStarter {
   async includeIncompleteTurn(turnId: string): Promise<void> {
     await this.options.runner.session?.changes.includeIncompleteTurn(turnId);
     this.options.changed();
+  }
+
+  /** `text` with every stored relay key taken out: what the person and the workspace give goes to the model without them. */
+  withoutKeys(text: string): string {
+    return removeKeys(text, relayKeys(this.options.relay));
   }
 
   private findTurn(turnId: string) {

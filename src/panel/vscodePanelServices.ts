@@ -39,9 +39,18 @@ function positiveOr(value: number | undefined, fallback: number): number {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
-export function createEditorServices(files: WorkspaceFiles | null, codeBlocks: CodeBlockActions, consoleUrl: () => string, context: WorkspaceContextSource | null = null): EditorServices {
+/** `workingEditor`: the editor the person works in (src/host/workingEditor.ts: Relay Chat's own preview is never it). */
+export function createEditorServices(
+  files: WorkspaceFiles | null,
+  codeBlocks: CodeBlockActions,
+  consoleUrl: () => string,
+  context: WorkspaceContextSource | null = null,
+  workingEditor: () => vscode.TextEditor | undefined = () => vscode.window.activeTextEditor,
+): EditorServices {
   return {
     ...editorServices,
+    activeFile: () => activeFileOf(workingEditor()),
+    activeSelection: () => selectionOf(workingEditor()),
     async runFix(action, target) {
       if (action !== "openConsole") {
         await vscode.commands.executeCommand(FIX_COMMANDS[action], ...(target ? [target] : []));
@@ -151,30 +160,32 @@ const editorServices: Omit<EditorServices, "pickAttachment" | "openCode" | "appl
     if (!editor) return false;
     return editor.edit((builder) => builder.replace(editor.selection, code));
   },
-  activeSelection(): NewAttachment | null {
-    const editor = vscode.window.activeTextEditor;
-    if (!editor || editor.selection.isEmpty) return null;
-    const selection = editor.selection;
-    return {
-      kind: "selection",
-      label: `${vscode.workspace.asRelativePath(editor.document.uri)}:${selection.start.line + 1}-${selection.end.line + 1}`,
-      text: editor.document.getText(selection),
-      language: editor.document.languageId,
-    };
-  },
-  activeFile(): NewAttachment | null {
-    const editor = vscode.window.activeTextEditor;
-    if (!editor) return null;
-    const document = editor.document;
-    // No more than an attachment keeps, and one character more so the cut is still noticed: the panel asks
-    // for this on its updates, and a large log open in the editor is not copied whole each time.
-    const end = document.positionAt(MAX_ATTACHMENT_CHARS + 1);
-    return { kind: "file", label: vscode.workspace.asRelativePath(document.uri), text: document.getText(new vscode.Range(new vscode.Position(0, 0), end)), language: document.languageId };
-  },
+  activeSelection: () => selectionOf(vscode.window.activeTextEditor),
+  activeFile: () => activeFileOf(vscode.window.activeTextEditor),
   showInformation(message) {
     void vscode.window.showInformationMessage(message);
   },
 };
+
+function selectionOf(editor: vscode.TextEditor | undefined): NewAttachment | null {
+  if (!editor || editor.selection.isEmpty) return null;
+  const selection = editor.selection;
+  return {
+    kind: "selection",
+    label: `${vscode.workspace.asRelativePath(editor.document.uri)}:${selection.start.line + 1}-${selection.end.line + 1}`,
+    text: editor.document.getText(selection),
+    language: editor.document.languageId,
+  };
+}
+
+function activeFileOf(editor: vscode.TextEditor | undefined): NewAttachment | null {
+  if (!editor) return null;
+  const document = editor.document;
+  // No more than an attachment keeps, and one character more so the cut is still noticed: the panel asks
+  // for this on its updates, and a large log open in the editor is not copied whole each time.
+  const end = document.positionAt(MAX_ATTACHMENT_CHARS + 1);
+  return { kind: "file", label: vscode.workspace.asRelativePath(document.uri), text: document.getText(new vscode.Range(new vscode.Position(0, 0), end)), language: document.languageId };
+}
 
 export const vscodeConversationUi: ConversationUi = {
   async askForTitle(current) {

@@ -297,6 +297,8 @@ export const WEBVIEW_STRINGS: readonly string[] = [
   "This workspace is not trusted: its project rules files are not sent.",
   "What the model is told with your next message: about {0} tokens, rules files included. Click to choose the rules files for this conversation.",
   "off for this conversation",
+  "key removed",
+  "A relay key in this text was replaced with [REDACTED]: the key is not sent to the model or kept in the history.",
   "left out: the total limit was reached",
   "cut: {0} of {1} characters sent",
   "≈{0} tokens",

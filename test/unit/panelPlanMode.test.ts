@@ -1,8 +1,5 @@
 import assert from "node:assert/strict";
-import type { RequestInstructions } from "../../src/chat/chatSettings";
 import { conversationToMarkdown } from "../../src/chat/exportMarkdown";
-import { assembleInstructions, sentSources } from "../../src/instructions/assembleInstructions";
-import type { PlanInputs } from "../../src/panel/chatControllerOptions";
 import type { PanelState } from "../../src/panel/protocol";
 import type { JsonObject } from "../../src/relay/types";
 import { createApprovalGate } from "../../src/tools/approvalGate";
@@ -15,7 +12,7 @@ import { ToolRegistry } from "../../src/tools/toolRegistry";
 import { createUpdateTasksTool } from "../../src/tools/updateTasksTool";
 import type { ChatTools } from "../../src/chat/toolRound";
 import type { PanelHostHarness } from "../fixtures/panel/panelHostHarness";
-import { startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
+import { panelAssembly, startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
 
 // Plan mode through the panel's controller against the relay emulator, which records every request: a Plan
 // message offers read-only tools only and tells the model to propose a plan; "Act on this plan" switches to
@@ -39,11 +36,8 @@ function panelTools(asked: string[]) {
   };
 }
 
-/** As src/host/panelInstructions.ts assembles it, without the editor's environment. */
-function instructions({ toolNames, plan }: { toolNames: string[]; plan?: PlanInputs }): RequestInstructions {
-  const assembled = assembleInstructions({ environment: { os: "Linux", shell: "bash", workspaceFolders: ["app"], date: "2026-11-27", locale: "en", tools: toolNames }, mode: plan?.mode, tasks: plan?.tasks });
-  return { text: assembled.text, tokens: assembled.tokens, sources: sentSources(assembled), hash: assembled.hash };
-}
+/** The panel's assembly, as src/host/panelInstructions.ts feeds it, without the editor's environment. */
+const instructions = panelAssembly();
 
 const lastTurn = (state: PanelState) => state.turns[state.turns.length - 1];
 const settledTurns = (count: number) => (state: PanelState) => !state.busy && state.turns.length === count && lastTurn(state)?.outcome !== "in_progress";

@@ -1,14 +1,12 @@
-import type { PlanInputs } from "../../src/panel/chatControllerOptions";
 import { planModeText } from "../../src/instructions/planInstructions";
 import assert from "node:assert/strict";
-import { assembleInstructions, sentSources } from "../../src/instructions/assembleInstructions";
-import type { CommandPrompt, SlashCommand } from "../../src/instructions/slashCommands";
+import type { SlashCommand } from "../../src/instructions/slashCommands";
 import { BUILTIN_PROMPTS, slashCommands } from "../../src/instructions/slashCommands";
 import { parsePromptFile } from "../../src/instructions/promptFiles";
 import type { PanelState } from "../../src/panel/protocol";
 import type { SlashCommandSource } from "../../src/panel/slashCommandRunner";
 import type { PanelHostHarness, PanelHostHarnessOptions } from "../fixtures/panel/panelHostHarness";
-import { startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
+import { panelAssembly, startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
 
 // Messages that start with a slash command, through the panel's controller on Node against the relay
 // emulator: /new and /compact are the panel's actions, a prompt goes in the request's instructions for that
@@ -16,8 +14,6 @@ import { startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
 
 const lastTurn = (state: PanelState) => state.turns[state.turns.length - 1];
 const settled = (count: number) => (state: PanelState) => !state.busy && state.turns.length === count && lastTurn(state).outcome !== "in_progress";
-
-const environment = { os: "Linux", shell: "/bin/bash", workspaceFolders: ["app"], date: "2026-11-26", locale: "en", tools: [] };
 
 function source(commands: SlashCommand[]): SlashCommandSource {
   return { commands: () => commands, fresh: async () => commands, listen: () => undefined };
@@ -28,10 +24,7 @@ const weatherOnly = parsePromptFile("weather.prompt.md", "---\ndescription: Weat
 function slashOptions(extra: PanelHostHarnessOptions["slash"] = {}): PanelHostHarnessOptions["slash"] {
   return {
     slashCommands: source(slashCommands([weatherOnly])),
-    instructions: ({ toolNames, command, plan }: { toolNames: string[]; command?: CommandPrompt | null; plan?: PlanInputs }) => {
-      const assembled = assembleInstructions({ environment: { ...environment, tools: toolNames }, commandPrompt: command, mode: plan?.mode, tasks: plan?.tasks });
-      return { text: assembled.text, tokens: assembled.tokens, sources: sentSources(assembled), hash: assembled.hash };
-    },
+    instructions: panelAssembly(),
     ...extra,
   };
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { SlashCommandView } from "../../src/panel/protocol";
+import type { SlashCommandView, ToHost } from "../../src/panel/protocol";
 import { panelState } from "./fixtures/panelStates";
 import { panelLayoutProblems } from "./support/panelLayoutProblems";
 import { freshPanelPerTest } from "./support/panelTestHooks";
@@ -10,6 +10,9 @@ import type { PanelPage } from "./support/panelHarness";
 // The `/` menu of the message box in real Chromium: it opens on `/` at the start only, filters as one types,
 // moves with the arrow keys, puts the picked command in the box (Enter does not send), Escape closes it, and
 // it fits a narrow side bar.
+
+/** What the page posted but the draft's command, which it tells the host a moment after typing pauses. */
+const withoutDraftCommands = (posted: ToHost[]) => posted.filter((message) => message.type !== "draftCommand");
 
 const COMMANDS: SlashCommandView[] = [
   { name: "new", description: "Start a new conversation", argumentHint: "message (optional)", origin: "builtin" },
@@ -63,7 +66,7 @@ describe("Chat panel webview: the / menu (Chromium)", function () {
     await box.press("ArrowUp");
     await panel.clearPosted();
     await box.press("Enter");
-    assert.deepEqual(await panel.posted(), [], "Enter picks, it does not send");
+    assert.deepEqual(withoutDraftCommands(await panel.posted()), [], "Enter picks, it does not send");
     assert.equal(await box.inputValue(), "/explain ");
     assert.equal(await list.isVisible(), false);
     await box.pressSequentially("the parser");
@@ -119,7 +122,7 @@ describe("Chat panel webview: the / menu (Chromium)", function () {
     assert.equal(await list.isVisible(), false);
     await panel.clearPosted();
     await box.press("Enter");
-    assert.deepEqual(await panel.posted(), [{ type: "send", text: "/zzz" }], "an unknown command is sent as text");
+    assert.deepEqual(withoutDraftCommands(await panel.posted()), [{ type: "send", text: "/zzz" }], "an unknown command is sent as text");
   });
 
   it("sends the draft with What the model is told, so the command's prompt is shown too", async () => {
@@ -129,21 +132,27 @@ describe("Chat panel webview: the / menu (Chromium)", function () {
     await box.fill("/fix the crash");
     await panel.clearPosted();
     await page.getByRole("button", { name: "What the model is told" }).click();
-    assert.deepEqual(await panel.posted(), [{ type: "showInstructions", draft: "/fix the crash" }]);
+    assert.deepEqual((await panel.posted()).filter((message) => message.type === "showInstructions"), [{ type: "showInstructions", draft: "/fix the crash" }]);
   });
 
-  it("counts the draft's command prompt in the context meter", async () => {
+  it("tells the host the draft's command as it is typed (the host's meter and Rules chip count its prompt), and once when it is gone", async () => {
     const { page } = panel;
-    const commands = COMMANDS.map((command) => (command.name === "explain" ? { ...command, promptTokens: 100 } : command));
-    await panel.sendState(panelState({ slashCommands: commands, context: { estimatedTokens: 1000, windowTokens: 100_000, tokensPerImage: 765 } }));
+    await panel.sendState(panelState({ slashCommands: COMMANDS, context: { estimatedTokens: 1000, windowTokens: 100_000, tokensPerImage: 765 } }));
     const box = page.getByLabel("Message", { exact: true });
     const meter = page.getByRole("meter");
-    await box.fill("/explaiz it");
-    const without = Number(await meter.getAttribute("aria-valuenow"));
+    await panel.clearPosted();
     await box.fill("/explain it");
-    assert.equal(Number(await meter.getAttribute("aria-valuenow")), without + 100);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const told = (await panel.posted()).filter((message) => message.type === "draftCommand");
+    assert.deepEqual(told, [{ type: "draftCommand", text: "/explain it" }]);
+    // The meter adds the draft's own characters only: the prompt is in the host's estimate.
+    assert.equal(Number(await meter.getAttribute("aria-valuenow")), 1000 + Math.ceil("/explain it".length / 4));
+    await panel.clearPosted();
+    await box.fill("plain text");
+    await box.fill("plain text again");
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    assert.deepEqual((await panel.posted()).filter((message) => message.type === "draftCommand"), [{ type: "draftCommand", text: "" }]);
   });
-
 
   it("says in the empty state that # attaches context and / offers commands and prompt files, in Chinese too", async () => {
     const { page } = panel;
