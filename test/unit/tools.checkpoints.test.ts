@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { GitMissingError, gitVersion } from "../../src/tools/checkpointGit";
-import { FolderCheckpoints, WorkspaceCheckpoints, excludeFileText } from "../../src/tools/checkpointStore";
+import { FolderCheckpoints, WorkspaceCheckpoints } from "../../src/tools/checkpointStore";
 import { runCommandLine } from "../../src/tools/commandRunner";
 import { useCheckpointSandbox } from "../fixtures/checkpoints/checkpointSandbox";
 
@@ -155,10 +155,6 @@ describe("tools: checkpoints", () => {
       process.env.PATH = savedPath;
     }
     assert.match((await gitVersion()) ?? "", /^git version/);
-  });
-
-  it("writes files.exclude globs as anchored gitignore lines, one per brace choice", () => {
-    assert.equal(excludeFileText(["**/.DS_Store", "**/*.{js,map}", "out"]), "/**/.DS_Store\n/**/*.js\n/**/*.map\n/out\n");
   });
 });
 
