@@ -24,15 +24,15 @@ const otherLine = /^Permission ([0-7]{3,4}): (".*")$/;
 /** The permissions of the folder's files, as lines for the checkpoint commit's message ("" when there are none to keep). */
 export function permissionsText(root: DirNode): string {
   if (!enabled) return "";
-  const files: [string, number][] = [];
-  collect(root, "", files);
-  if (files.length === 0) return "";
-  const plain = mostCommon(files.filter(([, perm]) => !(perm & 0o100)).map(([, perm]) => perm)) ?? 0o644;
-  const executable = mostCommon(files.filter(([, perm]) => perm & 0o100).map(([, perm]) => perm)) ?? plain | ((plain & 0o444) >> 2);
+  // Counted first, without the paths: only the files that differ from the usual permissions are listed.
+  const plainCounts = new Map<number, number>();
+  const executableCounts = new Map<number, number>();
+  count(root, plainCounts, executableCounts);
+  if (plainCounts.size === 0 && executableCounts.size === 0) return "";
+  const plain = mostCommon(plainCounts) ?? 0o644;
+  const executable = mostCommon(executableCounts) ?? plain | ((plain & 0o444) >> 2);
   const lines = [`Permissions: ${octal(plain)} ${octal(executable)}`];
-  for (const [relativePath, perm] of files) {
-    if (perm !== (perm & 0o100 ? executable : plain)) lines.push(`Permission ${octal(perm)}: ${JSON.stringify(relativePath)}`);
-  }
+  if (plainCounts.size > 1 || executableCounts.size > 1) listOthers(root, "", plain, executable, lines);
   return `${lines.join("\n")}\n`;
 }
 
@@ -77,19 +77,26 @@ export function applyPermissions(folder: string, relativePaths: readonly string[
   }
 }
 
-function collect(node: DirNode, prefix: string, into: [string, number][]): void {
-  for (const [name, file] of node.files) if (!file.link && file.oid !== null) into.push([prefix + name, file.perm]);
-  for (const [name, directory] of node.dirs) collect(directory, `${prefix}${name}/`, into);
+function count(node: DirNode, plain: Map<number, number>, executable: Map<number, number>): void {
+  for (const file of node.files.values()) {
+    if (file.link || file.oid === null) continue;
+    const counts = file.perm & 0o100 ? executable : plain;
+    counts.set(file.perm, (counts.get(file.perm) ?? 0) + 1);
+  }
+  for (const directory of node.dirs.values()) count(directory, plain, executable);
 }
 
-function mostCommon(values: readonly number[]): number | undefined {
-  const counts = new Map<number, number>();
-  let best: number | undefined;
-  for (const value of values) {
-    const count = (counts.get(value) ?? 0) + 1;
-    counts.set(value, count);
-    if (best === undefined || count > (counts.get(best) ?? 0)) best = value;
+function listOthers(node: DirNode, prefix: string, plain: number, executable: number, lines: string[]): void {
+  for (const [name, file] of node.files) {
+    if (file.link || file.oid === null || file.perm === (file.perm & 0o100 ? executable : plain)) continue;
+    lines.push(`Permission ${octal(file.perm)}: ${JSON.stringify(prefix + name)}`);
   }
+  for (const [name, directory] of node.dirs) listOthers(directory, `${prefix}${name}/`, plain, executable, lines);
+}
+
+function mostCommon(counts: ReadonlyMap<number, number>): number | undefined {
+  let best: number | undefined;
+  for (const [value, count] of counts) if (best === undefined || count > (counts.get(best) ?? 0)) best = value;
   return best;
 }
 

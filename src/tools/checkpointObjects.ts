@@ -2,12 +2,15 @@ import { closeSync, openSync, readFileSync, readSync, readlinkSync } from "node:
 import { performance } from "node:perf_hooks";
 import type { PackObject } from "./checkpointPack";
 import { PackBuilder, objectId, writeLooseObject } from "./checkpointPack";
+import type { FastImport } from "./checkpointImport";
+import { importBlobs } from "./checkpointImport";
 import type { FileToRead } from "./checkpointScan";
 
-// The content of the files a scan found changed, read and stored as git blobs: small files are read here and
-// their blobs gathered into packs (checkpointPack); large ones are left to git (`hash-object --stdin-paths`),
-// which streams them instead of holding them in memory. The content is stored exactly as read: no
-// line-ending conversion, filter or `ident` expansion of the workspace's .gitattributes applies.
+// The content of the files a scan found changed, read and stored as git blobs: a few small files are read,
+// hashed and compressed here and their blobs gathered into packs (checkpointPack); many at once (a first
+// checkpoint) are read here and streamed to git fast-import (checkpointImport); large ones are left to git
+// (`hash-object --stdin-paths`), which streams them instead of holding them in memory. The content is stored
+// exactly as read: no line-ending conversion, filter or `ident` expansion of the workspace's .gitattributes.
 //
 // A file's stat data vouches for its content only if the file did not change again within the same tick of its
 // modification time after it was read (racy git, Documentation/technical/racy-git.txt). Files whose times are
@@ -55,49 +58,94 @@ export class ObjectBatch {
   }
 }
 
-/**
- * Reads the files, stores blobs that are new, and updates each file's blob id. Large files are stored by
- * `storeLarge` (git), which returns their ids in the order of the paths it is given (null: unreadable).
- */
-export async function readChangedFiles(files: readonly FileToRead[], batch: ObjectBatch, storeLarge: (relativePaths: string[]) => Promise<(string | null)[]>, checkpointStartedMs: number, fileSystemNowMs: () => number): Promise<void> {
-  const large: FileToRead[] = [];
+/** How files that changed are stored besides the object batch: by git, for large files and for many files at once. */
+export interface BlobStorage {
+  batch: ObjectBatch;
+  /** Stores large files (git hash-object); their ids in the order of the paths, null for one it could not read. */
+  storeLarge(relativePaths: string[]): Promise<(string | null)[]>;
+  /** Starts git fast-import, for many files at once. */
+  startImport(): FastImport;
+}
+
+/** From this many files on, their content goes to git fast-import (a process costs more than a few files). */
+const importFromFiles = 256;
+
+/** Reads the files, stores their blobs where new, and updates each file's blob id and racy mark. */
+export async function readChangedFiles(files: readonly FileToRead[], storage: BlobStorage, checkpointStartedMs: number, fileSystemNowMs: () => number): Promise<void> {
+  const large = files.filter((file) => !file.node.link && file.node.size >= largeFileBytes);
+  const small = large.length === 0 ? files : files.filter((file) => file.node.link || file.node.size < largeFileBytes);
+  if (small.length < importFromFiles || !(await importFiles(small, storage))) await storeHere(small, storage.batch);
+  if (large.length > 0) {
+    const ids = await storage.storeLarge(large.map((file) => file.relative));
+    large.forEach((file, index) => setBlob(file, ids[index] ?? null, false));
+  }
+  markRacy(files, Math.min(checkpointStartedMs, files.length > 0 ? fileSystemNowMs() : Infinity) - racyMarginMs);
+}
+
+/** Reads, hashes and compresses here, yielding to the event loop now and then. */
+async function storeHere(files: readonly FileToRead[], batch: ObjectBatch): Promise<void> {
   let sliceStarted = performance.now();
   for (const [index, file] of files.entries()) {
-    if (!file.node.link && file.node.size >= largeFileBytes) {
-      large.push(file);
-      continue;
-    }
-    let content: Buffer;
-    try {
-      content = file.node.link ? readlinkSync(file.absolute, { encoding: "buffer" }) : readContent(file.absolute, file.node.size);
-    } catch {
-      unreadable(file);
-      continue;
-    }
-    const id = objectId("blob", content);
-    if (id !== file.node.oid) batch.add("blob", id, content);
-    file.node.oid = id;
-    // Read while it was being written: its stat data is older than what was read.
-    file.node.racy = !file.node.link && content.length !== file.node.size;
+    const content = read(file);
+    if (content) {
+      const id = objectId("blob", content);
+      if (id !== file.node.oid) batch.add("blob", id, content);
+      setBlob(file, id, !file.node.link && content.length !== file.node.size);
+    } else setBlob(file, null, true);
     if ((index & 63) === 63 && performance.now() - sliceStarted > sliceMs) {
       await new Promise((resolve) => setImmediate(resolve));
       sliceStarted = performance.now();
     }
   }
-  if (large.length > 0) {
-    const ids = await storeLarge(large.map((file) => file.relative));
-    large.forEach((file, index) => {
-      const id = ids[index];
-      if (id) {
-        file.node.oid = id;
-        file.node.racy = false;
-      } else unreadable(file);
-    });
-  }
-  markRacy(files, Math.min(checkpointStartedMs, files.length > 0 ? fileSystemNowMs() : Infinity) - racyMarginMs);
 }
 
-/** One buffer for the content of every file up to its size: the object batch copies what it keeps. */
+/** Streams the files to git fast-import; false when git could not take them (they are then stored here). */
+async function importFiles(files: readonly FileToRead[], storage: BlobStorage): Promise<boolean> {
+  let imported: { ids: (string | null)[]; lengths: number[] };
+  try {
+    imported = await importBlobs(storage.startImport(), files, importReader);
+  } catch {
+    return false;
+  }
+  files.forEach((file, index) => setBlob(file, imported.ids[index], !file.node.link && imported.lengths[index] !== file.node.size));
+  return true;
+}
+
+const importReader = {
+  // A link's size is its target's length on POSIX, 0 on Windows: read whole.
+  size: (file: FileToRead) => (file.node.link ? -1 : file.node.size),
+  readInto: (file: FileToRead, target: Buffer, offset: number): number | null => {
+    try {
+      const descriptor = openSync(file.absolute, "r");
+      try {
+        return readSync(descriptor, target, offset, file.node.size + 1, 0);
+      } finally {
+        closeSync(descriptor);
+      }
+    } catch {
+      return null;
+    }
+  },
+  readWhole: (file: FileToRead) => read(file),
+};
+
+/** The file's content as it is now; null when it cannot be read. */
+function read(file: FileToRead): Buffer | null {
+  try {
+    return file.node.link ? readlinkSync(file.absolute, { encoding: "buffer" }) : readContent(file.absolute, file.node.size);
+  } catch {
+    return null;
+  }
+}
+
+/** Records what was read (racy: read while it was being written, its stat data is older than its content). */
+function setBlob(file: FileToRead, id: string | null, racy: boolean): void {
+  if (id === null) return unreadable(file);
+  file.node.oid = id;
+  file.node.racy = racy;
+}
+
+/** One buffer for the content of every file up to its size: what is kept of it is copied. */
 const scratch = Buffer.allocUnsafeSlow(256 * 1024);
 
 /**
@@ -108,12 +156,8 @@ function readContent(absolute: string, size: number): Buffer {
   if (size + 1 > scratch.length) return readFileSync(absolute);
   const descriptor = openSync(absolute, "r");
   try {
-    let length = 0;
-    while (length <= size) {
-      const read = readSync(descriptor, scratch, length, size + 1 - length, null);
-      if (read === 0) break;
-      length += read;
-    }
+    // One read of one byte more than its size: a file reads whole at once, short only at its end.
+    const length = readSync(descriptor, scratch, 0, size + 1, 0);
     return length > size ? readFileSync(absolute) : scratch.subarray(0, length);
   } finally {
     closeSync(descriptor);

@@ -1,6 +1,7 @@
 import { lstatSync, readFileSync, readdirSync } from "node:fs";
 import type { Dirent, Stats } from "node:fs";
 import * as path from "node:path";
+import { performance } from "node:perf_hooks";
 import type { GitignoreFile } from "./gitignoreRules";
 import { isIgnoredByGitignore, parseGitignore } from "./gitignoreRules";
 import { createPathMatcher } from "./globPattern";
@@ -83,18 +84,23 @@ export class ExcludeRules {
  * Brings `root`, the picture of `folder` from the last checkpoint, up to date: returns the files to read, and
  * whether the picture changed at all. `reclassify`: the exclude globs changed, so every name is judged again.
  */
-export function scanFolder(folder: string, root: DirNode, excludes: ExcludeRules, reclassify: boolean): { toRead: FileToRead[]; changed: boolean } {
-  const scan: Scan = { excludes, toRead: [] };
+export async function scanFolder(folder: string, root: DirNode, excludes: ExcludeRules, reclassify: boolean): Promise<{ toRead: FileToRead[]; changed: boolean }> {
+  const scan: Scan = { excludes, toRead: [], sliceStarted: performance.now() };
   // The folder itself must be readable: an empty checkpoint of a folder that is gone would "delete" everything.
   readdirSync(folder);
-  const changed = scanDirectory(scan, root, folder, "", [], reclassify, false) !== unchanged;
+  const changed = (await scanDirectory(scan, root, folder, "", [], reclassify, false)) !== unchanged;
   return { toRead: scan.toRead, changed };
 }
 
 interface Scan {
   excludes: ExcludeRules;
   toRead: FileToRead[];
+  /** When the scan last let the event loop run (see sliceMs). */
+  sliceStarted: number;
 }
+
+/** The scan lets the event loop run this often between folders: a workspace of 100,000 files takes a while. */
+const sliceMs = 10;
 
 const separator = path.sep;
 /** Git never enters or saves a `.git` entry; file systems that ignore case would let `.GIT` be the same. */
@@ -110,7 +116,11 @@ const changedBelow = 1;
 const notAFolder = 2;
 type FolderScan = typeof unchanged | typeof changedBelow | typeof notAFolder;
 
-function scanDirectory(scan: Scan, node: DirNode, absolute: string, relative: string, inherited: readonly GitignoreFile[], reclassify: boolean, retried: boolean): FolderScan {
+async function scanDirectory(scan: Scan, node: DirNode, absolute: string, relative: string, inherited: readonly GitignoreFile[], reclassify: boolean, retried: boolean): Promise<FolderScan> {
+  if (performance.now() - scan.sliceStarted > sliceMs) {
+    await new Promise((resolve) => setImmediate(resolve));
+    scan.sliceStarted = performance.now();
+  }
   let names: string[];
   try {
     names = readdirSync(absolute);
@@ -150,12 +160,12 @@ function scanDirectory(scan: Scan, node: DirNode, absolute: string, relative: st
     }
   }
   for (const [name, directory] of node.dirs) {
-    const found = scanDirectory(scan, directory, absolute + separator + name, relative === "" ? name : `${relative}/${name}`, rules, reclassify, false);
+    const found = await scanDirectory(scan, directory, absolute + separator + name, relative === "" ? name : `${relative}/${name}`, rules, reclassify, false);
     if (found === notAFolder) kindChanged = true;
     if (found !== unchanged) changed = true;
   }
   if (kindChanged && !retried) {
-    scanDirectory(scan, node, absolute, relative, inherited, true, true);
+    await scanDirectory(scan, node, absolute, relative, inherited, true, true);
     changed = true;
   }
   invalidate(node, changed);

@@ -3,7 +3,9 @@ import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "nod
 import { rm, rmdir } from "node:fs/promises";
 import * as path from "node:path";
 import type { GitOptions, ShadowRepository } from "./checkpointGit";
-import { readGitOutput, runGit, writeIsolatingAttributes } from "./checkpointGit";
+import { readGitOutput, runGit, spawnGit, writeIsolatingAttributes } from "./checkpointGit";
+import type { FastImport } from "./checkpointImport";
+import { fastImportArguments } from "./checkpointImport";
 import type { HeldLock, LockOptions } from "./checkpointLock";
 import { acquireRepositoryLock, removeLeftoverGitLocks } from "./checkpointLock";
 import { checkpointBranch, checkpointMessage, parseCommit, readCheckpointBranch, readLooseCommit, writeCheckpointCommit } from "./checkpointCommit";
@@ -44,6 +46,9 @@ export interface Checkpoints {
   restore(target: CheckpointId): Promise<{ before: CheckpointId; changes: FileChange[] }>;
 }
 
+/** The picture is written again once this many files were read since it was last written (see keepPicture). */
+const keepPictureAfterFiles = 200;
+
 /** Past this many packs (a checkpoint that saved files adds one) they are merged into one by `git repack`. */
 const maxPacks = 100;
 
@@ -72,6 +77,9 @@ export class FolderCheckpoints {
   /** Checkpoint commits read or written here: commit -> its tree and message (a commit never changes). */
   private readonly commits = new Map<string, CommitText>();
   private picture: StoredPicture | null = null;
+  /** Whether the shadow repository holds a picture, and how many files this window read since it wrote one. */
+  private pictureKept = false;
+  private filesReadSinceKept = 0;
   private lock: HeldLock | null = null;
 
   constructor(
@@ -122,20 +130,22 @@ export class FolderCheckpoints {
 
   private async commitWorkTree(): Promise<string> {
     const startedMs = Date.now();
-    // git init (only for a new shadow repository) runs while this process scans the folder.
+    // git init (only for a new shadow repository) runs while this process scans the folder; its failure (no
+    // git) is taken up after the scan, and must not count as unhandled meanwhile.
     const initialized = this.initialize();
+    initialized.catch(() => undefined);
     const picture = this.currentPicture();
     const excludes = new ExcludeRules(this.options.excludes?.() ?? []);
     const reclassify = excludes.key !== picture.excludesKey;
     picture.excludesKey = excludes.key;
-    const { toRead, changed } = scanFolder(this.folder, picture.root, excludes, reclassify);
+    const { toRead, changed } = await scanFolder(this.folder, picture.root, excludes, reclassify);
     await initialized;
     const batch = new ObjectBatch(this.repository.gitDir);
-    await readChangedFiles(toRead, batch, (paths) => this.storeLargeFiles(paths), startedMs, () => this.fileSystemNowMs());
+    const storage = { batch, storeLarge: (paths: string[]) => this.storeLargeFiles(paths), startImport: () => this.startFastImport() };
+    await readChangedFiles(toRead, storage, startedMs, () => this.fileSystemNowMs());
     const tree = buildTree(picture.root, batch, this.unsavedBlobs(picture.root, batch));
     batch.flush();
-    // Everything the picture names is stored now: it can be kept for the next window or session.
-    if (changed) savePicture(this.repository.gitDir, picture);
+    this.keepPicture(picture, changed, toRead.length);
     const details = permissionsText(picture.root);
     const message = checkpointMessage(details);
     const head = await this.head();
@@ -151,8 +161,25 @@ export class FolderCheckpoints {
 
   /** The picture of the folder: this window's, else the one kept in the shadow repository, else an empty one. */
   private currentPicture(): StoredPicture {
-    this.picture ??= loadPicture(this.repository.gitDir) ?? { excludesKey: "", root: emptyDirectory() };
+    if (!this.picture) {
+      const kept = loadPicture(this.repository.gitDir);
+      this.pictureKept = kept !== null;
+      this.picture = kept ?? { excludesKey: "", root: emptyDirectory() };
+    }
     return this.picture;
+  }
+
+  /**
+   * Keeps the picture in the shadow repository once everything it names is stored. Writing it costs about what
+   * reading 200 small files does, so after a checkpoint that read a few files it is left as it was: a window
+   * that starts from an older picture reads again the files changed since, and nothing else.
+   */
+  private keepPicture(picture: StoredPicture, changed: boolean, filesRead: number): void {
+    this.filesReadSinceKept += filesRead;
+    if (!changed || (this.pictureKept && this.filesReadSinceKept < keepPictureAfterFiles)) return;
+    savePicture(this.repository.gitDir, picture);
+    this.pictureKept = true;
+    this.filesReadSinceKept = 0;
   }
 
   /** The blobs of unsaved texts of files the checkpoint saves (ignored files stay out), by path. */
@@ -180,6 +207,12 @@ export class FolderCheckpoints {
       for (const relativePath of relativePaths) ids.push((await hash([relativePath]).catch(() => []))[0] ?? null);
       return ids;
     }
+  }
+
+  private startFastImport(): FastImport {
+    const marksFile = path.join(this.repository.gitDir, "relay-chat-marks");
+    const lock = this.lock;
+    return { child: spawnGit(this.repository, fastImportArguments(marksFile), { onStart: lock ? (pid) => lock.noteGit(pid) : undefined }), marksFile };
   }
 
   /** The file system's time now (it can differ from this machine's clock on a network drive). */

@@ -46,7 +46,7 @@ function treeOf(node: DirNode, relative: string, batch: ObjectBatch, overrides: 
     const id = treeOf(directory, prefix + name, batch, overrides, overridden);
     if (id !== emptyTreeId) entries.push({ mode: "40000", name, key: `${name}/`, id });
   }
-  entries.sort(compareEntries);
+  entries.sort(entries.some((entry) => hasSurrogate(entry.key)) ? compareAsBytes : compareAsText);
   const content = treeContent(entries);
   const id = objectId("tree", content);
   // A tree with the id this folder had before it changed (a file touched, not changed) is stored already.
@@ -58,10 +58,13 @@ function treeOf(node: DirNode, relative: string, batch: ObjectBatch, overrides: 
   return id;
 }
 
-/** Byte order of the UTF-8 names: UTF-16 order agrees with it except around surrogate pairs. */
-function compareEntries(a: TreeEntry, b: TreeEntry): number {
-  if (hasSurrogate(a.key) || hasSurrogate(b.key)) return Buffer.compare(Buffer.from(a.key, "utf8"), Buffer.from(b.key, "utf8"));
+/** Byte order of the UTF-8 names, which UTF-16 order (JavaScript's) agrees with unless a name has a surrogate pair. */
+function compareAsText(a: TreeEntry, b: TreeEntry): number {
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+function compareAsBytes(a: TreeEntry, b: TreeEntry): number {
+  return Buffer.compare(Buffer.from(a.key, "utf8"), Buffer.from(b.key, "utf8"));
 }
 
 function hasSurrogate(text: string): boolean {

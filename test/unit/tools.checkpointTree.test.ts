@@ -133,6 +133,21 @@ describe("tools: checkpoint trees written without git", () => {
     shadowGit(gitDir, ["verify-pack", path.join(gitDir, "objects", "pack", `${name}.idx`)]);
   });
 
+  it("stores many files at once through git fast-import, with the tree git makes: links, empty, executable and larger files", async () => {
+    for (let index = 0; index < 300; index += 1) await write(`many/d${index % 7}/f${index}.ts`, `file ${index}\n`.repeat(index % 50));
+    await write("many/big.txt", "0123456789abcdef".repeat(40_000));
+    await write("many/empty", "");
+    await write("many/run.sh", "#!/bin/sh\n");
+    await fs.chmod(file("many/run.sh"), 0o755);
+    await fs.symlink("d1/f1.ts", file("many/link"));
+    const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
+    const first = await takeAndCompare(checkpoints, "a first checkpoint of 300 files");
+    assert.equal((await checkpoints.fileAt(first, "many/big.txt"))?.length, 640_000);
+    await write("many/d3/f3.ts", "changed\n");
+    await takeAndCompare(checkpoints, "one file changed after");
+    shadowGit(checkpoints.gitDir, ["fsck", "--strict", "--no-dangling"]);
+  });
+
   it("builds the trees again when more folders changed at once than a checkpoint usually sees", async () => {
     const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
     await takeAndCompare(checkpoints, "the first checkpoint");

@@ -134,5 +134,15 @@ describe("tools: fast checkpoints stay exact", () => {
       assert.deepEqual(await git.commands(), ["hash-object"]);
       assert.equal((await checkpoints.fileAt(commit, "large.bin"))?.subarray(-3).toString(), "end");
     });
+
+    it("streams many files at once to git fast-import, with glibc kept from returning memory between them (40,000 brk calls otherwise)", async () => {
+      for (let index = 0; index < 300; index += 1) await sandbox.write(`many/f${index}.txt`, `${index}\n`);
+      const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
+      const commit = await checkpoints.take();
+      const runs = await git.runs();
+      assert.deepEqual(runs.map((line) => line.split(" ")[0]), ["init", "fast-import"]);
+      assert.equal(runs[1].split(" ")[1], String(64 * 1024 * 1024));
+      assert.equal((await checkpoints.fileAt(commit, "many/f299.txt"))?.toString(), "299\n");
+    });
   });
 });
