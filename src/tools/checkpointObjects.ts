@@ -2,6 +2,7 @@ import { closeSync, openSync, readFileSync, readSync, readlinkSync } from "node:
 import { performance } from "node:perf_hooks";
 import type { PackObject } from "./checkpointPack";
 import { PackBuilder, objectId, writeLooseObject } from "./checkpointPack";
+import type { GitResult } from "./checkpointGit";
 import type { FastImport } from "./checkpointImport";
 import { importBlobs } from "./checkpointImport";
 import type { FileToRead } from "./checkpointScan";
@@ -65,6 +66,28 @@ export interface BlobStorage {
   storeLarge(relativePaths: string[]): Promise<(string | null)[]>;
   /** Starts git fast-import, for many files at once. */
   startImport(): FastImport;
+}
+
+/**
+ * Stores files of 8 MB and more with `git hash-object --stdin-paths`, which streams them; their ids in order,
+ * null for a file it could not read.
+ */
+export async function storeLargeFiles(git: (args: readonly string[], input: string) => Promise<GitResult>, relativePaths: readonly string[]): Promise<(string | null)[]> {
+  const hash = async (paths: readonly string[]) => (await git(["hash-object", "-w", "--no-filters", "--stdin-paths"], paths.map(quotePathLine).join("\n") + "\n")).stdout.toString("utf8").split("\n").filter(Boolean);
+  try {
+    return await hash(relativePaths);
+  } catch {
+    // One file it could not read stops git: each is tried alone.
+    const ids: (string | null)[] = [];
+    for (const relativePath of relativePaths) ids.push((await hash([relativePath]).catch(() => []))[0] ?? null);
+    return ids;
+  }
+}
+
+/** A path as `git hash-object --stdin-paths` reads a line: C-quoted when it starts with a quote or holds a line break or backslash. */
+function quotePathLine(relativePath: string): string {
+  if (!/^"|[\\\n\r\t"]/.test(relativePath)) return relativePath;
+  return `"${relativePath.replace(/[\\"]/g, (character) => `\\${character}`).replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t")}"`;
 }
 
 /** From this many files on, their content goes to git fast-import (a process costs more than a few files). */

@@ -64,6 +64,14 @@ export function emptyDirectory(): DirNode {
   return { listing: [], files: new Map(), dirs: new Map(), gitignoreStamp: "", tree: null };
 }
 
+/** The picture's file at a "/"-separated path, if it saves one there. */
+export function fileNodeAt(root: DirNode, relativePath: string): FileNode | undefined {
+  const parts = relativePath.split("/");
+  let node: DirNode | undefined = root;
+  for (const part of parts.slice(0, -1)) node = node?.dirs.get(part);
+  return node?.files.get(parts[parts.length - 1]);
+}
+
 /** The editor's files.exclude globs that are on, as matchers; a change of the list classifies every folder again. */
 export class ExcludeRules {
   readonly key: string;

@@ -14,12 +14,12 @@ import type { ChangeFound, CheckpointId, FileChange } from "./checkpointChanges"
 import { changesBetween } from "./checkpointChanges";
 import type { Permissions } from "./checkpointModes";
 import { applyPermissions, parsePermissions, permissionsText } from "./checkpointModes";
-import { ObjectBatch, readChangedFiles } from "./checkpointObjects";
+import { ObjectBatch, readChangedFiles, storeLargeFiles } from "./checkpointObjects";
 import { objectId } from "./checkpointPack";
 import { loadPicture, savePicture } from "./checkpointRecord";
 import type { StoredPicture } from "./checkpointRecord";
 import type { DirNode } from "./checkpointScan";
-import { ExcludeRules, emptyDirectory, scanFolder } from "./checkpointScan";
+import { ExcludeRules, emptyDirectory, fileNodeAt, scanFolder } from "./checkpointScan";
 import { buildTree } from "./checkpointTree";
 
 // Checkpoints of workspace folders: take one before tools may change files, list what changed between two,
@@ -141,7 +141,7 @@ export class FolderCheckpoints {
     const { toRead, changed } = await scanFolder(this.folder, picture.root, excludes, reclassify);
     await initialized;
     const batch = new ObjectBatch(this.repository.gitDir);
-    const storage = { batch, storeLarge: (paths: string[]) => this.storeLargeFiles(paths), startImport: () => this.startFastImport() };
+    const storage = { batch, storeLarge: (paths: string[]) => storeLargeFiles((args, input) => this.git(args, input), paths), startImport: () => this.startFastImport() };
     await readChangedFiles(toRead, storage, startedMs, () => this.fileSystemNowMs());
     const tree = buildTree(picture.root, batch, this.unsavedBlobs(picture.root, batch));
     batch.flush();
@@ -194,19 +194,6 @@ export class FolderCheckpoints {
       blobs.set(relativePath, id);
     }
     return blobs;
-  }
-
-  /** Files of 8 MB and more, stored by git streaming them; null for a file it could not read. */
-  private async storeLargeFiles(relativePaths: string[]): Promise<(string | null)[]> {
-    const hash = async (paths: string[]) => (await this.git(["hash-object", "-w", "--no-filters", "--stdin-paths"], paths.map(quotePathLine).join("\n") + "\n")).stdout.toString("utf8").split("\n").filter(Boolean);
-    try {
-      return await hash(relativePaths);
-    } catch {
-      // One file it could not read stops git: each is tried alone.
-      const ids: (string | null)[] = [];
-      for (const relativePath of relativePaths) ids.push((await hash([relativePath]).catch(() => []))[0] ?? null);
-      return ids;
-    }
   }
 
   private startFastImport(): FastImport {
@@ -379,19 +366,6 @@ export class WorkspaceCheckpoints implements Checkpoints {
       return fromCommit && toCommit ? [[folder, fromCommit, toCommit]] : [];
     });
   }
-}
-
-function fileNodeAt(root: DirNode, relativePath: string) {
-  const parts = relativePath.split("/");
-  let node: DirNode | undefined = root;
-  for (const part of parts.slice(0, -1)) node = node?.dirs.get(part);
-  return node?.files.get(parts[parts.length - 1]);
-}
-
-/** A path as `git hash-object --stdin-paths` reads a line: C-quoted when it starts with a quote or holds a line break or backslash. */
-function quotePathLine(relativePath: string): string {
-  if (!/^"|[\\\n\r\t"]/.test(relativePath)) return relativePath;
-  return `"${relativePath.replace(/[\\"]/g, (character) => `\\${character}`).replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t")}"`;
 }
 
 function namesIn(folder: string): string[] {
