@@ -2,6 +2,7 @@ import { lstatSync, readFileSync, readdirSync } from "node:fs";
 import type { Dirent, Stats } from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
+import { kindFile, kindLink, statAll, statFieldCount } from "./checkpointStat";
 import type { GitignoreFile } from "./gitignoreRules";
 import { isIgnoredByGitignore, parseGitignore } from "./gitignoreRules";
 import { createPathMatcher } from "./globPattern";
@@ -10,7 +11,7 @@ import { createPathMatcher } from "./globPattern";
 // symbolic link that .gitignore files and the editor's files.exclude do not leave out, with the stat data it had
 // when its content was last read. Checkpoints keep this picture between checkpoints (and on disk, see
 // checkpointRecord), so a checkpoint lists each folder again (new and removed names) and looks at each file's
-// stat data, and reads only the files whose stat data changed, as git's index lets `git add` do.
+// stat data (checkpointStat), and reads only the files whose stat data changed, as git's index lets `git add` do.
 //
 // Git's rules are kept where they decide what is saved: a `.git` entry is never entered or saved (a nested
 // repository's files are saved as files, which `git add` would have stored as a commit id that Restore cannot
@@ -91,20 +92,55 @@ export class ExcludeRules {
 /**
  * Brings `root`, the picture of `folder` from the last checkpoint, up to date: returns the files to read, and
  * whether the picture changed at all. `reclassify`: the exclude globs changed, so every name is judged again.
+ * In three steps: the folders are listed (and their names judged where they changed), the stat data of every
+ * file is taken at once (checkpointStat, on two threads when there are many), and each is compared with the
+ * picture's. A folder where a file vanished or changed kind (or a folder that is no longer one) is listed and
+ * judged again, once.
  */
 export async function scanFolder(folder: string, root: DirNode, excludes: ExcludeRules, reclassify: boolean): Promise<{ toRead: FileToRead[]; changed: boolean }> {
-  const scan: Scan = { excludes, toRead: [], sliceStarted: performance.now() };
   // The folder itself must be readable: an empty checkpoint of a folder that is gone would "delete" everything.
   readdirSync(folder);
-  const changed = (await scanDirectory(scan, root, folder, "", [], reclassify, false)) !== unchanged;
-  return { toRead: scan.toRead, changed };
+  const scan = newScan(excludes);
+  await walk(scan, { node: root, absolute: folder, relative: "", inherited: [] }, reclassify, null);
+  const toRead = await compare(scan);
+  if (scan.again.size > 0) {
+    const again = newScan(excludes);
+    for (const place of scan.again.values()) {
+      place.node.listing = [];
+      await walk(again, place, false, null);
+    }
+    const seen = new Set(toRead.map((file) => file.node));
+    for (const file of await compare(again)) if (!seen.has(file.node)) toRead.push(file);
+    for (const node of again.changed) scan.changed.add(node);
+  }
+  return { toRead, changed: settle(root, scan.changed) };
+}
+
+/** A folder of the picture and where it is. */
+interface Place {
+  node: DirNode;
+  absolute: string;
+  relative: string;
+  /** The .gitignore rules of the folders above it. */
+  inherited: readonly GitignoreFile[];
 }
 
 interface Scan {
   excludes: ExcludeRules;
-  toRead: FileToRead[];
+  /** The files to look at, as three lists side by side: the file, its name, its folder. */
+  files: FileNode[];
+  names: string[];
+  places: Place[];
+  /** Folders whose own entries changed (their trees, and their parents', are built again). */
+  changed: Set<DirNode>;
+  /** Folders to list and judge again. */
+  again: Map<DirNode, Place>;
   /** When the scan last let the event loop run (see sliceMs). */
   sliceStarted: number;
+}
+
+function newScan(excludes: ExcludeRules): Scan {
+  return { excludes, files: [], names: [], places: [], changed: new Set(), again: new Map(), sliceStarted: performance.now() };
 }
 
 /** The scan lets the event loop run this often between folders: a workspace of 100,000 files takes a while. */
@@ -118,73 +154,79 @@ function isGitEntry(name: string): boolean {
   return caseInsensitive ? name.length === 4 && name.toLowerCase() === ".git" : name === ".git";
 }
 
-/** What a scan of a folder found: nothing changed, something changed (its tree is built again), or no folder there. */
-const unchanged = 0;
-const changedBelow = 1;
-const notAFolder = 2;
-type FolderScan = typeof unchanged | typeof changedBelow | typeof notAFolder;
-
-async function scanDirectory(scan: Scan, node: DirNode, absolute: string, relative: string, inherited: readonly GitignoreFile[], reclassify: boolean, retried: boolean): Promise<FolderScan> {
+/** Lists the folder (judging its names again where they changed) and the folders below, noting every file to look at. */
+async function walk(scan: Scan, place: Place, reclassify: boolean, parent: Place | null): Promise<void> {
   if (performance.now() - scan.sliceStarted > sliceMs) {
     await new Promise((resolve) => setImmediate(resolve));
     scan.sliceStarted = performance.now();
   }
+  const { node, absolute, relative } = place;
   let names: string[];
   try {
     names = readdirSync(absolute);
   } catch {
-    // Gone, turned into a file, or unreadable since the parent was listed: the parent classifies its names again.
+    // Gone, turned into a file, or unreadable since the parent was listed: the parent is judged again.
     node.files = new Map();
     node.dirs = new Map();
     node.listing = [];
-    invalidate(node, true);
-    return notAFolder;
+    scan.changed.add(node);
+    if (parent) scan.again.set(parent.node, parent);
+    return;
   }
-  let changed = false;
   if (readGitignore(node, absolute, relative, names)) reclassify = true;
-  const rules = node.gitignore ? [...inherited, node.gitignore] : inherited;
+  const rules = node.gitignore ? [...place.inherited, node.gitignore] : place.inherited;
   if (reclassify || !sameNames(names, node.listing)) {
     classify(scan, node, absolute, relative, rules);
-    changed = true;
+    scan.changed.add(node);
   }
-  // Removed since the listing, or another kind under the same name (a file now a folder or a link): the folder
-  // is classified again.
-  let kindChanged = false;
   for (const [name, file] of node.files) {
-    const absoluteFile = absolute + separator + name;
-    const stats = lstatSync(absoluteFile, { throwIfNoEntry: false });
-    if (!stats || !(stats.isSymbolicLink() ? file.link : stats.isFile() && !file.link)) {
-      kindChanged = true;
-      continue;
-    }
-    if (file.racy || differs(file, stats)) {
-      file.size = stats.size;
-      file.mtimeMs = stats.mtimeMs;
-      file.ctimeMs = stats.ctimeMs;
-      file.ino = stats.ino;
-      file.perm = stats.mode & 0o7777;
-      scan.toRead.push({ node: file, folder: node, name, absolute: absoluteFile, relative: relative === "" ? name : `${relative}/${name}` });
-      changed = true;
-    }
+    scan.files.push(file);
+    scan.names.push(name);
+    scan.places.push(place);
   }
   for (const [name, directory] of node.dirs) {
-    const found = await scanDirectory(scan, directory, absolute + separator + name, relative === "" ? name : `${relative}/${name}`, rules, reclassify, false);
-    if (found === notAFolder) kindChanged = true;
-    if (found !== unchanged) changed = true;
+    await walk(scan, { node: directory, absolute: absolute + separator + name, relative: relative === "" ? name : `${relative}/${name}`, inherited: rules }, reclassify, place);
   }
-  if (kindChanged && !retried) {
-    await scanDirectory(scan, node, absolute, relative, inherited, true, true);
-    changed = true;
-  }
-  invalidate(node, changed);
-  return changed ? changedBelow : unchanged;
 }
 
-function invalidate(node: DirNode, changed: boolean): void {
-  if (changed && node.tree !== null) {
+/** Takes every noted file's stat data and compares it with the picture's; returns the files to read. */
+async function compare(scan: Scan): Promise<FileToRead[]> {
+  const { files, names, places } = scan;
+  const paths = files.map((_, index) => places[index].absolute + separator + names[index]);
+  const fields = await statAll(paths);
+  const toRead: FileToRead[] = [];
+  for (let index = 0, offset = 0; index < files.length; index += 1, offset += statFieldCount) {
+    const file = files[index];
+    const place = places[index];
+    const kind = fields[offset];
+    if (kind !== (file.link ? kindLink : kindFile)) {
+      // Removed since the listing, or another kind under the same name (a file now a folder or a link).
+      scan.again.set(place.node, place);
+      continue;
+    }
+    const [size, mtimeMs, ctimeMs, ino, perm] = [fields[offset + 1], fields[offset + 2], fields[offset + 3], fields[offset + 4], fields[offset + 5] & 0o7777];
+    if (!file.racy && file.size === size && file.mtimeMs === mtimeMs && file.ctimeMs === ctimeMs && file.ino === ino && file.perm === perm) continue;
+    file.size = size;
+    file.mtimeMs = mtimeMs;
+    file.ctimeMs = ctimeMs;
+    file.ino = ino;
+    file.perm = perm;
+    const name = names[index];
+    toRead.push({ node: file, folder: place.node, name, absolute: paths[index], relative: place.relative === "" ? name : `${place.relative}/${name}` });
+    scan.changed.add(place.node);
+  }
+  return toRead;
+}
+
+/** Marks the tree of every changed folder, and of the folders above it, to be built again; true when the root's is. */
+function settle(node: DirNode, changed: ReadonlySet<DirNode>): boolean {
+  let below = changed.has(node);
+  for (const directory of node.dirs.values()) if (settle(directory, changed)) below = true;
+  if (below && node.tree !== null) {
     node.lastTree = node.tree;
     node.tree = null;
   }
+  return below;
 }
 
 /** Reads the folder's .gitignore again when its stat data changed; true when its rules changed. */
@@ -243,10 +285,6 @@ function classify(scan: Scan, node: DirNode, absolute: string, relative: string,
 
 function newFile(link: boolean): FileNode {
   return { link, perm: 0, size: -1, mtimeMs: 0, ctimeMs: 0, ino: 0, oid: null, racy: true };
-}
-
-function differs(file: FileNode, stats: Stats): boolean {
-  return file.size !== stats.size || file.mtimeMs !== stats.mtimeMs || file.ctimeMs !== stats.ctimeMs || file.ino !== stats.ino || file.perm !== (stats.mode & 0o7777);
 }
 
 /** An unchanged folder lists its names in the same order; any other order is treated as a change (it is rare). */

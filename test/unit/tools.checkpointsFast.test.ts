@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
+import { statHelperUsable } from "../../src/tools/checkpointStat";
 import { FolderCheckpoints } from "../../src/tools/checkpointStore";
 import { useCheckpointSandbox, useCountedGit } from "../fixtures/checkpoints/checkpointSandbox";
 
@@ -107,6 +108,28 @@ describe("tools: fast checkpoints stay exact", () => {
     await fs.writeFile(path.join(checkpoints.gitDir, "HEAD"), "ref: refs/heads/master\n");
     const commit = await checkpoints.take();
     assert.equal((await checkpoints.fileAt(commit, "README.md"))?.toString(), "# readme\n");
+  });
+
+  it("takes the stat data of many files on two threads, and catches every change on either's half", async () => {
+    for (let index = 0; index < 2500; index += 1) await sandbox.write(`many/d${index % 10}/f${String(index).padStart(4, "0")}.txt`, `${index}\n`);
+    const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
+    const before = await checkpoints.take();
+    // The first list of many files starts the helper thread; it is ready well before the next checkpoint.
+    for (let waited = 0; !statHelperUsable() && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.ok(statHelperUsable());
+    // One in each folder: each thread takes the files of about half of the folders.
+    const paths = Array.from({ length: 10 }, (_, folder) => `many/d${folder}/f${String(folder + 10).padStart(4, "0")}.txt`);
+    for (const relative of paths) await sandbox.write(relative, "changed\n");
+    await fs.rm(file("many/d3/f2493.txt"));
+    await fs.rm(file("many/d4/f2494.txt"));
+    await fs.mkdir(file("many/d4/f2494.txt"));
+    await sandbox.write("many/d4/f2494.txt/inside.txt", "now a folder\n");
+    await fs.chmod(file("many/d7/f2497.txt"), 0o600);
+    const after = await checkpoints.take();
+    assert.deepEqual(
+      (await checkpoints.diff(before, after)).map((change) => `${change.kind} ${change.path}`).sort(),
+      [...paths.map((relative) => `modified ${relative}`), "added many/d4/f2494.txt/inside.txt", "deleted many/d3/f2493.txt", "deleted many/d4/f2494.txt", ...(process.platform === "win32" ? [] : ["modified many/d7/f2497.txt"])].sort(),
+    );
   });
 
   posixOnly("with git counted", () => {
