@@ -147,11 +147,20 @@ function newScan(excludes: ExcludeRules): Scan {
 const sliceMs = 10;
 
 const separator = path.sep;
-/** Git never enters or saves a `.git` entry; file systems that ignore case would let `.GIT` be the same. */
-const caseInsensitive = process.platform === "win32" || process.platform === "darwin";
-
+/**
+ * Git never enters or saves a `.git` entry, in any case (it refuses to write `.GIT` too, which is `.git` where
+ * case is ignored).
+ */
 function isGitEntry(name: string): boolean {
-  return caseInsensitive ? name.length === 4 && name.toLowerCase() === ".git" : name === ".git";
+  return name.length === 4 && name.toLowerCase() === ".git";
+}
+
+/**
+ * A name that is not valid UTF-8 reaches JavaScript with U+FFFD in place of its bytes and cannot be opened
+ * by the name it gets: such a file is not saved (git would store its bytes; this code names files as text).
+ */
+function unreachable(absolute: string, name: string): boolean {
+  return name.includes("\ufffd") && lstatSync(absolute + separator + name, { throwIfNoEntry: false }) === undefined;
 }
 
 /** Lists the folder (judging its names again where they changed) and the folders below, noting every file to look at. */
@@ -266,7 +275,7 @@ function classify(scan: Scan, node: DirNode, absolute: string, relative: string,
   const dirs = new Map<string, DirNode>();
   for (const entry of entries) {
     const name = entry.name;
-    if (isGitEntry(name)) continue;
+    if (isGitEntry(name) || unreachable(absolute, name)) continue;
     const relativePath = relative === "" ? name : `${relative}/${name}`;
     if (entry.isDirectory()) {
       if (isIgnoredByGitignore(rules, relativePath, true) || scan.excludes.excludes(relativePath)) continue;
