@@ -1,6 +1,10 @@
 import type { ChildProcessByStdio } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
+import type { ContentSource } from "./checkpointContent";
+import { readContent, readInto } from "./checkpointContent";
+import type { ShadowRepository } from "./checkpointGit";
+import { readyHelper } from "./checkpointHelper";
 
 // Many files stored at once (a first checkpoint) through `git fast-import`: this process reads each file and
 // streams it to git, which hashes, compresses and packs it on another core meanwhile, far cheaper per object than
@@ -20,21 +24,17 @@ export const fastImportArguments = (marksFile: string) => ["-c", "pack.compressi
 /** The stream is written in chunks of this size; git reads them while the next is filled. */
 const chunkBytes = 1024 * 1024;
 
-/** How the files' content is read: straight into the stream when it fits (no copy), else as a buffer. */
-export interface ImportReader<T> {
-  /** The size its stat data gave; -1 to have it read whole (a link, whose size is not its target's everywhere). */
-  size(file: T): number;
-  /** Reads up to size + 1 bytes into `target` at `offset`; the bytes read (more than its size: it grew), or null when unreadable. */
-  readInto(file: T, target: Buffer, offset: number): number | null;
-  /** The whole content (a large file, or one that grew); null when unreadable. */
-  readWhole(file: T): Buffer | null;
+/** What an import returns, in the files' order: the blob ids (null for a file that could not be read) and the lengths read. */
+export interface ImportResult {
+  ids: (string | null)[];
+  lengths: number[];
 }
 
 /**
- * Streams the content of each file to git, and returns the blob ids in the files' order (null for those that
- * could not be read) and each one's length as read. Rejects when git fails.
+ * Streams the content of each file to git: read straight into the stream when it fits (no copy), else whole.
+ * Rejects when git fails.
  */
-export async function importBlobs<T>(fastImport: FastImport, files: readonly T[], reader: ImportReader<T>): Promise<{ ids: (string | null)[]; lengths: number[] }> {
+export async function importBlobs(fastImport: FastImport, files: readonly ContentSource[]): Promise<ImportResult> {
   const { child, marksFile } = fastImport;
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
@@ -68,18 +68,24 @@ export async function importBlobs<T>(fastImport: FastImport, files: readonly T[]
   const lengths: number[] = [];
   for (const [index, file] of files.entries()) {
     const mark = `blob\nmark :${index + 1}\ndata `;
-    const size = reader.size(file);
+    // A link is read whole: its stat size is not its target's length everywhere.
+    const size = file.link ? -1 : file.size;
     let stored: number | null;
     // Room for the mark, the size's digits and line break, the content and one byte more, and the closing line break.
     if (size >= 0 && mark.length + 16 + size + 2 <= chunk.length) {
       if (length + mark.length + 16 + size + 2 > chunk.length) await send();
       const header = `${mark}${size}\n`;
-      const read = reader.readInto(file, chunk, length + header.length);
+      let read: number | null;
+      try {
+        read = readInto(file, chunk, length + header.length);
+      } catch {
+        read = null;
+      }
       if (read === size) {
         length += chunk.write(header, length, "latin1") + read;
         stored = read;
-      } else stored = read === null ? null : await appendWhole(mark, reader.readWhole(file));
-    } else stored = await appendWhole(mark, reader.readWhole(file));
+      } else stored = read === null ? null : await appendWhole(mark, readContent(file));
+    } else stored = await appendWhole(mark, readContent(file));
     if (stored !== null) chunk[length++] = 0x0a;
     lengths.push(stored ?? -1);
   }
@@ -105,4 +111,28 @@ export async function importBlobs<T>(fastImport: FastImport, files: readonly T[]
     return id;
   });
   return { ids: idsInOrder, lengths };
+}
+
+/**
+ * Streams many files to git fast-import, half of them through the helper thread's own when it is ready
+ * (checkpointHelper): each thread reads its half and each git hashes and packs it. `start` starts this
+ * thread's git; `helperMarksFile` is where the helper's writes its marks; `onGit` is told the helper's git.
+ */
+export async function importOnTwoThreads(files: readonly ContentSource[], start: () => FastImport, repository: ShadowRepository, helperMarksFile: string, onGit: (pid: number | undefined) => void): Promise<ImportResult> {
+  const helper = readyHelper(true);
+  const half = helper ? Math.floor(files.length / 2) : files.length;
+  const theirs = helper?.request({ op: "import", repository, marksFile: helperMarksFile, files: files.slice(half) }, onGit);
+  // Taken up below, once this thread's half is done; a failure meanwhile must not count as unhandled.
+  theirs?.catch(() => undefined);
+  const ours = await importBlobs(start(), files.slice(0, half));
+  if (!theirs) return ours;
+  let rest: ImportResult;
+  try {
+    const reply = await theirs;
+    if (!("result" in reply)) throw new Error("the helper thread answered something else");
+    rest = reply.result;
+  } catch {
+    rest = await importBlobs(start(), files.slice(half));
+  }
+  return { ids: [...ours.ids, ...rest.ids], lengths: [...ours.lengths, ...rest.lengths] };
 }

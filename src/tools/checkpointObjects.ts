@@ -1,10 +1,10 @@
-import { closeSync, openSync, readFileSync, readSync, readlinkSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import type { PackObject } from "./checkpointPack";
 import { PackBuilder, objectId, writeLooseObject } from "./checkpointPack";
+import type { ContentSource } from "./checkpointContent";
+import { readContent } from "./checkpointContent";
 import type { GitResult } from "./checkpointGit";
-import type { FastImport } from "./checkpointImport";
-import { importBlobs } from "./checkpointImport";
+import type { ImportResult } from "./checkpointImport";
 import type { FileToRead } from "./checkpointScan";
 
 // The content of the files a scan found changed, read and stored as git blobs: a few small files are read,
@@ -64,8 +64,8 @@ export interface BlobStorage {
   batch: ObjectBatch;
   /** Stores large files (git hash-object); their ids in the order of the paths, null for one it could not read. */
   storeLarge(relativePaths: string[]): Promise<(string | null)[]>;
-  /** Starts git fast-import, for many files at once. */
-  startImport(): FastImport;
+  /** Streams many files at once to git fast-import (on two threads when it can: see checkpointHelper). */
+  importFiles(files: readonly ContentSource[]): Promise<ImportResult>;
 }
 
 /**
@@ -109,7 +109,7 @@ export async function readChangedFiles(files: readonly FileToRead[], storage: Bl
 async function storeHere(files: readonly FileToRead[], batch: ObjectBatch): Promise<void> {
   let sliceStarted = performance.now();
   for (const [index, file] of files.entries()) {
-    const content = read(file);
+    const content = readContent(contentSource(file));
     if (content) {
       const id = objectId("blob", content);
       if (id !== file.node.oid) batch.add("blob", id, content);
@@ -124,9 +124,9 @@ async function storeHere(files: readonly FileToRead[], batch: ObjectBatch): Prom
 
 /** Streams the files to git fast-import; false when git could not take them (they are then stored here). */
 async function importFiles(files: readonly FileToRead[], storage: BlobStorage): Promise<boolean> {
-  let imported: { ids: (string | null)[]; lengths: number[] };
+  let imported: ImportResult;
   try {
-    imported = await importBlobs(storage.startImport(), files, importReader);
+    imported = await storage.importFiles(files.map(contentSource));
   } catch {
     return false;
   }
@@ -134,31 +134,8 @@ async function importFiles(files: readonly FileToRead[], storage: BlobStorage): 
   return true;
 }
 
-const importReader = {
-  // A link's size is its target's length on POSIX, 0 on Windows: read whole.
-  size: (file: FileToRead) => (file.node.link ? -1 : file.node.size),
-  readInto: (file: FileToRead, target: Buffer, offset: number): number | null => {
-    try {
-      const descriptor = openSync(file.absolute, "r");
-      try {
-        return readSync(descriptor, target, offset, file.node.size + 1, 0);
-      } finally {
-        closeSync(descriptor);
-      }
-    } catch {
-      return null;
-    }
-  },
-  readWhole: (file: FileToRead) => read(file),
-};
-
-/** The file's content as it is now; null when it cannot be read. */
-function read(file: FileToRead): Buffer | null {
-  try {
-    return file.node.link ? readlinkSync(file.absolute, { encoding: "buffer" }) : readContent(file.absolute, file.node.size);
-  } catch {
-    return null;
-  }
+function contentSource(file: FileToRead): ContentSource {
+  return { absolute: file.absolute, size: file.node.size, link: file.node.link };
 }
 
 /** Records what was read (racy: read while it was being written, its stat data is older than its content). */
@@ -166,25 +143,6 @@ function setBlob(file: FileToRead, id: string | null, racy: boolean): void {
   if (id === null) return unreadable(file);
   file.node.oid = id;
   file.node.racy = racy;
-}
-
-/** One buffer for the content of every file up to its size: what is kept of it is copied. */
-const scratch = Buffer.allocUnsafeSlow(256 * 1024);
-
-/**
- * The file's content, read into the scratch buffer when it fits (no allocation, and no fstat: the scan knows
- * the size); a larger file, or one that grew since its stat data was taken, is read whole.
- */
-function readContent(absolute: string, size: number): Buffer {
-  if (size + 1 > scratch.length) return readFileSync(absolute);
-  const descriptor = openSync(absolute, "r");
-  try {
-    // One read of one byte more than its size: a file reads whole at once, short only at its end.
-    const length = readSync(descriptor, scratch, 0, size + 1, 0);
-    return length > size ? readFileSync(absolute) : scratch.subarray(0, length);
-  } finally {
-    closeSync(descriptor);
-  }
 }
 
 function markRacy(files: readonly FileToRead[], since: number): void {

@@ -4,8 +4,9 @@ import { rm, rmdir } from "node:fs/promises";
 import * as path from "node:path";
 import type { GitOptions, ShadowRepository } from "./checkpointGit";
 import { readGitOutput, runGit, spawnGit, writeIsolatingAttributes } from "./checkpointGit";
+import type { ContentSource } from "./checkpointContent";
 import type { FastImport } from "./checkpointImport";
-import { fastImportArguments } from "./checkpointImport";
+import { fastImportArguments, importOnTwoThreads } from "./checkpointImport";
 import type { HeldLock, LockOptions } from "./checkpointLock";
 import { acquireRepositoryLock, removeLeftoverGitLocks } from "./checkpointLock";
 import { checkpointBranch, checkpointMessage, parseCommit, readCheckpointBranch, readLooseCommit, writeCheckpointCommit } from "./checkpointCommit";
@@ -141,7 +142,11 @@ export class FolderCheckpoints {
     const { toRead, changed } = await scanFolder(this.folder, picture.root, excludes, reclassify);
     await initialized;
     const batch = new ObjectBatch(this.repository.gitDir);
-    const storage = { batch, storeLarge: (paths: string[]) => storeLargeFiles((args, input) => this.git(args, input), paths), startImport: () => this.startFastImport() };
+    const storage = {
+      batch,
+      storeLarge: (paths: string[]) => storeLargeFiles((args, input) => this.git(args, input), paths),
+      importFiles: (files: readonly ContentSource[]) => importOnTwoThreads(files, () => this.startFastImport(), this.repository, path.join(this.repository.gitDir, "relay-chat-marks-helper"), (pid) => this.lock?.noteGit(pid)),
+    };
     await readChangedFiles(toRead, storage, startedMs, () => this.fileSystemNowMs());
     const tree = buildTree(picture.root, batch, this.unsavedBlobs(picture.root, batch));
     batch.flush();

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { statHelperUsable } from "../../src/tools/checkpointStat";
+import { helperUsable } from "../../src/tools/checkpointHelper";
 import { FolderCheckpoints } from "../../src/tools/checkpointStore";
 import { useCheckpointSandbox, useCountedGit } from "../fixtures/checkpoints/checkpointSandbox";
 
@@ -115,8 +115,8 @@ describe("tools: fast checkpoints stay exact", () => {
     const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
     const before = await checkpoints.take();
     // The first list of many files starts the helper thread; it is ready well before the next checkpoint.
-    for (let waited = 0; !statHelperUsable() && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
-    assert.ok(statHelperUsable());
+    for (let waited = 0; !helperUsable() && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.ok(helperUsable());
     // One in each folder: each thread takes the files of about half of the folders.
     const paths = Array.from({ length: 10 }, (_, folder) => `many/d${folder}/f${String(folder + 10).padStart(4, "0")}.txt`);
     for (const relative of paths) await sandbox.write(relative, "changed\n");
@@ -125,11 +125,29 @@ describe("tools: fast checkpoints stay exact", () => {
     await fs.mkdir(file("many/d4/f2494.txt"));
     await sandbox.write("many/d4/f2494.txt/inside.txt", "now a folder\n");
     await fs.chmod(file("many/d7/f2497.txt"), 0o600);
+    // A first checkpoint of the same files in another shadow repository, now read on both threads, each streaming
+    // its half to a git of its own: the same tree as if read on one.
+    const again = new FolderCheckpoints(path.join(sandbox.root, "other-storage"), sandbox.workspace);
+    const fresh = await again.take();
     const after = await checkpoints.take();
+    const treeOf = (gitDir: string, commit: string) => execFileSync("git", ["rev-parse", `${commit}^{tree}`], { env: { ...process.env, GIT_DIR: gitDir }, encoding: "utf8" }).trim();
+    assert.equal(treeOf(again.gitDir, fresh), treeOf(checkpoints.gitDir, after));
+    assert.equal(execFileSync("sh", ["-c", `ls '${path.join(again.gitDir, "objects", "pack")}'/*.pack | wc -l`], { encoding: "utf8" }).trim(), "3", "two imported packs (one per thread) and the trees'");
     assert.deepEqual(
       (await checkpoints.diff(before, after)).map((change) => `${change.kind} ${change.path}`).sort(),
       [...paths.map((relative) => `modified ${relative}`), "added many/d4/f2494.txt/inside.txt", "deleted many/d3/f2493.txt", "deleted many/d4/f2494.txt", ...(process.platform === "win32" ? [] : ["modified many/d7/f2497.txt"])].sort(),
     );
+  });
+
+  it("lets a process that took checkpoints with the helper thread exit on its own", () => {
+    // A window's process, or the CLI's, must not be kept alive by the helper thread, used or not.
+    const fixture = path.join(__dirname, "..", "fixtures", "checkpoints", "takeMany.ts");
+    const script = `for (let i = 0; i < 2500; i += 1) require("fs").writeFileSync(require("path").join(${JSON.stringify(sandbox.workspace)}, "f" + i + ".txt"), String(i));`;
+    execFileSync(process.execPath, ["-e", script]);
+    const run = spawnSync(process.execPath, ["--require", "tsx/cjs", fixture, "take", sandbox.storage, sandbox.workspace, "one", "1"], { cwd: path.join(__dirname, "..", ".."), encoding: "utf8", timeout: 60_000 });
+    assert.equal(run.signal, null, "the process ended by itself, not by the timeout");
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout.trim().split("\n").length, 1);
   });
 
   posixOnly("with git counted", () => {
