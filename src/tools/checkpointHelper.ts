@@ -29,6 +29,16 @@ interface Waiting {
   onGit?: (pid: number | undefined) => void;
 }
 
+/** What the helper thread did: started (ready for work), or stopped or failed (checkpoints are then taken on one thread). */
+export type HelperEvent = { ready: true } | { failed: string };
+
+let watcher: ((event: HelperEvent) => void) | undefined;
+
+/** Tells `watch` when the helper thread is ready and when it fails (the extension's log says both). */
+export function watchCheckpointHelper(watch: (event: HelperEvent) => void): void {
+  watcher = watch;
+}
+
 class Helper {
   private readonly worker: Worker;
   private ready = false;
@@ -64,6 +74,7 @@ class Helper {
   private answer(reply: HelperReply): void {
     if ("ready" in reply) {
       this.ready = true;
+      watcher?.({ ready: true });
       return;
     }
     const waiting = this.waiting.get(reply.id);
@@ -80,6 +91,7 @@ class Helper {
   }
 
   private fail(error: Error): void {
+    if (!this.failed) watcher?.({ failed: error.message });
     this.failed = true;
     for (const [id, { reject }] of this.waiting) {
       this.settled(id);
