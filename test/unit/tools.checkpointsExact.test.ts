@@ -130,6 +130,26 @@ describe("tools: Restore gives back exactly what was there", function () {
     });
   });
 
+  posixOnly("symbolic links", () => {
+    it("puts back a link as a link to the same target, whether the turn retargeted it, replaced it by a file or deleted it", async () => {
+      await write("target.txt", "target\n");
+      await fs.symlink("target.txt", file("retargeted"));
+      await fs.symlink("target.txt", file("replaced"));
+      await fs.symlink("../outside/missing", file("dangling"));
+      await restoreAfter(async () => {
+        await fs.rm(file("retargeted"));
+        await fs.symlink("elsewhere", file("retargeted"));
+        await fs.rm(file("replaced"));
+        await write("replaced", "now a file\n");
+        await fs.rm(file("dangling"));
+      });
+      for (const [name, target] of [["retargeted", "target.txt"], ["replaced", "target.txt"], ["dangling", "../outside/missing"]]) {
+        assert.ok((await fs.lstat(file(name))).isSymbolicLink(), `${name} is a link again`);
+        assert.equal(await fs.readlink(file(name)), target);
+      }
+    });
+  });
+
   describe("nested repositories", () => {
     it("saves and restores the files of a nested clone as files, with and without a commit, and leaves their .git alone", async () => {
       await write("clone/a.txt", "clone's file\n");
