@@ -22,21 +22,25 @@ const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT
     chat = await workbench().openRelayChat();
   });
 
+  /** Sends `commandLine` in a new chat to the emulator's "run-message" model, which runs it through run_command, and approves it. */
+  async function runApproved(commandLine: string): Promise<void> {
+    await workbench().newChat();
+    await chat.getByRole("combobox", { name: "Model" }).selectOption("run-message");
+    const message = chat.getByRole("textbox", { name: "Message" });
+    await message.fill(commandLine);
+    await message.press("Enter");
+    const approve = chat.getByRole("button", { name: "Approve", exact: true });
+    await approve.waitFor({ timeout: 60_000 });
+    await approve.click();
+  }
+
   after(() => {
     fs.rmSync(created, { force: true });
     fs.rmSync(exact, { recursive: true, force: true });
   });
 
   it("runs a command that writes a file, then restores the turn and the file is gone; the restore can be undone", async () => {
-    await workbench().newChat();
-    // The emulator's "run-message" model runs the message as a command line through run_command.
-    await chat.getByRole("combobox", { name: "Model" }).selectOption("run-message");
-    const message = chat.getByRole("textbox", { name: "Message" });
-    await message.fill("echo written by the turn > made-by-the-turn.txt");
-    await message.press("Enter");
-    const approve = chat.getByRole("button", { name: "Approve", exact: true });
-    await approve.waitFor({ timeout: 60_000 });
-    await approve.click();
+    await runApproved("echo written by the turn > made-by-the-turn.txt");
     await chat.getByText(/Tool result:/).first().waitFor({ timeout: 60_000 });
     const changes = chat.locator(".turn-changes").last();
     await changes.waitFor({ timeout: 60_000 });
@@ -89,17 +93,10 @@ const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0" && process.env.RELAY_CHAT
     fs.writeFileSync(path.join(exact, "nested", "inside.txt"), "nested\n");
     for (let index = 0; index < 2500; index += 1) fs.writeFileSync(path.join(exact, "many", `f${index}.txt`), `${index}\n`);
 
-    await workbench().newChat();
-    await chat.getByRole("combobox", { name: "Model" }).selectOption("run-message");
-    const message = chat.getByRole("textbox", { name: "Message" });
-    await message.fill(
+    await runApproved(
       "cd exact && printf 'changed\\n' > lf.txt && printf 'changed\\n' > id.txt && rm secret.txt && chmod 644 tool.sh && rm link && printf 'not a link\\n' > link && " +
         "printf 'changed\\n' > nested/inside.txt && for i in $(seq 0 299); do printf 'changed\\n' > many/f$i.txt; done",
     );
-    await message.press("Enter");
-    const approve = chat.getByRole("button", { name: "Approve", exact: true });
-    await approve.waitFor({ timeout: 60_000 });
-    await approve.click();
     const changes = chat.locator(".turn-changes").last();
     await changes.waitFor({ timeout: 90_000 });
     assert.match(await changes.innerText(), /306 files changed/);
