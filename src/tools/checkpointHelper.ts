@@ -104,19 +104,25 @@ class Helper {
 function workerFile(): { file: string; execArgv?: string[] } {
   const bundled = path.join(__dirname, "checkpointWorker.js");
   if (existsSync(bundled)) return { file: bundled };
-  return { file: path.join(__dirname, "checkpointWorker.ts"), execArgv: ["--require", "tsx/cjs"] };
+  const source = path.join(__dirname, "checkpointWorker.ts");
+  if (!existsSync(source)) throw new Error(`its code is missing (${bundled})`);
+  return { file: source, execArgv: ["--require", "tsx/cjs"] };
 }
 
 let helper: Helper | null = null;
+/** The helper could not be started (no threads, or no code for one): not tried again in this process. */
+let cannotStart = false;
 
 /** The helper thread if it is ready to take work; `start`: start it (for the next time) when it is not. */
 export function readyHelper(start: boolean): Helper | null {
   if (helper?.usable) return helper;
-  if (start && !helper) {
+  if (start && !helper && !cannotStart) {
     try {
       helper = new Helper();
-    } catch {
-      // No threads here: everything stays on this one.
+    } catch (error) {
+      // No threads here, or no code for one: everything stays on this thread.
+      cannotStart = true;
+      watcher?.({ failed: (error as Error).message });
     }
   }
   return null;
