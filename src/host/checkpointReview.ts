@@ -13,11 +13,24 @@ import type { WorkspaceCheckpointing } from "./checkpointSetup";
 
 const scheme = "relay-chat-checkpoint";
 
+/**
+ * The largest file the review shows as it was: the diff editor gets the whole text as one string, and a
+ * file of hundreds of megabytes would hold the extension host's memory (Restore still puts back any size).
+ */
+const maxReviewBytes = 64 * 1024 * 1024;
+
 export function registerCheckpointReview(checkpointing: WorkspaceCheckpointing, notes: ReviewNotes | null = null): { actions: TurnChangesActions; disposable: vscode.Disposable } {
   const provider: vscode.TextDocumentContentProvider = {
     async provideTextDocumentContent(uri) {
       const { checkpoint, folder, file } = JSON.parse(uri.query) as { checkpoint: CheckpointId; folder: string; file: string };
-      return (await checkpointing.current().fileAt(checkpoint, folder, file))?.toString("utf8") ?? "";
+      const checkpoints = checkpointing.current();
+      // A file the checkpoint did not have is shown empty: the turn added it.
+      const size = await checkpoints.fileSizeAt(checkpoint, folder, file);
+      if (size === null) return "";
+      if (size > maxReviewBytes) {
+        return vscode.l10n.t("This file was {0} MB, too large to show here. Restore puts it back as it was.", Math.round(size / 2 ** 20));
+      }
+      return (await checkpoints.fileAt(checkpoint, folder, file))?.toString("utf8") ?? "";
     },
   };
   const disposable = vscode.workspace.registerTextDocumentContentProvider(scheme, provider);
@@ -64,7 +77,7 @@ async function restore(checkpointing: WorkspaceCheckpointing, target: Checkpoint
   const restoreButton = vscode.l10n.t("Restore");
   const answer = await vscode.window.showWarningMessage(
     vscode.l10n.t("Restore {0} file(s) to how they were before this turn?", planned.length),
-    { modal: true, detail: `${listed.join("\n")}\n\n${vscode.l10n.t("Files that git ignores (.gitignore, files.exclude) are left as they are. You can undo the restore.")}` },
+    { modal: true, detail: `${listed.join("\n")}\n\n${vscode.l10n.t("Files that .gitignore or files.exclude leave out, and .git folders, are left as they are. You can undo the restore.")}` },
     restoreButton,
   );
   if (answer !== restoreButton) return null;

@@ -140,6 +140,11 @@ describe("manifest contributions", () => {
       assert.ok(fs.existsSync(path.join(root, file)), `${file} exists`);
       assert.ok(packaged(file), `${file} is packaged`);
     }
+    // Every bundle the build writes is loaded at run time (the extension, the checkpoint helper thread beside it,
+    // the webview and its highlighter), except the CLI, which is published on its own.
+    const bundles = [...fs.readFileSync(path.join(root, "scripts", "build.mjs"), "utf8").matchAll(/outfile: "([^"]+)"/g)].map((match) => match[1]!);
+    assert.ok(bundles.includes("dist/checkpointWorker.js"), "the build writes the checkpoint helper's bundle");
+    for (const bundle of bundles.filter((file) => file !== "dist/cli.js")) assert.ok(packaged(bundle), `${bundle} (built by scripts/build.mjs) is packaged`);
     // The extension page shows the README alone: the docs/ pages and the pictures only they show would be dead weight.
     const docsOnly = docsPages.flatMap((page) => [page.file, ...imagesShown(page).map(({ file }) => `docs/images/${file}`)]).filter((file) => !readmeImages.includes(file));
     assert.ok(docsOnly.length > 0);
