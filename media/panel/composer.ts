@@ -38,6 +38,14 @@ export interface ComposerState {
 
 const MAX_INPUT_HEIGHT = 220;
 
+/** What the message box holds, as the page keeps it across reloads (hostChannel.ts). */
+export interface DraftState {
+  /** The person's own message; while an earlier message is edited, the one given back when the edit ends. */
+  readonly draft: string;
+  /** An earlier message being edited, with its text as changed so far. */
+  readonly edit?: { readonly turnId: string; readonly text: string };
+}
+
 /**
  * The message box, as VS Code's chat has it: attached context as chips above the text, a toolbar below
  * with the paperclip, the model picker and the context meter on the left and Send (or Stop) on the right.
@@ -61,11 +69,15 @@ export class Composer {
   private state: ComposerState = { busy: false, canSend: false, attachments: [], selectionOffer: null, activeFileOffer: null, model: null, models: [], modelsNote: null, relay: null, relayModels: [], context: null, imageLimits: DEFAULT_IMAGE_LIMITS };
   /** Set while the box holds an earlier message being edited: sending then resends that turn. */
   private editingTurnId: string | null = null;
+  /** The person's own draft while an earlier message is edited: the edit only borrows the box. */
+  private stashedDraft = "";
+  /** The box's text is being replaced, not typed: the `#` and `/` menus stay closed. */
+  private replacing = false;
 
   constructor(
     private readonly localizer: Localizer,
     private readonly post: (message: ToHost) => void,
-    private readonly saveDraft: (draft: string) => void,
+    private readonly saveDraft: (state: DraftState) => void,
     initialDraft: string,
     /** Called when a message was sent (the view scrolls to it). */
     private readonly onSent: () => void,
@@ -191,34 +203,79 @@ export class Composer {
     this.textarea.focus();
   }
 
-  startEdit(turnId: string, text: string): void {
+  /**
+   * The box takes an earlier message to edit. The person's draft is kept aside (not replaced: Edit used to
+   * throw it away) and comes back when the edit is sent or cancelled. `focus`: false when a reloaded page
+   * resumes an edit, which must not take the focus from where the person is.
+   */
+  startEdit(turnId: string, text: string, focus = true): void {
+    // Editing another message while editing keeps the draft from before the first edit.
+    if (this.editingTurnId === null) this.stashedDraft = this.textarea.value;
     this.editingTurnId = turnId;
     this.editBanner.hidden = false;
-    this.setText(text);
-    this.textarea.focus();
-    this.textarea.setSelectionRange(text.length, text.length);
+    if (focus) this.textarea.focus();
+    this.replaceText(text);
+  }
+
+  /** The turn being edited, if any (a reloaded page resumes the edit only when the turn is still there). */
+  get editing(): string | null {
+    return this.editingTurnId;
   }
 
   private cancelEdit(): void {
-    this.editingTurnId = null;
-    this.editBanner.hidden = true;
-    this.setText("");
+    // Focused first, so the draft comes back as a step of the box's undo history.
     this.textarea.focus();
+    this.endEdit();
+  }
+
+  /** The edit is over (sent or cancelled): the person's draft comes back, the caret at its end. */
+  private endEdit(): void {
+    const draft = this.stashedDraft;
+    this.editingTurnId = null;
+    this.stashedDraft = "";
+    this.editBanner.hidden = true;
+    this.replaceText(draft);
+  }
+
+  /**
+   * Puts `text` in the box as one step of its undo history when the box has the focus (Ctrl+Z goes back
+   * to what was there), and by assignment otherwise.
+   */
+  private replaceText(text: string): void {
+    this.replacing = true;
+    try {
+      if (document.activeElement === this.textarea && this.textarea.value !== text) {
+        this.textarea.select();
+        // execCommand is the one way to change a textarea that its undo history records; it fires `input`.
+        document.execCommand(text === "" ? "delete" : "insertText", false, text);
+      }
+      if (this.textarea.value !== text) this.textarea.value = text;
+    } finally {
+      this.replacing = false;
+    }
+    this.textarea.setSelectionRange(text.length, text.length);
+    this.setText(text);
   }
 
   private setText(text: string): void {
-    this.textarea.value = text;
-    this.saveDraft(text);
+    if (this.textarea.value !== text) this.textarea.value = text;
+    this.save();
     this.resize();
     this.updateButtons();
     this.updateMeter();
   }
 
+  private save(): void {
+    const text = this.textarea.value;
+    this.saveDraft(this.editingTurnId === null ? { draft: text } : { draft: this.stashedDraft, edit: { turnId: this.editingTurnId, text } });
+  }
+
   private onInput(): void {
-    this.saveDraft(this.textarea.value);
+    this.save();
     this.resize();
     this.updateButtons();
     this.updateMeter();
+    if (this.replacing) return;
     const hash = hashQueryAt(this.textarea.value, this.textarea.selectionStart);
     if (hash === null) {
       this.filePicker.close();
@@ -266,16 +323,16 @@ export class Composer {
   private send(): void {
     if (!this.sendable()) return;
     const text = this.textarea.value;
-    if (this.editingTurnId !== null) this.post({ type: "editAndResend", turnId: this.editingTurnId, text });
-    else {
-      const images = this.images.take();
-      this.post(images.length > 0 ? { type: "send", text, images } : { type: "send", text });
-    }
-    this.editingTurnId = null;
-    this.editBanner.hidden = true;
     this.filePicker.close();
     this.slashMenu.close();
-    this.setText("");
+    if (this.editingTurnId !== null) {
+      this.post({ type: "editAndResend", turnId: this.editingTurnId, text });
+      this.endEdit();
+    } else {
+      const images = this.images.take();
+      this.post(images.length > 0 ? { type: "send", text, images } : { type: "send", text });
+      this.setText("");
+    }
     // A clicked Send button is now disabled and would drop focus to the page.
     this.textarea.focus();
     this.onSent();
