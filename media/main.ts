@@ -6,6 +6,7 @@ import { configureCodeBlocks } from "./render/codeBlocks";
 import { configureFileReferences } from "./render/fileReferences";
 import type { FileReferenceLinker } from "./render/fileReferences";
 import { HostChannel } from "./panel/hostChannel";
+import type { SavedViewState } from "./panel/hostChannel";
 import { Localizer } from "./panel/localizer";
 import { PanelStore } from "./panel/panelStore";
 import { PanelView } from "./panel/panelView";
@@ -17,11 +18,12 @@ class PanelApp {
   private localizer = new Localizer({});
   private stringsSignature = "";
   private renderedOnce = false;
-  private draft: string;
+  /** The message box and the place in the conversation, saved as they change (VS Code keeps them across reloads). */
+  private saved: SavedViewState;
   private fileReferences: FileReferenceLinker | null = null;
 
   constructor(private readonly mount: HTMLElement) {
-    this.draft = this.host.savedState().draft;
+    this.saved = this.host.savedState();
   }
 
   start(): void {
@@ -82,6 +84,14 @@ class PanelApp {
     }
   }
 
+  private save(change: Partial<SavedViewState>): void {
+    const { edit, place, ...rest } = { ...this.saved, ...change };
+    // Absent parts are left out, not saved as undefined.
+    const next: SavedViewState = { ...rest, ...(edit === undefined ? {} : { edit }), ...(place === undefined ? {} : { place }) };
+    this.saved = next;
+    this.host.saveState(next);
+  }
+
   private render(state: PanelState, strings: Record<string, string>, locale: string): void {
     // Labels are set when elements are built, so new strings (another display language) rebuild the panel.
     const stringsSignature = JSON.stringify([strings, locale]);
@@ -91,11 +101,10 @@ class PanelApp {
       this.view = new PanelView({
         localizer: this.localizer,
         post: (message) => this.host.post(message),
-        saveDraft: (draft) => {
-          this.draft = draft;
-          this.host.saveState({ draft });
-        },
-        initialDraft: this.draft,
+        saveDraft: (draft) => this.save({ draft: draft.draft, edit: draft.edit }),
+        initialDraft: this.saved,
+        savePlace: (place) => this.save({ place: place ?? undefined }),
+        initialPlace: this.saved.place ?? null,
       });
       this.mount.replaceChildren(this.view.root);
       this.view.render(state);
