@@ -39,6 +39,8 @@ export class ChatController implements PanelSource {
   private pageReady = false;
   /** History was asked for before the page could show it. */
   private historyWanted = false;
+  /** The conversation on screen before a window reload was looked for (once, before the first snapshot). */
+  private screenRestored = false;
   private readonly presenter = new PanelPresenter();
   private readonly sync: PanelSync;
   /** Tool approvals and spend confirmations the running turn waits on. */
@@ -76,6 +78,7 @@ export class ChatController implements PanelSource {
       redact: (text) => this.redact(text),
       onStorageProblem: (message) => this.setNotice(message),
       onRequestEnd: () => options.onRequestEnd?.(),
+      onShown: (conversationId) => void options.conversationOnScreen?.set(conversationId ?? undefined),
     });
     this.rules = new ConversationRules(this.runner, () => this.sync.changed());
     this.conversationCommands = new ConversationCommands(options.store, options.conversationUi, (text) => this.redact(text));
@@ -208,6 +211,9 @@ export class ChatController implements PanelSource {
 
   /** The webview (re)loaded: it gets the whole state, then the lists are refreshed. */
   async ready(): Promise<void> {
+    const remembered = this.screenRestored ? undefined : this.options.conversationOnScreen?.get();
+    this.screenRestored = true;
+    if (remembered !== undefined) await this.conversations.restore(remembered, (message) => this.options.log.info(message));
     this.pageReady = true;
     this.sync.sendSnapshot();
     if (this.historyWanted) this.showHistory();

@@ -55,6 +55,20 @@ export class ConversationSwitcher {
     this.options.changed();
   }
 
+  /**
+   * After a window reload, the conversation that was on screen comes back. Nobody asked for it now, so one
+   * that cannot be opened (deleted meanwhile, never saved) leaves the new chat in silence, in the log only.
+   */
+  async restore(conversationId: string, log: (message: string) => void): Promise<void> {
+    const { runner, store } = this.options;
+    if (runner.conversation !== null || runner.busy) return;
+    const opened = await store.open(conversationId);
+    if (!opened.ok) return log(`The conversation on screen before the reload was not opened again: ${opened.problem}`);
+    if (runner.conversation !== null || runner.busy) return;
+    this.show(opened.conversation, opened.runningElsewhere);
+    this.options.setNotice(opened.notice);
+  }
+
   /** The page asks for turns it has brief; a request naming another conversation (the page switched since) is ignored. */
   loadTurns(conversationId: string, turnIds: readonly string[]): void {
     if (conversationId === this.options.runner.conversation?.id) this.options.sendWhole(turnIds);

@@ -39,6 +39,8 @@ export interface SessionRunnerOptions {
   onRequestEnd: (record: RequestRecord) => void;
   /** A turn of the session on screen ended with a completed answer (the walkthrough's last step). */
   onTurnCompleted?: () => void;
+  /** Another conversation (null: a new chat) is on screen now. */
+  onShown?: (conversationId: string | null) => void;
 }
 
 export class SessionRunner {
@@ -123,6 +125,7 @@ export class SessionRunner {
     this.current = conversation === null ? null : this.createSession(conversation);
     this.forwarder.end();
     this.answered.clear();
+    this.options.onShown?.(this.conversation?.id ?? null);
   }
 
   /** The session to send with: the one on screen, or a new conversation. */

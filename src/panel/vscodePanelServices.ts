@@ -3,7 +3,7 @@ import type { CodeBlockActions } from "./codeBlockActions";
 import type { ConversationUi } from "./conversationCommands";
 import { MAX_ATTACHMENT_CHARS } from "./messageAttachments";
 import type { NewAttachment } from "./messageAttachments";
-import type { ContextRequest, EditorFix, EditorServices, ModelMemory, PanelPreferences, WorkspaceContextSource } from "./panelServices";
+import type { ContextRequest, ConversationOnScreenMemory, EditorFix, EditorServices, ModelMemory, PanelPreferences, WorkspaceContextSource } from "./panelServices";
 
 import { DEFAULT_IMAGE_LIMITS, MEGABYTE } from "./protocol";
 import type { WorkspaceFiles } from "./workspaceFiles";
@@ -213,6 +213,18 @@ export const vscodeConversationUi: ConversationUi = {
 export async function showExportedFile(message: string, file: vscode.Uri): Promise<void> {
   const open = vscode.l10n.t("Open");
   if ((await vscode.window.showInformationMessage(message, open)) === open) await vscode.commands.executeCommand("vscode.open", file);
+}
+
+const CONVERSATION_ON_SCREEN_KEY = "relayChat.conversationOnScreen";
+
+/** The conversation on screen, per workspace: Reload Window comes back to it. */
+export function workspaceConversationMemory(state: vscode.Memento): ConversationOnScreenMemory {
+  return {
+    get: () => state.get<string>(CONVERSATION_ON_SCREEN_KEY) || undefined,
+    set: async (conversationId) => {
+      if (state.get<string>(CONVERSATION_ON_SCREEN_KEY) !== conversationId) await state.update(CONVERSATION_ON_SCREEN_KEY, conversationId);
+    },
+  };
 }
 
 /** Earlier versions kept one model for the one relay. */
