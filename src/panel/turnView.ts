@@ -167,13 +167,25 @@ function costViewOf(request: RequestRecord): CostView | null {
 
 function receiptNote(request: RequestRecord): string | null {
   const notes = [
-    request.omittedStreamedItems ? l10n.t("The relay's final response left out {0} streamed item(s); Relay Chat kept them from the stream.", request.omittedStreamedItems) : null,
-    request.unreadableEvents ? l10n.t("{0} event(s) from the relay could not be read: the answer may be missing text.", request.unreadableEvents) : null,
+    request.omittedStreamedItems
+      ? request.omittedStreamedItems === 1
+        ? l10n.t("The relay's final response left out 1 streamed item; Relay Chat kept it from the stream.")
+        : l10n.t("The relay's final response left out {0} streamed items; Relay Chat kept them from the stream.", request.omittedStreamedItems)
+      : null,
+    request.unreadableEvents
+      ? request.unreadableEvents === 1
+        ? l10n.t("1 event from the relay could not be read: the answer may be missing text.")
+        : l10n.t("{0} events from the relay could not be read: the answer may be missing text.", request.unreadableEvents)
+      : null,
     request.otherRelayReasoningLeftOut
-      ? l10n.t("{0} reasoning item(s) from another relay were left out of what was sent: this relay cannot read them.", request.otherRelayReasoningLeftOut)
+      ? request.otherRelayReasoningLeftOut === 1
+        ? l10n.t("1 reasoning item from another relay was left out of what was sent: this relay cannot read it.")
+        : l10n.t("{0} reasoning items from another relay were left out of what was sent: this relay cannot read them.", request.otherRelayReasoningLeftOut)
       : null,
     request.chatReasoningLeftOut
-      ? l10n.t("{0} reasoning item(s) were left out of what was sent: Chat Completions cannot carry them.", request.chatReasoningLeftOut)
+      ? request.chatReasoningLeftOut === 1
+        ? l10n.t("1 reasoning item was left out of what was sent: Chat Completions cannot carry it.")
+        : l10n.t("{0} reasoning items were left out of what was sent: Chat Completions cannot carry them.", request.chatReasoningLeftOut)
       : null,
   ].filter((note): note is string => note !== null);
   return notes.length > 0 ? notes.join(" ") : null;
