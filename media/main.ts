@@ -5,6 +5,7 @@ import { isToWebview } from "../src/panel/protocolGuards";
 import { configureCodeBlocks } from "./render/codeBlocks";
 import { configureFileReferences } from "./render/fileReferences";
 import type { FileReferenceLinker } from "./render/fileReferences";
+import { focusOnArrival } from "./panel/focusArrival";
 import { HostChannel } from "./panel/hostChannel";
 import type { SavedViewState } from "./panel/hostChannel";
 import { Localizer } from "./panel/localizer";
@@ -31,6 +32,7 @@ class PanelApp {
     this.fileReferences = configureFileReferences((message) => this.host.post(message));
     window.addEventListener("message", (event: MessageEvent<unknown>) => this.receive(event.data));
     document.addEventListener("keydown", (event) => this.view?.handleDocumentKeydown(event));
+    focusOnArrival(() => this.view?.focusInputUnlessDialog());
     this.host.post({ type: "ready" });
   }
 

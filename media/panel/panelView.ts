@@ -206,6 +206,11 @@ export class PanelView {
     this.composer.focus();
   }
 
+  /** The page got the focus with nothing focused: the message box takes it, unless the history or an image is open. */
+  focusInputUnlessDialog(): void {
+    if (!this.history.isOpen && !this.viewer.isOpen) this.composer.focus();
+  }
+
   showHistory(): void {
     this.history.open();
   }
