@@ -1,12 +1,12 @@
-// Re-encodes screenshots as the WebP pictures the README shows (docs/images/NAME.webp), at the width the README
-// gives them, so the VSIX that carries them stays small. Offline: Debian's Chromium draws the PNG on a canvas and
+// Re-encodes screenshots as the WebP pictures the README and the docs/ pages show (docs/images/NAME.webp), at the
+// width the page gives them, so the VSIX that carries the README's stays small. Offline: Debian's Chromium draws the PNG on a canvas and
 // encodes it (no image library needed).
 //   node scripts/readmeImages.mjs test-results/ui/layout-480-dark-1-answer.png=panel-480-dark-1-answer
 //   node scripts/readmeImages.mjs SOURCE.png[=NAME] ...   (NAME defaults to the PNG's name)
-// The width is the `width="N"` of the README's <img> for docs/images/NAME.webp (the image's own width when the
-// README gives none or a larger one); --width N overrides it. The UI test that makes the panel screenshots calls
+// The width is the `width="N"` of the <img> for docs/images/NAME.webp in README.md or docs/*.md (the image's own
+// width when the page gives none or a larger one); --width N overrides it. The UI test that makes the panel screenshots calls
 // this with RELAY_CHAT_UPDATE_SCREENSHOTS=1.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { chromiumArgs, chromiumPath, repoRoot } from "./vscode/paths.mjs";
@@ -15,10 +15,10 @@ import { chromiumArgs, chromiumPath, repoRoot } from "./vscode/paths.mjs";
 const quality = 0.82;
 const imagesDir = path.join(repoRoot, "docs", "images");
 
-/** The width the README shows docs/images/NAME.webp at, or undefined when it gives none. */
-export function readmeWidth(readme, name) {
+/** The width `pages` (the README's text, or a docs/ page's: src="images/…") show docs/images/NAME.webp at, or undefined when they give none. */
+export function readmeWidth(pages, name) {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const tag = readme.match(new RegExp(`<img[^>]*src="docs/images/${escaped}\\.webp"[^>]*>`));
+  const tag = pages.match(new RegExp(`<img[^>]*src="(?:docs/)?images/${escaped}\\.webp"[^>]*>`));
   const width = tag?.[0].match(/\bwidth="(\d+)"/);
   return width ? Number(width[1]) : undefined;
 }
@@ -66,7 +66,9 @@ async function main() {
     console.error("usage: node scripts/readmeImages.mjs [--width N] SOURCE.png[=NAME] ...");
     process.exit(2);
   }
-  const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
+  const docsDir = path.join(repoRoot, "docs");
+  const pages = [path.join(repoRoot, "README.md"), ...readdirSync(docsDir).filter((file) => file.endsWith(".md")).map((file) => path.join(docsDir, file))];
+  const readme = pages.map((page) => readFileSync(page, "utf8")).join("\n");
   const jobs = positionals.map((argument) => {
     const [source, givenName] = argument.split("=");
     const name = givenName ?? path.basename(source, ".png");

@@ -57,10 +57,10 @@ describe("CLI: help, piped prompts and the README's example", function () {
     assert.match(nothing.stderr, /^Usage: relay-chat ask/m);
   });
 
-  it("the README's `ask --json --no-stream --max-output-tokens 200 \"Hello\"` completes against the demo model", async () => {
-    const readme = readFileSync(path.resolve(__dirname, "../../README.md"), "utf8");
-    const line = readme.split("\n").find((each) => each.includes("--max-output-tokens 200") && each.startsWith("node dist/cli.js ask"));
-    assert.ok(line, "the README's example");
+  it("the documentation's `ask --json --no-stream --max-output-tokens 200 \"Hello\"` completes against the demo model", async () => {
+    const page = readFileSync(path.resolve(__dirname, "../../docs/cli.md"), "utf8");
+    const line = page.split("\n").find((each) => each.includes("--max-output-tokens 200") && each.startsWith("node dist/cli.js ask"));
+    assert.ok(line, "docs/cli.md's example");
     const command = line.replace(/#.*$/, "").replace("node dist/cli.js ", "").trim();
     const args = [...command.matchAll(/"([^"]*)"|(\S+)/g)].map((match) => match[1] ?? match[2]!).map((word) => (word === "MODEL" ? "demo" : word));
     assert.deepEqual(args, ["ask", "--model", "demo", "--json", "--no-stream", "--max-output-tokens", "200", "Hello"]);

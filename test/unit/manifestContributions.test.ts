@@ -6,6 +6,7 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import picomatch from "picomatch";
+import { documentationPages, imagesShown } from "../support/documentationPages";
 
 const root = path.join(__dirname, "..", "..");
 const readJson = (file: string): unknown => JSON.parse(fs.readFileSync(path.join(root, file), "utf8"));
@@ -126,20 +127,23 @@ describe("manifest contributions", () => {
       .split("\n")
       .filter((line) => line.startsWith("!"))
       .map((line) => picomatch(line.slice(1)));
-    const readmeImages = [...fs.readFileSync(path.join(root, "README.md"), "utf8").matchAll(/<img src="([^"]+)"|!\[[^\]]*\]\(([^)\s]+)\)/g)].map((match) => (match[1] ?? match[2]) as string);
+    const packaged = (file: string): boolean => allowed.some((matches) => matches(file));
+    const [readme, ...docsPages] = documentationPages();
+    const readmeImages = imagesShown(readme!).map(({ file }) => `docs/images/${file}`);
     const wanted = [
       manifest.icon as string,
       "CHANGELOG.md",
       ...manifest.contributes.walkthroughs.flatMap((walkthrough) => walkthrough.steps.map((step) => step.media.markdown as string)),
-      ...readmeImages.filter((link) => !/^\w+:/.test(link)),
+      ...readmeImages,
     ];
     assert.ok(readmeImages.length > 0);
     for (const file of wanted) {
       assert.ok(fs.existsSync(path.join(root, file)), `${file} exists`);
-      assert.ok(
-        allowed.some((matches) => matches(file)),
-        `${file} is packaged`,
-      );
+      assert.ok(packaged(file), `${file} is packaged`);
     }
+    // The extension page shows the README alone: the docs/ pages and the pictures only they show would be dead weight.
+    const docsOnly = docsPages.flatMap((page) => [page.file, ...imagesShown(page).map(({ file }) => `docs/images/${file}`)]).filter((file) => !readmeImages.includes(file));
+    assert.ok(docsOnly.length > 0);
+    for (const file of docsOnly) assert.ok(!packaged(file), `${file} is not packaged (only the README's pictures are)`);
   });
 });
