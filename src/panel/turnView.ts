@@ -167,28 +167,34 @@ function costViewOf(request: RequestRecord): CostView | null {
 
 function receiptNote(request: RequestRecord): string | null {
   const notes = [
-    request.omittedStreamedItems
-      ? request.omittedStreamedItems === 1
-        ? l10n.t("The relay's final response left out 1 streamed item; Relay Chat kept it from the stream.")
-        : l10n.t("The relay's final response left out {0} streamed items; Relay Chat kept them from the stream.", request.omittedStreamedItems)
-      : null,
-    request.unreadableEvents
-      ? request.unreadableEvents === 1
-        ? l10n.t("1 event from the relay could not be read: the answer may be missing text.")
-        : l10n.t("{0} events from the relay could not be read: the answer may be missing text.", request.unreadableEvents)
-      : null,
-    request.otherRelayReasoningLeftOut
-      ? request.otherRelayReasoningLeftOut === 1
-        ? l10n.t("1 reasoning item from another relay was left out of what was sent: this relay cannot read it.")
-        : l10n.t("{0} reasoning items from another relay were left out of what was sent: this relay cannot read them.", request.otherRelayReasoningLeftOut)
-      : null,
-    request.chatReasoningLeftOut
-      ? request.chatReasoningLeftOut === 1
-        ? l10n.t("1 reasoning item was left out of what was sent: Chat Completions cannot carry it.")
-        : l10n.t("{0} reasoning items were left out of what was sent: Chat Completions cannot carry them.", request.chatReasoningLeftOut)
-      : null,
+    countNote(
+      request.omittedStreamedItems,
+      () => l10n.t("The relay's final response left out 1 streamed item; Relay Chat kept it from the stream."),
+      (count) => l10n.t("The relay's final response left out {0} streamed items; Relay Chat kept them from the stream.", count),
+    ),
+    countNote(
+      request.unreadableEvents,
+      () => l10n.t("1 event from the relay could not be read: the answer may be missing text."),
+      (count) => l10n.t("{0} events from the relay could not be read: the answer may be missing text.", count),
+    ),
+    countNote(
+      request.otherRelayReasoningLeftOut,
+      () => l10n.t("1 reasoning item from another relay was left out of what was sent: this relay cannot read it."),
+      (count) => l10n.t("{0} reasoning items from another relay were left out of what was sent: this relay cannot read them.", count),
+    ),
+    countNote(
+      request.chatReasoningLeftOut,
+      () => l10n.t("1 reasoning item was left out of what was sent: Chat Completions cannot carry it."),
+      (count) => l10n.t("{0} reasoning items were left out of what was sent: Chat Completions cannot carry them.", count),
+    ),
   ].filter((note): note is string => note !== null);
   return notes.length > 0 ? notes.join(" ") : null;
+}
+
+/** A note about `count` things, in the words for one or for several (each its own bundle string); none for 0. */
+function countNote(count: number | undefined, one: () => string, several: (count: number) => string): string | null {
+  if (!count) return null;
+  return count === 1 ? one() : several(count);
 }
 
 function toolCallViewOf(call: ToolCallRecord): ToolCallView {

@@ -6,7 +6,7 @@ import type { PanelState } from "../../src/panel/protocol";
 import { panelState, receipt, turn } from "./fixtures/panelStates";
 import { panelLayoutProblems } from "./support/panelLayoutProblems";
 import { PanelHarness } from "./support/panelHarness";
-import type { ThemeName } from "./support/panelHarness";
+import type { PanelPage, ThemeName } from "./support/panelHarness";
 
 // The panel at the widths side bars have (280 px is VS Code's narrowest, 300 and 480 are common): every
 // part of a receipt is on screen and whole (nothing cut to "r…" or "(+1 request without usa", nothing
@@ -67,54 +67,55 @@ describe("Chat panel webview: the receipt and the # menu at narrow widths (Chrom
     await harness?.close();
   });
 
+  /** `check` on a fresh page of this width in each theme looked at (both at 280 and 480 px, for the screenshots), closed after. */
+  const inThemes = async (width: number, check: (panel: PanelPage, theme: ThemeName) => Promise<void>) => {
+    const themes: ThemeName[] = width === 300 ? ["dark"] : ["dark", "light"];
+    for (const theme of themes) {
+      const panel = await harness.open({ width, height: 640, theme });
+      try {
+        await check(panel, theme);
+        assert.deepEqual(panel.pageErrors, []);
+      } finally {
+        await panel.page.close();
+      }
+    }
+  };
+
   for (const width of WIDTHS) {
     it(`shows every part of a stopped Continue's receipt, whole, and opens its details at ${width} px`, async () => {
-      const themes: ThemeName[] = width === 300 ? ["dark"] : ["dark", "light"];
-      for (const theme of themes) {
-        const panel = await harness.open({ width, height: 640, theme });
-        try {
-          const { page } = panel;
-          await panel.sendState(stoppedContinue());
-          const line = page.locator(".receipt-line");
-          assert.deepEqual(await page.evaluate(receiptProblems), [], `${theme} at ${width} px`);
-          const text = await line.innerText();
-          for (const part of ["486 in · 400 out", "(+1 request without usage)", "10.1 s", "effort high · temp 0.2 · max 4000", "2 requests", "req_4f1d0c9e8b7a6f5e4d3c2b1a09"]) {
-            assert.ok(text.replace(/\s+/g, " ").includes(part), `"${part}" on the line at ${width} px: ${text}`);
-          }
-          await page.screenshot({ path: join(screenshots, `narrow-receipt-${width}-${theme}.png`) });
-          // A person's click on the chevron (Playwright refuses a click outside the view).
-          await line.getByRole("button", { name: "Show request details" }).click({ timeout: 5_000 });
-          await page.getByText("Request 2 of 2: Continue").waitFor({ timeout: 5_000 });
-          assert.deepEqual(await page.evaluate(panelLayoutProblems), []);
-          assert.deepEqual(panel.pageErrors, []);
-        } finally {
-          await panel.page.close();
+      await inThemes(width, async (panel, theme) => {
+        const { page } = panel;
+        await panel.sendState(stoppedContinue());
+        const line = page.locator(".receipt-line");
+        assert.deepEqual(await page.evaluate(receiptProblems), [], `${theme} at ${width} px`);
+        const text = await line.innerText();
+        for (const part of ["486 in · 400 out", "(+1 request without usage)", "10.1 s", "effort high · temp 0.2 · max 4000", "2 requests", "req_4f1d0c9e8b7a6f5e4d3c2b1a09"]) {
+          assert.ok(text.replace(/\s+/g, " ").includes(part), `"${part}" on the line at ${width} px: ${text}`);
         }
-      }
+        await page.screenshot({ path: join(screenshots, `narrow-receipt-${width}-${theme}.png`) });
+        // A person's click on the chevron (Playwright refuses a click outside the view).
+        await line.getByRole("button", { name: "Show request details" }).click({ timeout: 5_000 });
+        await page.getByText("Request 2 of 2: Continue").waitFor({ timeout: 5_000 });
+        assert.deepEqual(await page.evaluate(panelLayoutProblems), []);
+      });
     });
 
     it(`keeps the # menu's entry names whole and shortens their descriptions at ${width} px`, async () => {
-      const themes: ThemeName[] = width === 300 ? ["dark"] : ["dark", "light"];
-      for (const theme of themes) {
-        const panel = await harness.open({ width, height: 640, theme });
-        try {
-          const { page } = panel;
-          await panel.sendState(panelState());
-          const box = page.getByLabel("Message", { exact: true });
-          await box.pressSequentially("#");
-          await panel.waitForPosted("findFiles");
-          await panel.send({ type: "fileMatches", query: "", files: [{ path: "src/panel/a/rather/long/folder/for/the/menu/chatController.ts" }] });
-          const names = await cutNames(page);
-          assert.deepEqual(names.filter((row) => row.cut), [], `${theme} at ${width} px: ${JSON.stringify(names)}`);
-          assert.ok(names.some((row) => row.name === "Problems") && names.some((row) => row.name === "Terminal"), JSON.stringify(names));
-          // The descriptions are what gives way: at least one is shortened at the narrow widths, none is longer than its row.
-          if (width < 480) assert.ok(names.some((row) => row.descriptionCut), `a description gives way at ${width} px`);
-          assert.deepEqual(await page.evaluate(panelLayoutProblems), []);
-          await page.screenshot({ path: join(screenshots, `narrow-hash-menu-${width}-${theme}.png`) });
-        } finally {
-          await panel.page.close();
-        }
-      }
+      await inThemes(width, async (panel, theme) => {
+        const { page } = panel;
+        await panel.sendState(panelState());
+        const box = page.getByLabel("Message", { exact: true });
+        await box.pressSequentially("#");
+        await panel.waitForPosted("findFiles");
+        await panel.send({ type: "fileMatches", query: "", files: [{ path: "src/panel/a/rather/long/folder/for/the/menu/chatController.ts" }] });
+        const names = await cutNames(page);
+        assert.deepEqual(names.filter((row) => row.cut), [], `${theme} at ${width} px: ${JSON.stringify(names)}`);
+        assert.ok(names.some((row) => row.name === "Problems") && names.some((row) => row.name === "Terminal"), JSON.stringify(names));
+        // The descriptions are what gives way: at least one is shortened at the narrow widths, none is longer than its row.
+        if (width < 480) assert.ok(names.some((row) => row.descriptionCut), `a description gives way at ${width} px`);
+        assert.deepEqual(await page.evaluate(panelLayoutProblems), []);
+        await page.screenshot({ path: join(screenshots, `narrow-hash-menu-${width}-${theme}.png`) });
+      });
     });
   }
 });
