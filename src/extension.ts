@@ -46,7 +46,7 @@ import { ChatController } from "./panel/chatController";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./panel/chatViewProvider";
 import { CodeBlockActions } from "./panel/codeBlockActions";
 import { FileReferenceResolver } from "./panel/fileReferences";
-import { createEditorServices, panelPreferences, showExportedFile, vscodeConversationUi, workspaceConversationMemory, workspaceModelMemory } from "./panel/vscodePanelServices";
+import { createEditorServices, panelPreferences, showExportedFile, vscodeConversationUi, workspaceMemories } from "./panel/vscodePanelServices";
 import { WorkspaceFiles } from "./panel/workspaceFiles";
 import { WEBVIEW_STRINGS } from "./panel/webviewStrings";
 import type { PanelState, ToHost } from "./panel/protocol";
@@ -155,8 +155,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     editReviews: reviewNotes,
     filesToReview: () => editReview.filesInReview().length,
     relayReady: connectionReady,
-    conversationOnScreen: workspaceConversationMemory(context.workspaceState),
-    modelMemory: workspaceModelMemory(context.workspaceState, () => defaultRelay(connection.relays)?.name ?? null),
+    ...workspaceMemories(context.workspaceState, () => defaultRelay(connection.relays)?.name ?? null),
     editor: createEditorServices(workspaceFiles, codeBlocks, activeConsoleUrl, workspaceContext),
     workspaceContext,
     conversationUi: vscodeConversationUi,

@@ -39,8 +39,6 @@ export class ChatController implements PanelSource {
   private pageReady = false;
   /** History was asked for before the page could show it. */
   private historyWanted = false;
-  /** The conversation on screen before a window reload was looked for (once, before the first snapshot). */
-  private screenRestored = false;
   private readonly presenter = new PanelPresenter();
   private readonly sync: PanelSync;
   /** Tool approvals and spend confirmations the running turn waits on. */
@@ -99,7 +97,7 @@ export class ChatController implements PanelSource {
     const changed = () => this.sync.changed();
     const setNotice = (notice: string | null) => this.setNotice(notice);
     const reloadConversations = () => this.reloadConversations();
-    this.conversations = new ConversationSwitcher({ store: options.store, runner: this.runner, commands: this.conversationCommands, changed, setNotice, stop: () => this.stop(), reloadConversations, sendWhole: (turnIds) => this.sync.loadTurns(turnIds) });
+    this.conversations = new ConversationSwitcher({ store: options.store, runner: this.runner, commands: this.conversationCommands, changed, setNotice, stop: () => this.stop(), reloadConversations, sendWhole: (turnIds) => this.sync.loadTurns(turnIds), remembered: options.conversationOnScreen, log: options.log });
     this.turns = new TurnStarter({
       relay: options.relay,
       runner: this.runner,
@@ -211,9 +209,7 @@ export class ChatController implements PanelSource {
 
   /** The webview (re)loaded: it gets the whole state, then the lists are refreshed. */
   async ready(): Promise<void> {
-    const remembered = this.screenRestored ? undefined : this.options.conversationOnScreen?.get();
-    this.screenRestored = true;
-    if (remembered !== undefined) await this.conversations.restore(remembered, (message) => this.options.log.info(message));
+    await this.conversations.restoreRemembered();
     this.pageReady = true;
     this.sync.sendSnapshot();
     if (this.historyWanted) this.showHistory();

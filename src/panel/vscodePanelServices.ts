@@ -215,10 +215,15 @@ export async function showExportedFile(message: string, file: vscode.Uri): Promi
   if ((await vscode.window.showInformationMessage(message, open)) === open) await vscode.commands.executeCommand("vscode.open", file);
 }
 
+/** What the panel remembers per workspace: the model picked for each relay, and the conversation on screen. */
+export function workspaceMemories(state: vscode.Memento, defaultRelayName: () => string | null): { modelMemory: ModelMemory; conversationOnScreen: ConversationOnScreenMemory } {
+  return { modelMemory: workspaceModelMemory(state, defaultRelayName), conversationOnScreen: workspaceConversationMemory(state) };
+}
+
 const CONVERSATION_ON_SCREEN_KEY = "relayChat.conversationOnScreen";
 
 /** The conversation on screen, per workspace: Reload Window comes back to it. */
-export function workspaceConversationMemory(state: vscode.Memento): ConversationOnScreenMemory {
+function workspaceConversationMemory(state: vscode.Memento): ConversationOnScreenMemory {
   return {
     get: () => state.get<string>(CONVERSATION_ON_SCREEN_KEY) || undefined,
     set: async (conversationId) => {
@@ -235,7 +240,7 @@ const MODEL_BY_RELAY_KEY = "relayChat.modelByRelay";
  * The model picked in the panel for each relay, per workspace. The one model earlier versions kept is used for
  * the default relay (the one of `relayChat.baseUrl`, which earlier versions had alone) until a model is picked for it.
  */
-export function workspaceModelMemory(state: vscode.Memento, defaultRelayName: () => string | null): ModelMemory {
+function workspaceModelMemory(state: vscode.Memento, defaultRelayName: () => string | null): ModelMemory {
   const byRelay = () => state.get<Record<string, string>>(MODEL_BY_RELAY_KEY) ?? {};
   return {
     get: (relay) => {
