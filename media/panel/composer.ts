@@ -1,13 +1,15 @@
 import type { AttachmentView, ChatModeView, ContextMeterView, FileMatchView, ImageLimitsView, RelayModelsView, RulesView, SlashCommandView, ToHost } from "../../src/panel/protocol";
 import { DEFAULT_IMAGE_LIMITS, IMAGE_MEDIA_TYPES } from "../../src/panel/protocol";
 import { ContextMeter } from "./contextMeter";
-import { button, element } from "./dom";
+import { element } from "./dom";
 import { chipTitle, contextIcon } from "./contextOptions";
 import { FilePicker, hashQueryAt } from "./filePicker";
 import { icon, iconButton } from "./icons";
-import { ImageAttachments, imageFilesOf } from "./imageAttachments";
+import { ImageAttachments } from "./imageAttachments";
 import type { Localizer } from "./localizer";
 import { fitMessageHint } from "./messageHint";
+import { MessageEdit, replaceTextareaText } from "./messageEdit";
+import type { DraftState } from "./messageEdit";
 import { ModelPicker } from "./modelPicker";
 import { RulesChip } from "./rulesChip";
 import { ModeSwitch } from "./modeSwitch";
@@ -38,14 +40,6 @@ export interface ComposerState {
 
 const MAX_INPUT_HEIGHT = 220;
 
-/** What the message box holds, as the page keeps it across reloads (hostChannel.ts). */
-export interface DraftState {
-  /** The person's own message; while an earlier message is edited, the one given back when the edit ends. */
-  readonly draft: string;
-  /** An earlier message being edited, with its text as changed so far. */
-  readonly edit?: { readonly turnId: string; readonly text: string };
-}
-
 /**
  * The message box, as VS Code's chat has it: attached context as chips above the text, a toolbar below
  * with the paperclip, the model picker and the context meter on the left and Send (or Stop) on the right.
@@ -56,7 +50,7 @@ export class Composer {
   private readonly sendButton: HTMLButtonElement;
   private readonly stopButton: HTMLButtonElement;
   private readonly chips = element("div", { className: "composer-chips" });
-  private readonly editBanner: HTMLElement;
+  private readonly edit: MessageEdit;
   private readonly filePicker: FilePicker;
   private readonly modelPicker: ModelPicker;
   private readonly rulesChip: RulesChip;
@@ -67,10 +61,6 @@ export class Composer {
   private readonly imagePicker = element("input", { className: "image-picker", attributes: { type: "file", accept: IMAGE_MEDIA_TYPES.join(","), multiple: "", hidden: "" } });
   private chipsSignature = "";
   private state: ComposerState = { busy: false, canSend: false, attachments: [], selectionOffer: null, activeFileOffer: null, model: null, models: [], modelsNote: null, relay: null, relayModels: [], context: null, imageLimits: DEFAULT_IMAGE_LIMITS };
-  /** Set while the box holds an earlier message being edited: sending then resends that turn. */
-  private editingTurnId: string | null = null;
-  /** The person's own draft while an earlier message is edited: the edit only borrows the box. */
-  private stashedDraft = "";
   /** The box's text is being replaced, not typed: the `#` and `/` menus stay closed. */
   private replacing = false;
 
@@ -99,16 +89,6 @@ export class Composer {
       this.updateButtons();
       this.updateMeter();
     });
-    this.textarea.addEventListener("paste", (event) => {
-      const files = imageFilesOf(event.clipboardData?.files);
-      if (files.length === 0) return;
-      event.preventDefault();
-      void this.images.add(files);
-    });
-    this.imagePicker.addEventListener("change", () => {
-      void this.images.add(imageFilesOf(this.imagePicker.files));
-      this.imagePicker.value = "";
-    });
     this.filePicker = new FilePicker(this.textarea, localizer, (message) => this.pickFile(message));
     this.modelPicker = new ModelPicker(localizer, post);
     this.rulesChip = new RulesChip(localizer, post);
@@ -116,14 +96,9 @@ export class Composer {
     this.slashMenu = new SlashMenu(this.textarea, localizer, (text) => this.setText(text));
     this.sendButton = iconButton("send", localizer.text("Send"), () => this.send(), "send-button");
     this.stopButton = iconButton("debug-stop", localizer.text("Stop"), () => this.post({ type: "stop" }), "stop-button");
-    this.editBanner = element("div", { className: "edit-banner" }, [
-      icon("edit"),
-      element("span", { text: localizer.text("Editing an earlier message; sending it starts a new version of the conversation from there.") }),
-      button(localizer.text("Cancel edit"), () => this.cancelEdit(), { className: "link-button" }),
-    ]);
-    this.editBanner.hidden = true;
+    this.edit = new MessageEdit(localizer, () => this.cancelEdit());
     this.root = element("div", { className: "composer-area" }, [
-      this.editBanner,
+      this.edit.banner,
       this.filePicker.root,
       this.slashMenu.root,
       this.modelPicker.finderPopup,
@@ -146,15 +121,7 @@ export class Composer {
         ]),
       ]),
     ]);
-    this.root.addEventListener("dragover", (event) => {
-      if (Array.from(event.dataTransfer?.items ?? []).some((item) => item.kind === "file")) event.preventDefault();
-    });
-    this.root.addEventListener("drop", (event) => {
-      const files = imageFilesOf(event.dataTransfer?.files);
-      if (files.length === 0) return;
-      event.preventDefault();
-      void this.images.add(files);
-    });
+    this.images.acceptFrom(this.textarea, this.root, this.imagePicker);
     this.resize();
   }
 
@@ -209,51 +176,24 @@ export class Composer {
    * resumes an edit, which must not take the focus from where the person is.
    */
   startEdit(turnId: string, text: string, focus = true): void {
-    // Editing another message while editing keeps the draft from before the first edit.
-    if (this.editingTurnId === null) this.stashedDraft = this.textarea.value;
-    this.editingTurnId = turnId;
-    this.editBanner.hidden = false;
+    this.edit.begin(turnId, this.textarea.value);
     if (focus) this.textarea.focus();
     this.replaceText(text);
-  }
-
-  /** The turn being edited, if any (a reloaded page resumes the edit only when the turn is still there). */
-  get editing(): string | null {
-    return this.editingTurnId;
   }
 
   private cancelEdit(): void {
     // Focused first, so the draft comes back as a step of the box's undo history.
     this.textarea.focus();
-    this.endEdit();
+    this.replaceText(this.edit.end());
   }
 
-  /** The edit is over (sent or cancelled): the person's draft comes back, the caret at its end. */
-  private endEdit(): void {
-    const draft = this.stashedDraft;
-    this.editingTurnId = null;
-    this.stashedDraft = "";
-    this.editBanner.hidden = true;
-    this.replaceText(draft);
-  }
-
-  /**
-   * Puts `text` in the box as one step of its undo history when the box has the focus (Ctrl+Z goes back
-   * to what was there), and by assignment otherwise.
-   */
   private replaceText(text: string): void {
     this.replacing = true;
     try {
-      if (document.activeElement === this.textarea && this.textarea.value !== text) {
-        this.textarea.select();
-        // execCommand is the one way to change a textarea that its undo history records; it fires `input`.
-        document.execCommand(text === "" ? "delete" : "insertText", false, text);
-      }
-      if (this.textarea.value !== text) this.textarea.value = text;
+      replaceTextareaText(this.textarea, text);
     } finally {
       this.replacing = false;
     }
-    this.textarea.setSelectionRange(text.length, text.length);
     this.setText(text);
   }
 
@@ -267,7 +207,7 @@ export class Composer {
 
   private save(): void {
     const text = this.textarea.value;
-    this.saveDraft(this.editingTurnId === null ? { draft: text } : { draft: this.stashedDraft, edit: { turnId: this.editingTurnId, text } });
+    this.saveDraft(this.edit.stateWith(text));
   }
 
   private onInput(): void {
@@ -310,7 +250,7 @@ export class Composer {
     if (event.key === "Enter" && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey) {
       event.preventDefault();
       this.send();
-    } else if (event.key === "Escape" && !this.state.busy && this.editingTurnId !== null) {
+    } else if (event.key === "Escape" && !this.state.busy && this.edit.turnId !== null) {
       event.preventDefault();
       this.cancelEdit();
     }
@@ -325,9 +265,10 @@ export class Composer {
     const text = this.textarea.value;
     this.filePicker.close();
     this.slashMenu.close();
-    if (this.editingTurnId !== null) {
-      this.post({ type: "editAndResend", turnId: this.editingTurnId, text });
-      this.endEdit();
+    const editedTurnId = this.edit.turnId;
+    if (editedTurnId !== null) {
+      this.post({ type: "editAndResend", turnId: editedTurnId, text });
+      this.replaceText(this.edit.end());
     } else {
       const images = this.images.take();
       this.post(images.length > 0 ? { type: "send", text, images } : { type: "send", text });

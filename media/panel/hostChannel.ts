@@ -1,5 +1,5 @@
 import type { ToHost } from "../../src/panel/protocol";
-import type { DraftState } from "./composer";
+import type { DraftState } from "./messageEdit";
 import type { ScrollPlace } from "./scrollPlace";
 
 interface VsCodeApi {

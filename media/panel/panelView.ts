@@ -3,7 +3,7 @@ import { Announcer } from "./announcer";
 import { routeAnswerActions } from "./answerActions";
 import { renderApprovalCard } from "./approvalCard";
 import { Composer } from "./composer";
-import type { DraftState } from "./composer";
+import type { DraftState } from "./messageEdit";
 import { button, element } from "./dom";
 import { HistoryView } from "./historyView";
 import { icon, iconButton } from "./icons";

@@ -209,7 +209,8 @@ export class ChatController implements PanelSource {
 
   /** The webview (re)loaded: it gets the whole state, then the lists are refreshed. */
   async ready(): Promise<void> {
-    await this.conversations.restoreRemembered();
+    const restoring = this.conversations.restoreRemembered();
+    if (restoring !== undefined) await restoring;
     this.pageReady = true;
     this.sync.sendSnapshot();
     if (this.historyWanted) this.showHistory();

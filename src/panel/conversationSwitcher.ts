@@ -64,13 +64,19 @@ export class ConversationSwitcher {
   /**
    * After a window reload, the conversation that was on screen comes back (once: a page loaded again later
    * shows what is on screen then). Nobody asked for it now, so one that cannot be opened (deleted meanwhile,
-   * never saved) leaves the new chat in silence, in the log only.
+   * never saved) leaves the new chat in silence, in the log only. Undefined when there is nothing to look
+   * for, so a page's first snapshot then goes out at once.
    */
-  async restoreRemembered(): Promise<void> {
-    const { runner, store, remembered, log } = this.options;
+  restoreRemembered(): Promise<void> | undefined {
+    const { runner, remembered } = this.options;
     const conversationId = this.rememberedLookedFor ? undefined : remembered?.get();
     this.rememberedLookedFor = true;
-    if (conversationId === undefined || runner.conversation !== null || runner.busy) return;
+    if (conversationId === undefined || runner.conversation !== null || runner.busy) return undefined;
+    return this.restore(conversationId);
+  }
+
+  private async restore(conversationId: string): Promise<void> {
+    const { runner, store, log } = this.options;
     const opened = await store.open(conversationId);
     if (!opened.ok) return log.info(`The conversation on screen before the reload was not opened again: ${opened.problem}`);
     if (runner.conversation !== null || runner.busy) return;
