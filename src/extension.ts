@@ -43,7 +43,7 @@ import { ChatController } from "./panel/chatController";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./panel/chatViewProvider";
 import { CodeBlockActions } from "./panel/codeBlockActions";
 import { FileReferenceResolver } from "./panel/fileReferences";
-import { createEditorServices, panelPreferences, showExportedFile, vscodeConversationUi, workspaceModelMemory } from "./panel/vscodePanelServices";
+import { createEditorServices, panelPreferences, showExportedFile, vscodeConversationUi, workspaceMemories } from "./panel/vscodePanelServices";
 import { WorkspaceFiles } from "./panel/workspaceFiles";
 import { WEBVIEW_STRINGS } from "./panel/webviewStrings";
 import type { PanelState, ToHost } from "./panel/protocol";
@@ -150,7 +150,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     editReviews: reviewNotes,
     filesToReview: () => editReview.filesInReview().length,
     relayReady: connectionReady,
-    modelMemory: workspaceModelMemory(context.workspaceState, () => defaultRelay(connection.relays)?.name ?? null),
+    ...workspaceMemories(context.workspaceState, () => defaultRelay(connection.relays)?.name ?? null),
     editor: createEditorServices(workspaceFiles, codeBlocks, activeConsoleUrl, workspaceContext, () => told.workingEditor.current),
     workspaceContext,
     conversationUi: vscodeConversationUi,

@@ -4,6 +4,7 @@ import { AttachmentPeek } from "./attachmentPeek";
 import { routeAnswerActions } from "./answerActions";
 import { renderApprovalCard } from "./approvalCard";
 import { Composer } from "./composer";
+import type { DraftState } from "./messageEdit";
 import { button, element } from "./dom";
 import { HistoryView } from "./historyView";
 import { icon, iconButton } from "./icons";
@@ -12,6 +13,8 @@ import { KeyedChildren } from "./keyedChildren";
 import type { Localizer } from "./localizer";
 import type { AppliedPatch } from "./panelStore";
 import { ScrollFollower } from "./scrollFollower";
+import { ScrollPlaceKeeper } from "./scrollPlace";
+import type { ScrollPlace } from "./scrollPlace";
 import { SentImages } from "./sentImages";
 import { renderSetupNotice } from "./setupNotice";
 import { renderSpendWarning } from "./spendWarning";
@@ -23,8 +26,12 @@ import { EAGER_TURNS, TurnList } from "./turnList";
 export interface PanelViewOptions {
   readonly localizer: Localizer;
   readonly post: (message: ToHost) => void;
-  readonly saveDraft: (draft: string) => void;
-  readonly initialDraft: string;
+  readonly saveDraft: (state: DraftState) => void;
+  /** What the message box held when the page was last open (a reloaded window gives it back). */
+  readonly initialDraft: DraftState;
+  readonly savePlace: (place: ScrollPlace | null) => void;
+  /** Where the person was in the conversation when the page was last open; null: at its end. */
+  readonly initialPlace: ScrollPlace | null;
 }
 
 /**
@@ -57,6 +64,10 @@ export class PanelView {
   private readonly viewer: ImageViewer;
   private readonly history: HistoryView;
   private readonly follower: ScrollFollower;
+  private readonly place: ScrollPlaceKeeper;
+  /** Given back by the first snapshot that shows their conversation, then dropped. */
+  private pendingPlace: ScrollPlace | null;
+  private pendingEdit: DraftState["edit"];
   private readonly announcer = new Announcer();
   private setupSignature = "";
   private spendSignature = "";
@@ -98,17 +109,26 @@ export class PanelView {
       element("p", { className: "empty-title", text: localizer.text("Ask a question to start. Answers and tool calls appear here.") }),
       element("p", { className: "empty-hint", text: localizer.text("Type # to attach files, problems, changes and more, / for commands and prompt files. Each answer ends with a receipt: tokens, time and the request id.") }),
     ]);
-    this.composer = new Composer(localizer, post, options.saveDraft, options.initialDraft, () => this.follower.followToEnd(), this.peek);
+    this.composer = new Composer(localizer, post, options.saveDraft, options.initialDraft.draft, () => this.followToEnd(), this.peek);
+    this.pendingEdit = options.initialDraft.edit;
+    this.pendingPlace = options.initialPlace;
     this.taskList = new TaskListView(localizer, post);
     this.scroller.append(this.emptyState, this.turnList.root, this.approvals);
     this.follower = new ScrollFollower(this.scroller, localizer);
+    const scrollArea = element("div", { className: "scroll-area" }, [this.scroller, this.follower.jumpButton]);
+    this.place = new ScrollPlaceKeeper(this.scroller, scrollArea, this.turnList.root, {
+      conversationId: () => this.conversationId,
+      turnIds: () => this.turnList.ids,
+      element: (turnId) => this.turnList.element(turnId),
+      atEnd: () => this.follower.atEnd,
+    }, options.savePlace);
     this.notice.append(icon("info"), this.noticeText, iconButton("close", localizer.text("Dismiss"), () => this.dismissNotice()));
     this.notice.hidden = true;
     this.root = element("div", { className: "panel" }, [
       this.titleBar.root,
       this.setupSlot,
       this.notice,
-      element("div", { className: "scroll-area" }, [this.scroller, this.follower.jumpButton]),
+      scrollArea,
       element("div", { className: "bottom" }, [this.reviewSlot, this.protocolSlot, this.compactionSlot, this.spendSlot, this.taskList.root, this.composer.root]),
       this.history.root,
       this.viewer.root,
@@ -143,6 +163,22 @@ export class PanelView {
     this.renderFields(state);
     if (state.turns[0]?.id !== this.firstTurnId) this.announcer.clear();
     this.firstTurnId = state.turns[0]?.id;
+    this.resumeEdit(state);
+    const place = this.pendingPlace;
+    this.pendingPlace = null;
+    if (place !== null && this.place.restore(place)) this.follower.stayAway();
+    else this.followToEnd();
+  }
+
+  /** A reloaded page goes on with the edit of an earlier message, when that message is still on screen. */
+  private resumeEdit(state: PanelState): void {
+    const edit = this.pendingEdit;
+    this.pendingEdit = undefined;
+    if (edit !== undefined && state.turns.some((turn) => turn.id === edit.turnId)) this.composer.startEdit(edit.turnId, edit.text, false);
+  }
+
+  private followToEnd(): void {
+    this.place.release();
     this.follower.followToEnd();
   }
 
@@ -164,7 +200,7 @@ export class PanelView {
     }
     if (applied.fields.size > 0 || applied.orderChanged) this.renderFields(state);
     // Within one conversation, new content is followed.
-    if (switched) this.follower.followToEnd();
+    if (switched) this.followToEnd();
     else if (applied.turns.size > applied.filled.size || applied.orderChanged || applied.approvalsChanged) this.follower.contentChanged();
     // Older turns filled in: nothing new below, and a reader's place is kept (the browser's scroll anchoring).
     else if (applied.filled.size > 0) this.follower.keepEnd();
@@ -184,6 +220,11 @@ export class PanelView {
 
   focusInput(): void {
     this.composer.focus();
+  }
+
+  /** The page got the focus with nothing focused: the message box takes it, unless the history or an image is open. */
+  focusInputUnlessDialog(): void {
+    if (!this.history.isOpen && !this.viewer.isOpen) this.composer.focus();
   }
 
   showHistory(): void {

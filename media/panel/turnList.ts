@@ -177,6 +177,11 @@ export class TurnList {
     return this.turns.get(turnId)?.appendAnswer(delta) ?? false;
   }
 
+  /** The turns on screen, oldest first. */
+  get ids(): readonly string[] {
+    return this.order;
+  }
+
   element(turnId: string): HTMLElement | null {
     return this.turns.get(turnId)?.root ?? null;
   }

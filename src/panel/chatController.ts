@@ -83,6 +83,7 @@ export class ChatController implements PanelSource {
       redact: (text) => this.redact(text),
       onStorageProblem: (message) => this.setNotice(message),
       onRequestEnd: () => options.onRequestEnd?.(),
+      onShown: (conversationId) => void options.conversationOnScreen?.set(conversationId ?? undefined),
     });
     this.nextRequest = new NextRequestSource({ ...options, settings: () => sessionSettings(this.settingsSources()), runner: this.runner, command: () => this.slash.commandForNext, changed: () => this.sync.changed() });
     this.conversationCommands = new ConversationCommands(options.store, options.conversationUi, (text) => this.redact(text));
@@ -104,7 +105,7 @@ export class ChatController implements PanelSource {
     const changed = () => this.sync.changed();
     const setNotice = (notice: string | null) => this.setNotice(notice);
     const reloadConversations = () => this.reloadConversations();
-    this.conversations = new ConversationSwitcher({ store: options.store, runner: this.runner, commands: this.conversationCommands, changed, setNotice, stop: () => this.stop(), reloadConversations, sendWhole: (turnIds) => this.sync.loadTurns(turnIds) });
+    this.conversations = new ConversationSwitcher({ store: options.store, runner: this.runner, commands: this.conversationCommands, changed, setNotice, stop: () => this.stop(), reloadConversations, sendWhole: (turnIds) => this.sync.loadTurns(turnIds), remembered: options.conversationOnScreen, log: options.log });
     this.turns = new TurnStarter({
       relay: options.relay,
       runner: this.runner,
@@ -215,6 +216,8 @@ export class ChatController implements PanelSource {
 
   /** The webview (re)loaded: it gets the whole state, then the lists are refreshed. */
   async ready(): Promise<void> {
+    const restoring = this.conversations.restoreRemembered();
+    if (restoring !== undefined) await restoring;
     this.pageReady = true;
     this.sync.sendSnapshot();
     if (this.historyWanted) this.showHistory();

@@ -11,7 +11,7 @@ import type { ConversationUi } from "./conversationCommands";
 import type { FileReferenceResolver } from "./fileReferences";
 import type { InstructionsAssembly } from "./instructionsAssembly";
 import type { NextRequestView } from "./nextRequest";
-import type { EditorServices, ModelMemory, PanelLog, PanelPreferences, RelayAccess, TurnChangesActions, WorkspaceContextSource } from "./panelServices";
+import type { ConversationOnScreenMemory, EditorServices, ModelMemory, PanelLog, PanelPreferences, RelayAccess, TurnChangesActions, WorkspaceContextSource } from "./panelServices";
 import type { PanelSyncTimers } from "./panelSync";
 import type { PlanCommandHook, SlashCommandSource } from "./slashCommandRunner";
 import type { WorkspaceFiles } from "./workspaceFiles";
@@ -29,6 +29,8 @@ export interface ChatControllerOptions {
   /** Tools for the model; approval is asked through the panel. */
   tools: (askUser: (request: ApprovalRequest) => Promise<ApprovalAnswer>) => ChatTools;
   modelMemory: ModelMemory;
+  /** The conversation on screen, remembered so a reloaded window opens it again; absent: a reload starts a new chat. */
+  conversationOnScreen?: ConversationOnScreenMemory;
   editor: EditorServices;
   conversationUi: ConversationUi;
   /** The webview's UI strings, localized; sent once with each snapshot. */

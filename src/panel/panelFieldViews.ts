@@ -59,6 +59,11 @@ export interface TotalsView {
   outputTokens: number;
   /** Requests the relay reported no usage for: their tokens are unknown, not zero. */
   requestsWithoutUsage: number;
+  /**
+   * Requests the relay reported usage for; with none, the title line says "tokens unknown" as the receipts do
+   * (a request refused with an HTTP error is not "without usage", since it cost nothing, but it reported none).
+   */
+  requestsWithUsage: number;
   /** What the conversation cost; null when no request's cost is known (never shown as 0). */
   cost?: CostView | null;
   /** Requests whose cost is unknown: with any, `cost` is a lower bound. */

@@ -177,6 +177,7 @@ export function totalsViewOf(totals: LedgerTotals | null): TotalsView | null {
     cachedTokens: totals.cachedTokens,
     outputTokens: totals.outputTokens,
     requestsWithoutUsage: totals.requestsWithoutUsage,
+    requestsWithUsage: totals.requestsWithUsage,
     cost: cost.amount === null || cost.currency === null ? null : { amount: cost.amount, currency: cost.currency, estimated: cost.estimated },
     requestsWithoutCost: cost.requestsWithoutCost,
   };

@@ -116,6 +116,12 @@ export interface ModelMemory {
   set(relay: string, model: string | undefined): Promise<void>;
 }
 
+/** The conversation the panel showed last in this workspace, so a reloaded window shows it again. */
+export interface ConversationOnScreenMemory {
+  get(): string | undefined;
+  set(conversationId: string | undefined): Promise<void>;
+}
+
 /** Panel settings that only the panel reads. */
 export interface PanelPreferences {
   /** Context window sizes in tokens, by model id (relayChat.contextWindows): /v1/models lists none. */

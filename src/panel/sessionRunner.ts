@@ -40,6 +40,8 @@ export interface SessionRunnerOptions {
   onRequestEnd: (record: RequestRecord) => void;
   /** A turn of the session on screen ended with a completed answer (the walkthrough's last step). */
   onTurnCompleted?: () => void;
+  /** Another conversation (null: a new chat) is on screen now. */
+  onShown?: (conversationId: string | null) => void;
 }
 
 export class SessionRunner {
@@ -132,6 +134,7 @@ export class SessionRunner {
     this.forwarder.end();
     this.contentWait.stop();
     this.answered.clear();
+    this.options.onShown?.(this.conversation?.id ?? null);
   }
 
   /** The session to send with: the one on screen, or a new conversation. */

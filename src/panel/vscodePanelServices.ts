@@ -3,7 +3,7 @@ import type { CodeBlockActions } from "./codeBlockActions";
 import type { ConversationUi } from "./conversationCommands";
 import { MAX_ATTACHMENT_CHARS } from "./messageAttachments";
 import type { NewAttachment } from "./messageAttachments";
-import type { ContextRequest, EditorFix, EditorServices, ModelMemory, PanelPreferences, WorkspaceContextSource } from "./panelServices";
+import type { ContextRequest, ConversationOnScreenMemory, EditorFix, EditorServices, ModelMemory, PanelPreferences, WorkspaceContextSource } from "./panelServices";
 
 import { DEFAULT_IMAGE_LIMITS, MEGABYTE } from "./protocol";
 import type { WorkspaceFiles } from "./workspaceFiles";
@@ -227,6 +227,23 @@ export async function showExportedFile(message: string, file: vscode.Uri): Promi
   if ((await vscode.window.showInformationMessage(message, open)) === open) await vscode.commands.executeCommand("vscode.open", file);
 }
 
+/** What the panel remembers per workspace: the model picked for each relay, and the conversation on screen. */
+export function workspaceMemories(state: vscode.Memento, defaultRelayName: () => string | null): { modelMemory: ModelMemory; conversationOnScreen: ConversationOnScreenMemory } {
+  return { modelMemory: workspaceModelMemory(state, defaultRelayName), conversationOnScreen: workspaceConversationMemory(state) };
+}
+
+const CONVERSATION_ON_SCREEN_KEY = "relayChat.conversationOnScreen";
+
+/** The conversation on screen, per workspace: Reload Window comes back to it. */
+function workspaceConversationMemory(state: vscode.Memento): ConversationOnScreenMemory {
+  return {
+    get: () => state.get<string>(CONVERSATION_ON_SCREEN_KEY) || undefined,
+    set: async (conversationId) => {
+      if (state.get<string>(CONVERSATION_ON_SCREEN_KEY) !== conversationId) await state.update(CONVERSATION_ON_SCREEN_KEY, conversationId);
+    },
+  };
+}
+
 /** Earlier versions kept one model for the one relay. */
 const MODEL_KEY = "relayChat.model";
 const MODEL_BY_RELAY_KEY = "relayChat.modelByRelay";
@@ -235,7 +252,7 @@ const MODEL_BY_RELAY_KEY = "relayChat.modelByRelay";
  * The model picked in the panel for each relay, per workspace. The one model earlier versions kept is used for
  * the default relay (the one of `relayChat.baseUrl`, which earlier versions had alone) until a model is picked for it.
  */
-export function workspaceModelMemory(state: vscode.Memento, defaultRelayName: () => string | null): ModelMemory {
+function workspaceModelMemory(state: vscode.Memento, defaultRelayName: () => string | null): ModelMemory {
   const byRelay = () => state.get<Record<string, string>>(MODEL_BY_RELAY_KEY) ?? {};
   return {
     get: (relay) => {

@@ -111,7 +111,7 @@ export async function checkConnection(client: RelayClient, model: string, option
   const models = await client.listModels({ signal: options.signal });
   if (models.ok) {
     const listed = models.models.some((entry) => entry.id === model);
-    steps.push({ name: "Models listed", status: models.models.length > 0 ? "ok" : "failed", detail: l10n.t("{0} model(s) visible to this key.", models.models.length) });
+    steps.push({ name: "Models listed", status: models.models.length > 0 ? "ok" : "failed", detail: models.models.length === 1 ? l10n.t("1 model visible to this key.") : l10n.t("{0} models visible to this key.", models.models.length) });
     steps.push({
       name: "Model available",
       status: listed ? "ok" : "failed",
@@ -299,7 +299,9 @@ function callStep(name: string, result: RequestResult, problem: string | null): 
     status: "ok",
     detail:
       omitted > 0
-        ? l10n.t("Intact, read from the stream: the relay's final response left out {0} streamed item(s), which Relay Chat keeps.", omitted)
+        ? omitted === 1
+          ? l10n.t("Intact, read from the stream: the relay's final response left out 1 streamed item, which Relay Chat keeps.")
+          : l10n.t("Intact, read from the stream: the relay's final response left out {0} streamed items, which Relay Chat keeps.", omitted)
         : l10n.t("Intact: name, call_id and JSON arguments arrived."),
   };
 }

@@ -95,10 +95,11 @@ describe("manifest contributions", () => {
     assert.ok(gaps.some((gap) => gap.startsWith("view relayChat.chatView: no localizable description")), gaps.join("\n"));
   });
 
-  it("binds keys only to its own commands, and none of VS Code's default keys on Linux, Windows or macOS", () => {
+  it("binds keys only to its own commands (or its own views' focus commands, which VS Code makes), and none of VS Code's default keys on Linux, Windows or macOS", () => {
     const defaults = (readJson("test/fixtures/reference/vscodeDefaultKeybindings.json") as { keys: Record<"linux" | "windows" | "macos", string[]> }).keys;
     const taken = (platform: keyof typeof defaults) => new Set(defaults[platform].map(normalizedChord));
-    const commands = new Set(manifest.contributes.commands.map((command) => command.command));
+    const viewFocusCommands = Object.values(manifest.contributes.views).flatMap((views) => views.map((view) => `${view.id}.focus`));
+    const commands = new Set([...manifest.contributes.commands.map((command) => command.command), ...viewFocusCommands]);
     assert.ok(manifest.contributes.keybindings.length >= 2);
     for (const binding of manifest.contributes.keybindings) {
       assert.ok(commands.has(binding.command), `${binding.command} is a contributed command`);
