@@ -5,7 +5,8 @@ import type { ServiceErrorFields } from "./errorBodies";
 import type { PlannedItem } from "./outputPlan";
 import { longMarkdownAnswer } from "./longAnswer";
 import { splitIntoArgumentDeltas, splitIntoWordDeltas } from "./tokenCounting";
-import { CARRIES_OUT_PLAN, WANTS_PLAN, demoCarriedOutAnswer, demoPlanAnswer, demoTaskItems } from "./taskListDemo";
+import { CARRIES_OUT_PLAN, WANTS_PLAN, carriedOutItems, demoCarriedOutAnswer, demoPlanAnswer, demoTaskItems } from "./taskListDemo";
+import { WANTS_REVIEW, asksForCommitMessage, commitMessageFor, reviewOf } from "./demoReplies";
 
 /** The models every emulator knows how to answer; any other listed model id behaves like `echo`. */
 export const SCRIPTED_MODEL_IDS = ["echo", "tools", "tools-parallel", "reasoning", "long", "demo", "thinker", "run-message", "run-command", "small-window"] as const;
@@ -204,7 +205,7 @@ function planParallelTools(request: ScriptInput): PlannedItem[] {
 }
 
 function planReasoning(request: ScriptInput): PlannedItem[] {
-  const userText = lastUserText(request.input);
+  const userText = spokenText(request.input);
   // Opaque to the client, like the real thing; it only has to survive the round trip unchanged.
   const encryptedContent = `gAAAAA${createHash("sha256").update(userText).digest("base64url")}`;
   return [
@@ -261,7 +262,7 @@ function continuation(input: unknown): { writtenSoFar: string; questionInput: un
   return null;
 }
 
-const FILE_NAME = /(?:^|[\s`'"(])((?:[\w.-]+\/)*[\w-]+\.[a-z][a-z0-9]{0,5})(?=$|[\s`'"),:;?!]|\.(?:\s|$))/gi;
+const FILE_NAME = /(?:^|[\s`'"(=])((?:[\w.-]+\/)*[\w-]+\.[a-z][a-z0-9]{0,5})(?=$|[\s`'"),:;?!]|\.(?:\s|$))/gi;
 
 /** The file a question names (`hello.ts`, src/app.js, "the README"), or null. */
 function namedFile(text: string): string | null {
@@ -283,6 +284,13 @@ function typedQuestion(input: unknown): string {
   const text = lastUserText(input);
   const start = text.indexOf("<attachment ");
   return (start === -1 ? text : text.slice(0, start)).trim();
+}
+
+/** The last user message as a person would repeat it: what they typed, and the names of what they attached (never the markup). */
+function spokenText(input: unknown): string {
+  const labels = [...lastUserText(input).matchAll(/<attachment kind="[^"]*" label="([^"]*)">/g)].map((match) => `\`${match[1]}\``);
+  const typed = typedQuestion(input);
+  return labels.length === 0 ? typed : `${typed} (with ${labels.join(", ")} attached)`;
 }
 
 /** Attachments travel in the user message as `<attachment kind=… label=…>` blocks holding a fenced copy. */
@@ -383,7 +391,7 @@ function answerAfterTools(request: ScriptInput, ran: readonly RanCall[]): Planne
   if (declined) {
     return [message(`Understood: you declined \`${declined.name}\`, so I did not do it and will not try it again unasked. Tell me what you would like instead, or paste the part you want me to look at.`)];
   }
-  if (ran.every((call) => call.name === "update_tasks")) return [message(CARRIES_OUT_PLAN.test(question) ? demoCarriedOutAnswer() : demoPlanAnswer())];
+  if (ran.every((call) => call.name === "update_tasks")) return [message(CARRIES_OUT_PLAN.test(question) ? demoCarriedOutAnswer(carriedOutItems(request.instructions)) : demoPlanAnswer())];
   const several = planSeveralFiles(request, ran);
   if (several) return several;
   const call = ran[ran.length - 1] as RanCall;
@@ -391,6 +399,7 @@ function answerAfterTools(request: ScriptInput, ran: readonly RanCall[]): Planne
   if (call.name === "read_file") {
     const content = call.output.split("\n").slice(1).join("\n");
     if (/^The file .* does not exist|^"/.test(call.output)) return [message(`I could not read \`${path}\`: ${call.output}`)];
+    if (WANTS_REVIEW.test(question)) return [message(reviewOf(path, content))];
     if (WANTS_SNIPPET.test(question)) return [demoSnippet(path, content)];
     const proposeEdit = offeredTools(request.tools).find((tool) => tool.name === "propose_edit");
     if (proposeEdit && WANTS_EDIT.test(question)) return [functionCall(proposeEdit, demoEdit(path, content))];
@@ -474,10 +483,16 @@ function planDemo(request: ScriptInput): PlannedItem[] {
   const question = typedQuestion(request.input);
   const images = lastUserImages(request.input);
   if (images.length > 0) return [message(describeImages(images, question))];
+  // /commit: the staged diff comes attached; the answer is the commit message itself, as the prompt asks.
+  if (asksForCommitMessage(question, request.instructions)) return [message(commitMessageFor(attached?.content ?? userText))];
   if (ASKS_FOR_RULES.test(question)) return [message(describeInstructions(request.instructions))];
   const updateTasks = tool("update_tasks");
   if (updateTasks && WANTS_PLAN.test(question)) return [functionCall(updateTasks, { items: demoTaskItems(() => "pending") })];
-  if (updateTasks && CARRIES_OUT_PLAN.test(question)) return [functionCall(updateTasks, { items: demoTaskItems(() => "done") })];
+  if (updateTasks && CARRIES_OUT_PLAN.test(question)) {
+    // The list as the person left it (ticks and removals), every step of it ticked.
+    const items = carriedOutItems(request.instructions);
+    return items.length > 0 ? [functionCall(updateTasks, { items })] : [message(demoCarriedOutAnswer(items))];
+  }
   const several = planSeveralFiles(request, []);
   if (several) return several;
   const runCommand = tool("run_command");
@@ -570,7 +585,7 @@ function instructedWord(request: ScriptInput): string | null {
 export function planOutput(request: ScriptInput): PlannedItem[] {
   const word = instructedWord(request);
   if (word !== null && !request.tool_choice) return [...(request.model === "thinker" ? [thinking(request)] : []), message(word)];
-  if (request.model === "thinker") return [thinking(request), ...(forcedToolCall(request) ?? [message(`You said: ${lastUserText(request.input)}`)])];
+  if (request.model === "thinker") return [thinking(request), ...(forcedToolCall(request) ?? [message(`You said: ${spokenText(request.input)}`)])];
   const forced = forcedToolCall(request);
   if (forced) return forced;
   if (SUMMARIZE_REQUEST.test(lastUserText(request.input))) return [summaryOf(request.input)];
