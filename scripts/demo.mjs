@@ -1,23 +1,14 @@
-// `npm run demo`: builds the VSIX, starts the relay emulator with its demo model (or uses the relay in
+// `npm run demo`: builds the VSIX, starts the relay emulator with its demo models (or uses the relay in
 // RELAY_CHAT_BASE_URL / RELAY_CHAT_API_KEY), and opens Relay Chat in a real VS Code in the browser
-// (code-server on 127.0.0.1), already pointed at the relay. Runs until Ctrl-C.
-//
-//   --port N        the code-server port (default 8080, or a free one if taken)
-//   --relay-port N  the emulator's port (default: a free one); the second, OpenRouter-like relay takes N+1,
-//                   so the CLI can be pointed at a known address (RELAY_CHAT_BASE_URL=http://127.0.0.1:N/v1)
-//   --profile P     which kind of relay the emulator behaves like: openai (default), minimal, new-api,
-//                   translated (a gateway that translates to Chat Completions); see test/emulator/profiles.ts
-//   --screenshot    open the workbench in headless Chromium, send one message, save a screenshot to
-//                   test-results/demo.png and exit (a quick check that the demo works)
-//   --locale zh-cn  VS Code's display language Chinese (Simplified), through a stand-in language pack:
-//                   Relay Chat in Chinese, VS Code's own menus in English
-//   --fresh         as a newcomer meets it: no relay set, the setup screen and the Get Started walkthrough;
-//                   the emulator's address and key are printed to enter there
+// (code-server on 127.0.0.1), already pointed at the relay, on a demo project that is its own git repository.
+// Runs until Ctrl-C. Its options: scripts/demoOptions.mjs (`npm run demo -- --help`).
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import net from "node:net";
 import path from "node:path";
+import { DEMO_USAGE, parseDemoOptions } from "./demoOptions.mjs";
+import { writeDemoWorkspace } from "./demoWorkspace.mjs";
 import { installVsix, startCodeServer } from "./vscode/codeServer.mjs";
 import { installTestLanguagePack } from "./vscode/testLanguagePack.mjs";
 import { installAll } from "./vscode/installCodeServer.mjs";
@@ -25,12 +16,19 @@ import { cacheDir, chromiumArgs, chromiumPath, repoRoot, resultsDir } from "./vs
 
 const FIRST_RELAY_NAME = "Demo relay";
 const SECOND_RELAY_NAME = "Second relay (OpenRouter-like)";
-const fresh = process.argv.includes("--fresh");
+/** The demo relay's model that its relay serves over Chat Completions only (test/emulator/chatOnlyModels.ts). */
+const CHAT_COMPLETIONS_MODEL = "deepseek-chat";
 
-const argument = (name) => {
-  const index = process.argv.indexOf(name);
-  return index >= 0 ? process.argv[index + 1] : undefined;
-};
+const options = parseDemoOptions(process.argv.slice(2));
+if (options.help) {
+  console.log(DEMO_USAGE);
+  process.exit(0);
+}
+if (options.problem) {
+  console.error(`${options.problem}\nRun \`npm run demo -- --help\` for the options.`);
+  process.exit(2);
+}
+const fresh = options.fresh;
 
 function portIsFree(port) {
   return new Promise((resolve) => {
@@ -44,24 +42,13 @@ async function startRelay() {
     console.log(`Using the relay at ${process.env.RELAY_CHAT_BASE_URL} (from RELAY_CHAT_BASE_URL).`);
     return { baseUrl: process.env.RELAY_CHAT_BASE_URL, key: process.env.RELAY_CHAT_API_KEY, model: process.env.RELAY_CHAT_MODEL ?? "", emulated: false, stop: () => {} };
   }
-  return startEmulatedRelay(argument("--profile") ?? "openai", undefined, relayPort());
+  // Beside the scripted models, one its relay serves over Chat Completions only: the panel offers the switch.
+  return startEmulatedRelay(options.profile ?? "openai", undefined, options.relayPort, ["--chat-only-models", CHAT_COMPLETIONS_MODEL]);
 }
 
-/** The port asked for with --relay-port, or undefined for a free one; a wrong value stops the demo with why. */
-function relayPort() {
-  const value = argument("--relay-port");
-  if (value === undefined) return undefined;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 1 || port > 65534) {
-    console.error(`--relay-port takes a port number from 1 to 65534, got ${JSON.stringify(value)}.`);
-    process.exit(2);
-  }
-  return port;
-}
-
-/** The relay emulator as a child process, behaving like `relayProfile`; `key` makes it accept that key; `port` (optional) its port. */
-async function startEmulatedRelay(relayProfile, key, port) {
-  const child = spawn(process.execPath, ["--require", "tsx/cjs", path.join(repoRoot, "test/emulator/main.ts"), "--profile", relayProfile, ...(key ? ["--key", key] : []), ...(port ? ["--port", String(port)] : [])], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
+/** The relay emulator as a child process, behaving like `relayProfile`; `key` makes it accept that key; `port` (optional) its port; `extra`: more of test/emulator/main.ts's arguments. */
+async function startEmulatedRelay(relayProfile, key, port, extra = []) {
+  const child = spawn(process.execPath, ["--require", "tsx/cjs", path.join(repoRoot, "test/emulator/main.ts"), "--profile", relayProfile, ...(key ? ["--key", key] : []), ...(port ? ["--port", String(port)] : []), ...extra], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
   const line = await new Promise((resolve, reject) => {
     let buffered = "";
     child.stdout.on("data", (chunk) => {
@@ -75,27 +62,9 @@ async function startEmulatedRelay(relayProfile, key, port) {
   return { baseUrl, key: acceptedKey, model: "demo", emulated: true, stop: () => child.kill("SIGTERM") };
 }
 
-function writeDemoWorkspace() {
-  const folder = path.join(cacheDir, "demo-workspace");
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(path.join(folder, "README.md"), "# Demo project\n\nA small folder for trying Relay Chat.\n\nThe model can read this file with the read_file tool, after you approve the call.\n");
-  writeFileSync(path.join(folder, "hello.ts"), 'export function greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n');
-  // Project rules the model is told (the Rules chip lists them; ask the demo model "what are my rules?").
-  writeFileSync(path.join(folder, "AGENTS.md"), "# Demo project rules\n\nKeep answers short. Name files with workspace-relative paths.\n");
-  mkdirSync(path.join(folder, ".github", "instructions"), { recursive: true });
-  writeFileSync(path.join(folder, ".github", "instructions", "typescript.instructions.md"), '---\napplyTo: "**/*.ts"\n---\nTypeScript: prefer named exports and explicit return types.\n');
-  // A prompt file: type / in the message box and pick /review (its text goes with that message only).
-  mkdirSync(path.join(folder, ".github", "prompts"), { recursive: true });
-  writeFileSync(
-    path.join(folder, ".github", "prompts", "review.prompt.md"),
-    "---\ndescription: Review a file for bugs and unclear names\nargument-hint: file=NAME\ntools: [read_file, find_files]\n---\nReview ${input:file:the file} for bugs, unclear names and missing tests. List each finding with its line; do not change files.\n",
-  );
-  return folder;
-}
-
 /** The panel's words in the demo's display language (the English text itself without --locale). */
 function panelText(english) {
-  const locale = argument("--locale");
+  const locale = options.locale;
   if (!locale) return english;
   const bundle = JSON.parse(readFileSync(path.join(repoRoot, "l10n", `bundle.l10n.${locale}.json`), "utf8"));
   return bundle[english] ?? english;
@@ -103,7 +72,7 @@ function panelText(english) {
 
 /** A manifest string (package.nls.json) in the demo's display language. */
 function manifestText(key) {
-  const locale = argument("--locale");
+  const locale = options.locale;
   const strings = JSON.parse(readFileSync(path.join(repoRoot, locale ? `package.nls.${locale}.json` : "package.nls.json"), "utf8"));
   return strings[key];
 }
@@ -117,7 +86,8 @@ async function withWorkbench(url, folder, name, check) {
   const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(`${url}?folder=${encodeURIComponent(folder)}`);
+    // A loaded machine (the tests beside it) can take longer than playwright's 30 s default to serve the workbench.
+    await page.goto(`${url}?folder=${encodeURIComponent(folder)}`, { timeout: 120_000 });
     // The walkthrough's step media are webviews too: the chat view is the one from this extension.
     const view = page.frameLocator('iframe.webview.ready[src*="extensionId=relay-chat.relay-chat"]').frameLocator("#active-frame");
     try {
@@ -158,7 +128,27 @@ function screenshotCheck(url, folder) {
     if (!shown.includes(panelText("completed"))) throw new Error(`The demo answer did not complete; its receipt says: ${shown}`);
     // The demo workspace's AGENTS.md goes with every message: the Rules chip in the message box says so.
     await view.locator(".rules-chip").waitFor({ timeout: 60_000 });
+    await commitCheck(page, view, message);
   });
+}
+
+/**
+ * /commit: the demo project is its own git repository with a staged change, so the demo model's message for it
+ * lands in the Source Control box: a short summary line of that change, not the demo's help text.
+ */
+async function commitCheck(page, view, message) {
+  await message.fill("/commit");
+  await message.press("Enter");
+  // The first Enter may pick /commit in the / menu (the box then reads "/commit "): the next one sends it.
+  if ((await message.inputValue()).trim() !== "") await message.press("Enter");
+  await view.getByRole("region", { name: panelText("Turn details") }).nth(1).waitFor({ timeout: 60_000 });
+  const box = page.locator(".scm-editor .view-lines").first();
+  await box.getByText(/\S/).first().waitFor({ timeout: 60_000 });
+  const written = (await box.innerText()).trim();
+  if (!/farewell/i.test(written.split("\n")[0]) || written.length > 300) throw new Error(`/commit put this in the Source Control box, not a message for the staged change: ${written}`);
+  console.log(`/commit wrote: ${written.split("\n")[0]}`);
+  // Back to the chat for the screenshot.
+  await openRelayChat(page);
 }
 
 /** --fresh --screenshot: the walkthrough opened by itself and the panel says what is missing. */
@@ -168,6 +158,36 @@ function freshScreenshotCheck(url, folder) {
     await openRelayChat(page);
     await view.getByText(panelText("No relay address is set.")).waitFor({ timeout: 60_000 });
   });
+}
+
+/** What to do with the demo once it runs: what to ask, each relay's address and key, the command line. */
+function printWhatToTry({ relay, secondRelay, git }) {
+  const v1 = (baseUrl) => (relay.emulated ? `${baseUrl}/v1` : baseUrl);
+  if (fresh) {
+    console.log("Fresh start: no relay is set. Open it in a browser and follow Get Started with Relay Chat, with:");
+    console.log(`  base URL  ${v1(relay.baseUrl)}`);
+    // A real relay's key is never printed: the person has it.
+    console.log(relay.emulated ? `  API key   ${relay.key}   (the emulator's throwaway key)` : "  API key   the one in RELAY_CHAT_API_KEY");
+    if (relay.model) console.log(`  model     ${relay.model}`);
+  } else {
+    console.log("Open it in a browser, click the Relay Chat icon in the activity bar, and try:");
+    console.log('  "Hello!"  ·  "Explain hello.ts"  ·  "Add a comment to hello.ts"  ·  "Run `ls`"  ·  "Write something long"');
+    if (git) console.log("  #Changes and /commit: the demo project is a git repository with a change to hello.ts staged");
+    if (relay.emulated) console.log(`  ${CHAT_COMPLETIONS_MODEL} in the model picker: its relay serves it over Chat Completions only, and the panel offers the switch`);
+  }
+  if (relay.emulated && !fresh) {
+    console.log("\nThe relays (the emulator's throwaway keys):");
+    const width = Math.max(FIRST_RELAY_NAME.length, secondRelay ? SECOND_RELAY_NAME.length : 0);
+    console.log(`  ${FIRST_RELAY_NAME.padEnd(width)}  ${v1(relay.baseUrl)}  key ${relay.key}  (set for you)`);
+    if (secondRelay) {
+      console.log(`  ${SECOND_RELAY_NAME.padEnd(width)}  ${v1(secondRelay.baseUrl)}  key ${secondRelay.key}`);
+      console.log(`  ${"".padEnd(width)}  a key is stored per relay: run "Relay Chat: Set API Key", pick this relay and enter its key;`);
+      console.log(`  ${"".padEnd(width)}  its answers then show their cost, and the status bar its balance`);
+    }
+  }
+  console.log("\nThe command line against the demo relay (after `npm link`, `relay-chat` does the same as `node dist/cli.js`):");
+  console.log(`  export RELAY_CHAT_BASE_URL=${v1(relay.baseUrl)} RELAY_CHAT_API_KEY=${relay.emulated ? relay.key : "..."}`);
+  console.log(`  node dist/cli.js ask --model ${relay.model || "MODEL"} "Hello"`);
 }
 
 async function main() {
@@ -180,9 +200,11 @@ async function main() {
   const relay = await startRelay();
   // A second relay of another kind beside the first, so switching, cost and balance can be seen: it prices
   // its answers and reports what it billed and the key's balance, as OpenRouter does.
-  const secondRelay = relay.emulated && !fresh ? await startEmulatedRelay("openrouter", relay.key, relayPort() === undefined ? undefined : relayPort() + 1) : null;
-  const folder = writeDemoWorkspace();
-  const wantedPort = Number(argument("--port") ?? 8080);
+  const secondRelay = relay.emulated && !fresh ? await startEmulatedRelay("openrouter", relay.key, options.relayPort === undefined ? undefined : options.relayPort + 1) : null;
+  const folder = path.join(cacheDir, "demo-workspace");
+  const workspace = writeDemoWorkspace(folder);
+  if (!workspace.git) console.log(`The demo project is not a git repository (${workspace.problem}): #Changes and /commit will say so.`);
+  const wantedPort = options.port ?? 8080;
   const port = (await portIsFree(wantedPort)) ? wantedPort : undefined;
   const profile = mkdtempSync(path.join(os.tmpdir(), "relay-chat-demo-"));
   const userDataDir = path.join(profile, "user-data");
@@ -190,7 +212,7 @@ async function main() {
   mkdirSync(userDataDir, { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
   installVsix(vsix, { userDataDir, extensionsDir });
-  const locale = argument("--locale");
+  const locale = options.locale;
   if (locale) installTestLanguagePack(locale, { userDataDir, extensionsDir });
   const server = await startCodeServer({
     port,
@@ -210,6 +232,8 @@ async function main() {
       // text a few times and the panel offers Summarize earlier turns (the OpenRouter-like relay lists the window itself).
       ...(relay.emulated ? { "relayChat.contextWindows": { "small-window": 16000 } } : {}),
       "workbench.colorTheme": "Default Dark Modern",
+      // The demo project is its own repository: Source Control shows its staged change and /commit writes there.
+      "git.enabled": true,
     },
     // The key reaches the extension through its documented environment fallback, never a setting;
     // RELAY_CHAT_BASE_URL beside it binds it to this relay, so it is used without asking. A fresh start
@@ -224,7 +248,7 @@ async function main() {
     secondRelay?.stop();
     rmSync(profile, { recursive: true, force: true });
   };
-  if (process.argv.includes("--screenshot")) {
+  if (options.screenshot) {
     try {
       await (fresh ? freshScreenshotCheck : screenshotCheck)(server.url, folder);
     } finally {
@@ -233,20 +257,7 @@ async function main() {
     return;
   }
   console.log(`\nRelay Chat is running in VS Code at ${server.url}?folder=${encodeURIComponent(folder)}`);
-  if (fresh) {
-    console.log("Fresh start: no relay is set. Open it in a browser and follow Get Started with Relay Chat, with:");
-    console.log(`  base URL  ${relay.baseUrl}/v1`);
-    // A real relay's key is never printed: the person has it.
-    console.log(relay.emulated ? `  API key   ${relay.key}   (the emulator's throwaway key)` : "  API key   the one in RELAY_CHAT_API_KEY");
-    if (relay.model) console.log(`  model     ${relay.model}`);
-  } else {
-    console.log("Open it in a browser, click the Relay Chat icon in the activity bar, and try:");
-  }
-  if (secondRelay) {
-    console.log(`A second relay, "${SECOND_RELAY_NAME}", is in the model picker. Its key is stored per relay: run "Relay Chat: Set API Key",`);
-    console.log(`pick "${SECOND_RELAY_NAME}" and enter ${secondRelay.key} (the emulator's throwaway key); its answers then show their cost and its balance.`);
-  }
-  console.log('  "Hello!"  ·  "Explain hello.ts"  ·  "Add a comment to hello.ts"  ·  "Run `ls`"  ·  "Write something long"');
+  printWhatToTry({ relay, secondRelay, git: workspace.git });
   console.log("Press Ctrl-C to stop.");
   const shutdown = () => stopAll().then(() => process.exit(0));
   process.once("SIGINT", shutdown);
