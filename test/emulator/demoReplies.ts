@@ -1,6 +1,7 @@
-// Answers of the demo model to the panel's commands, written the way a model would: /commit gets a commit
-// message for the staged diff it is sent (the panel puts the answer in the Source Control box as it is), and a
-// review (the demo's /review prompt file) lists findings for the file it read.
+// Answers of the demo model to the panel's commands and context, written the way a model would: /commit gets a
+// commit message for the staged diff it is sent (the panel puts the answer in the Source Control box as it is), a
+// review (the demo's /review prompt file) lists findings for the file it read, and context attached with `#`
+// (Changes, Problems, Terminal, a folder, a symbol) is answered from what it holds.
 
 /** The /commit request: its prompt (src/instructions/slashCommands.ts) or the message the panel composes. */
 export function asksForCommitMessage(question: string, instructions: string | null | undefined): boolean {
@@ -60,4 +61,52 @@ export function reviewOf(path: string, content: string): string {
   const todo = lines.flatMap((line, index) => (/\b(TODO|FIXME)\b/.test(line) ? [`- Line ${index + 1}: an open ${/FIXME/.test(line) ? "FIXME" : "TODO"}.`] : []));
   const all = [...findings, ...todo];
   return [`Review of \`${path}\` (${lines.length - (content.endsWith("\n") ? 1 : 0)} lines):`, all.length > 0 ? all.join("\n") : "- Nothing to report: it declares nothing a reader would call.", "I changed no files."].join("\n\n");
+}
+
+/** A block the panel attached to the message (src/panel/messageAttachments.ts): its kind, label and fenced text. */
+export interface SentAttachment {
+  kind: string;
+  label: string;
+  content: string;
+}
+
+/** Every attachment block of a user message, in order. */
+export function attachmentsOf(text: string): SentAttachment[] {
+  return [...text.matchAll(/<attachment kind="([^"]*)" label="([^"]*)">\n(`{3,})[^\n]*\n([\s\S]*?)\n\3\n<\/attachment>/g)].map((match) => ({ kind: match[1]!, label: match[2]!, content: match[4]! }));
+}
+
+/** The kinds a person attaches on purpose with `#` (a file may just be the active editor going along). */
+export const CONTEXT_KINDS = new Set(["changes", "problems", "terminal", "folder", "symbol"]);
+
+/** What the demo can say of attached context: a line or two per attachment, from its text. */
+export function describeContext(attachments: readonly SentAttachment[]): string {
+  return attachments.map(describeOne).join("\n\n");
+}
+
+function describeOne({ kind, label, content }: SentAttachment): string {
+  const lines = content.split("\n").filter((line) => line.trim() !== "");
+  switch (kind) {
+    case "changes": {
+      if (!content.includes("diff --git") && !content.includes("Untracked files")) return "You attached the working tree's changes, and there are none: it matches the last commit.";
+      const sections = content.split(/\n\n(?=(?:Staged changes|Unstaged changes|Untracked files) \()/);
+      const described = sections.flatMap((section) => {
+        const where = /^Staged/.test(section) ? "staged" : /^Unstaged/.test(section) ? "not staged" : null;
+        if (where === null) return section.split("\n").slice(1).map((file) => `- \`${file}\` (untracked)`);
+        return changesOf(section).map((file) => {
+          const declared = file.added.map((line) => DECLARATION.exec(line)?.[1]).filter((name): name is string => name !== undefined);
+          return `- \`${file.path}\` (${where}): ${file.added.length} line${file.added.length === 1 ? "" : "s"} added, ${file.removed} removed${declared.length > 0 ? `; it adds ${declared.map((name) => `\`${name}()\``).join(", ")}` : ""}.`;
+        });
+      });
+      const staged = sections.some((section) => /^Staged/.test(section));
+      return ["You attached the working tree's changes:", described.join("\n"), staged ? "Send `/commit` and I will write the commit message for the staged part." : "Stage what belongs together, then `/commit` writes its message."].join("\n\n");
+    }
+    case "problems":
+      return lines.length === 0 || /^No problems/i.test(lines[0]!) ? "You attached the Problems list, and it is empty." : `You attached the Problems list (${lines.length} line${lines.length === 1 ? "" : "s"}). The first: ${lines[0]}`;
+    case "terminal":
+      return `You attached the terminal's last command. It begins:\n\n\`\`\`text\n${lines.slice(0, 6).join("\n")}\n\`\`\``;
+    case "folder":
+      return `You attached the folder \`${label}\`: ${lines[0] ?? "no files"}`;
+    default:
+      return `You attached \`${label}\` (${lines.length} line${lines.length === 1 ? "" : "s"}), beginning \`${(lines[0] ?? "").trim().slice(0, 80)}\`.`;
+  }
 }

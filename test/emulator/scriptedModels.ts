@@ -6,7 +6,7 @@ import type { PlannedItem } from "./outputPlan";
 import { longMarkdownAnswer } from "./longAnswer";
 import { splitIntoArgumentDeltas, splitIntoWordDeltas } from "./tokenCounting";
 import { CARRIES_OUT_PLAN, WANTS_PLAN, carriedOutItems, demoCarriedOutAnswer, demoPlanAnswer, demoTaskItems } from "./taskListDemo";
-import { WANTS_REVIEW, asksForCommitMessage, commitMessageFor, reviewOf } from "./demoReplies";
+import { CONTEXT_KINDS, WANTS_REVIEW, asksForCommitMessage, attachmentsOf, commitMessageFor, describeContext, reviewOf } from "./demoReplies";
 
 /** The models every emulator knows how to answer; any other listed model id behaves like `echo`. */
 export const SCRIPTED_MODEL_IDS = ["echo", "tools", "tools-parallel", "reasoning", "long", "demo", "thinker", "run-message", "run-command", "small-window"] as const;
@@ -497,6 +497,9 @@ function planDemo(request: ScriptInput): PlannedItem[] {
   if (several) return several;
   const runCommand = tool("run_command");
   const file = namedFile(question);
+  // Context attached with # (Changes, Problems, Terminal...) is what a question without its own subject is about.
+  const context = attachmentsOf(userText).filter((attachment) => CONTEXT_KINDS.has(attachment.kind));
+  if (context.length > 0 && !file && !WANTS_COMMAND.test(question)) return [message(describeContext(context))];
   if (runCommand && WANTS_COMMAND.test(question)) {
     const command = /`([^`]+)`/.exec(question)?.[1] ?? (file ? `wc -l ${file}` : "ls -la");
     return [functionCall(runCommand, { command })];

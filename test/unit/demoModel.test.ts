@@ -15,6 +15,7 @@ import { defineTool } from "../../src/tools/toolContract";
 import { ToolRegistry } from "../../src/tools/toolRegistry";
 import { composeMessage } from "../../src/panel/messageAttachments";
 import { IMAGE_TOKEN_ESTIMATE } from "../../src/chat/spendGuard";
+import { formatChanges } from "../../src/tools/workspaceContextText";
 import type { ChatHarness } from "../fixtures/chat/chatHarness";
 import { finishedTurn, startChatHarness } from "../fixtures/chat/chatHarness";
 
@@ -193,6 +194,18 @@ describe("the demo model", () => {
     const session = harness.newSession({ settings: { model: "demo" } });
     const turn = finishedTurn(await session.send(composeMessage("/commit", [{ kind: "file", label: "Staged changes of demo-workspace", text: diff, language: "diff" }])));
     assert.equal(answerTextOf(turn), "Add farewell() to hello.ts\n\n- hello.ts: 4 lines added, 0 removed");
+  });
+
+  it("asked about the #Changes it was given, says which files changed and how, and offers /commit", async () => {
+    const staged = "diff --git a/hello.ts b/hello.ts\nindex 1111111..2222222 100644\n--- a/hello.ts\n+++ b/hello.ts\n@@ -1,3 +1,7 @@\n export function greet(name: string): string {\n   return `Hello, ${name}!`;\n }\n+\n+export function farewell(name: string): string {\n+  return `Goodbye, ${name}!`;\n+}\n";
+    const changes = formatChanges({ staged, unstaged: "", untracked: ["notes.md"] });
+    const session = harness.newSession({ settings: { model: "demo" }, tools: demoTools("approve") });
+    const turn = finishedTurn(await session.send(composeMessage("What did I change?", [{ kind: "changes", label: "Changes", text: changes.text, language: "diff" }])));
+    assert.deepEqual(approvals, [], "the attached changes are enough: no tool is proposed");
+    assert.equal(
+      answerTextOf(turn),
+      "You attached the working tree's changes:\n\n- `hello.ts` (staged): 4 lines added, 0 removed; it adds `farewell()`.\n- `notes.md` (untracked)\n\nSend `/commit` and I will write the commit message for the staged part.",
+    );
   });
 
   it("the reasoning models repeat what was typed and name attachments, never the attachment markup", async () => {
