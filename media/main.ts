@@ -62,6 +62,9 @@ class PanelApp {
         // A delta for a turn that is not streaming here is stale: the turn's next patch carries its text.
         this.view?.appendAnswer(message.turnId, message.text);
         return;
+      case "contentWait":
+        this.view?.showContentWait(message.turnId, message.seconds);
+        return;
       case "focusInput":
         this.view?.focusInput();
         return;

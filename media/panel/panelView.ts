@@ -160,6 +160,11 @@ export class PanelView {
     this.firstTurnId = firstTurnId;
   }
 
+  /** How long the turn's request has waited for content; null: it is not waiting. */
+  showContentWait(turnId: string, seconds: number | null): void {
+    this.turnList.showContentWait(turnId, seconds);
+  }
+
   appendAnswer(turnId: string, delta: string): boolean {
     const appended = this.turnList.appendAnswer(turnId, delta);
     if (appended) this.follower.contentChanged();

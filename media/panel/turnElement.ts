@@ -54,6 +54,8 @@ export class TurnElement {
   /** "Working…": made when the turn is first seen unfinished (most turns of a long conversation never are). */
   private progress: { root: HTMLElement; label: HTMLElement } | null = null;
   private waitingForApproval = false;
+  /** Seconds the running request has waited for content, when long enough to say (src/panel/contentWait.ts). */
+  private contentWaitSeconds: number | null = null;
   private readonly footerSlot = element("div", { className: "footer-slot" });
   private readonly summarySlot = element("div", { className: "summary-slot" });
   private summarySignature = "";
@@ -142,6 +144,13 @@ export class TurnElement {
     if (this.progress !== null) this.labelProgress(this.progress, localizer);
   }
 
+  /** A running request that has waited long for content says for how long, in its "Working…" line. */
+  setContentWait(seconds: number | null, localizer: Localizer): void {
+    if (seconds === this.contentWaitSeconds) return;
+    this.contentWaitSeconds = seconds;
+    if (this.progress !== null) this.labelProgress(this.progress, localizer);
+  }
+
   private showProgress(shown: boolean): void {
     if (this.progress === null) {
       if (!shown) return;
@@ -154,7 +163,11 @@ export class TurnElement {
   }
 
   private labelProgress(progress: { root: HTMLElement; label: HTMLElement }, localizer: Localizer): void {
-    progress.label.textContent = this.waitingForApproval ? localizer.text("Waiting for your approval") : localizer.text("Working…");
+    progress.label.textContent = this.waitingForApproval
+      ? localizer.text("Waiting for your approval")
+      : this.contentWaitSeconds !== null
+        ? localizer.format("Working… no new content for {0} s", this.contentWaitSeconds)
+        : localizer.text("Working…");
     progress.root.classList.toggle("waiting-for-approval", this.waitingForApproval);
   }
 

@@ -168,6 +168,10 @@ export class TurnList {
     for (const turnElement of this.turns.values()) turnElement.setWaitingForApproval(waiting, this.localizer);
   }
 
+  showContentWait(turnId: string, seconds: number | null): void {
+    this.turns.get(turnId)?.setContentWait(seconds, this.localizer);
+  }
+
   /** False when the turn is unknown or not streaming. */
   appendAnswer(turnId: string, delta: string): boolean {
     return this.turns.get(turnId)?.appendAnswer(delta) ?? false;

@@ -14,6 +14,8 @@ import type { ChatTools, ToolCallEvent } from "./toolRound";
 
 /** Progress for the panel. Snapshots arrive once per received batch of events, not per event. */
 export interface ChatSessionListener {
+  /** A request of the turn is about to be sent (it is saved, in progress). */
+  onRequestStart?(turnId: string): void;
   onSnapshot?(turnId: string, snapshot: ResponseSnapshot): void;
   /**
    * Answer text that arrived for the turn, in order, as it arrives (once per received batch): appended to

@@ -51,8 +51,14 @@ export interface RequestRecord {
   otherRelayReasoningLeftOut?: number;
   /** "chat": sent over Chat Completions (/v1/chat/completions); absent: the Responses interface. */
   protocol?: "chat";
-  /** Reasoning items of the history a Chat Completions request could not carry, left out of it. */
+  /** Reasoning items of the history a Chat Completions request could not carry (the Responses interface's), left out of it. */
   chatReasoningLeftOut?: number;
+  /** Parts of messages (files and the like) a Chat Completions request could not carry, left out of it. */
+  chatPartsLeftOut?: number;
+  /** Reasoning read from Chat Completions answers, left out of a request over the Responses interface (it has no field for it). */
+  responsesReasoningLeftOut?: number;
+  /** Tool calls the answer proposed beyond the most one answer may hold: refused, never run. */
+  refusedToolCalls?: number;
   streamed: boolean;
   maxOutputTokens: number | null;
   outcome: RequestState;
@@ -66,7 +72,7 @@ export interface RequestRecord {
   responseId: string | null;
   /** Usage to show and add up; null when the relay reported none, or only zeros for a non-empty answer. */
   usage: Usage | null;
-  /** What the relay sent as usage when it is not counted (all zeros), kept for the record. */
+  /** What the relay sent as usage when it is not what is counted (all zeros, or figures that cannot be believed), kept for the record. */
   reportedUsage?: Usage;
   /** Latency to the first byte and to the end, for the receipt; absent in files saved before they existed. */
   firstByteMs?: number | null;

@@ -2,6 +2,7 @@ import type { BilledCost } from "../relay/billedCost";
 import type { ModelPrice } from "../relay/modelPrice";
 import { MAX_REQUEST_COST, saneNumber } from "../relay/saneNumber";
 import type { Usage } from "../relay/types";
+import { usageDetail, usageFigure } from "../relay/usage";
 import type { LedgerRow } from "./requestLedger";
 
 // What a request cost, in money: the relay's billed figure where it reports one, and an estimate from
@@ -26,11 +27,10 @@ export const UNKNOWN_COST: RequestCost = Object.freeze({ estimated: null, billed
  */
 export function estimatedCost(usage: Usage | null, price: ModelPrice | null): number | null {
   if (!usage || !price) return null;
-  const input = usage.input_tokens;
-  const output = usage.output_tokens;
-  if (!isCount(input) || !isCount(output)) return null;
-  const cachedReported = usage.input_tokens_details?.cached_tokens;
-  const cached = isCount(cachedReported) ? Math.min(cachedReported, input) : 0;
+  const input = usageFigure(usage, "input_tokens");
+  const output = usageFigure(usage, "output_tokens");
+  if (input === null || output === null) return null;
+  const cached = Math.min(usageDetail(usage, "cached_tokens") ?? 0, input);
   const cachedPrice = price.cachedInputPerMillion ?? price.inputPerMillion;
   // Absurd counts or prices (saneNumber.ts) make an absurd figure: unknown, not Infinity.
   return saneCost(((input - cached) * price.inputPerMillion + cached * cachedPrice + output * price.outputPerMillion) / 1_000_000);
@@ -87,6 +87,3 @@ function saneCost(amount: unknown): number | null {
   return saneNumber(amount, { max: MAX_REQUEST_COST });
 }
 
-function isCount(value: unknown): value is number {
-  return typeof value === "number" && Number.isFinite(value) && value >= 0;
-}

@@ -1,3 +1,4 @@
+import { chatReasoningOf, isPortableChatReasoning } from "../relay/chatCompletions/chatReasoning";
 import { userMessage } from "../relay/requestBuilder";
 import type { InputItem } from "../relay/types";
 import { answerTextOf } from "./answerText";
@@ -13,7 +14,9 @@ import { pathTo } from "./conversation";
 /**
  * The history items a turn adds: each request's input, then its output when it completed. Sent to `relay`,
  * reasoning items another relay produced are left out: their encrypted content is that relay's (or its
- * provider's) and another one cannot read it. Requests saved before relays were recorded count as any relay's.
+ * provider's) and another one cannot read it. Reasoning a model gave as plain text over Chat Completions is its
+ * own words and goes anywhere (stripping it would make a thinking model refuse the history, chatReasoning.ts).
+ * Requests saved before relays were recorded count as any relay's.
  */
 export function turnHistoryItems(turn: Turn, relay?: string): InputItem[] {
   if (turn.legacyItems) return turn.legacyItems;
@@ -73,7 +76,7 @@ export function reasoningFromOtherRelays(conversation: Conversation, turn: Turn,
   const requests = [...pathTo(conversation, turn.parentId).filter((each) => each.outcome.kind === "completed" && !each.legacyItems), turn].flatMap((each) => each.requests);
   return requests
     .filter((request) => fromOtherRelay(request, relay) && request.outcome.kind === "completed")
-    .reduce((count, request) => count + request.output.filter((item) => item.type === "reasoning").length, 0);
+    .reduce((count, request) => count + request.output.filter(staysWithItsRelay).length, 0);
 }
 
 /** What the next new message on the active branch would be sent after. */
@@ -82,12 +85,30 @@ export function activeHistoryItems(conversation: Conversation): InputItem[] {
 }
 
 /**
- * The items actually sent. Under `store: false` the service keeps nothing, so a reasoning item can only be
- * resent with its `encrypted_content`; one without it would fail the whole request ("Item with id 'rs_…'
- * not found"). Such items stay in the conversation for display and are left out here.
+ * The items actually sent over `protocol`. Under `store: false` the service keeps nothing, so on the Responses
+ * interface a reasoning item can only be resent with its `encrypted_content`; one without it would fail the
+ * whole request ("Item with id 'rs_…' not found"). Reasoning read from Chat Completions goes back over that wire
+ * only (chatReasoning.ts); Responses reasoning stays in for Chat Completions too, where the adapter leaves it out
+ * and counts it. Items left out stay in the conversation for display.
  */
-export function sendableItems(items: readonly InputItem[]): InputItem[] {
-  return items.filter((item) => item.type !== "reasoning" || (typeof item.encrypted_content === "string" && item.encrypted_content !== ""));
+export function sendableItems(items: readonly InputItem[], protocol?: "chat"): InputItem[] {
+  return items.filter((item) => item.type !== "reasoning" || hasEncryptedReasoning(item) || (protocol === "chat" && chatReasoningOf(item) !== null));
+}
+
+/** How many reasoning items read from Chat Completions a request over the Responses interface leaves out. */
+export function chatReasoningLeftOfResponses(items: readonly InputItem[]): number {
+  return items.filter((item) => chatReasoningOf(item) !== null).length;
+}
+
+function hasEncryptedReasoning(item: InputItem): boolean {
+  return typeof item.encrypted_content === "string" && item.encrypted_content !== "";
+}
+
+/** A reasoning item another relay cannot take: all but plain-text Chat Completions reasoning. */
+function staysWithItsRelay(item: InputItem): boolean {
+  if (item.type !== "reasoning") return false;
+  const carried = chatReasoningOf(item);
+  return carried === null || !isPortableChatReasoning(carried);
 }
 
 export const ENCRYPTED_REASONING = "reasoning.encrypted_content";
@@ -121,7 +142,7 @@ function requestItems(requests: readonly RequestRecord[], relay: string | undefi
   for (const request of requests) {
     items.push(...request.input);
     if (request.outcome.kind !== "completed") continue;
-    items.push(...(relay !== undefined && fromOtherRelay(request, relay) ? request.output.filter((item) => item.type !== "reasoning") : request.output));
+    items.push(...(relay !== undefined && fromOtherRelay(request, relay) ? request.output.filter((item) => !staysWithItsRelay(item)) : request.output));
   }
   return items;
 }

@@ -1,6 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import type { Conversation, Turn } from "./conversation";
 import { childrenOf, findTurn, requireTurn } from "./conversation";
+import { usageFigure } from "../relay/usage";
 
 // What an `incomplete` answer offers: Continue (one new request carrying the partial answer) and Retry
 // with a larger output budget. Both are new requests the relay may bill, so both are offered, never sent.
@@ -41,6 +42,6 @@ export function lastBudgetOf(turn: Turn, fallback: number | null): number | null
 
 export function largerBudgetFor(turn: Turn): number {
   const last = turn.requests[turn.requests.length - 1];
-  const used = typeof last?.usage?.output_tokens === "number" ? last.usage.output_tokens : 0;
+  const used = usageFigure(last?.usage, "output_tokens") ?? 0;
   return Math.max(MINIMUM_RETRY_BUDGET, 2 * (last?.maxOutputTokens ?? 0), 2 * used);
 }

@@ -1,5 +1,6 @@
 import type { ModelPrice } from "../relay/modelPrice";
-import type { RequestResult, ResponseHeadersInfo } from "../relay/types";
+import type { RequestResult, ResponseHeadersInfo, Usage } from "../relay/types";
+import { tokenCount, usageDetail, usageFigure } from "../relay/usage";
 import { addCost, costOfLedgerRow, costTotal, requestCost } from "./cost";
 import type { CostTotal } from "./cost";
 import type { InstructionsRecord, RequestPurpose, RequestRecord } from "./conversation";
@@ -129,10 +130,7 @@ export function ledgerRowFor(result: RequestResult, context: Omit<LedgerContext,
     requestId: result.requestId,
     ...(result.requestIds.length > 1 ? { requestIds: result.requestIds } : {}),
     responseId: result.snapshot.responseId,
-    inputTokens: numberOrNull(usage?.input_tokens),
-    cachedTokens: numberOrNull(usage?.input_tokens_details?.cached_tokens),
-    outputTokens: numberOrNull(usage?.output_tokens),
-    reasoningTokens: numberOrNull(usage?.output_tokens_details?.reasoning_tokens),
+    ...tokenFigures(usage),
     firstByteMs: result.timing.firstByteMs === null ? null : Math.round(result.timing.firstByteMs),
     totalMs: Math.round(result.timing.totalMs),
     bytesReceived: result.bytesReceived,
@@ -191,14 +189,17 @@ export function emptyTotals(): LedgerTotals {
 
 /** The one rule for totals, used by the ledger and by the panel's running totals alike. */
 export function addToTotals(totals: LedgerTotals, row: TotalsRow): LedgerTotals {
-  const withoutUsage = row.inputTokens === null && row.outputTokens === null && mayHaveBeenBilled(row.outcome);
+  // Rows are read back from a file older versions (or another window) wrote: a figure that cannot be believed is unknown here too.
+  const input = tokenCount(row.inputTokens);
+  const output = tokenCount(row.outputTokens);
+  const withoutUsage = input === null && output === null && mayHaveBeenBilled(row.outcome);
   return {
     requests: totals.requests + 1,
     requestsWithoutUsage: totals.requestsWithoutUsage + (withoutUsage ? 1 : 0),
-    inputTokens: totals.inputTokens + (row.inputTokens ?? 0),
-    cachedTokens: totals.cachedTokens + (row.cachedTokens ?? 0),
-    outputTokens: totals.outputTokens + (row.outputTokens ?? 0),
-    reasoningTokens: totals.reasoningTokens + (row.reasoningTokens ?? 0),
+    inputTokens: totals.inputTokens + (input ?? 0),
+    cachedTokens: totals.cachedTokens + (tokenCount(row.cachedTokens) ?? 0),
+    outputTokens: totals.outputTokens + (output ?? 0),
+    reasoningTokens: totals.reasoningTokens + (tokenCount(row.reasoningTokens) ?? 0),
     bytesReceived: totals.bytesReceived + row.bytesReceived,
     // A request that produced nothing to bill costs nothing and leaves the sum exact.
     cost: mayHaveBeenBilled(row.outcome) ? addCost(totals.cost, costOfLedgerRow(row)) : totals.cost,
@@ -219,10 +220,7 @@ export function totalsRowOf(record: RequestRecord, bytesReceived = 0): TotalsRow
   const usage = record.usage;
   return {
     outcome: record.outcome.kind,
-    inputTokens: numberOrNull(usage?.input_tokens),
-    cachedTokens: numberOrNull(usage?.input_tokens_details?.cached_tokens),
-    outputTokens: numberOrNull(usage?.output_tokens),
-    reasoningTokens: numberOrNull(usage?.output_tokens_details?.reasoning_tokens),
+    ...tokenFigures(usage),
     bytesReceived,
     estimatedCost: record.cost?.estimated ?? null,
     billedCost: record.cost?.billed ?? null,
@@ -230,8 +228,9 @@ export function totalsRowOf(record: RequestRecord, bytesReceived = 0): TotalsRow
   };
 }
 
-function numberOrNull(value: unknown): number | null {
-  return typeof value === "number" && Number.isFinite(value) ? value : null;
+/** The token figures of a row: each one the relay reported and that can be believed (usage.ts), else null (unknown). */
+function tokenFigures(usage: Usage | null | undefined): Pick<LedgerRow, "inputTokens" | "cachedTokens" | "outputTokens" | "reasoningTokens"> {
+  return { inputTokens: usageFigure(usage, "input_tokens"), cachedTokens: usageDetail(usage, "cached_tokens"), outputTokens: usageFigure(usage, "output_tokens"), reasoningTokens: usageDetail(usage, "reasoning_tokens") };
 }
 
 function instructionFields(instructions: InstructionsRecord | undefined): Pick<LedgerRow, "instructionSources" | "instructionsHash"> {

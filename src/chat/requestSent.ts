@@ -32,7 +32,7 @@ export function requestSentFor(conversation: Conversation, turnId: string, reque
 /** The body of a request from its record and its whole input (history and its own items, before filtering). */
 export function requestBodyFor(
   conversation: Conversation,
-  record: Pick<RequestRecord, "model" | "toolSetId" | "include" | "maxOutputTokens" | "streamed" | "modelSettings" | "instructionsAs">,
+  record: Pick<RequestRecord, "model" | "toolSetId" | "include" | "maxOutputTokens" | "streamed" | "modelSettings" | "instructionsAs" | "protocol">,
   input: Parameters<typeof sendableItems>[0],
   instructions?: string,
 ): ResponseRequest {
@@ -40,7 +40,7 @@ export function requestBodyFor(
     model: record.model,
     instructions,
     instructionsAs: record.instructionsAs,
-    input: sendableItems(input),
+    input: sendableItems(input, record.protocol),
     tools: record.toolSetId ? conversation.toolSets?.[record.toolSetId] : undefined,
     include: record.include,
     maxOutputTokens: record.maxOutputTokens,

@@ -1,5 +1,7 @@
 import type { ModelPrice } from "../relay/modelPrice";
+import { chatReasoningSentText } from "../relay/chatCompletions/chatReasoning";
 import type { InputItem } from "../relay/types";
+import { usageFigure } from "../relay/usage";
 import type { Conversation, RequestPurpose, Turn } from "./conversation";
 import { pathTo } from "./conversation";
 import { summaryIndexIn, summaryRequestItems, summaryRequestTurn } from "./compaction";
@@ -50,11 +52,17 @@ export function estimateTokensOfText(text: string): number {
   return Math.ceil(text.length / CHARACTERS_PER_TOKEN_ESTIMATE);
 }
 
-/** Text of plain messages and tool results counts as text, an image part as IMAGE_TOKEN_ESTIMATE; anything else as its JSON. */
+/**
+ * Text of plain messages and tool results counts as text, an image part as IMAGE_TOKEN_ESTIMATE, reasoning read
+ * from Chat Completions as what goes back of it (its text once, not also the copy shown in the panel); anything
+ * else as its JSON.
+ */
 export function estimateTokensOfItems(items: readonly InputItem[]): number {
   let tokens = 0;
   for (const item of items) {
-    if (typeof item.content === "string") tokens += estimateTokensOfText(item.content);
+    const reasoning = chatReasoningSentText(item);
+    if (reasoning !== null) tokens += estimateTokensOfText(reasoning);
+    else if (typeof item.content === "string") tokens += estimateTokensOfText(item.content);
     else if (Array.isArray(item.content)) for (const part of item.content) tokens += isImagePart(part) ? IMAGE_TOKEN_ESTIMATE : estimateTokensOfText(JSON.stringify(part));
     else if (item.type === "function_call_output" && typeof item.output === "string") tokens += estimateTokensOfText(item.output);
     else tokens += estimateTokensOfText(JSON.stringify(item));
@@ -74,10 +82,11 @@ export function estimateSend(conversation: Conversation, parentId: string | null
   const lastTurn = path[path.length - 1];
   // An included incomplete turn reported no usage that counts its partial answer as history: count by characters.
   const lastRequest = lastTurn?.requests.filter((request) => request.outcome.kind === "completed").pop();
-  const usage = lastRequest?.usage;
+  // Usage a relay reported that cannot be believed (usage.ts) is no basis: the branch is counted by its characters.
+  const usedInput = usageFigure(lastRequest?.usage, "input_tokens");
   // Usage counted before a summary replaced turns would count them still: the summary's branch is counted by its characters.
-  if (lastTurn?.outcome.kind === "completed" && usage && typeof usage.input_tokens === "number" && !summarizedSince(path, lastRequest?.startedAt ?? 0)) {
-    historyTokens = usage.input_tokens + (typeof usage.output_tokens === "number" ? usage.output_tokens : 0);
+  if (lastTurn?.outcome.kind === "completed" && usedInput !== null && !summarizedSince(path, lastRequest?.startedAt ?? 0)) {
+    historyTokens = usedInput + (usageFigure(lastRequest?.usage, "output_tokens") ?? 0);
     basis = "last_usage";
   } else {
     historyTokens = estimateTokensOfItems(historyItemsBefore(conversation, parentId));
@@ -91,11 +100,11 @@ export function estimateSend(conversation: Conversation, parentId: string | null
  */
 export function estimateNextRequest(conversation: Conversation, turn: Turn, added: readonly InputItem[], thresholdTokens: number, purpose: RequestPurpose): SendEstimate {
   const last = turn.requests[turn.requests.length - 1];
-  const usage = last?.usage;
-  if (last && usage && typeof usage.input_tokens === "number") {
+  const usedInput = usageFigure(last?.usage, "input_tokens");
+  if (last && usedInput !== null) {
     // The last request's input is all resent; its output only when it completed (it is then history).
-    const resentOutput = last.outcome.kind === "completed" && typeof usage.output_tokens === "number" ? usage.output_tokens : 0;
-    return estimate(usage.input_tokens + resentOutput + estimateTokensOfItems(added), thresholdTokens, "last_usage", purpose);
+    const resentOutput = last.outcome.kind === "completed" ? usageFigure(last.usage, "output_tokens") ?? 0 : 0;
+    return estimate(usedInput + resentOutput + estimateTokensOfItems(added), thresholdTokens, "last_usage", purpose);
   }
   return estimate(estimateTokensOfItems([...requestInputFor(conversation, turn), ...added]), thresholdTokens, "characters", purpose);
 }

@@ -17,6 +17,7 @@ import type { RequestLedger } from "./requestLedger";
 import { ledgerRowFor, pendingLedgerRow } from "./requestLedger";
 import { rememberToolSet, requestBodyFor } from "./requestSent";
 import { instructionsRecordFor } from "./sentInstructions";
+import { leftOutOfWire } from "./wireLeftOut";
 
 // One HTTP request of a turn, from building it to recording its receipt, written so that a crash loses
 // as little as possible: the request (with the user's message in its input) is on disk, marked
@@ -100,9 +101,8 @@ export async function sendTurnRequest(
   const sentSettings = sentModelSettings(context.modelSettings);
   if (sentSettings) record.modelSettings = sentSettings;
   const request = requestBodyFor(conversation, record, history, instructions?.text);
-  // Chat Completions has no form for reasoning items: the adapter leaves them out, and the receipt says so.
-  const chatLeftOut = record.protocol === "chat" ? request.input.filter((item) => item.type === "reasoning").length : 0;
-  if (chatLeftOut > 0) record.chatReasoningLeftOut = chatLeftOut;
+  // What one wire cannot carry of what the other gave (reasoning, files) is left out, and the receipt says so.
+  Object.assign(record, leftOutOfWire(history, request, record.protocol));
   // As sent: a budget under the schema's minimum was raised.
   record.maxOutputTokens = request.max_output_tokens ?? null;
   // Before anything is recorded: a missing image stops the request with nothing half-written.
@@ -127,6 +127,7 @@ export async function sendTurnRequest(
     lastSavedAt = context.clock.now();
     void context.save();
   };
+  listener.onRequestStart?.(turn.id);
   const received = await context.client.send(body, {
     signal,
     ...(record.protocol === "chat" ? { protocol: "chat" as const } : {}),
@@ -178,12 +179,14 @@ function settleRecord(record: RequestRecord, result: RequestResult): void {
   else delete record.requestIds;
   record.responseId = result.snapshot.responseId;
   record.usage = result.usage;
-  if (result.usage === null && result.snapshot.usage !== null) record.reportedUsage = result.snapshot.usage;
+  // What the relay sent, when it is not what is counted: zeros for an answer, or figures that cannot be believed (usage.ts).
+  if (result.snapshot.usage !== null && result.usage !== result.snapshot.usage) record.reportedUsage = result.snapshot.usage;
   record.firstByteMs = result.timing.firstByteMs === null ? null : Math.round(result.timing.firstByteMs);
   record.totalMs = Math.round(result.timing.totalMs);
   record.output = [...result.snapshot.output];
   if (result.snapshot.omittedStreamedItems > 0) record.omittedStreamedItems = result.snapshot.omittedStreamedItems;
   if (result.snapshot.unreadableEventCount > 0) record.unreadableEvents = result.snapshot.unreadableEventCount;
+  if (result.snapshot.refusedToolCalls > 0) record.refusedToolCalls = result.snapshot.refusedToolCalls;
   if (Object.keys(result.extraHeaders).length > 0) record.extraHeaders = { ...result.extraHeaders };
   delete record.received;
 }

@@ -93,7 +93,7 @@ function askJson(result: RequestResult, cost: RequestCost): Record<string, unkno
     // Null when the relay reported none, or only zeros for a non-empty answer: unknown, never 0.
     usage: result.usage,
     cost,
-    ...(result.usage === null && result.snapshot.usage !== null ? { reportedUsage: result.snapshot.usage } : {}),
+    ...(result.snapshot.usage !== null && result.usage !== result.snapshot.usage ? { reportedUsage: result.snapshot.usage } : {}),
     omittedStreamedItems: result.snapshot.omittedStreamedItems,
     /** Events that could not be read: the answer may be missing what they held. */
     unreadableEvents: result.snapshot.unreadableEventCount,

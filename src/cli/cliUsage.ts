@@ -19,6 +19,7 @@ export const USAGE = `Usage:
 Options for every command:
   --header "NAME: VALUE"     an extra, non-secret request header (repeatable), e.g. "x-portkey-provider: openai"
   --idle-timeout SECONDS     give up on a stream when nothing arrives for this long (default 120)
+  --content-timeout SECONDS  give up on a stream when only keep-alives arrive for this long (default 600)
   --non-stream-timeout SECONDS  the whole-answer limit of a non-streamed request (default 600)
   --kind KIND                the kind of relay (${RELAY_KINDS.join(", ")}): which balance and price
                              endpoints to ask first; without it they are tried in turn
@@ -44,6 +45,7 @@ const COMMON_OPTIONS = `Options for every command:
   --base-url URL             the relay's address (or RELAY_CHAT_BASE_URL); the key only from RELAY_CHAT_API_KEY
   --header "NAME: VALUE"     an extra, non-secret request header (repeatable)
   --idle-timeout SECONDS     give up on a stream when nothing arrives for this long (default 120)
+  --content-timeout SECONDS  give up on a stream when only keep-alives arrive for this long (default 600)
   --non-stream-timeout SECONDS  the whole-answer limit of a non-streamed request (default 600)`;
 
 const COMMAND_HELP: Record<CommandName, string> = {

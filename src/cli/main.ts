@@ -43,6 +43,7 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
         "no-stream": { type: "boolean", default: false },
         "max-output-tokens": { type: "string" },
         "idle-timeout": { type: "string" },
+        "content-timeout": { type: "string" },
         "non-stream-timeout": { type: "string" },
         header: { type: "string", multiple: true },
         json: { type: "boolean", default: false },
@@ -68,10 +69,12 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
     return 0;
   }
   const idleSeconds = values["idle-timeout"] ? Number(values["idle-timeout"]) : null;
+  const contentSeconds = values["content-timeout"] ? Number(values["content-timeout"]) : null;
   const nonStreamSeconds = values["non-stream-timeout"] ? Number(values["non-stream-timeout"]) : null;
   const maxOutputTokens = values["max-output-tokens"] ? Number(values["max-output-tokens"]) : null;
-  if ((idleSeconds !== null && !(idleSeconds > 0)) || (nonStreamSeconds !== null && !(nonStreamSeconds > 0)) || (maxOutputTokens !== null && !(Number.isInteger(maxOutputTokens) && maxOutputTokens > 0))) {
-    output.stderr("--idle-timeout, --non-stream-timeout and --max-output-tokens take positive numbers.\n");
+  const badSeconds = [idleSeconds, contentSeconds, nonStreamSeconds].some((seconds) => seconds !== null && !(seconds > 0));
+  if (badSeconds || (maxOutputTokens !== null && !(Number.isInteger(maxOutputTokens) && maxOutputTokens > 0))) {
+    output.stderr("--idle-timeout, --content-timeout, --non-stream-timeout and --max-output-tokens take positive numbers.\n");
     return 2;
   }
   const protocol = values.protocol ?? "responses";
@@ -107,6 +110,7 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
       baseUrl: values["base-url"] ?? environment.RELAY_CHAT_BASE_URL,
       apiKey: environment.RELAY_CHAT_API_KEY,
       idleTimeoutMs: idleSeconds ? idleSeconds * 1000 : undefined,
+      contentTimeoutMs: contentSeconds ? contentSeconds * 1000 : undefined,
       nonStreamTimeoutMs: nonStreamSeconds ? nonStreamSeconds * 1000 : undefined,
       extraHeaders,
       userAgent: "relay-chat-cli",

@@ -157,6 +157,7 @@ export class RelayConnection implements vscode.Disposable {
       apiKey: key,
       requestIdHeaders: settings.requestIdHeaders,
       idleTimeoutMs: settings.idleTimeoutMs,
+      contentTimeoutMs: settings.contentTimeoutMs,
       nonStreamTimeoutMs: settings.nonStreamTimeoutMs,
       maxStreamBytes: settings.maxStreamBytes,
       extraHeaders: profile.extraHeaders,

@@ -27,6 +27,8 @@ export interface RelayChatSettings {
   maxOutputTokens: number | null;
   requestIdHeaders: string[];
   idleTimeoutMs: number;
+  /** How long a stream may go without content while keep-alives keep it open (relayChat.contentTimeoutSeconds). */
+  contentTimeoutMs: number;
   nonStreamTimeoutMs: number;
   maxStreamBytes: number;
   /** Non-secret headers for every request; RelayClient refuses secret-looking ones with a message. */
@@ -74,6 +76,7 @@ export function readSettings(): RelayChatSettings {
     maxOutputTokens: typeof maxOutputTokens === "number" && maxOutputTokens > 0 ? maxOutputTokens : null,
     requestIdHeaders: config.get<string[]>("requestIdHeaders", [...DEFAULT_REQUEST_ID_HEADERS]),
     idleTimeoutMs: Math.max(1, config.get<number>("idleTimeoutSeconds", 120)) * 1000,
+    contentTimeoutMs: Math.max(1, config.get<number>("contentTimeoutSeconds", 600)) * 1000,
     nonStreamTimeoutMs: Math.max(1, config.get<number>("nonStreamTimeoutSeconds", 600)) * 1000,
     maxStreamBytes: Math.max(1, config.get<number>("maxStreamMegabytes", 64)) * 1024 * 1024,
     extraHeaders,

@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import type { LedgerRow, RequestLedger } from "../chat/requestLedger";
+import { tokenCount } from "../relay/usage";
 import { requestLogIcon } from "./requestLogIcon";
 
 // "Relay Chat: Show Request Log": the newest ledger rows, from the panel and from VS Code's chat alike,
@@ -34,10 +35,10 @@ export async function showRequestLog(ledger: RequestLedger): Promise<void> {
 }
 
 export function rowItem(row: LedgerRow): RowItem {
-  const tokens =
-    row.inputTokens === null && row.outputTokens === null
-      ? vscode.l10n.t("no usage reported")
-      : vscode.l10n.t("{0} in / {1} out tokens", row.inputTokens ?? "?", row.outputTokens ?? "?");
+  // Rows written before usage was checked (usage.ts) may hold figures that cannot be believed: unknown here too.
+  const input = tokenCount(row.inputTokens);
+  const output = tokenCount(row.outputTokens);
+  const tokens = input === null && output === null ? vscode.l10n.t("no usage reported") : vscode.l10n.t("{0} in / {1} out tokens", input ?? "?", output ?? "?");
   return {
     row,
     label: `${requestLogIcon(row.outcome)} ${purposeLabel(row.purpose)} · ${row.model}`,

@@ -116,6 +116,11 @@ export class PanelSync {
    * Streamed text for a turn. A turn the webview does not have yet is sent whole by the next patch (with
    * this text in it, since the source already has it), so the delta itself is not posted.
    */
+  /** The running request's wait for content (contentWait.ts); not ordered with patches, it only labels the turn. */
+  contentWait(turnId: string, seconds: number | null): void {
+    if (this.sentFields !== null) this.post({ type: "contentWait", turnId, seconds });
+  }
+
   answerDelta(turnId: string, text: string): void {
     if (this.sentFields === null || text === "") return;
     if (!this.sentTurnIds.has(turnId) || this.dirtyTurns.has(turnId) || this.briefTurnIds.has(turnId)) {

@@ -40,6 +40,8 @@ export type ToWebview =
   | { type: "patch"; changes: PanelChange[] }
   /** Text appended to the answer of a streaming turn since the last message (batched per frame). */
   | { type: "answerDelta"; turnId: string; text: string }
+  /** How long the turn's request has waited for content, in seconds (from a few on); null: it is not waiting (contentWait.ts). */
+  | { type: "contentWait"; turnId: string; seconds: number | null }
   | { type: "focusInput" }
   /** The view's History action. */
   | { type: "showHistory" }

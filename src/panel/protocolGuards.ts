@@ -132,6 +132,8 @@ export function isToWebview(value: unknown): value is ToWebview {
       return Array.isArray(value.changes) && value.changes.every(isPanelChange);
     case "answerDelta":
       return isString(value.turnId) && isString(value.text);
+    case "contentWait":
+      return isString(value.turnId) && (value.seconds === null || (typeof value.seconds === "number" && Number.isFinite(value.seconds) && value.seconds >= 0));
     case "focusInput":
     case "showHistory":
       return true;

@@ -13,6 +13,7 @@ import type { ApprovalRequest } from "../tools/approvalGate";
 import type { PanelLog, RelayAccess } from "./panelServices";
 import type { PanelSync } from "./panelSync";
 import type { PromptBroker } from "./promptBroker";
+import { ContentWaitClock } from "./contentWait";
 import { StreamForwarder } from "./streamForwarder";
 import { modeOf, requestToolsInMode, tasksOf, turnModeOf } from "../chat/planState";
 import type { ChatMode } from "../tools/planMode";
@@ -52,11 +53,14 @@ export class SessionRunner {
   /** Reasoning summary text of each turn's request under way (few and short: the turn is posted again per batch). */
   private readonly reasoning = new Map<string, string>();
   private readonly forwarder: StreamForwarder;
+  /** How long the running request has waited for content, for the turn's "Working…" line. */
+  private readonly contentWait: ContentWaitClock;
   /** Plan or Act for a new chat, before its first message makes it a conversation: the switch as last set. */
   private draftMode: ChatMode = "act";
 
   constructor(private readonly options: SessionRunnerOptions) {
     this.forwarder = new StreamForwarder(options.sync);
+    this.contentWait = new ContentWaitClock((turnId, seconds) => options.sync.contentWait(turnId, seconds));
   }
 
   get session(): ChatSession | null {
@@ -122,6 +126,7 @@ export class SessionRunner {
   replace(conversation: Conversation | undefined | null): void {
     this.current = conversation === null ? null : this.createSession(conversation);
     this.forwarder.end();
+    this.contentWait.stop();
     this.answered.clear();
   }
 
@@ -181,8 +186,12 @@ export class SessionRunner {
   private listenerFor(isCurrent: () => boolean): ChatSessionListener {
     const { sync, log } = this.options;
     return {
+      onRequestStart: (turnId) => {
+        if (isCurrent()) this.contentWait.requestStarted(turnId);
+      },
       // Once per received batch: cheap, and the first sign that a turn's request is under way.
-      onSnapshot: (turnId) => {
+      onSnapshot: (turnId, snapshot) => {
+        if (isCurrent()) this.contentWait.received(turnId, snapshot.output);
         if (!isCurrent() || this.forwarder.streamingTurnId === turnId) return;
         this.forwarder.start(turnId);
         sync.turnChanged(turnId);
@@ -204,6 +213,7 @@ export class SessionRunner {
         sync.turnChanged(turnId);
       },
       onRequestEnd: (turnId, record) => {
+        if (isCurrent()) this.contentWait.stop();
         // The request's output now holds its reasoning summaries; the next request starts its own.
         this.reasoning.delete(turnId);
         const level = record.outcome.kind === "completed" ? "info" : "error";

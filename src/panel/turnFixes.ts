@@ -1,5 +1,6 @@
 import type { TurnOutcome } from "../chat/conversation";
 import { classifyHttpError, classifyNetworkError, classifyServiceError, isImageRefusal } from "../relay/errorClassifier";
+import { UNFINISHED_TOOL_CALL_REASON } from "../relay/chatCompletions/chunkTranslator";
 import { isResponsesRefusal } from "../relay/chatCompletions/protocolRefusal";
 import type { ErrorCause } from "../relay/types";
 import type { FixAction, TurnAction } from "./protocol";
@@ -67,7 +68,8 @@ export function actionsFor(outcome: TurnOutcome, options: { hasImages: boolean; 
     case "in_progress":
       return [];
     case "incomplete":
-      return ["continue", "retry"];
+      // An answer that ended inside a tool call has nothing to continue: the call has to be asked for again.
+      return outcome.reason === UNFINISHED_TOOL_CALL_REASON ? ["retry"] : ["continue", "retry"];
     case "network_error":
       return causeOf(outcome) === "address" ? [] : ["retry"];
     default:

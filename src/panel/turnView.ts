@@ -1,7 +1,10 @@
 import * as l10n from "@vscode/l10n";
 import { refusalTextOf } from "../relay/accumulate";
+import { isEmptyChatReasoning } from "../relay/chatCompletions/chatReasoning";
+import { MAX_TOOL_CALLS_PER_ANSWER } from "../relay/chatCompletions/chunkTranslator";
 import { isObject } from "../relay/outputItems";
 import type { OutputItem } from "../relay/types";
+import { usageDetail, usageFigure } from "../relay/usage";
 import { answerTextOf } from "../chat/answerText";
 import { preferredCost } from "../chat/cost";
 import { summaryText } from "../chat/compaction";
@@ -58,7 +61,8 @@ export function turnViewOf(conversation: Conversation, turn: Turn, options: Turn
     outcomeLabel: outcomeLabel(turn.outcome),
     explanation: explanationOf(turn, lastRequest, options),
     fixes: settled ? fixesFor(turn.outcome, { consoleConfigured: options.consoleConfigured === true }) : [],
-    hasReasoning: outputs.some((item) => item.type === "reasoning"),
+    // A thinking model that did not think still sends an empty reasoning field (kept to go back): nothing to show.
+    hasReasoning: outputs.some((item) => item.type === "reasoning" && !isEmptyChatReasoning(item)),
     reasoningSummaries: reasoningSummariesOf(turn, streaming ? options.liveReasoning ?? null : null),
     otherItemKinds: [...new Set(outputs.map((item) => item.type).filter((kind) => !RENDERED_KINDS.has(kind)))],
     toolCalls: turn.toolCalls.map(toolCallViewOf),
@@ -123,10 +127,10 @@ export function receiptOf(request: RequestRecord, extraNote: string | null = nul
     outcomeLabel: outcomeLabel(request.outcome),
     usage: usage
       ? {
-          inputTokens: usage.input_tokens ?? null,
-          cachedTokens: usage.input_tokens_details?.cached_tokens ?? null,
-          outputTokens: usage.output_tokens ?? null,
-          reasoningTokens: usage.output_tokens_details?.reasoning_tokens ?? null,
+          inputTokens: usageFigure(usage, "input_tokens"),
+          cachedTokens: usageDetail(usage, "cached_tokens"),
+          outputTokens: usageFigure(usage, "output_tokens"),
+          reasoningTokens: usageDetail(usage, "reasoning_tokens"),
         }
       : null,
     latencyMs: request.totalMs ?? null,
@@ -174,6 +178,13 @@ function receiptNote(request: RequestRecord): string | null {
       : null,
     request.chatReasoningLeftOut
       ? l10n.t("{0} reasoning item(s) were left out of what was sent: Chat Completions cannot carry them.", request.chatReasoningLeftOut)
+      : null,
+    request.responsesReasoningLeftOut
+      ? l10n.t("{0} reasoning item(s) from Chat Completions answers were left out of what was sent: the Responses interface cannot carry them.", request.responsesReasoningLeftOut)
+      : null,
+    request.chatPartsLeftOut ? l10n.t("{0} attached part(s) (files) were left out of what was sent: Chat Completions cannot carry them.", request.chatPartsLeftOut) : null,
+    request.refusedToolCalls
+      ? l10n.t("The answer proposed {0} more tool call(s) than the {1} Relay Chat takes from one answer: they were refused and not run.", request.refusedToolCalls, MAX_TOOL_CALLS_PER_ANSWER)
       : null,
   ].filter((note): note is string => note !== null);
   return notes.length > 0 ? notes.join(" ") : null;

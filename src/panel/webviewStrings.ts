@@ -216,6 +216,7 @@ export const WEBVIEW_STRINGS: readonly string[] = [
   "Versions",
   "Working folder",
   "Working…",
+  "Working… no new content for {0} s",
   "Waiting for your approval",
   "Slash commands",
   "Workspace prompt file",

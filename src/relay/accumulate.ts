@@ -1,4 +1,5 @@
 import * as l10n from "@vscode/l10n";
+import { REFUSED_TOOL_CALLS_FIELD } from "./chatCompletions/chunkTranslator";
 import type { DeltaItemKind } from "./outputItems";
 import { arrayField, createdItem, findItemIndex, isObject, mergeFinalOutput, placementOf, settledItem, stringField } from "./outputItems";
 import { CHAT_COMPLETIONS_CHUNK_TYPE, UNPARSABLE_FRAME_TYPE } from "./sseDecoder";
@@ -22,6 +23,7 @@ export const emptySnapshot: ResponseSnapshot = Object.freeze({
   unknownEventCount: 0,
   unreadableEventCount: 0,
   omittedStreamedItems: 0,
+  refusedToolCalls: 0,
 });
 
 export const CHAT_COMPLETIONS_FORMAT_CODE = "chat_completions_format";
@@ -171,6 +173,8 @@ function applyResponseObject(snapshot: ResponseSnapshot, response: JsonValue | u
     // Items a failed response leaves out are the unfinished ones; only a finished answer is expected to hold all.
     if (terminal !== "failed") next.omittedStreamedItems = merged.omitted;
   }
+  const refused = response[REFUSED_TOOL_CALLS_FIELD];
+  if (typeof refused === "number" && Number.isSafeInteger(refused) && refused > 0) next.refusedToolCalls = refused;
   const incomplete = response.incomplete_details;
   if (isObject(incomplete) && typeof incomplete.reason === "string") next.incompleteReason = incomplete.reason;
   if (isObject(response.error) && !snapshot.error) next.error = serviceErrorFrom(response.error);
@@ -243,6 +247,7 @@ function withOutput(snapshot: ResponseSnapshot, output: readonly OutputItem[]): 
     unknownEventCount: snapshot.unknownEventCount,
     unreadableEventCount: snapshot.unreadableEventCount,
     omittedStreamedItems: snapshot.omittedStreamedItems,
+    refusedToolCalls: snapshot.refusedToolCalls,
   };
 }
 

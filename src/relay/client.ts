@@ -4,6 +4,7 @@ import type { Dispatcher } from "undici";
 import { endpointUrl, normalizeBaseUrl } from "./baseUrl";
 import { classifyHttpError } from "./errorClassifier";
 import { Exchange } from "./exchange";
+import { ContentWatch, DEFAULT_CONTENT_TIMEOUT_MS } from "./contentWatch";
 import { checkExtraHeaders } from "./extraHeaders";
 import { isObject } from "./outputItems";
 import { createDispatcher } from "./proxy";
@@ -22,6 +23,11 @@ export interface RelayClientOptions {
   requestIdHeaders?: readonly string[];
   /** Longest silence between bytes of a stream before the request is given up as `timed_out`. */
   idleTimeoutMs?: number;
+  /**
+   * Longest time a stream may go without content (text, reasoning, tool calls) while keep-alives keep it open,
+   * before it is given up as `timed_out` (contentWatch.ts).
+   */
+  contentTimeoutMs?: number;
   /** How long a non-streamed request may take in all: the relay sends nothing until the whole answer is ready. */
   nonStreamTimeoutMs?: number;
   /**
@@ -80,6 +86,7 @@ export class RelayClient {
   private readonly apiKey: string;
   private readonly requestIdHeaders: readonly string[];
   private readonly idleTimeoutMs: number;
+  private readonly contentTimeoutMs: number;
   private readonly nonStreamTimeoutMs: number;
   private readonly maxStreamBytes: number;
   private readonly errorGraceMs: number;
@@ -104,6 +111,7 @@ export class RelayClient {
     this.apiKey = options.apiKey.trim();
     this.requestIdHeaders = options.requestIdHeaders?.length ? options.requestIdHeaders : DEFAULT_REQUEST_ID_HEADERS;
     this.idleTimeoutMs = positiveOr(options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS);
+    this.contentTimeoutMs = positiveOr(options.contentTimeoutMs, DEFAULT_CONTENT_TIMEOUT_MS);
     this.nonStreamTimeoutMs = positiveOr(options.nonStreamTimeoutMs, DEFAULT_NON_STREAM_TIMEOUT_MS);
     this.maxStreamBytes = positiveOr(options.maxStreamBytes, DEFAULT_MAX_STREAM_BYTES);
     this.errorGraceMs = positiveOr(options.errorGraceMs, DEFAULT_ERROR_GRACE_MS);
@@ -121,8 +129,9 @@ export class RelayClient {
     const wire = wireFor(options.protocol, request);
     // A non-streamed answer arrives in one piece when it is all written, so it gets its own, longer limit.
     const timeoutMs = streamed ? this.idleTimeoutMs : this.nonStreamTimeoutMs;
-    const exchange = new Exchange({ apiKey: this.apiKey, requestIdHeaders: this.requestIdHeaders, streamed, extraHeaders: this.extraHeaders, timeoutMs });
+    const exchange = new Exchange({ apiKey: this.apiKey, requestIdHeaders: this.requestIdHeaders, streamed, extraHeaders: this.extraHeaders, timeoutMs, contentTimeoutMs: this.contentTimeoutMs });
     const abort = new AbortController();
+    const sentAt = performance.now();
     const onOuterAbort = () => abort.abort();
     options.signal?.addEventListener("abort", onOuterAbort, { once: true });
     if (options.signal?.aborted) abort.abort();
@@ -172,6 +181,12 @@ export class RelayClient {
       let thrown: unknown = null;
       let sizeLimitHit = false;
       let errorGrace: NodeJS.Timeout | null = null;
+      let contentTimedOut = false;
+      // Counted from the send: a relay that answers its headers at once and then only keeps alive has sent nothing.
+      const contentWatch = new ContentWatch(Math.max(0, this.contentTimeoutMs - (performance.now() - sentAt)), () => {
+        contentTimedOut = true;
+        response.body.destroy();
+      });
       try {
         for await (const chunk of body) {
           let events = exchange.acceptEvents(decoder.push(exchange.countBytes(chunk)));
@@ -184,6 +199,7 @@ export class RelayClient {
             if (more.length > 0) events = events.length === 0 ? more : events.concat(more);
           }
           if (events.length > 0) {
+            contentWatch.saw(events);
             yield { type: "events", events, snapshot: exchange.snapshot, progress: exchange.progress };
             // After a final status the answer is settled. An `error` event may still be followed by
             // `response.failed`, which is waited for a short while, then the read ends with the error.
@@ -203,9 +219,10 @@ export class RelayClient {
         thrown = error;
       } finally {
         if (errorGrace) clearTimeout(errorGrace);
+        contentWatch.stop();
       }
       response.body.destroy();
-      yield { type: "end", result: exchange.finishStream(thrown, abort.signal.aborted, sizeLimitHit) };
+      yield { type: "end", result: exchange.finishStream(thrown, abort.signal.aborted, sizeLimitHit, contentTimedOut) };
     } finally {
       options.signal?.removeEventListener("abort", onOuterAbort);
       abort.abort();

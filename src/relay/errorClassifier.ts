@@ -234,6 +234,17 @@ export function classifyLocalOutcome(outcome: RequestOutcome): ClassifiedError |
           ),
         };
       }
+      if (outcome.withoutContent) {
+        return {
+          cause: "stream",
+          code: null,
+          message: l10n.t("timed out"),
+          explanation: l10n.t(
+            "The relay kept the connection open for {0} s without sending any text, reasoning or tool call (only keep-alive signals), so the request was stopped (setting relayChat.contentTimeoutSeconds). What arrived is kept. Check the relay's usage log before sending again.",
+            seconds(outcome.limitMs),
+          ),
+        };
+      }
       return {
         cause: "network",
         code: null,

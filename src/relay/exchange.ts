@@ -1,6 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import type { Dispatcher } from "undici";
 import { accumulateEvents, emptySnapshot, snapshotFromResponseBody } from "./accumulate";
+import { UNFINISHED_TOOL_CALL_REASON } from "./chatCompletions/chunkTranslator";
 import { classifyHttpError, classifyLocalOutcome, classifyNetworkError, classifyServiceError } from "./errorClassifier";
 import type { ClassifiedError } from "./errorClassifier";
 import { RESPONSE_COST_HEADER, billedCostOf } from "./billedCost";
@@ -39,6 +40,8 @@ export interface ExchangeSettings {
   extraHeaders: Readonly<Record<string, string>>;
   /** The limit that applies to this request: the idle limit of a stream, or the whole-answer limit otherwise. */
   timeoutMs: number;
+  /** A stream's limit on time without content (contentWatch.ts). */
+  contentTimeoutMs?: number;
 }
 
 export class Exchange {
@@ -146,11 +149,12 @@ export class Exchange {
     return this.result({ kind: "http_error", status, code: classified.code, message: classified.message, body: this.redact(body.slice(0, 2000)) }, classified);
   }
 
-  finishStream(thrown: unknown, aborted: boolean, sizeLimitHit: boolean): RequestResult {
+  finishStream(thrown: unknown, aborted: boolean, sizeLimitHit: boolean, contentTimedOut = false): RequestResult {
     const snapshot = this.snapshot;
     if (snapshot.terminal) return this.result(outcomeOfTerminal(snapshot, this.eventsReceived));
     if (sizeLimitHit) return this.result({ kind: "interrupted", bytes: this.bytes, events: this.eventsReceived, reason: "size_limit" });
     if (aborted) return this.result({ kind: "cancelled" });
+    if (contentTimedOut) return this.result({ kind: "timed_out", limitMs: this.settings.contentTimeoutMs ?? this.settings.timeoutMs, withoutContent: true });
     if (thrown && TIMEOUT_CODES.has(codeOf(thrown))) return this.timedOut();
     return this.result({ kind: "interrupted", bytes: this.bytes, events: this.eventsReceived });
   }
@@ -240,7 +244,9 @@ export class Exchange {
           explanation:
             outcome.reason === "max_output_tokens"
               ? l10n.t("The answer stopped at the output budget (max_output_tokens). Continue or retry with a larger budget; either is a new, possibly billed request.")
-              : l10n.t("The relay stopped before the answer was complete ({0}).", outcome.reason ?? l10n.t("no reason given")),
+              : outcome.reason === UNFINISHED_TOOL_CALL_REASON
+                ? l10n.t("The relay said the answer was finished while a tool call was still half-written, so the call was not run and nothing was sent. Retry asks again (a new, possibly billed request).")
+                : l10n.t("The relay stopped before the answer was complete ({0}).", outcome.reason ?? l10n.t("no reason given")),
         };
       default:
         return classifyLocalOutcome(outcome);

@@ -105,6 +105,8 @@ export interface ResponseSnapshot {
   readonly unreadableEventCount: number;
   /** Streamed items that the final response's `output` left out; they are kept in `output` all the same. */
   readonly omittedStreamedItems: number;
+  /** Tool calls the answer proposed beyond the most one answer may hold: refused, never run (chunkTranslator.ts). */
+  readonly refusedToolCalls: number;
 }
 
 export type TerminalKind = "completed" | "incomplete" | "failed" | "error_event";
@@ -135,8 +137,11 @@ export type RequestOutcome =
    * outgrew its size limit, or Relay Chat itself stopped (the editor closed or crashed) during the request.
    */
   | { kind: "interrupted"; bytes: number; events: number; reason?: "size_limit" | "client_stopped" }
-  /** `limitMs` is the limit that ran out: the idle limit of a stream, or the whole-answer limit of a non-streamed request. */
-  | { kind: "timed_out"; limitMs: number; nonStreamed?: true }
+  /**
+   * `limitMs` is the limit that ran out: the idle limit of a stream, the whole-answer limit of a non-streamed
+   * request, or (`withoutContent`) the limit on time without content while keep-alives came (contentWatch.ts).
+   */
+  | { kind: "timed_out"; limitMs: number; nonStreamed?: true; withoutContent?: true }
   | { kind: "cancelled" }
   | { kind: "http_error"; status: number; code: string | null; message: string; body: string }
   | { kind: "network_error"; code: string | null; message: string };

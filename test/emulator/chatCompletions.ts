@@ -11,6 +11,7 @@ import { newId } from "./ids";
 import type { PlannedItem } from "./outputPlan";
 import { SCRIPTED_DELTA_INTERVAL_MS, planOutput } from "./scriptedModels";
 import { SSE_CONTENT_TYPE } from "./sseWriter";
+import { missingReasoningRefusal } from "./thinkingModels";
 import { countInputTokens } from "./tokenCounting";
 
 // POST /v1/chat/completions, the way OpenAI-compatible relays answer it: chunks with `choices[0].delta`, the
@@ -53,6 +54,9 @@ export async function answerChatCompletion(view: ChatEndpointView, request: Inco
   }
   const modelRejection = checkModelAccess(access.key, body.model, view.models);
   if (modelRejection) return view.reject(response, modelRejection, requestId);
+  // A thinking model refuses a history that lost the reasoning it streamed, before anything is generated or billed.
+  const missingReasoning = missingReasoningRefusal(body.model, body.messages);
+  if (missingReasoning) return sendJson(response, missingReasoning.status, missingReasoning.body);
   const { input, instructions } = responsesInputOf(body.messages);
   const inputTokens = countInputTokens(input) + Math.ceil(instructions.length / 4);
   const maxTokens = typeof body.max_tokens === "number" ? body.max_tokens : typeof body.max_completion_tokens === "number" ? body.max_completion_tokens : null;

@@ -4,6 +4,8 @@
 //   POST /replay    body: raw SSE text, sent as the answer to the next POST /v1/responses
 //   GET  /received  the requests the relay received, oldest first (method, path, headers, body, requestId,
 //                   inputImages: the media types of the input's data URL images)
+//   POST /models    body: {"serveAlso": ["deepseek-reasoner", ...]}: models served and listed beside the profile's
+//                   own (the split profile's thinking models on any profile, thinkingModels.ts); [] ends it
 // Started only with `main.ts --control`; it never shares the relay's port, so the relay's own routes
 // behave exactly as without it.
 import { createServer } from "node:http";
@@ -30,6 +32,16 @@ export async function startControlServer(emulator: RelayEmulator): Promise<{ url
       if (request.method === "POST" && request.url === "/replay") {
         emulator.queueReplay(Buffer.concat(chunks));
         return reply(200, { queued: true });
+      }
+      if (request.method === "POST" && request.url === "/models") {
+        try {
+          const { serveAlso } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { serveAlso?: unknown };
+          if (!Array.isArray(serveAlso) || !serveAlso.every((model) => typeof model === "string")) return reply(400, { error: 'expected {"serveAlso": ["model", ...]}' });
+          emulator.serveAlso(serveAlso);
+          return reply(200, { serving: serveAlso });
+        } catch (error) {
+          return reply(400, { error: String(error) });
+        }
       }
       if (request.method === "GET" && request.url === "/received") {
         return reply(200, emulator.received.map(({ method, path, headers, body, requestId, inputImages }) => ({ method, path, headers, body, requestId, inputImages })));

@@ -7,6 +7,7 @@ import { longMarkdownAnswer } from "./longAnswer";
 import { splitIntoArgumentDeltas, splitIntoWordDeltas } from "./tokenCounting";
 import { CARRIES_OUT_PLAN, WANTS_PLAN, carriedOutItems, demoCarriedOutAnswer, demoPlanAnswer, demoTaskItems } from "./taskListDemo";
 import { CONTEXT_KINDS, WANTS_REVIEW, asksForCommitMessage, attachmentsOf, commitMessageFor, describeContext, reviewOf } from "./demoReplies";
+import { THINKING_TOOLS_MODEL } from "./thinkingModels";
 
 /** The models every emulator knows how to answer; any other listed model id behaves like `echo`. */
 export const SCRIPTED_MODEL_IDS = ["echo", "tools", "tools-parallel", "reasoning", "long", "demo", "thinker", "run-message", "run-command", "small-window"] as const;
@@ -584,8 +585,21 @@ function instructedWord(request: ScriptInput): string | null {
   return null;
 }
 
+/**
+ * `thinking-tools` (the split profile's deepseek-reasoner and kimi-k2-thinking, thinkingModels.ts): reasons in the
+ * open, streamed as `reasoning_content` over Chat Completions, before whatever the `tools` model would write.
+ */
+function planThinkingTools(request: ScriptInput): PlannedItem[] {
+  const answered = trailingFunctionCallOutputs(request.input).length > 0;
+  const thought = answered ? "The tool answered; I will say what it returned." : `The user wrote ${JSON.stringify(spokenText(request.input))}; a tool can help with that.`;
+  const word = instructedWord(request);
+  const rest = word !== null && !request.tool_choice ? [message(word)] : (forcedToolCall(request) ?? (SUMMARIZE_REQUEST.test(lastUserText(request.input)) ? [summaryOf(request.input)] : planTools(request)));
+  return [{ kind: "reasoning", summaryDeltas: splitIntoWordDeltas(thought), encryptedContent: "" }, ...rest];
+}
+
 /** What the named model writes for this request, before the output budget is applied. */
 export function planOutput(request: ScriptInput): PlannedItem[] {
+  if (request.model === THINKING_TOOLS_MODEL) return planThinkingTools(request);
   const word = instructedWord(request);
   if (word !== null && !request.tool_choice) return [...(request.model === "thinker" ? [thinking(request)] : []), message(word)];
   if (request.model === "thinker") return [thinking(request), ...(forcedToolCall(request) ?? [message(`You said: ${spokenText(request.input)}`)])];

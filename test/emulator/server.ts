@@ -117,6 +117,8 @@ export interface RelayEmulator {
   queueJsonBody(body: unknown, status?: number): void;
   /** The next GET /v1/models fails the new-api way: HTTP 200 with `{"success": false, "message": ...}`. */
   failNextModelList(message: string): void;
+  /** Serves (and lists) these models too, beside the profile's own; each call replaces the earlier list. */
+  serveAlso(models: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -176,7 +178,8 @@ class RelayEmulatorServer implements RelayEmulator {
 
   private readonly server: Server;
   private readonly queue: QueuedAnswer[] = [];
-  private readonly models: readonly string[];
+  private readonly ownModels: readonly string[];
+  private models: readonly string[];
   private readonly pricePerInputToken: number;
   private readonly pricePerOutputToken: number;
   private readonly now: () => number;
@@ -192,7 +195,8 @@ class RelayEmulatorServer implements RelayEmulator {
     this.balance = options.balance ?? PLENTY_OF_CREDITS;
     this.deltaIntervalMs = options.deltaIntervalMs;
     this.chatOnlyModels = options.chatOnlyModels ?? (options.profile === "split" ? CHAT_ONLY_MODEL_IDS : []);
-    this.models = options.models ?? [...SCRIPTED_MODEL_IDS, ...this.chatOnlyModels];
+    this.ownModels = options.models ?? [...SCRIPTED_MODEL_IDS, ...this.chatOnlyModels];
+    this.models = this.ownModels;
     this.profile = options.profile ?? "openai";
     this.configuredRequestIdHeader = options.requestIdHeader?.toLowerCase();
     this.proxyRequestId = options.proxyRequestId === true;
@@ -232,6 +236,10 @@ class RelayEmulatorServer implements RelayEmulator {
 
   failNextModelList(message: string): void {
     this.modelListFailure = message;
+  }
+
+  serveAlso(models: readonly string[]): void {
+    this.models = [...this.ownModels, ...models.filter((model) => !this.ownModels.includes(model))];
   }
 
   queueFault(fault: Fault): void {

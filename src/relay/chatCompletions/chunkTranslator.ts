@@ -1,5 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { isObject } from "../outputItems";
 import type { JsonObject, JsonValue, OutputItem, RelayEvent, Usage } from "../types";
+import { CHAT_REASONING_FIELD, ChatReasoningCollector } from "./chatReasoning";
 import { responsesUsageOf } from "./usageMapping";
 
 // Chat Completions chunks said as the Responses events the client already reads, so the snapshot, the outcome,
@@ -9,17 +11,42 @@ import { responsesUsageOf } from "./usageMapping";
 // terminal is said, and the client reads the stream as interrupted. A chunk with an `error` is the end: the text
 // so far stays, the error is the outcome.
 //
+// As strict as the Responses reader: a `finish_reason` other than `tool_calls` (or `length`, `content_filter`) while
+// a tool call is half-sent (no name, or arguments that are not whole JSON) is an incomplete answer, so nothing runs
+// and nothing is sent on its own. Two ids are never merged into one call: a piece with another id under a used
+// index is a new call, and an id already used (a gateway that repeats it on two indices) or a missing one gets a
+// made-up id that is unique everywhere, so every call can be answered on its own. An answer keeps at most
+// MAX_TOOL_CALLS_PER_ANSWER calls; the rest are refused, counted on the response and said in the receipt.
+//
 // Items carry no ids: ids made up here would mean nothing to a Responses relay if the conversation moves there.
 
 /** Type of a chunk this reader has no use for (no choices, usage or error): counted as unknown, never fatal. */
 export const UNUSED_CHUNK_TYPE = "relay.chat_completions_unused_chunk";
 
+/**
+ * The most tool calls one answer may propose. Real answers propose a handful (parallel reads of a few files);
+ * each call is validated, shown and possibly approved one by one, and answered in the follow-up request, so a
+ * relay's runaway list (10,000 calls) would swamp the person and bill a huge follow-up.
+ */
+export const MAX_TOOL_CALLS_PER_ANSWER = 64;
+
+/** The incomplete reason of an answer that ended while a tool call was half-sent. */
+export const UNFINISHED_TOOL_CALL_REASON = "unfinished_tool_call";
+
+/** The field of the terminal response object that counts the calls refused beyond MAX_TOOL_CALLS_PER_ANSWER. */
+export const REFUSED_TOOL_CALLS_FIELD = "relay_chat_refused_tool_calls";
+
 interface CallState {
   outputIndex: number;
   callId: string;
+  /** The id the relay gave the call; null when it gave none. */
+  relayId: string | null;
   name: string;
   arguments: string;
 }
+
+/** A call beyond the cap: its pieces are read and dropped. */
+const REFUSED = "refused";
 
 export class ChatChunkTranslator {
   private started = false;
@@ -29,9 +56,12 @@ export class ChatChunkTranslator {
   private outputCount = 0;
   private message: { outputIndex: number; text: string; refusal: string | null } | null = null;
   private reasoning: { outputIndex: number; text: string } | null = null;
+  private readonly reasoningFields = new ChatReasoningCollector();
   /** Tool calls by the chunk's `index`; several may be open at once. */
-  private readonly calls = new Map<number, CallState>();
+  private readonly calls = new Map<number, CallState | typeof REFUSED>();
   private readonly callOrder: CallState[] = [];
+  private readonly usedCallIds = new Set<string>();
+  private refusedCalls = 0;
   private finishReason: string | null = null;
   private usage: Usage | null = null;
 
@@ -75,7 +105,7 @@ export class ChatChunkTranslator {
     if (this.ended) return;
     this.ended = true;
     if (this.finishReason === null) return;
-    const incompleteReason = this.finishReason === "length" ? "max_output_tokens" : this.finishReason === "content_filter" ? "content_filter" : null;
+    const incompleteReason = this.finishReason === "length" ? "max_output_tokens" : this.finishReason === "content_filter" ? "content_filter" : this.finishReason !== "tool_calls" && this.callOrder.some(isHalfSent) ? UNFINISHED_TOOL_CALL_REASON : null;
     const itemStatus = incompleteReason === null ? "completed" : "incomplete";
     for (const [outputIndex, item] of this.settledItems(itemStatus)) events.push({ type: "response.output_item.done", output_index: outputIndex, item });
     if (incompleteReason === null) {
@@ -86,12 +116,13 @@ export class ChatChunkTranslator {
   }
 
   private readDelta(delta: JsonObject, events: RelayEvent[]): void {
-    const reasoning = reasoningText(delta);
-    if (reasoning !== "") {
-      if (!this.reasoning) {
-        this.reasoning = { outputIndex: this.outputCount++, text: "" };
-        events.push({ type: "response.output_item.added", output_index: this.reasoning.outputIndex, item: { type: "reasoning", summary: [{ type: "summary_text", text: "" }] } });
-      }
+    const reasoning = this.reasoningFields.read(delta);
+    // The item exists once any reasoning field came, an empty one too: it is what goes back with the answer.
+    if (this.reasoningFields.received && !this.reasoning) {
+      this.reasoning = { outputIndex: this.outputCount++, text: "" };
+      events.push({ type: "response.output_item.added", output_index: this.reasoning.outputIndex, item: { type: "reasoning", summary: [{ type: "summary_text", text: "" }] } });
+    }
+    if (this.reasoning && reasoning !== "") {
       this.reasoning.text += reasoning;
       events.push({ type: "response.reasoning_summary_text.delta", output_index: this.reasoning.outputIndex, summary_index: 0, delta: reasoning });
     }
@@ -127,10 +158,18 @@ export class ChatChunkTranslator {
     const fn = isObject(piece.function) ? piece.function : {};
     const id = typeof piece.id === "string" && piece.id !== "" ? piece.id : null;
     let call = this.calls.get(key);
-    // Some gateways give every parallel call index 0: a new id under a used index is a new call.
-    if (call && id !== null && id !== call.callId && call.arguments !== "") call = undefined;
+    // Another id under a used index is another call (some gateways give every parallel call index 0): never merged.
+    if (call !== undefined && id !== null && (call === REFUSED || id !== call.relayId)) call = undefined;
+    if (call === REFUSED) return;
     if (!call) {
-      call = { outputIndex: this.outputCount++, callId: id ?? `call_${this.responseId ?? "chat"}_${this.callOrder.length}`, name: "", arguments: "" };
+      if (this.callOrder.length >= MAX_TOOL_CALLS_PER_ANSWER) {
+        this.refusedCalls += 1;
+        this.calls.set(key, REFUSED);
+        return;
+      }
+      const callId = id !== null && !this.usedCallIds.has(id) ? id : madeUpCallId();
+      this.usedCallIds.add(callId);
+      call = { outputIndex: this.outputCount++, callId, relayId: id, name: "", arguments: "" };
       this.calls.set(key, call);
       this.callOrder.push(call);
       if (typeof fn.name === "string") call.name = fn.name;
@@ -146,7 +185,7 @@ export class ChatChunkTranslator {
 
   private settledItems(status: string): Array<[number, OutputItem]> {
     const items: Array<[number, OutputItem]> = [];
-    if (this.reasoning) items.push([this.reasoning.outputIndex, { type: "reasoning", summary: [{ type: "summary_text", text: this.reasoning.text }] }]);
+    if (this.reasoning) items.push([this.reasoning.outputIndex, { type: "reasoning", summary: [{ type: "summary_text", text: this.reasoning.text }], [CHAT_REASONING_FIELD]: this.reasoningFields.collected() }]);
     if (this.message) items.push([this.message.outputIndex, messageItem(this.message.text, this.message.refusal, status)]);
     for (const call of this.callOrder) items.push([call.outputIndex, { type: "function_call", call_id: call.callId, name: call.name, arguments: call.arguments, status }]);
     return items.sort((a, b) => a[0] - b[0]);
@@ -157,6 +196,7 @@ export class ChatChunkTranslator {
     if (this.responseId !== null) response.id = this.responseId;
     if (this.model !== null) response.model = this.model;
     if (this.usage) response.usage = this.usage;
+    if (this.refusedCalls > 0) response[REFUSED_TOOL_CALLS_FIELD] = this.refusedCalls;
     return response;
   }
 }
@@ -173,10 +213,25 @@ function messageItem(text: string, refusal: string | null, status: string): Outp
   return { type: "message", role: "assistant", status, content };
 }
 
-/** DeepSeek's `reasoning_content`, OpenRouter's and Groq's `reasoning` (OpenRouter's `reasoning_details` only when neither is there). */
-function reasoningText(delta: JsonObject): string {
-  if (typeof delta.reasoning_content === "string") return delta.reasoning_content;
-  if (typeof delta.reasoning === "string") return delta.reasoning;
-  if (!Array.isArray(delta.reasoning_details)) return "";
-  return delta.reasoning_details.map((detail) => (isObject(detail) && detail.type === "reasoning.text" && typeof detail.text === "string" ? detail.text : "")).join("");
+/**
+ * A call the stream stopped in the middle of: no name, or arguments that are not whole JSON ("" is a call
+ * without arguments, which models send for tools without parameters).
+ */
+function isHalfSent(call: CallState): boolean {
+  if (call.name === "") return true;
+  if (call.arguments === "") return false;
+  try {
+    JSON.parse(call.arguments);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * An id for a call the relay gave none (or one already used in this answer). Unique everywhere: an id made up
+ * from a counter would repeat in the next answer, and two calls of a conversation would answer to one id.
+ */
+function madeUpCallId(): string {
+  return `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
 }
