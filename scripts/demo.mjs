@@ -18,6 +18,12 @@ const FIRST_RELAY_NAME = "Demo relay";
 const SECOND_RELAY_NAME = "Second relay (OpenRouter-like)";
 /** The demo relay's model that its relay serves over Chat Completions only (test/emulator/chatOnlyModels.ts). */
 const CHAT_COMPLETIONS_MODEL = "deepseek-chat";
+/**
+ * Its thinking model, also Chat Completions only (test/emulator/thinkingModels.ts): it streams reasoning_content and
+ * refuses a tool loop's follow-up that does not send it back, as DeepSeek V4 does. Set to Chat Completions for the
+ * person, so it works at once; deepseek-chat is left for the panel's offer to switch.
+ */
+const THINKING_MODEL = "deepseek-v4-flash";
 
 const options = parseDemoOptions(process.argv.slice(2));
 if (options.help) {
@@ -42,8 +48,9 @@ async function startRelay() {
     console.log(`Using the relay at ${process.env.RELAY_CHAT_BASE_URL} (from RELAY_CHAT_BASE_URL).`);
     return { baseUrl: process.env.RELAY_CHAT_BASE_URL, key: process.env.RELAY_CHAT_API_KEY, model: process.env.RELAY_CHAT_MODEL ?? "", emulated: false, stop: () => {} };
   }
-  // Beside the scripted models, one its relay serves over Chat Completions only: the panel offers the switch.
-  return startEmulatedRelay(options.profile ?? "openai", undefined, options.relayPort, ["--chat-only-models", CHAT_COMPLETIONS_MODEL]);
+  // Beside the scripted models, two its relay serves over Chat Completions only: one the panel offers to switch,
+  // and a thinking model.
+  return startEmulatedRelay(options.profile ?? "openai", undefined, options.relayPort, ["--chat-only-models", `${CHAT_COMPLETIONS_MODEL},${THINKING_MODEL}`]);
 }
 
 /** The relay emulator as a child process, behaving like `relayProfile`; `key` makes it accept that key; `port` (optional) its port; `extra`: more of test/emulator/main.ts's arguments. */
@@ -173,7 +180,10 @@ function printWhatToTry({ relay, secondRelay, git }) {
     console.log("Open it in a browser, click the Relay Chat icon in the activity bar, and try:");
     console.log('  "Hello!"  ·  "Explain hello.ts"  ·  "Add a comment to hello.ts"  ·  "Run `ls`"  ·  "Write something long"');
     if (git) console.log("  #Changes and /commit: the demo project is a git repository with a change to hello.ts staged");
-    if (relay.emulated) console.log(`  ${CHAT_COMPLETIONS_MODEL} in the model picker: its relay serves it over Chat Completions only, and the panel offers the switch`);
+    if (relay.emulated) {
+      console.log(`  ${CHAT_COMPLETIONS_MODEL} in the model picker: its relay serves it over Chat Completions only, and the panel offers the switch`);
+      console.log(`  ${THINKING_MODEL}: a thinking model over Chat Completions; "Explain hello.ts" shows its reasoning, and the tool call works`);
+    }
   }
   if (relay.emulated && !fresh) {
     console.log("\nThe relays (the emulator's throwaway keys):");
@@ -227,6 +237,7 @@ async function main() {
         ? { "relayChat.relays": [{ name: FIRST_RELAY_NAME, baseUrl: relay.baseUrl }, { name: SECOND_RELAY_NAME, baseUrl: `${secondRelay.baseUrl}/v1`, kind: "openrouter" }] }
         : {}),
       ...(relay.model && !fresh ? { "relayChat.model": relay.model } : {}),
+      ...(relay.emulated ? { "relayChat.modelSettings": [{ model: THINKING_MODEL, protocol: "chat" }] } : {}),
       "relayChat.maxOutputTokens": 400,
       // The emulator's small-window model (test/emulator/scriptedModels.ts SMALL_CONTEXT_WINDOW): paste a long
       // text a few times and the panel offers Summarize earlier turns (the OpenRouter-like relay lists the window itself).

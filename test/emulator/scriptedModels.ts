@@ -7,7 +7,7 @@ import { longMarkdownAnswer } from "./longAnswer";
 import { splitIntoArgumentDeltas, splitIntoWordDeltas } from "./tokenCounting";
 import { CARRIES_OUT_PLAN, WANTS_PLAN, carriedOutItems, demoCarriedOutAnswer, demoPlanAnswer, demoTaskItems } from "./taskListDemo";
 import { CONTEXT_KINDS, WANTS_REVIEW, asksForCommitMessage, attachmentsOf, commitMessageFor, describeContext, reviewOf } from "./demoReplies";
-import { THINKING_TOOLS_MODEL } from "./thinkingModels";
+import { DEMO_THINKING_MODEL, THINKING_TOOLS_MODEL } from "./thinkingModels";
 
 /** The models every emulator knows how to answer; any other listed model id behaves like `echo`. */
 export const SCRIPTED_MODEL_IDS = ["echo", "tools", "tools-parallel", "reasoning", "long", "demo", "thinker", "run-message", "run-command", "small-window"] as const;
@@ -47,7 +47,7 @@ function summaryOf(input: unknown): PlannedItem {
 }
 
 /** Models a person watches (the demo) stream at a readable pace; the others as fast as possible. */
-export const SCRIPTED_DELTA_INTERVAL_MS: Readonly<Record<string, number>> = { demo: 12 };
+export const SCRIPTED_DELTA_INTERVAL_MS: Readonly<Record<string, number>> = { demo: 12, "demo-thinking": 12 };
 
 const DEFAULT_LONG_ANSWER_WORDS = 2000;
 
@@ -586,20 +586,24 @@ function instructedWord(request: ScriptInput): string | null {
 }
 
 /**
- * `thinking-tools` (the split profile's deepseek-reasoner and kimi-k2-thinking, thinkingModels.ts): reasons in the
- * open, streamed as `reasoning_content` over Chat Completions, before whatever the `tools` model would write.
+ * Thinking models over Chat Completions (thinkingModels.ts): `thinking-tools` (the split profile's deepseek-reasoner
+ * and kimi-k2-thinking) writes what the `tools` model would, `demo-thinking` (the demo relay's deepseek-v4-flash)
+ * what the `demo` model would; both reason in the open first, streamed as `reasoning_content`.
  */
-function planThinkingTools(request: ScriptInput): PlannedItem[] {
+const THINKING_BASES: Readonly<Record<string, string>> = { [THINKING_TOOLS_MODEL]: "tools", [DEMO_THINKING_MODEL]: "demo" };
+
+function planThinkingAloud(request: ScriptInput, base: string): PlannedItem[] {
+  const rest = planOutput({ ...request, model: base });
   const answered = trailingFunctionCallOutputs(request.input).length > 0;
-  const thought = answered ? "The tool answered; I will say what it returned." : `The user wrote ${JSON.stringify(spokenText(request.input))}; a tool can help with that.`;
-  const word = instructedWord(request);
-  const rest = word !== null && !request.tool_choice ? [message(word)] : (forcedToolCall(request) ?? (SUMMARIZE_REQUEST.test(lastUserText(request.input)) ? [summaryOf(request.input)] : planTools(request)));
+  const calls = rest.some((item) => item.kind === "function_call");
+  const thought = answered ? "The tool answered; I will say what it returned." : `The user wrote ${JSON.stringify(spokenText(request.input))}; ${calls ? "a tool can help with that" : "I can answer that directly"}.`;
   return [{ kind: "reasoning", summaryDeltas: splitIntoWordDeltas(thought), encryptedContent: "" }, ...rest];
 }
 
 /** What the named model writes for this request, before the output budget is applied. */
 export function planOutput(request: ScriptInput): PlannedItem[] {
-  if (request.model === THINKING_TOOLS_MODEL) return planThinkingTools(request);
+  const thinkingBase = THINKING_BASES[request.model];
+  if (thinkingBase !== undefined) return planThinkingAloud(request, thinkingBase);
   const word = instructedWord(request);
   if (word !== null && !request.tool_choice) return [...(request.model === "thinker" ? [thinking(request)] : []), message(word)];
   if (request.model === "thinker") return [thinking(request), ...(forcedToolCall(request) ?? [message(`You said: ${spokenText(request.input)}`)])];

@@ -16,6 +16,9 @@ import { ToolRegistry } from "../../src/tools/toolRegistry";
 import { composeMessage } from "../../src/panel/messageAttachments";
 import { IMAGE_TOKEN_ESTIMATE } from "../../src/chat/spendGuard";
 import { formatChanges } from "../../src/tools/workspaceContextText";
+import { turnViewOf } from "../../src/panel/turnView";
+import { buildResponseRequest, userMessage } from "../../src/relay/requestBuilder";
+import type { JsonObject } from "../../src/relay/types";
 import type { ChatHarness } from "../fixtures/chat/chatHarness";
 import { finishedTurn, startChatHarness } from "../fixtures/chat/chatHarness";
 
@@ -28,7 +31,8 @@ describe("the demo model", () => {
   let proposedEdits: unknown[];
 
   beforeEach(async () => {
-    harness = await startChatHarness();
+    // The demo relay as scripts/demo.mjs starts it: the scripted models and two Chat Completions only ones.
+    harness = await startChatHarness({ chatOnlyModels: ["deepseek-chat", "deepseek-v4-flash"] });
     folder = await mkdtemp(path.join(tmpdir(), "relay-chat-demo-"));
     await writeFile(path.join(folder, "README.md"), "# Demo project\n\nA small folder for trying Relay Chat.\n");
     await writeFile(path.join(folder, "hello.ts"), HELLO);
@@ -216,5 +220,40 @@ describe("the demo model", () => {
       assert.match(answer, /Why is this slow\? \(with `hello\.ts` attached\)$/, model);
       assert.doesNotMatch(answer, /<attachment|```/, model);
     }
+  });
+
+  it("the demo's thinking model (deepseek-v4-flash over Chat Completions) reasons, reads the file after approval and explains it, its reasoning sent back", async () => {
+    const session = harness.newSession({ settings: { model: "deepseek-v4-flash", protocol: "chat" }, tools: demoTools("approve") });
+    const turn = finishedTurn(await session.send("Explain hello.ts"));
+    assert.equal(turn.outcome.kind, "completed", turn.notice ?? "");
+    assert.deepEqual(approvals, [{ name: "read_file", args: { path: "hello.ts" } }]);
+    assert.match(answerTextOf(turn), /I read `hello\.ts`.*function `greet`/s);
+    const view = turnViewOf(session.conversation, turn, { streamingTurnId: null, liveText: null });
+    assert.deepEqual(view.reasoningSummaries, ['The user wrote "Explain hello.ts"; a tool can help with that.', "The tool answered; I will say what it returned."]);
+    // Both requests over Chat Completions; the follow-up carries the reasoning back on the tool-call message, or
+    // the relay would refuse it as DeepSeek V4 does (HTTP 400).
+    const posts = harness.emulator.received.filter((request) => request.method === "POST");
+    assert.deepEqual(posts.map((request) => request.path), ["/v1/chat/completions", "/v1/chat/completions"]);
+    const sentBack = ((posts[1]?.body as JsonObject).messages as JsonObject[]).find((message) => message.role === "assistant");
+    assert.equal(sentBack?.reasoning_content, view.reasoningSummaries[0]);
+  });
+
+  it("the demo's thinking model refuses a follow-up whose tool-call message lost its reasoning, as DeepSeek V4 does", async () => {
+    const history = [
+      userMessage("Explain hello.ts"),
+      { type: "function_call" as const, call_id: "call_lost", name: "read_file", arguments: '{"path":"hello.ts"}' },
+      { type: "function_call_output" as const, call_id: "call_lost", output: HELLO },
+    ];
+    const result = await harness.client.send(buildResponseRequest({ model: "deepseek-v4-flash", input: history, stream: true }), { protocol: "chat" });
+    assert.equal(result.httpStatus, 400);
+    assert.match(result.outcome.kind === "http_error" ? result.outcome.message : "", /The `reasoning_content` in the thinking mode must be passed back to the API\./);
+  });
+
+  it("the demo's thinking model answers a greeting without a tool, saying so in its reasoning", async () => {
+    const session = harness.newSession({ settings: { model: "deepseek-v4-flash", protocol: "chat" }, tools: demoTools("approve") });
+    const turn = finishedTurn(await session.send("Hello!"));
+    assert.deepEqual(approvals, []);
+    assert.match(answerTextOf(turn), /demo model/);
+    assert.deepEqual(turnViewOf(session.conversation, turn, { streamingTurnId: null, liveText: null }).reasoningSummaries, ['The user wrote "Hello!"; I can answer that directly.']);
   });
 });
