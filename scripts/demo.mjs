@@ -8,11 +8,12 @@ import os from "node:os";
 import net from "node:net";
 import path from "node:path";
 import { DEMO_USAGE, parseDemoOptions } from "./demoOptions.mjs";
+import { freshSelfCheck, selfCheck } from "./demoSelfCheck.mjs";
 import { writeDemoWorkspace } from "./demoWorkspace.mjs";
 import { installVsix, startCodeServer } from "./vscode/codeServer.mjs";
 import { installTestLanguagePack } from "./vscode/testLanguagePack.mjs";
 import { installAll } from "./vscode/installCodeServer.mjs";
-import { cacheDir, chromiumArgs, chromiumPath, repoRoot, resultsDir } from "./vscode/paths.mjs";
+import { cacheDir, repoRoot } from "./vscode/paths.mjs";
 
 const FIRST_RELAY_NAME = "Demo relay";
 const SECOND_RELAY_NAME = "Second relay (OpenRouter-like)";
@@ -67,104 +68,6 @@ async function startEmulatedRelay(relayProfile, key, port, extra = []) {
   const { baseUrl, key: acceptedKey } = JSON.parse(line);
   console.log(`Relay emulator on ${baseUrl}/v1 with the demo model, behaving like a${/^[aeiou]/.test(relayProfile) ? "n" : ""} ${relayProfile} relay.`);
   return { baseUrl, key: acceptedKey, model: "demo", emulated: true, stop: () => child.kill("SIGTERM") };
-}
-
-/** The panel's words in the demo's display language (the English text itself without --locale). */
-function panelText(english) {
-  const locale = options.locale;
-  if (!locale) return english;
-  const bundle = JSON.parse(readFileSync(path.join(repoRoot, "l10n", `bundle.l10n.${locale}.json`), "utf8"));
-  return bundle[english] ?? english;
-}
-
-/** A manifest string (package.nls.json) in the demo's display language. */
-function manifestText(key) {
-  const locale = options.locale;
-  const strings = JSON.parse(readFileSync(path.join(repoRoot, locale ? `package.nls.${locale}.json` : "package.nls.json"), "utf8"));
-  return strings[key];
-}
-
-/**
- * Opens the workbench in headless Chromium, runs `check(page, view)` on it (view: the chat view's
- * document) and saves a screenshot to test-results/<name>.png.
- */
-async function withWorkbench(url, folder, name, check) {
-  const { chromium } = await import("playwright-core");
-  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
-  try {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    // A loaded machine (the tests beside it) can take longer than playwright's 30 s default to serve the workbench.
-    await page.goto(`${url}?folder=${encodeURIComponent(folder)}`, { timeout: 120_000 });
-    // The walkthrough's step media are webviews too: the chat view is the one from this extension.
-    const view = page.frameLocator('iframe.webview.ready[src*="extensionId=relay-chat.relay-chat"]').frameLocator("#active-frame");
-    try {
-      await check(page, view);
-    } catch (error) {
-      // What the page showed when the check gave up says more than the timeout does.
-      mkdirSync(resultsDir, { recursive: true });
-      await page.screenshot({ path: path.join(resultsDir, `${name}-failed.png`) }).catch(() => undefined);
-      console.log(`Screenshot of the failure: ${path.relative(repoRoot, path.join(resultsDir, `${name}-failed.png`))}`);
-      throw error;
-    }
-    // The pointer leaves the activity bar, so no tooltip covers the panel in the picture.
-    await page.mouse.move(850, 450);
-    await page.locator(".workbench-hover-container, .monaco-hover").first().waitFor({ state: "hidden", timeout: 5_000 }).catch(() => undefined);
-    mkdirSync(resultsDir, { recursive: true });
-    const file = path.join(resultsDir, `${name}.png`);
-    await page.screenshot({ path: file });
-    console.log(`Screenshot: ${path.relative(repoRoot, file)}`);
-  } finally {
-    await browser.close();
-  }
-}
-
-const openRelayChat = (page) => page.locator('.activitybar .action-label[aria-label^="Relay Chat"]').click({ timeout: 60_000 });
-
-/** --screenshot: one message sent, its answer completed. */
-function screenshotCheck(url, folder) {
-  return withWorkbench(url, folder, "demo", async (page, view) => {
-    await openRelayChat(page);
-    const message = view.getByLabel(panelText("Message"), { exact: true });
-    await message.fill("Hello! What can you do?", { timeout: 60_000 });
-    await message.press("Enter");
-    // The check passes only when the answer completed: its receipt comes when the request has ended.
-    const receipt = view.getByRole("region", { name: panelText("Turn details") }).first();
-    await receipt.waitFor({ timeout: 60_000 });
-    await view.locator(".turn-progress").first().waitFor({ state: "hidden", timeout: 60_000 });
-    const shown = await receipt.innerText();
-    if (!shown.includes(panelText("completed"))) throw new Error(`The demo answer did not complete; its receipt says: ${shown}`);
-    // The demo workspace's AGENTS.md goes with every message: the Rules chip in the message box says so.
-    await view.locator(".rules-chip").waitFor({ timeout: 60_000 });
-    await commitCheck(page, view, message);
-  });
-}
-
-/**
- * /commit: the demo project is its own git repository with a staged change, so the demo model's message for it
- * lands in the Source Control box: a short summary line of that change, not the demo's help text.
- */
-async function commitCheck(page, view, message) {
-  await message.fill("/commit");
-  await message.press("Enter");
-  // The first Enter may pick /commit in the / menu (the box then reads "/commit "): the next one sends it.
-  if ((await message.inputValue()).trim() !== "") await message.press("Enter");
-  await view.getByRole("region", { name: panelText("Turn details") }).nth(1).waitFor({ timeout: 60_000 });
-  const box = page.locator(".scm-editor .view-lines").first();
-  await box.getByText(/\S/).first().waitFor({ timeout: 60_000 });
-  const written = (await box.innerText()).trim();
-  if (!/farewell/i.test(written.split("\n")[0]) || written.length > 300) throw new Error(`/commit put this in the Source Control box, not a message for the staged change: ${written}`);
-  console.log(`/commit wrote: ${written.split("\n")[0]}`);
-  // Back to the chat for the screenshot.
-  await openRelayChat(page);
-}
-
-/** --fresh --screenshot: the walkthrough opened by itself and the panel says what is missing. */
-function freshScreenshotCheck(url, folder) {
-  return withWorkbench(url, folder, "demo-fresh", async (page, view) => {
-    await page.locator(".gettingStartedContainer").getByText(manifestText("walkthrough.step.addRelay.title")).first().waitFor({ timeout: 60_000 });
-    await openRelayChat(page);
-    await view.getByText(panelText("No relay address is set.")).waitFor({ timeout: 60_000 });
-  });
 }
 
 /** What to do with the demo once it runs: what to ask, each relay's address and key, the command line. */
@@ -261,7 +164,8 @@ async function main() {
   };
   if (options.screenshot) {
     try {
-      await (fresh ? freshScreenshotCheck : screenshotCheck)(server.url, folder);
+      const models = { chatCompletions: CHAT_COMPLETIONS_MODEL, thinking: THINKING_MODEL };
+      await (fresh ? freshSelfCheck : selfCheck)({ url: server.url, folder, locale, models });
     } finally {
       await stopAll();
     }

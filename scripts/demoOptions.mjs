@@ -17,8 +17,9 @@ Options (after --):
   --fresh           as a newcomer meets it: no relay set, the setup screen and the Get Started walkthrough;
                     the emulator's address and key are printed to enter there
   --locale zh-cn    VS Code's display language Chinese (Simplified): Relay Chat in Chinese
-  --screenshot      a self-check that exits by itself: sends messages in headless Chromium, checks the
-                    answers, and saves test-results/demo.png (with --fresh: test-results/demo-fresh.png)
+  --screenshot      a self-check that exits by itself: sends messages in headless Chromium (/commit,
+                    the Chat Completions and thinking models), checks the answers, and saves
+                    test-results/demo*.png (with --fresh: test-results/demo-fresh.png)
   -h, --help        print this help and exit
 
 With RELAY_CHAT_BASE_URL and RELAY_CHAT_API_KEY set, the demo uses that relay instead of the emulator.

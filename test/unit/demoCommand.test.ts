@@ -107,8 +107,8 @@ describe("the demo project", function () {
 });
 
 describe("the demo relay's Chat Completions model", () => {
-  // As scripts/demo.mjs starts it: the default profile, plus deepseek-chat.
-  const relay = emulatorWithClient({ chatOnlyModels: ["deepseek-chat"] });
+  // As scripts/demo.mjs starts it: the default profile, plus deepseek-chat and deepseek-v4-flash.
+  const relay = emulatorWithClient({ chatOnlyModels: ["deepseek-chat", "deepseek-v4-flash"] });
 
   it("is listed, and its Responses request is refused the way the panel offers Chat Completions for", async () => {
     const listed = await relay.client().listModels();
