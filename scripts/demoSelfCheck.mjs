@@ -6,6 +6,11 @@ import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { chromiumArgs, chromiumPath, repoRoot, resultsDir } from "./vscode/paths.mjs";
 
+/** How long a step may take: generous, as the machine may be busy with tests beside the demo. */
+const STEP_TIMEOUT_MS = 120_000;
+/** The first step also waits for the extension host and the chat view to start. */
+const FIRST_STEP_TIMEOUT_MS = 240_000;
+
 /** The panel's words in the demo's display language (the English text itself without a locale). */
 function panelTextIn(locale) {
   if (!locale) return (english) => english;
@@ -28,6 +33,7 @@ async function withWorkbench(url, folder, failureName, check) {
   const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.setDefaultTimeout(STEP_TIMEOUT_MS);
     // A loaded machine (the tests beside it) can take longer than playwright's 30 s default to serve the workbench.
     await page.goto(`${url}?folder=${encodeURIComponent(folder)}`, { timeout: 120_000 });
     // The walkthrough's step media are webviews too: the chat view is the one from this extension.
@@ -55,7 +61,8 @@ async function withWorkbench(url, folder, failureName, check) {
   }
 }
 
-const openRelayChat = (page) => page.locator('.activitybar .action-label[aria-label^="Relay Chat"]').click({ timeout: 60_000 });
+/** Clicks Relay Chat's activity bar entry: the first time, the extension host may still be starting on a busy machine. */
+const openRelayChat = (page, timeout = STEP_TIMEOUT_MS) => page.locator('.activitybar .action-label[aria-label^="Relay Chat"]').click({ timeout });
 
 /**
  * The checks of the demo as it starts: one message and its receipt, /commit, the Chat Completions model's offer
@@ -65,14 +72,14 @@ export function selfCheck({ url, folder, locale, models }) {
   const text = panelTextIn(locale);
   const newChatLabel = manifestText(locale, "command.newChat.title");
   return withWorkbench(url, folder, "demo", async ({ page, view, screenshot }) => {
-    await openRelayChat(page);
+    await openRelayChat(page, FIRST_STEP_TIMEOUT_MS);
     const message = view.getByLabel(text("Message"), { exact: true });
-    await message.fill("Hello! What can you do?", { timeout: 60_000 });
+    await message.fill("Hello! What can you do?", { timeout: FIRST_STEP_TIMEOUT_MS });
     await message.press("Enter");
     // The check passes only when the answer completed: its receipt comes when the request has ended.
     await lastTurnCompleted(view, text);
     // The demo workspace's AGENTS.md goes with every message: the Rules chip in the message box says so.
-    await view.locator(".rules-chip").waitFor({ timeout: 60_000 });
+    await view.locator(".rules-chip").waitFor({ timeout: STEP_TIMEOUT_MS });
     await commitCheck(page, view, message, text);
     await screenshot("demo");
 
@@ -81,7 +88,7 @@ export function selfCheck({ url, folder, locale, models }) {
     await message.fill("Hello!");
     await message.press("Enter");
     const offer = view.getByRole("button", { name: text("Use Chat Completions for this model") });
-    await offer.waitFor({ timeout: 60_000 });
+    await offer.waitFor({ timeout: STEP_TIMEOUT_MS });
     await offer.click();
     await lastTurnCompleted(view, text, text("Chat Completions"));
     console.log(`${models.chatCompletions}: the panel offered Chat Completions and the answer came over it`);
@@ -91,7 +98,7 @@ export function selfCheck({ url, folder, locale, models }) {
     await pickModel(view, text, models.thinking);
     await message.fill("Explain hello.ts");
     await message.press("Enter");
-    await view.getByRole("button", { name: text("Approve"), exact: true }).click({ timeout: 60_000 });
+    await view.getByRole("button", { name: text("Approve"), exact: true }).click({ timeout: STEP_TIMEOUT_MS });
     await lastTurnCompleted(view, text, text("Chat Completions"));
     // The relay refuses a follow-up without the reasoning (HTTP 400): completed means it went back with the call.
     if (!/greet/.test(await view.locator(".turn").last().innerText())) throw new Error("The thinking model's answer does not explain hello.ts after reading it.");
@@ -110,10 +117,10 @@ export function selfCheck({ url, folder, locale, models }) {
  */
 async function lastTurnCompleted(view, text, mustSay) {
   const receipt = view.getByRole("region", { name: text("Turn details") }).last();
-  await receipt.waitFor({ timeout: 60_000 });
-  const deadline = Date.now() + 90_000;
+  await receipt.waitFor({ timeout: STEP_TIMEOUT_MS });
+  const deadline = Date.now() + STEP_TIMEOUT_MS;
   let shown = await receipt.innerText();
-  while (!shown.includes(text("completed")) || (await view.locator(".turn-progress").count()) > 0) {
+  while (!shown.includes(text("completed")) || (await view.locator(".turn-progress:visible").count()) > 0) {
     if (Date.now() > deadline) throw new Error(`The answer did not complete; its receipt says: ${shown}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
     shown = await receipt.innerText();
@@ -128,15 +135,15 @@ async function lastTurnCompleted(view, text, mustSay) {
 async function pickModel(view, text, model) {
   const picker = view.locator(".composer-toolbar").getByRole("combobox", { name: text("Model") });
   const option = picker.locator("option", { hasText: model }).first();
-  await option.waitFor({ state: "attached", timeout: 60_000 });
+  await option.waitFor({ state: "attached", timeout: STEP_TIMEOUT_MS });
   await picker.selectOption((await option.getAttribute("value")) ?? model);
 }
 
 /** The view's New Chat; the message box gets the focus once the extension has handled it. */
 async function newChat(page, view, message, label) {
   await message.evaluate((box) => box.blur());
-  await page.locator(`.part.sidebar .title-actions .action-label[aria-label^="${label}"]`).click({ timeout: 30_000 });
-  await view.locator(".turn").first().waitFor({ state: "detached", timeout: 30_000 });
+  await page.locator(`.part.sidebar .title-actions .action-label[aria-label^="${label}"]`).click({ timeout: STEP_TIMEOUT_MS });
+  await view.locator(".turn").first().waitFor({ state: "detached", timeout: STEP_TIMEOUT_MS });
 }
 
 /**
@@ -150,7 +157,7 @@ async function commitCheck(page, view, message, text) {
   if ((await message.inputValue()).trim() !== "") await message.press("Enter");
   await lastTurnCompleted(view, text);
   const box = page.locator(".scm-editor .view-lines").first();
-  await box.getByText(/\S/).first().waitFor({ timeout: 60_000 });
+  await box.getByText(/\S/).first().waitFor({ timeout: STEP_TIMEOUT_MS });
   const written = (await box.innerText()).trim();
   if (!/farewell/i.test(written.split("\n")[0]) || written.length > 300) throw new Error(`/commit put this in the Source Control box, not a message for the staged change: ${written}`);
   console.log(`/commit wrote: ${written.split("\n")[0]}`);
@@ -162,9 +169,9 @@ async function commitCheck(page, view, message, text) {
 export function freshSelfCheck({ url, folder, locale }) {
   const text = panelTextIn(locale);
   return withWorkbench(url, folder, "demo-fresh", async ({ page, view, screenshot }) => {
-    await page.locator(".gettingStartedContainer").getByText(manifestText(locale, "walkthrough.step.addRelay.title")).first().waitFor({ timeout: 60_000 });
+    await page.locator(".gettingStartedContainer").getByText(manifestText(locale, "walkthrough.step.addRelay.title")).first().waitFor({ timeout: STEP_TIMEOUT_MS });
     await openRelayChat(page);
-    await view.getByText(text("No relay address is set.")).waitFor({ timeout: 60_000 });
+    await view.getByText(text("No relay address is set.")).waitFor({ timeout: STEP_TIMEOUT_MS });
     await screenshot("demo-fresh");
   });
 }

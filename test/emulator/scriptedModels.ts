@@ -310,7 +310,9 @@ function describeCode(name: string, content: string): string {
   const declarations = [...content.matchAll(/^\s*(?:export\s+)?(?:async\s+)?(function|class|const|interface|type)\s+(\w+)/gm)].map((match) => `${match[1]} \`${match[2]}\``);
   const lines = content === "" ? 0 : content.split("\n").length;
   const summary = declarations.length > 0 ? `It declares ${declarations.join(", ")}.` : "It declares nothing a reader would call from elsewhere.";
-  return `\`${name}\` has ${lines} line${lines === 1 ? "" : "s"}. ${summary}\n\n\`\`\`text\n${content.split("\n").slice(0, 8).join("\n")}\n\`\`\``;
+  // Highlighted as the file's language, as a model names its fences.
+  const language = /\.(\w+)$/.exec(name)?.[1] ?? "text";
+  return `\`${name}\` has ${lines} line${lines === 1 ? "" : "s"}. ${summary}\n\n\`\`\`${language}\n${content.split("\n").slice(0, 8).join("\n")}\n\`\`\``;
 }
 
 /** What the demo can say of pasted images: their kind and size (it has no eyes for the pixels). */
