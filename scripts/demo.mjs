@@ -50,8 +50,10 @@ async function startRelay() {
     return { baseUrl: process.env.RELAY_CHAT_BASE_URL, key: process.env.RELAY_CHAT_API_KEY, model: process.env.RELAY_CHAT_MODEL ?? "", emulated: false, stop: () => {} };
   }
   // Beside the scripted models, two its relay serves over Chat Completions only: one the panel offers to switch,
-  // and a thinking model.
-  return startEmulatedRelay(options.profile ?? "openai", undefined, options.relayPort, ["--chat-only-models", `${CHAT_COMPLETIONS_MODEL},${THINKING_MODEL}`]);
+  // and a thinking model. The split profile serves them among all its chat-only models.
+  const profile = options.profile ?? "openai";
+  const chatOnly = profile === "split" ? [] : ["--chat-only-models", `${CHAT_COMPLETIONS_MODEL},${THINKING_MODEL}`];
+  return startEmulatedRelay(profile, undefined, options.relayPort, chatOnly);
 }
 
 /** The relay emulator as a child process, behaving like `relayProfile`; `key` makes it accept that key; `port` (optional) its port; `extra`: more of test/emulator/main.ts's arguments. */
