@@ -47,7 +47,7 @@ function summaryOf(input: unknown): PlannedItem {
 }
 
 /** Models a person watches (the demo) stream at a readable pace; the others as fast as possible. */
-export const SCRIPTED_DELTA_INTERVAL_MS: Readonly<Record<string, number>> = { demo: 12, "demo-thinking": 12 };
+export const SCRIPTED_DELTA_INTERVAL_MS: Readonly<Record<string, number>> = { demo: 12, [DEMO_THINKING_MODEL]: 12 };
 
 const DEFAULT_LONG_ANSWER_WORDS = 2000;
 
