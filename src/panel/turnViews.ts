@@ -105,7 +105,7 @@ export interface ImageLimitsView {
 }
 
 export const MEGABYTE = 1024 * 1024;
-/** The settings' defaults (documented in the README and the manifest). */
+/** The settings' defaults (documented in docs/settings.md and the manifest). */
 export const DEFAULT_IMAGE_LIMITS: ImageLimitsView = { maxLongestSide: 2048, maxBytes: 5 * MEGABYTE };
 
 /** What an attachment is: a file, the selection, or context from the editor (`#` menu and paperclip). */

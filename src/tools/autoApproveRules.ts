@@ -2,7 +2,7 @@
 // Pure (no vscode): the host reads the setting from the User settings only and passes the raw value in at
 // every decision, so a change applies at once.
 //
-// Shape (documented in the README, "Approval rules"):
+// Shape (documented in docs/tools-and-approval.md, "Approval rules"):
 //   {
 //     "read_file": "always",                 // a read-only tool: "always" or "ask"
 //     "run_command": {

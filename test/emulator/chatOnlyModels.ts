@@ -1,5 +1,5 @@
 import type { ServiceErrorFields } from "./errorBodies";
-import { THINKING_TOOLS_MODEL } from "./thinkingModels";
+import { DEMO_THINKING_MODEL, THINKING_TOOLS_MODEL } from "./thinkingModels";
 
 // The `split` profile: a new-api relay whose models split between the two wire formats. The scripted models speak
 // both; the chat-only ones below (listed by the relay like every other model: ["openai"]) answer /v1/responses the way real relays answer for a model whose channel has no
@@ -18,6 +18,8 @@ export const CHAT_ONLY_MODELS: Readonly<Record<string, { base: string; refusal: 
   // Thinking models that need their reasoning back (thinkingModels.ts).
   "deepseek-reasoner": { base: THINKING_TOOLS_MODEL, refusal: "convert_request_failed" },
   "kimi-k2-thinking": { base: THINKING_TOOLS_MODEL, refusal: "convert_request_failed" },
+  // The demo's thinking model (scripts/demo.mjs): it answers what it is asked, as the demo model does.
+  "deepseek-v4-flash": { base: DEMO_THINKING_MODEL, refusal: "convert_request_failed" },
 };
 
 export const CHAT_ONLY_MODEL_IDS = Object.keys(CHAT_ONLY_MODELS);

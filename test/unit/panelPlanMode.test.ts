@@ -133,6 +133,18 @@ describe("panel: Plan mode and the task list (Node, relay emulator)", function (
     assert.deepEqual(reopened.ok && reopened.conversation.tasks, edited.tasks);
   });
 
+  it("Act on this plan after the person removed a step: the request carries the list without it, and the step stays removed", async () => {
+    const { controller } = harness;
+    const { edited } = await planThenEditTasks();
+    controller.handle({ type: "actOnPlan", turnId: lastTurn(edited).id });
+    const acted = await harness.waitFor(settledTurns(2), "the plan carried out");
+    const actRequest = bodies().find((body) => JSON.stringify(body.input).includes("Carry out the plan above.")) ?? assert.fail("the Act request");
+    assert.match(String(actRequest.instructions), /1\/2 done[\s\S]*- \[x\] Read the files involved\n- \[ \] Propose the change for review$/);
+    assert.equal(String(actRequest.instructions).includes("Run the tests"), false);
+    assert.deepEqual(acted.tasks, [{ text: "Read the files involved", status: "done" }, { text: "Propose the change for review", status: "done" }], "the removed step is not put back");
+    assert.match(lastTurn(acted).answerText, /^All 2 steps of the plan are ticked[\s\S]*changed no files, so there is nothing to review/);
+  });
+
   it("marks the Plan message in the Markdown and JSON exports and ends them with the task list as it stands", async () => {
     const { controller, conversationUi } = harness;
     const { conversationId } = await planThenEditTasks();
