@@ -77,6 +77,10 @@ export class PromptFilesWatcher implements SlashCommandSource, vscode.Disposable
     return this.list;
   }
 
+  lookAgain(): void {
+    this.reader.changed();
+  }
+
   listen(changed: () => void): void {
     this.listeners.push(changed);
   }

@@ -21,6 +21,12 @@ export interface SlashCommandSource {
   fresh(): Promise<readonly SlashCommand[]>;
   /** `changed` is called when the commands were read again. */
   listen(changed: () => void): void;
+  /**
+   * The person started typing a command (the `/` menu opened): look at the files again. A file watcher can miss
+   * a folder created with its files at once (inotify reports the folder only: `mkdir -p`, a checkout), and the
+   * menu must list what is on disk when it opens.
+   */
+  lookAgain?(): void;
 }
 
 /** What the message being sent carries because of its command; null between messages. */
@@ -95,6 +101,7 @@ export class SlashCommandRunner {
   setDraft(draft: string): boolean {
     const text = draft.trimStart().startsWith("/") ? draft : "";
     if (text === this.draft) return false;
+    if (this.draft === "" && text !== "") this.options.source?.lookAgain?.();
     const before = this.commandOf(this.draft);
     this.draft = text;
     const after = this.commandOf(text);

@@ -53,6 +53,33 @@ describe("panel slash commands (Node, relay emulator)", function () {
     assert.equal(harness.controller.state().slashCommands?.[7]?.description, "Weather report");
   });
 
+  it("looks at the prompt files again when the person starts typing a command, and lists what it finds", async () => {
+    // A watcher can miss a folder created with its files (mkdir -p, a checkout): the / menu looks again when it opens.
+    let onDisk = slashCommands([]);
+    let looked = 0;
+    const listeners: Array<() => void> = [];
+    const watched: SlashCommandSource = {
+      commands: () => onDisk,
+      fresh: async () => onDisk,
+      listen: (changed) => void listeners.push(changed),
+      lookAgain: () => {
+        looked += 1;
+        onDisk = slashCommands([weatherOnly]);
+        for (const changed of listeners) changed();
+      },
+    };
+    harness = await startPanelHostHarness({ slash: slashOptions({ slashCommands: watched }) });
+    const { controller } = harness;
+    assert.equal(controller.state().slashCommands?.some((command) => command.name === "weather"), false);
+    controller.handle({ type: "draftCommand", text: "/" });
+    await harness.waitFor((state) => (state.slashCommands ?? []).some((command) => command.name === "weather"), "the prompt file found on looking again");
+    controller.handle({ type: "draftCommand", text: "/wea" });
+    assert.equal(looked, 1, "once per command typed, not per key");
+    controller.handle({ type: "draftCommand", text: "" });
+    controller.handle({ type: "draftCommand", text: "/" });
+    assert.equal(looked, 2);
+  });
+
   it("sends a prompt file's text in instructions with that message only, and offers only its tools then", async () => {
     harness = await startPanelHostHarness({ slash: slashOptions() });
     const { controller } = harness;
