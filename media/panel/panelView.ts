@@ -5,11 +5,12 @@ import { routeAnswerActions } from "./answerActions";
 import { renderApprovalCard } from "./approvalCard";
 import { Composer } from "./composer";
 import type { DraftState } from "./messageEdit";
-import { button, element } from "./dom";
+import { element } from "./dom";
 import { HistoryView } from "./historyView";
 import { icon, iconButton } from "./icons";
 import { ImageViewer } from "./imageViewer";
 import { KeyedChildren } from "./keyedChildren";
+import { OfferSlots } from "./offerSlots";
 import type { Localizer } from "./localizer";
 import type { AppliedPatch } from "./panelStore";
 import { ScrollFollower } from "./scrollFollower";
@@ -18,7 +19,6 @@ import type { ScrollPlace } from "./scrollPlace";
 import { SentImages } from "./sentImages";
 import { renderSetupNotice } from "./setupNotice";
 import { renderSpendWarning } from "./spendWarning";
-import { renderCompactionOffer } from "./turnSummary";
 import { TitleBar } from "./titleBar";
 import { TaskListView } from "./taskListView";
 import { EAGER_TURNS, TurnList } from "./turnList";
@@ -53,11 +53,9 @@ export class PanelView {
   private readonly approvals = element("div", { className: "approvals" });
   private readonly approvalCards: KeyedChildren<PanelState["approvals"][number]>;
   private readonly spendSlot = element("div", { className: "spend-slot" });
-  private readonly compactionSlot = element("div", { className: "compaction-slot" });
-  private readonly protocolSlot = element("div", { className: "protocol-slot" });
-  private readonly reviewSlot = element("div", { className: "review-slot" });
   private readonly composer: Composer;
   private readonly taskList: TaskListView;
+  private readonly offers: OfferSlots;
   private readonly sentImages: SentImages;
   /** An opened chip's text, in the message box or under a sent message. */
   private readonly peek: AttachmentPeek;
@@ -71,9 +69,6 @@ export class PanelView {
   private readonly announcer = new Announcer();
   private setupSignature = "";
   private spendSignature = "";
-  private compactionSignature = "";
-  private protocolSignature = "null";
-  private reviewSignature = "0";
   private dismissedNotice: string | null = null;
   private busy = false;
   private firstTurnId: string | undefined;
@@ -113,6 +108,7 @@ export class PanelView {
     this.pendingEdit = options.initialDraft.edit;
     this.pendingPlace = options.initialPlace;
     this.taskList = new TaskListView(localizer, post);
+    this.offers = new OfferSlots(localizer, post);
     this.scroller.append(this.emptyState, this.turnList.root, this.approvals);
     this.follower = new ScrollFollower(this.scroller, localizer);
     const scrollArea = element("div", { className: "scroll-area" }, [this.scroller, this.follower.jumpButton]);
@@ -129,7 +125,7 @@ export class PanelView {
       this.setupSlot,
       this.notice,
       scrollArea,
-      element("div", { className: "bottom" }, [this.reviewSlot, this.protocolSlot, this.compactionSlot, this.spendSlot, this.taskList.root, this.composer.root]),
+      element("div", { className: "bottom" }, [...this.offers.slots, this.spendSlot, this.taskList.root, this.composer.root]),
       this.history.root,
       this.viewer.root,
       this.announcer.root,
@@ -244,9 +240,7 @@ export class PanelView {
     this.renderNotice(state.notice);
     this.emptyState.hidden = state.turns.length > 0;
     this.renderSpendWarning(state);
-    this.renderCompactionOffer(state);
-    this.renderChatCompletionsOffer(state);
-    this.renderFilesToReview(state);
+    this.offers.render(state);
     this.history.update(state.conversations, state.conversationId);
     this.taskList.update(state.tasks ?? []);
     this.composer.update({
@@ -286,51 +280,6 @@ export class PanelView {
     this.setupSignature = signature;
     const notice = renderSetupNotice(state.setup, this.localizer, this.post);
     this.setupSlot.replaceChildren(...(notice === null ? [] : [notice]));
-  }
-
-  private renderCompactionOffer(state: PanelState): void {
-    const signature = JSON.stringify(state.compactionOffer);
-    if (signature === this.compactionSignature) return;
-    this.compactionSignature = signature;
-    this.compactionSlot.replaceChildren(...(state.compactionOffer === null ? [] : [renderCompactionOffer(state.compactionOffer, this.localizer, this.post)]));
-  }
-
-  /** The check-up's finding, confirmed here as in its report and notification (nothing is saved until then). */
-  private renderChatCompletionsOffer(state: PanelState): void {
-    const offer = state.chatCompletionsOffer ?? null;
-    const signature = JSON.stringify(offer);
-    if (signature === this.protocolSignature) return;
-    this.protocolSignature = signature;
-    this.protocolSlot.replaceChildren(
-      ...(offer === null
-        ? []
-        : [
-            element("section", { className: "compaction-offer chat-completions-offer", attributes: { role: "status" } }, [
-              icon("plug"),
-              element("p", { text: this.localizer.format("The check-up found that {0} on {1} answers over Chat Completions, not the Responses interface.", offer.model, offer.relay) }),
-              iconButton("close", this.localizer.text("Dismiss"), () => this.protocolSlot.replaceChildren()),
-              button(this.localizer.text("Use Chat Completions for this model"), () => this.post({ type: "fix", action: "confirmChatCompletions" }), { className: "primary" }),
-            ]),
-          ]),
-    );
-  }
-
-  /** Edits waiting in the editor are easy to lose sight of from the chat: one line says so, with the way to them. */
-  private renderFilesToReview(state: PanelState): void {
-    const count = state.filesToReview ?? 0;
-    if (String(count) === this.reviewSignature) return;
-    this.reviewSignature = String(count);
-    if (count === 0) {
-      this.reviewSlot.replaceChildren();
-      return;
-    }
-    this.reviewSlot.replaceChildren(
-      element("section", { className: "files-to-review", attributes: { role: "status" } }, [
-        icon("diff"),
-        element("p", { text: this.localizer.plural(count, "{0} file with proposed edits to keep or undo in the editor.", "{0} files with proposed edits to keep or undo in the editor.") }),
-        button(this.localizer.text("Show files"), () => this.post({ type: "fix", action: "reviewFiles" })),
-      ]),
-    );
   }
 
   private renderSpendWarning(state: PanelState): void {
