@@ -95,12 +95,14 @@ export function contextIcon(kind: string): string {
   }
 }
 
-/** The tooltip of a chip whose text held a relay key (a rules file's row in the Rules chip's list too). */
-export const REDACTED_NOTE = "A relay key in this text was replaced with [REDACTED]: the key is not sent to the model or kept in the history.";
+/** The tooltip line of a chip whose text held a relay key (a rules file's row in the Rules chip's list too). */
+export function redactedNote(localizer: Localizer): string {
+  return localizer.text("A relay key in this text was replaced with [REDACTED]: the key is not sent to the model or kept in the history.");
+}
 
 /** A chip's tooltip: its label, what was cut or could not be read, and that a relay key was taken out. */
 export function chipTitle(attachment: Pick<AttachmentView, "label" | "note" | "redacted">, localizer: Localizer): string {
-  return [attachment.label, ...(attachment.note === undefined ? [] : [attachment.note]), ...(attachment.redacted ? [localizer.text(REDACTED_NOTE)] : [])].join("\n");
+  return [attachment.label, ...(attachment.note === undefined ? [] : [attachment.note]), ...(attachment.redacted ? [redactedNote(localizer)] : [])].join("\n");
 }
 
 /** "key removed" on a chip (or a rules file's row) whose text held a relay key; nothing otherwise. */
