@@ -47,7 +47,9 @@ export class WorkingEditor implements vscode.Disposable {
   get current(): vscode.TextEditor | undefined {
     const active = vscode.window.activeTextEditor;
     if (active !== undefined && !isOwnDocument(active.document.uri)) return active;
-    return this.last?.document.isClosed ? undefined : this.last;
+    const last = this.last;
+    // Closed meanwhile (its tab too: Close All Editors) it is none at once, not after NONE_SETTLES_MS.
+    return last === undefined || last.document.isClosed || !hasTab(last.document.uri) ? undefined : last;
   }
 
   private use(editor: vscode.TextEditor | undefined): void {
@@ -68,4 +70,12 @@ export class WorkingEditor implements vscode.Disposable {
 
 function ownOrNot(editor: vscode.TextEditor | undefined): vscode.TextEditor | undefined {
   return editor !== undefined && isOwnDocument(editor.document.uri) ? undefined : editor;
+}
+
+/** Whether a tab shows the file (its editor may be hidden behind Relay Chat's own document in the same group). */
+function hasTab(uri: vscode.Uri): boolean {
+  const shown = uri.toString();
+  return vscode.window.tabGroups.all.some((group) =>
+    group.tabs.some((tab) => (tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === shown) || (tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.toString() === shown)),
+  );
 }

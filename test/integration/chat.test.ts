@@ -111,8 +111,10 @@ describe("chat through the real extension", function () {
   it("marks an answer cut by the output budget as incomplete and offers Continue and Retry", async () => {
     await setRelaySetting("maxOutputTokens", 16);
     try {
+      const turnsBefore = api.state().turns.length;
       api.handle({ type: "send", text: "word ".repeat(60) });
-      const state = await waitForState(api, settled, "the incomplete answer");
+      // The turn before it is settled too: wait for this one.
+      const state = await waitForState(api, (current) => settled(current) && current.turns.length > turnsBefore, "the incomplete answer");
       const turn = lastTurn(state)!;
       assert.equal(turn.outcome, "incomplete");
       assert.deepEqual(turn.actions, ["continue", "retry"]);
