@@ -29,6 +29,7 @@ class PanelApp {
     this.fileReferences = configureFileReferences((message) => this.host.post(message));
     window.addEventListener("message", (event: MessageEvent<unknown>) => this.receive(event.data));
     document.addEventListener("keydown", (event) => this.view?.handleDocumentKeydown(event));
+    document.addEventListener("copy", (event) => this.view?.handleCopy(event));
     this.host.post({ type: "ready" });
   }
 
