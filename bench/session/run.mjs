@@ -229,11 +229,11 @@ async function main() {
     const entry = history.getByRole("button", { name: new RegExp(`Question 1 ${stamp}`) }).first();
     await entry.waitFor({ timeout: 30_000 });
     // Timed in the page, from the click's event to the frame that has every turn.
+    await frame.evaluate(() => (window.__sessionBench.clickAt = null));
     const [openMs] = await Promise.all([
       frame.evaluate(
         (count) =>
           new Promise((resolve) => {
-            window.__sessionBench.clickAt = null;
             const check = () => {
               const clickAt = window.__sessionBench.clickAt;
               if (clickAt !== null && document.querySelectorAll(".turn").length >= count) resolve(performance.now() - clickAt);
