@@ -1,14 +1,14 @@
 import type { BriefTurnSize, ToHost, TurnView } from "../../src/panel/protocol";
 import { AnswerView, estimatedAnswerPixels } from "./answerView";
-import { contextIcon } from "./contextOptions";
-import { element, visuallyHidden } from "./dom";
-import { icon, iconButton } from "./icons";
+import { element } from "./dom";
+import { icon } from "./icons";
 import type { Localizer } from "./localizer";
 import { renderToolCallCard } from "./toolCallCard";
 import { renderNoCheckpoint, renderTurnChanges } from "./turnChanges";
 import { renderTurnReceipt } from "./turnReceipt";
-import { renderActOnPlan, renderPlanBadge } from "./planTurn";
+import { renderActOnPlan } from "./planTurn";
 import { renderTurnSummary } from "./turnSummary";
+import { renderUserMessage } from "./userMessage";
 import { renderRefusal, renderTurnState, toneOf } from "./turnState";
 
 export interface TurnPlace {
@@ -169,7 +169,7 @@ export class TurnElement {
     const userSignature = JSON.stringify([turn.userText, turn.attachments, turn.images, turn.reviewNote, turn.branchIndex, turn.branchCount, turn.mode]);
     if (userSignature !== this.userSignature) {
       this.userSignature = userSignature;
-      this.userSlot.replaceChildren(this.renderUserMessage(turn, context.localizer));
+      this.userSlot.replaceChildren(renderUserMessage(turn, context.localizer, this.turnId, this.handlers));
     }
     const toolSignature = JSON.stringify([turn.hasReasoning, turn.reasoningSummaries, turn.toolCalls, turn.checkpointProblem]);
     if (toolSignature !== this.toolSignature) {
@@ -258,56 +258,6 @@ export class TurnElement {
 
   appendAnswer(delta: string): boolean {
     return this.stowedText === null && this.answer.append(delta);
-  }
-
-  private renderUserMessage(turn: TurnView, localizer: Localizer): HTMLElement {
-    const actions = element("div", { className: "user-actions" }, [
-      iconButton("edit", localizer.text("Edit"), () => this.handlers.edit(this.turnId, turn.userText)),
-      iconButton("refresh", localizer.text("Regenerate"), () => this.handlers.post({ type: "regenerate", turnId: this.turnId })),
-    ]);
-    const chips =
-      turn.attachments.length === 0
-        ? null
-        : element(
-            "div",
-            { className: "sent-attachments", attributes: { "aria-label": localizer.text("Attached") } },
-            turn.attachments.map((attachment) =>
-              element("span", { className: "chip sent", attributes: { title: attachment.label } }, [
-                icon(contextIcon(attachment.kind)),
-                element("span", { className: "chip-label", text: attachment.label }),
-              ]),
-            ),
-          );
-    // The actions float at the top right, before the text, so the text flows around them instead of under them.
-    return element("div", { className: "user-message" }, [
-      visuallyHidden(`${localizer.text("You")}: `),
-      actions,
-      turn.mode === "plan" ? renderPlanBadge(localizer) : null,
-      element("div", { className: "user-text", text: turn.userText }),
-      chips,
-      turn.images && turn.images.length > 0 ? this.handlers.sentImages(turn.images) : null,
-      // What went to the model beside the typed text is on screen too, one click away (it is in English: it is the model's).
-      turn.reviewNote
-        ? element("details", { className: "review-note" }, [
-            element("summary", {}, [icon("diff"), element("span", { text: localizer.text("Sent with this message: what you did with the model's changes to files") })]),
-            element("p", { text: turn.reviewNote }),
-          ])
-        : null,
-      turn.branchCount > 1 ? this.renderBranchNavigation(turn, localizer) : null,
-    ]);
-  }
-
-  private renderBranchNavigation(turn: TurnView, localizer: Localizer): HTMLElement {
-    const previous = iconButton("chevron-left", localizer.text("Previous version"), () => this.handlers.post({ type: "showBranch", turnId: this.turnId, direction: -1 }));
-    const next = iconButton("chevron-right", localizer.text("Next version"), () => this.handlers.post({ type: "showBranch", turnId: this.turnId, direction: 1 }));
-    previous.dataset["alwaysDisabled"] = String(turn.branchIndex <= 0);
-    next.dataset["alwaysDisabled"] = String(turn.branchIndex >= turn.branchCount - 1);
-    const position = element("span", {
-      className: "branch-position",
-      text: `${turn.branchIndex + 1}/${turn.branchCount}`,
-      attributes: { "aria-label": localizer.format("Version {0} of {1}", turn.branchIndex + 1, turn.branchCount) },
-    });
-    return element("span", { className: "branch-navigation", attributes: { role: "group", "aria-label": localizer.text("Versions") } }, [previous, position, next]);
   }
 
   private renderReasoningAndTools(turn: TurnView, localizer: Localizer): HTMLElement[] {
