@@ -210,13 +210,28 @@ async function main() {
       const { arrivedAt } = await (await fetch(`${relay.url}/ping`, { method: "POST", body: "{}" })).json();
       bare.push(arrivedAt - startedAt);
     }
+    // The page's and the relay's clocks against this process's, each read between two of ours (the shortest such
+    // round trip of 20): the offsets correct the cross-process figures.
+    const offsetOf = async (read) => {
+      let best = { roundTrip: Infinity, offset: 0 };
+      for (let index = 0; index < 20; index += 1) {
+        const before = performance.timeOrigin + performance.now();
+        const theirs = await read();
+        const after = performance.timeOrigin + performance.now();
+        if (after - before < best.roundTrip) best = { roundTrip: after - before, offset: theirs - (before + after) / 2 };
+      }
+      return best;
+    };
+    const pageClock = await offsetOf(() => frame.evaluate(() => performance.timeOrigin + performance.now()));
+    const relayClock = await offsetOf(async () => (await (await fetch(`${relay.url}/ping`, { method: "POST", body: "{}" })).json()).arrivedAt);
+    const pageToRelay = pageClock.offset - relayClock.offset;
     const timings = await (await fetch(`${relay.url}/timings`)).json();
     const marks = await frame.evaluate(() => window.__sessionBench);
-    const firstDelta = timings.flatMap((timing) => (timing.firstDeltaAt !== null && marks.markerAt[timing.marker] !== undefined ? [marks.markerAt[timing.marker] - timing.firstDeltaAt] : []));
+    const firstDelta = timings.flatMap((timing) => (timing.firstDeltaAt !== null && marks.markerAt[timing.marker] !== undefined ? [marks.markerAt[timing.marker] - pageToRelay - timing.firstDeltaAt] : []));
     const arrivals = timings.map((timing) => timing.arrivedAt);
     const enterToRequest = marks.enterAt.flatMap((enterAt) => {
       const arrival = arrivals.find((arrivedAt) => arrivedAt >= enterAt);
-      return arrival === undefined ? [] : [arrival - enterAt];
+      return arrival === undefined ? [] : [arrival - (enterAt - pageToRelay)];
     });
 
     // The conversation opened again from the history.
@@ -266,6 +281,8 @@ async function main() {
       jsHeapMbPer100Turns: round((after.jsHeapMb - before.jsHeapMb) / turnsMeasured, 2),
       extensionHostMbPer100Turns: round((after.extensionHostMb - before.extensionHostMb) / turnsMeasured),
       historyOpenMs: round(openMs),
+      clockOffsetPageToRelayMs: round(pageToRelay, 2),
+      clockRoundTripsMs: [round(pageClock.roundTrip, 2), round(relayClock.roundTrip, 2)],
       loadAverage: os.loadavg().map((load) => round(load, 2)),
     };
     if (!options.json) {
