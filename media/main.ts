@@ -5,7 +5,10 @@ import { isToWebview } from "../src/panel/protocolGuards";
 import { configureCodeBlocks } from "./render/codeBlocks";
 import { configureFileReferences } from "./render/fileReferences";
 import type { FileReferenceLinker } from "./render/fileReferences";
+import { focusOnArrival } from "./panel/focusArrival";
 import { HostChannel } from "./panel/hostChannel";
+import { DraftCommandTeller } from "./panel/draftCommand";
+import type { SavedViewState } from "./panel/hostChannel";
 import { Localizer } from "./panel/localizer";
 import { PanelStore } from "./panel/panelStore";
 import { PanelView } from "./panel/panelView";
@@ -17,11 +20,14 @@ class PanelApp {
   private localizer = new Localizer({});
   private stringsSignature = "";
   private renderedOnce = false;
-  private draft: string;
+  /** The message box and the place in the conversation, saved as they change (VS Code keeps them across reloads). */
+  private saved: SavedViewState;
   private fileReferences: FileReferenceLinker | null = null;
+  /** The host hears the draft's slash command as it is typed (its prompt and tools go with the next request). */
+  private readonly draftCommand = new DraftCommandTeller((message) => this.host.post(message));
 
   constructor(private readonly mount: HTMLElement) {
-    this.draft = this.host.savedState().draft;
+    this.saved = this.host.savedState();
   }
 
   start(): void {
@@ -30,7 +36,10 @@ class PanelApp {
     window.addEventListener("message", (event: MessageEvent<unknown>) => this.receive(event.data));
     document.addEventListener("keydown", (event) => this.view?.handleDocumentKeydown(event));
     document.addEventListener("copy", (event) => this.view?.handleCopy(event));
+    focusOnArrival(() => this.view?.focusInputUnlessDialog());
     this.host.post({ type: "ready" });
+    // A draft kept across a reload that starts with a command counts from the start.
+    this.draftCommand.tell(this.saved.draft ?? "");
   }
 
   private receive(data: unknown): void {
@@ -81,9 +90,20 @@ class PanelApp {
       case "image":
         this.view?.showImage(message.name, message.dataUrl);
         return;
+      case "attachmentText":
+        this.view?.showAttachmentText(message.target, message.attachment);
+        return;
       default:
         unreachable(message);
     }
+  }
+
+  private save(change: Partial<SavedViewState>): void {
+    const { edit, place, ...rest } = { ...this.saved, ...change };
+    // Absent parts are left out, not saved as undefined.
+    const next: SavedViewState = { ...rest, ...(edit === undefined ? {} : { edit }), ...(place === undefined ? {} : { place }) };
+    this.saved = next;
+    this.host.saveState(next);
   }
 
   private render(state: PanelState, strings: Record<string, string>, locale: string): void {
@@ -96,10 +116,12 @@ class PanelApp {
         localizer: this.localizer,
         post: (message) => this.host.post(message),
         saveDraft: (draft) => {
-          this.draft = draft;
-          this.host.saveState({ draft });
+          this.save({ draft: draft.draft, edit: draft.edit });
+          this.draftCommand.tell(draft.draft);
         },
-        initialDraft: this.draft,
+        initialDraft: this.saved,
+        savePlace: (place) => this.save({ place: place ?? undefined }),
+        initialPlace: this.saved.place ?? null,
       });
       this.mount.replaceChildren(this.view.root);
       this.view.render(state);

@@ -9,6 +9,8 @@ const common = { bundle: true, sourcemap: !production, minify: production, logLe
 const targets = [
   { entryPoints: ["src/cli/main.ts"], outfile: "dist/cli.js", platform: "node", format: "cjs", target: "node20", banner: { js: "#!/usr/bin/env node" } },
   { entryPoints: ["src/extension.ts"], outfile: "dist/extension.js", platform: "node", format: "cjs", target: "node20", external: ["vscode"] },
+  // The checkpoint helper thread's code (src/tools/checkpointHelper.ts starts it from beside extension.js).
+  { entryPoints: ["src/tools/checkpointWorker.ts"], outfile: "dist/checkpointWorker.js", platform: "node", format: "cjs", target: "node20" },
   { entryPoints: ["media/main.ts"], outfile: "media/dist/webview.js", platform: "browser", format: "iife", target: "chrome120" },
   // Loaded by the webview on demand (media/render/highlighterLoader.ts), beside webview.js, once a code block
   // is finished: syntax highlighting never weighs on activation or the first paint.

@@ -1,8 +1,8 @@
-import path from "node:path";
 import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import { FileStorage } from "./chat/fileStorage";
 import { HistoryStore } from "./chat/historyStore";
+import { redactingStorage } from "./chat/redactingStorage";
 import { ReviewNotes } from "./chat/reviewNote";
 import { ledgerToCsv } from "./chat/ledgerCsv";
 import { RequestLedger } from "./chat/requestLedger";
@@ -17,15 +17,13 @@ import { TerminalHistory } from "./host/terminalHistory";
 import { editorWorkspaceContext } from "./host/workspaceContext";
 import { pickModel } from "./host/modelPicker";
 import { openModelSettings } from "./host/modelSettingsEditor";
-import { closeOrphanedReportPreviews } from "./host/orphanedReportTabs";
+import { ProtocolChoices } from "./host/protocolChoices";
 import { OutputLog } from "./host/outputLog";
 import { GitCommitBox } from "./host/gitCommitBox";
-import { PanelInstructions, requestInstructionsOf, targetInstructions } from "./host/panelInstructions";
-import type { TargetInstructions } from "./host/panelInstructions";
-import { PromptFilesWatcher } from "./host/promptFilesWatcher";
-import { ProjectRulesWatcher } from "./host/projectRulesWatcher";
+import { setUpInstructions } from "./host/instructionsSetup";
+import { targetInstructions } from "./host/panelInstructions";
 import { sharedHistoryFolder } from "./host/historyFolder";
-import { CONNECTION_REPORT_NAME, relayCheckUp } from "./host/relayCheckUp";
+import { relayCheckUp } from "./host/relayCheckUp";
 import { addRelay, pickRelay, removeRelay, renameRelay } from "./host/relayCommands";
 import type { RelayCommandsContext } from "./host/relayCommands";
 import { RelayConnection, workspaceRelayMemory } from "./host/relayConnection";
@@ -38,7 +36,6 @@ import { registerEditReviewCommands } from "./host/editReviewCommands";
 import { WorkspaceCheckpointing } from "./host/checkpointSetup";
 import { globalReadOnlyDefault, trustRestrictionNotice } from "./host/toolSetup";
 import { Walkthrough } from "./host/walkthrough";
-import { saveModelSettings } from "./host/modelSettingsWriter";
 import { chooseExternalTools } from "./lm/externalToolPicker";
 import { ExternalTools } from "./lm/externalTools";
 import { registerRelayLanguageModels } from "./lm/languageModelSetup";
@@ -46,11 +43,11 @@ import { ChatController } from "./panel/chatController";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./panel/chatViewProvider";
 import { CodeBlockActions } from "./panel/codeBlockActions";
 import { FileReferenceResolver } from "./panel/fileReferences";
-import { createEditorServices, panelPreferences, showExportedFile, vscodeConversationUi, workspaceModelMemory } from "./panel/vscodePanelServices";
+import { createEditorServices, panelPreferences, showExportedFile, vscodeConversationUi, workspaceMemories } from "./panel/vscodePanelServices";
 import { WorkspaceFiles } from "./panel/workspaceFiles";
 import { WEBVIEW_STRINGS } from "./panel/webviewStrings";
 import type { PanelState, ToHost } from "./panel/protocol";
-import { redactSecrets } from "./relay/redact";
+import { redactSecrets, removeKeys } from "./relay/redact";
 import { defaultRelay } from "./relay/relayProfiles";
 import { SessionAllowances } from "./tools/approvalPolicy";
 
@@ -90,7 +87,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   // Two windows on one folder get two storage folders from VS Code; they share the first one's history.
   const storageFolder = context.storageUri ? sharedHistoryFolder(context.storageUri.fsPath) : context.globalStorageUri.fsPath;
   const storage = new FileStorage(storageFolder);
-  const store = new HistoryStore(storage);
+  // No stored relay key is ever written to the history, whatever way it reached a conversation.
+  const store = new HistoryStore(redactingStorage(storage, (text) => removeKeys(text, connection.secrets())));
   const ledger = new RequestLedger(storage);
   // Debris of writes that failed or were killed (a full disk, a crash) is removed in the background.
   void storage.removeLeftovers().catch((error: unknown) => log.error(`Cleaning the storage folder failed: ${String(error)}`));
@@ -136,14 +134,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   });
   let webviewStrings: Record<string, string> | null = null;
   const activeConsoleUrl = () => connection.active?.consoleUrl ?? "";
-  // What the model is told: the base instruction, the person's and the project rules files, kept current.
-  const projectRules = new ProjectRulesWatcher(context.workspaceState, (message) => log.info(message));
-  // The relay and model of the panel's next request: what the person set for them goes with it.
-  const panelInstructions = new PanelInstructions(projectRules, (): TargetInstructions => targetInstructions(connection.settings, { relay: connection.activeRelay, model: controller.model() }));
-  context.subscriptions.push(projectRules, vscode.commands.registerCommand("relayChat.showInstructions", () => controller.slash.showInstructions()));
-  // The `/` menu's prompt files: the workspace's (off where the rules are) and the person's own.
-  const promptFiles = new PromptFilesWatcher(context.globalStorageUri, () => projectRules.allowed, (message) => log.info(message));
-  context.subscriptions.push(promptFiles);
+  // What the model is told: the rules and prompt files kept current, with what the person set for the relay and
+  // model of the panel's next request; its preview; the editor the person works in.
+  const told = setUpInstructions(context, (message) => log.info(message), () => targetInstructions(connection.settings, { relay: connection.activeRelay, model: controller.model() }), () => connection.secrets());
+  context.subscriptions.push(told, vscode.commands.registerCommand("relayChat.showInstructions", () => controller.slash.showInstructions()));
+  const protocolChoices = new ProtocolChoices(connection, context.globalState, log);
   const controller = new ChatController({
     relay: connection,
     store,
@@ -155,8 +150,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     editReviews: reviewNotes,
     filesToReview: () => editReview.filesInReview().length,
     relayReady: connectionReady,
-    modelMemory: workspaceModelMemory(context.workspaceState, () => defaultRelay(connection.relays)?.name ?? null),
-    editor: createEditorServices(workspaceFiles, codeBlocks, activeConsoleUrl, workspaceContext),
+    ...workspaceMemories(context.workspaceState, () => defaultRelay(connection.relays)?.name ?? null),
+    editor: createEditorServices(workspaceFiles, codeBlocks, activeConsoleUrl, workspaceContext, () => told.workingEditor.current),
     workspaceContext,
     conversationUi: vscodeConversationUi,
     files: workspaceFiles,
@@ -169,12 +164,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     strings: () => (webviewStrings ??= Object.fromEntries(WEBVIEW_STRINGS.map((english) => [english, vscode.l10n.t(english)]))),
     onRequestEnd: () => void money.refreshBalance(),
     priceOf: (relay, model) => money.priceOf(relay, model),
-    saveModelProtocol: (relay, model, protocol) => saveModelSettings(relay, model, { protocol }),
-    instructions: (choices) => requestInstructionsOf(panelInstructions.assemble(choices)),
-    panelInstructions: (choices) => panelInstructions.forPanel(choices),
-    instructionsReady: () => panelInstructions.ready(),
-    showInstructions: (choices) => panelInstructions.show(choices),
-    slashCommands: promptFiles,
+    ...protocolChoices.panelOptions,
+    ...told.panel,
+    slashCommands: told.promptFiles,
     commitMessages: new GitCommitBox(),
     balanceNote: (relay) => money.balanceNote(relay),
     onRendered: (sinceLoadMs) => {
@@ -207,7 +199,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
   };
   void connectionReady.then(tellWalkthrough);
   walkthrough.openOnFirstStart();
-  const checkRelay = relayCheckUp({ connection, storage, storageFolder, log, walkthrough, findings: languageModels.findings, activeModel: () => controller.model(), modelFor: (relay) => controller.modelFor(relay) });
+  const checkRelay = relayCheckUp({ connection, storage, log, reportView: protocolChoices.reportView, chatCompletions: protocolChoices.finding, walkthrough, findings: languageModels.findings, activeModel: () => controller.model(), modelFor: (relay) => controller.modelFor(relay) });
   const relayCommands: RelayCommandsContext = { connection, keys, refresh: refreshConnection, checkRelay };
   const command = commandsAfter(connectionReady);
 
@@ -228,14 +220,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => controller.onConnectionChanged()),
     money.onDidReadBalance(() => controller.fieldsChanged()),
-    projectRules.onDidChange(() => controller.fieldsChanged()),
+    told.onDidChange(() => controller.fieldsChanged()),
     ...languageModels.disposables,
 
     // The panel, its history shared with other windows on the same folder, and the editor as context.
     provider,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider, { webviewOptions: { retainContextWhenHidden: true } }),
     store.watch((change) => void controller.conversations.onHistoryChanged(change)),
-    watchEditorContext(controller.editorActions, workspaceFiles),
+    watchEditorContext(controller.editorActions, workspaceFiles, told.workingEditor),
     command("relayChat.focusChat", () => provider.focusMessageBox()),
     command("relayChat.showHistory", () => {
       provider.reveal();
@@ -245,7 +237,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       provider.reveal();
       await controller.newChat();
     }),
-    command("relayChat.modelSettings", () => openModelSettings(connection, controller.model())),
+    command("relayChat.modelSettings", (request) => openModelSettings(connection, controller.modelChoice, request)),
     command("relayChat.selectModel", async () => {
       await controller.refreshModels();
       const picked = await pickModel(controller.listedModels, controller.model());
@@ -276,7 +268,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
       if (!relay) return void vscode.window.showWarningMessage(connection.missing() ?? "");
       await checkRelay(relay.name);
     }),
-    closeOrphanedReportPreviews(path.join(storageFolder, CONNECTION_REPORT_NAME)),
+    ...protocolChoices.register(command, connectionReady, storageFolder, () => controller.fieldsChanged()),
     command("relayChat.refreshBalance", () => money.refreshBalance(true)),
     command("relayChat.exportRequestLog", async () => {
       const target = await vscode.window.showSaveDialog({ filters: { CSV: ["csv"] }, defaultUri: vscode.Uri.file("relay-chat-requests.csv") });

@@ -1,4 +1,5 @@
 import type { ApprovalDetailView, ApprovalView, HiddenCharacterView } from "../../src/panel/protocol";
+import { renderCommandConcerns } from "./commandConcerns";
 import { renderDiff } from "./diffView";
 import { button, element, uniqueId } from "./dom";
 import type { Localizer } from "./localizer";
@@ -54,6 +55,7 @@ export function renderApprovalCard(approval: ApprovalView, localizer: Localizer,
     ]),
     hidden.length > 0 ? hiddenCharacterWarning(hidden, localizer) : null,
     approval.deniedByRule ? element("p", { className: "approval-note approval-denied-by", text: localizer.format("Asks because of your rule {0}.", approval.deniedByRule) }) : null,
+    renderCommandConcerns(approval.commandConcerns ?? [], localizer),
     ...(approval.details === undefined ? rawArguments(approval, localizer) : shownArguments(approval, approval.details, localizer)),
     typeof approval.followUpInputTokens === "number"
       ? element("p", { className: "approval-follow-up", text: localizer.format("After this call, the result goes back to the model in a new request of about {0} input tokens (an estimate), which the relay may bill.", localizer.number(approval.followUpInputTokens)) })

@@ -1,13 +1,16 @@
 import type { AttachmentView, ChatModeView, ContextMeterView, FileMatchView, ImageLimitsView, RelayModelsView, RulesView, SlashCommandView, ToHost } from "../../src/panel/protocol";
 import { DEFAULT_IMAGE_LIMITS, IMAGE_MEDIA_TYPES } from "../../src/panel/protocol";
+import type { AttachmentPeek } from "./attachmentPeek";
+import { renderComposerChips } from "./composerChips";
 import { ContextMeter } from "./contextMeter";
-import { button, element } from "./dom";
-import { chipTitle, contextIcon } from "./contextOptions";
+import { element } from "./dom";
 import { FilePicker, hashQueryAt } from "./filePicker";
 import { icon, iconButton } from "./icons";
-import { ImageAttachments, imageFilesOf } from "./imageAttachments";
+import { ImageAttachments } from "./imageAttachments";
 import type { Localizer } from "./localizer";
 import { fitMessageHint } from "./messageHint";
+import { MessageEdit, replaceTextareaText } from "./messageEdit";
+import type { DraftState } from "./messageEdit";
 import { ModelPicker } from "./modelPicker";
 import { RulesChip } from "./rulesChip";
 import { ModeSwitch } from "./modeSwitch";
@@ -48,7 +51,7 @@ export class Composer {
   private readonly sendButton: HTMLButtonElement;
   private readonly stopButton: HTMLButtonElement;
   private readonly chips = element("div", { className: "composer-chips" });
-  private readonly editBanner: HTMLElement;
+  private readonly edit: MessageEdit;
   private readonly filePicker: FilePicker;
   private readonly modelPicker: ModelPicker;
   private readonly rulesChip: RulesChip;
@@ -59,16 +62,18 @@ export class Composer {
   private readonly imagePicker = element("input", { className: "image-picker", attributes: { type: "file", accept: IMAGE_MEDIA_TYPES.join(","), multiple: "", hidden: "" } });
   private chipsSignature = "";
   private state: ComposerState = { busy: false, canSend: false, attachments: [], selectionOffer: null, activeFileOffer: null, model: null, models: [], modelsNote: null, relay: null, relayModels: [], context: null, imageLimits: DEFAULT_IMAGE_LIMITS };
-  /** Set while the box holds an earlier message being edited: sending then resends that turn. */
-  private editingTurnId: string | null = null;
+  /** The box's text is being replaced, not typed: the `#` and `/` menus stay closed. */
+  private replacing = false;
 
   constructor(
     private readonly localizer: Localizer,
     private readonly post: (message: ToHost) => void,
-    private readonly saveDraft: (draft: string) => void,
+    private readonly saveDraft: (state: DraftState) => void,
     initialDraft: string,
     /** Called when a message was sent (the view scrolls to it). */
     private readonly onSent: () => void,
+    /** Shows what an opened chip adds to the message (shared with the sent messages' chips). */
+    private readonly peek: AttachmentPeek,
   ) {
     this.meter = new ContextMeter(localizer);
     this.textarea = element("textarea", {
@@ -87,16 +92,6 @@ export class Composer {
       this.updateButtons();
       this.updateMeter();
     });
-    this.textarea.addEventListener("paste", (event) => {
-      const files = imageFilesOf(event.clipboardData?.files);
-      if (files.length === 0) return;
-      event.preventDefault();
-      void this.images.add(files);
-    });
-    this.imagePicker.addEventListener("change", () => {
-      void this.images.add(imageFilesOf(this.imagePicker.files));
-      this.imagePicker.value = "";
-    });
     this.filePicker = new FilePicker(this.textarea, localizer, (message) => this.pickFile(message));
     this.modelPicker = new ModelPicker(localizer, post);
     this.rulesChip = new RulesChip(localizer, post);
@@ -104,14 +99,9 @@ export class Composer {
     this.slashMenu = new SlashMenu(this.textarea, localizer, (text) => this.setText(text));
     this.sendButton = iconButton("send", localizer.text("Send"), () => this.send(), "send-button");
     this.stopButton = iconButton("debug-stop", localizer.text("Stop"), () => this.post({ type: "stop" }), "stop-button");
-    this.editBanner = element("div", { className: "edit-banner" }, [
-      icon("edit"),
-      element("span", { text: localizer.text("Editing an earlier message; sending it starts a new version of the conversation from there.") }),
-      button(localizer.text("Cancel edit"), () => this.cancelEdit(), { className: "link-button" }),
-    ]);
-    this.editBanner.hidden = true;
+    this.edit = new MessageEdit(localizer, () => this.cancelEdit());
     this.root = element("div", { className: "composer-area" }, [
-      this.editBanner,
+      this.edit.banner,
       this.filePicker.root,
       this.slashMenu.root,
       this.modelPicker.finderPopup,
@@ -134,15 +124,7 @@ export class Composer {
         ]),
       ]),
     ]);
-    this.root.addEventListener("dragover", (event) => {
-      if (Array.from(event.dataTransfer?.items ?? []).some((item) => item.kind === "file")) event.preventDefault();
-    });
-    this.root.addEventListener("drop", (event) => {
-      const files = imageFilesOf(event.dataTransfer?.files);
-      if (files.length === 0) return;
-      event.preventDefault();
-      void this.images.add(files);
-    });
+    this.images.acceptFrom(this.textarea, this.root, this.imagePicker);
     this.resize();
   }
 
@@ -158,24 +140,7 @@ export class Composer {
     const signature = JSON.stringify([state.attachments, state.selectionOffer, state.activeFileOffer, state.rules === null || state.rules === undefined]);
     if (signature === this.chipsSignature) return;
     this.chipsSignature = signature;
-    const chips = state.attachments.map((attachment) => this.renderChip(attachment));
-    const activeFile = state.activeFileOffer;
-    // The active file goes with the message unless it is attached already (then it goes once, as attached).
-    if (activeFile !== null && !state.attachments.some((attachment) => attachment.kind === "file" && attachment.label === activeFile.label)) {
-      chips.unshift(this.renderActiveFileChip(activeFile.label));
-    }
-    const offer = state.selectionOffer;
-    // The selection is offered unless it is attached already.
-    if (offer !== null && !state.attachments.some((attachment) => attachment.kind === "selection" && attachment.label === offer.label)) {
-      const label = this.localizer.format("Attach selection {0}", offer.label);
-      const offered = element("button", { className: "chip offered", attributes: { type: "button", title: label, "aria-label": label } }, [
-        icon("add"),
-        icon("selection"),
-        element("span", { className: "chip-label", text: offer.label }),
-      ]);
-      offered.addEventListener("click", () => this.post({ type: "attachSelection" }));
-      chips.push(offered);
-    }
+    const chips = renderComposerChips(state, this.localizer, this.post, this.peek, this.root);
     // The Rules chip is the same element throughout, so its open list and focus survive other chips changing.
     if (state.rules) chips.unshift(this.rulesChip.chip);
     this.chips.replaceChildren(...chips);
@@ -191,34 +156,52 @@ export class Composer {
     this.textarea.focus();
   }
 
-  startEdit(turnId: string, text: string): void {
-    this.editingTurnId = turnId;
-    this.editBanner.hidden = false;
-    this.setText(text);
-    this.textarea.focus();
-    this.textarea.setSelectionRange(text.length, text.length);
+  /**
+   * The box takes an earlier message to edit. The person's draft is kept aside (not replaced: Edit used to
+   * throw it away) and comes back when the edit is sent or cancelled. `focus`: false when a reloaded page
+   * resumes an edit, which must not take the focus from where the person is.
+   */
+  startEdit(turnId: string, text: string, focus = true): void {
+    this.edit.begin(turnId, this.textarea.value);
+    if (focus) this.textarea.focus();
+    this.replaceText(text);
   }
 
   private cancelEdit(): void {
-    this.editingTurnId = null;
-    this.editBanner.hidden = true;
-    this.setText("");
+    // Focused first, so the draft comes back as a step of the box's undo history.
     this.textarea.focus();
+    this.replaceText(this.edit.end());
+  }
+
+  private replaceText(text: string): void {
+    this.replacing = true;
+    try {
+      replaceTextareaText(this.textarea, text);
+    } finally {
+      this.replacing = false;
+    }
+    this.setText(text);
   }
 
   private setText(text: string): void {
-    this.textarea.value = text;
-    this.saveDraft(text);
+    if (this.textarea.value !== text) this.textarea.value = text;
+    this.save();
     this.resize();
     this.updateButtons();
     this.updateMeter();
   }
 
+  private save(): void {
+    const text = this.textarea.value;
+    this.saveDraft(this.edit.stateWith(text));
+  }
+
   private onInput(): void {
-    this.saveDraft(this.textarea.value);
+    this.save();
     this.resize();
     this.updateButtons();
     this.updateMeter();
+    if (this.replacing) return;
     const hash = hashQueryAt(this.textarea.value, this.textarea.selectionStart);
     if (hash === null) {
       this.filePicker.close();
@@ -253,7 +236,7 @@ export class Composer {
     if (event.key === "Enter" && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey) {
       event.preventDefault();
       this.send();
-    } else if (event.key === "Escape" && !this.state.busy && this.editingTurnId !== null) {
+    } else if (event.key === "Escape" && !this.state.busy && this.edit.turnId !== null) {
       event.preventDefault();
       this.cancelEdit();
     }
@@ -266,16 +249,17 @@ export class Composer {
   private send(): void {
     if (!this.sendable()) return;
     const text = this.textarea.value;
-    if (this.editingTurnId !== null) this.post({ type: "editAndResend", turnId: this.editingTurnId, text });
-    else {
-      const images = this.images.take();
-      this.post(images.length > 0 ? { type: "send", text, images } : { type: "send", text });
-    }
-    this.editingTurnId = null;
-    this.editBanner.hidden = true;
     this.filePicker.close();
     this.slashMenu.close();
-    this.setText("");
+    const editedTurnId = this.edit.turnId;
+    if (editedTurnId !== null) {
+      this.post({ type: "editAndResend", turnId: editedTurnId, text });
+      this.replaceText(this.edit.end());
+    } else {
+      const images = this.images.take();
+      this.post(images.length > 0 ? { type: "send", text, images } : { type: "send", text });
+      this.setText("");
+    }
     // A clicked Send button is now disabled and would drop focus to the page.
     this.textarea.focus();
     this.onSent();
@@ -287,32 +271,14 @@ export class Composer {
     this.stopButton.hidden = !this.state.busy;
   }
 
-  /** The host's estimate, plus the draft (about four characters a token), the images and the draft's command prompt. */
+  /** The host's estimate (with the draft's command prompt: draftCommand.ts), plus the draft (about four characters a token) and the images. */
   private updateMeter(): void {
     const context = this.state.context;
-    this.meter.update(context, Math.ceil(this.textarea.value.length / 4) + this.images.count * (context?.tokensPerImage ?? 0) + this.slashMenu.promptTokensOf(this.textarea.value));
+    this.meter.update(context, Math.ceil(this.textarea.value.length / 4) + this.images.count * (context?.tokensPerImage ?? 0));
   }
 
   private resize(): void {
     this.textarea.style.height = "auto";
     this.textarea.style.height = `${Math.min(MAX_INPUT_HEIGHT, this.textarea.scrollHeight + 2)}px`;
-  }
-
-  private renderActiveFileChip(label: string): HTMLElement {
-    const description = this.localizer.text("Current file");
-    return element("span", { className: "chip active-file", attributes: { title: this.localizer.format("{0} (current file): sent with your message", label) } }, [
-      icon("file"),
-      element("span", { className: "chip-label", text: label }),
-      element("span", { className: "chip-description", text: description }),
-      iconButton("close", this.localizer.format("Remove {0}", label), () => this.post({ type: "removeActiveFile" }), "chip-remove"),
-    ]);
-  }
-
-  private renderChip(attachment: AttachmentView): HTMLElement {
-    return element("span", { className: `chip${attachment.note === undefined ? "" : " noted"}`, attributes: { title: chipTitle(attachment) } }, [
-      icon(contextIcon(attachment.kind)),
-      element("span", { className: "chip-label", text: attachment.label }),
-      iconButton("close", this.localizer.format("Remove {0}", attachment.label), () => this.post({ type: "removeAttachment", id: attachment.id }), "chip-remove"),
-    ]);
   }
 }

@@ -1,4 +1,5 @@
 import type { AttachmentView, ContextSource, FileMatchView, ToHost } from "../../src/panel/protocol";
+import { element } from "./dom";
 import type { Localizer } from "./localizer";
 
 // What the `#` menu offers beside files: the editor's context (Problems, Terminal, Changes) as fixed entries
@@ -94,7 +95,15 @@ export function contextIcon(kind: string): string {
   }
 }
 
-/** A chip's tooltip: its label, and what was cut or could not be read. */
-export function chipTitle(attachment: Pick<AttachmentView, "label" | "note">): string {
-  return attachment.note === undefined ? attachment.label : `${attachment.label}\n${attachment.note}`;
+/** The tooltip of a chip whose text held a relay key (a rules file's row in the Rules chip's list too). */
+export const REDACTED_NOTE = "A relay key in this text was replaced with [REDACTED]: the key is not sent to the model or kept in the history.";
+
+/** A chip's tooltip: its label, what was cut or could not be read, and that a relay key was taken out. */
+export function chipTitle(attachment: Pick<AttachmentView, "label" | "note" | "redacted">, localizer: Localizer): string {
+  return [attachment.label, ...(attachment.note === undefined ? [] : [attachment.note]), ...(attachment.redacted ? [localizer.text(REDACTED_NOTE)] : [])].join("\n");
+}
+
+/** "key removed" on a chip (or a rules file's row) whose text held a relay key; nothing otherwise. */
+export function redactedMarker(item: { redacted?: true }, localizer: Localizer): HTMLElement[] {
+  return item.redacted ? [element("span", { className: "chip-redacted", text: localizer.text("key removed") })] : [];
 }

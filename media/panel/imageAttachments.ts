@@ -43,6 +43,25 @@ export class ImageAttachments {
     return taken;
   }
 
+  /** Images pasted into `pasteTarget`, dropped on `dropArea` or chosen with `picker` are attached; other files are left alone. */
+  acceptFrom(pasteTarget: HTMLElement, dropArea: HTMLElement, picker: HTMLInputElement): void {
+    const addFrom = (event: Event, files: FileList | null | undefined) => {
+      const images = imageFilesOf(files);
+      if (images.length === 0) return;
+      event.preventDefault();
+      void this.add(images);
+    };
+    pasteTarget.addEventListener("paste", (event) => addFrom(event, event.clipboardData?.files));
+    dropArea.addEventListener("dragover", (event) => {
+      if (Array.from(event.dataTransfer?.items ?? []).some((item) => item.kind === "file")) event.preventDefault();
+    });
+    dropArea.addEventListener("drop", (event) => addFrom(event, event.dataTransfer?.files));
+    picker.addEventListener("change", () => {
+      void this.add(imageFilesOf(picker.files));
+      picker.value = "";
+    });
+  }
+
   /** Adds the image files among `files` (others are left to whoever else handles the event). */
   async add(files: readonly File[]): Promise<void> {
     this.problem.textContent = "";

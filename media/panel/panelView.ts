@@ -1,20 +1,24 @@
-import type { FileMatchView, PanelState, ToHost } from "../../src/panel/protocol";
+import type { AttachmentTarget, AttachmentTextView, FileMatchView, PanelState, ToHost } from "../../src/panel/protocol";
 import { Announcer } from "./announcer";
+import { AttachmentPeek } from "./attachmentPeek";
 import { routeAnswerActions } from "./answerActions";
 import { renderApprovalCard } from "./approvalCard";
 import { Composer } from "./composer";
-import { button, element } from "./dom";
+import type { DraftState } from "./messageEdit";
+import { element } from "./dom";
 import { HistoryView } from "./historyView";
 import { icon, iconButton } from "./icons";
 import { ImageViewer } from "./imageViewer";
 import { KeyedChildren } from "./keyedChildren";
+import { OfferSlots } from "./offerSlots";
 import type { Localizer } from "./localizer";
 import type { AppliedPatch } from "./panelStore";
 import { ScrollFollower } from "./scrollFollower";
+import { ScrollPlaceKeeper } from "./scrollPlace";
+import type { ScrollPlace } from "./scrollPlace";
 import { SentImages } from "./sentImages";
 import { renderSetupNotice } from "./setupNotice";
 import { renderSpendWarning } from "./spendWarning";
-import { renderCompactionOffer } from "./turnSummary";
 import { TitleBar } from "./titleBar";
 import { TaskListView } from "./taskListView";
 import { EAGER_TURNS, TurnList } from "./turnList";
@@ -22,8 +26,12 @@ import { EAGER_TURNS, TurnList } from "./turnList";
 export interface PanelViewOptions {
   readonly localizer: Localizer;
   readonly post: (message: ToHost) => void;
-  readonly saveDraft: (draft: string) => void;
-  readonly initialDraft: string;
+  readonly saveDraft: (state: DraftState) => void;
+  /** What the message box held when the page was last open (a reloaded window gives it back). */
+  readonly initialDraft: DraftState;
+  readonly savePlace: (place: ScrollPlace | null) => void;
+  /** Where the person was in the conversation when the page was last open; null: at its end. */
+  readonly initialPlace: ScrollPlace | null;
 }
 
 /**
@@ -45,19 +53,22 @@ export class PanelView {
   private readonly approvals = element("div", { className: "approvals" });
   private readonly approvalCards: KeyedChildren<PanelState["approvals"][number]>;
   private readonly spendSlot = element("div", { className: "spend-slot" });
-  private readonly compactionSlot = element("div", { className: "compaction-slot" });
-  private readonly reviewSlot = element("div", { className: "review-slot" });
   private readonly composer: Composer;
   private readonly taskList: TaskListView;
+  private readonly offers: OfferSlots;
   private readonly sentImages: SentImages;
+  /** An opened chip's text, in the message box or under a sent message. */
+  private readonly peek: AttachmentPeek;
   private readonly viewer: ImageViewer;
   private readonly history: HistoryView;
   private readonly follower: ScrollFollower;
+  private readonly place: ScrollPlaceKeeper;
+  /** Given back by the first snapshot that shows their conversation, then dropped. */
+  private pendingPlace: ScrollPlace | null;
+  private pendingEdit: DraftState["edit"];
   private readonly announcer = new Announcer();
   private setupSignature = "";
   private spendSignature = "";
-  private compactionSignature = "";
-  private reviewSignature = "0";
   private dismissedNotice: string | null = null;
   private busy = false;
   private firstTurnId: string | undefined;
@@ -70,9 +81,10 @@ export class PanelView {
     this.history = new HistoryView(localizer, post, () => this.composer.focus());
     this.titleBar = new TitleBar(localizer, () => this.showHistory());
     this.sentImages = new SentImages(post, () => this.root);
+    this.peek = new AttachmentPeek(localizer, post);
     this.viewer = new ImageViewer(localizer);
     this.turnList = new TurnList(
-      { post, edit: (turnId, text) => this.composer.startEdit(turnId, text), sentImages: (names) => this.sentImages.render(names, localizer) },
+      { post, edit: (turnId, text) => this.composer.startEdit(turnId, text), sentImages: (names) => this.sentImages.render(names, localizer), peek: this.peek },
       (text) => this.announcer.announce(text),
       localizer,
       this.scroller,
@@ -92,23 +104,38 @@ export class PanelView {
       element("p", { className: "empty-title", text: localizer.text("Ask a question to start. Answers and tool calls appear here.") }),
       element("p", { className: "empty-hint", text: localizer.text("Type # to attach files, problems, changes and more, / for commands and prompt files. Each answer ends with a receipt: tokens, time and the request id.") }),
     ]);
-    this.composer = new Composer(localizer, post, options.saveDraft, options.initialDraft, () => this.follower.followToEnd());
+    this.composer = new Composer(localizer, post, options.saveDraft, options.initialDraft.draft, () => this.followToEnd(), this.peek);
+    this.pendingEdit = options.initialDraft.edit;
+    this.pendingPlace = options.initialPlace;
     this.taskList = new TaskListView(localizer, post);
+    this.offers = new OfferSlots(localizer, post);
     this.scroller.append(this.emptyState, this.turnList.root, this.approvals);
     this.follower = new ScrollFollower(this.scroller, localizer);
+    const scrollArea = element("div", { className: "scroll-area" }, [this.scroller, this.follower.jumpButton]);
+    this.place = new ScrollPlaceKeeper(this.scroller, scrollArea, this.turnList.root, {
+      conversationId: () => this.conversationId,
+      turnIds: () => this.turnList.ids,
+      element: (turnId) => this.turnList.element(turnId),
+      atEnd: () => this.follower.atEnd,
+    }, options.savePlace);
     this.notice.append(icon("info"), this.noticeText, iconButton("close", localizer.text("Dismiss"), () => this.dismissNotice()));
     this.notice.hidden = true;
     this.root = element("div", { className: "panel" }, [
       this.titleBar.root,
       this.setupSlot,
       this.notice,
-      element("div", { className: "scroll-area" }, [this.scroller, this.follower.jumpButton]),
-      element("div", { className: "bottom" }, [this.reviewSlot, this.compactionSlot, this.spendSlot, this.taskList.root, this.composer.root]),
+      scrollArea,
+      element("div", { className: "bottom" }, [...this.offers.slots, this.spendSlot, this.taskList.root, this.composer.root]),
       this.history.root,
       this.viewer.root,
       this.announcer.root,
     ]);
     this.root.addEventListener("click", (event) => this.viewer.openFrom(event.target));
+  }
+
+  /** An opened chip's text, as the host read it. */
+  showAttachmentText(target: AttachmentTarget, attachment: AttachmentTextView | null): void {
+    this.peek.received(target, attachment);
   }
 
   /** The data of a sent image the page asked for. */
@@ -141,6 +168,22 @@ export class PanelView {
     this.renderFields(state);
     if (state.turns[0]?.id !== this.firstTurnId) this.announcer.clear();
     this.firstTurnId = state.turns[0]?.id;
+    this.resumeEdit(state);
+    const place = this.pendingPlace;
+    this.pendingPlace = null;
+    if (place !== null && this.place.restore(place)) this.follower.stayAway();
+    else this.followToEnd();
+  }
+
+  /** A reloaded page goes on with the edit of an earlier message, when that message is still on screen. */
+  private resumeEdit(state: PanelState): void {
+    const edit = this.pendingEdit;
+    this.pendingEdit = undefined;
+    if (edit !== undefined && state.turns.some((turn) => turn.id === edit.turnId)) this.composer.startEdit(edit.turnId, edit.text, false);
+  }
+
+  private followToEnd(): void {
+    this.place.release();
     this.follower.followToEnd();
   }
 
@@ -162,7 +205,7 @@ export class PanelView {
     }
     if (applied.fields.size > 0 || applied.orderChanged) this.renderFields(state);
     // Within one conversation, new content is followed.
-    if (switched) this.follower.followToEnd();
+    if (switched) this.followToEnd();
     else if (applied.turns.size > applied.filled.size || applied.orderChanged || applied.approvalsChanged) this.follower.contentChanged();
     // Older turns filled in: nothing new below, and a reader's place is kept (the browser's scroll anchoring).
     else if (applied.filled.size > 0) this.follower.keepEnd();
@@ -184,6 +227,11 @@ export class PanelView {
     this.composer.focus();
   }
 
+  /** The page got the focus with nothing focused: the message box takes it, unless the history or an image is open. */
+  focusInputUnlessDialog(): void {
+    if (!this.history.isOpen && !this.viewer.isOpen) this.composer.focus();
+  }
+
   showHistory(): void {
     this.history.open();
   }
@@ -201,8 +249,7 @@ export class PanelView {
     this.renderNotice(state.notice);
     this.emptyState.hidden = state.turns.length > 0;
     this.renderSpendWarning(state);
-    this.renderCompactionOffer(state);
-    this.renderFilesToReview(state);
+    this.offers.render(state);
     this.history.update(state.conversations, state.conversationId);
     this.taskList.update(state.tasks ?? []);
     this.composer.update({
@@ -242,31 +289,6 @@ export class PanelView {
     this.setupSignature = signature;
     const notice = renderSetupNotice(state.setup, this.localizer, this.post);
     this.setupSlot.replaceChildren(...(notice === null ? [] : [notice]));
-  }
-
-  private renderCompactionOffer(state: PanelState): void {
-    const signature = JSON.stringify(state.compactionOffer);
-    if (signature === this.compactionSignature) return;
-    this.compactionSignature = signature;
-    this.compactionSlot.replaceChildren(...(state.compactionOffer === null ? [] : [renderCompactionOffer(state.compactionOffer, this.localizer, this.post)]));
-  }
-
-  /** Edits waiting in the editor are easy to lose sight of from the chat: one line says so, with the way to them. */
-  private renderFilesToReview(state: PanelState): void {
-    const count = state.filesToReview ?? 0;
-    if (String(count) === this.reviewSignature) return;
-    this.reviewSignature = String(count);
-    if (count === 0) {
-      this.reviewSlot.replaceChildren();
-      return;
-    }
-    this.reviewSlot.replaceChildren(
-      element("section", { className: "files-to-review", attributes: { role: "status" } }, [
-        icon("diff"),
-        element("p", { text: this.localizer.plural(count, "{0} file with proposed edits to keep or undo in the editor.", "{0} files with proposed edits to keep or undo in the editor.") }),
-        button(this.localizer.text("Show files"), () => this.post({ type: "fix", action: "reviewFiles" })),
-      ]),
-    );
   }
 
   private renderSpendWarning(state: PanelState): void {

@@ -1,6 +1,7 @@
 import type { RulesView, ToHost } from "../../src/panel/protocol";
 import { button, element, uniqueId } from "./dom";
 import { icon } from "./icons";
+import { REDACTED_NOTE, redactedMarker } from "./contextOptions";
 import type { Localizer } from "./localizer";
 
 /**
@@ -85,9 +86,11 @@ export class RulesChip {
           : file.cut !== null
             ? this.localizer.format("cut: {0} of {1} characters sent", this.localizer.number(file.cut.keptChars), this.localizer.number(file.cut.totalChars))
             : this.localizer.format("≈{0} tokens", this.localizer.number(file.tokens));
-      return element("label", { className: "rules-file", attributes: { title: file.source } }, [
+      const title = file.redacted ? `${file.source}\n${this.localizer.text(REDACTED_NOTE)}` : file.source;
+      return element("label", { className: `rules-file${file.redacted ? " redacted" : ""}`, attributes: { title } }, [
         box,
         element("span", { className: "rules-file-name", text: file.source }),
+        ...redactedMarker(file, this.localizer),
         element("span", { className: "rules-file-note", text: note }),
       ]);
     });

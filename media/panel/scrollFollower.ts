@@ -41,6 +41,16 @@ export class ScrollFollower {
     if (this.following) this.scrollToEnd();
   }
 
+  /** The view was put at a reader's place (a reloaded window): it stays there, with Jump to latest offered. */
+  stayAway(): void {
+    this.following = false;
+    this.jumpButton.hidden = false;
+  }
+
+  get atEnd(): boolean {
+    return this.following;
+  }
+
   /** After a send, and when another conversation opens: show the end, and follow again. */
   followToEnd(): void {
     this.following = true;

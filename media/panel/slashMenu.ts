@@ -58,14 +58,6 @@ export class SlashMenu {
     if (this.query !== null) this.refresh();
   }
 
-  /** The estimated tokens of the prompt of the command the text starts with (0 for none). */
-  promptTokensOf(text: string): number {
-    const name = /^\s*\/([^\s/]+)(?:\s|$)/.exec(text)?.[1];
-    if (name === undefined) return 0;
-    const command = this.commands.find((candidate) => candidate.name === name) ?? this.commands.find((candidate) => candidate.name.toLowerCase() === name.toLowerCase());
-    return command?.promptTokens ?? 0;
-  }
-
   /** After each change of the text or caret: opens, filters or closes. */
   follow(): void {
     const query = slashQueryAt(this.input.value, this.input.selectionStart);
@@ -137,7 +129,7 @@ export class SlashMenu {
     this.input.setAttribute("aria-controls", this.list.id);
     this.input.setAttribute("aria-expanded", "true");
     const options = this.shown.map((command, index) => {
-      const origin = command.origin === "workspace" ? this.localizer.text("Workspace prompt file") : command.origin === "user" ? this.localizer.text("Your prompt file") : null;
+      const origin = originText(command, this.localizer);
       const option = element("div", { className: `slash-option${index === this.active ? " active" : ""}`, attributes: { role: "option", id: uniqueId("slash-option"), "aria-selected": String(index === this.active), title: command.description } }, [
         element("span", { className: "slash-name", text: `/${command.name}` }),
         command.argumentHint === "" ? null : element("span", { className: "slash-hint", text: command.argumentHint }),
@@ -149,4 +141,12 @@ export class SlashMenu {
     });
     showListOptions(this.list, this.input, options, this.active);
   }
+}
+
+/** Whose command it is, said beside it: a prompt file (in the built-in's place, when it is), or a built-in keeping its name. */
+function originText(command: SlashCommandView, localizer: Localizer): string | null {
+  if (command.ignoredFile !== undefined) return localizer.format("{0} is not used: /{1} is Relay Chat's own", command.ignoredFile, command.name);
+  if (command.origin === "workspace") return command.replacesBuiltin === true ? localizer.text("Workspace prompt file, in place of the built-in") : localizer.text("Workspace prompt file");
+  if (command.origin === "user") return command.replacesBuiltin === true ? localizer.text("Your prompt file, in place of the built-in") : localizer.text("Your prompt file");
+  return null;
 }

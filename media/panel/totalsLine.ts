@@ -21,7 +21,7 @@ export interface TotalsLine {
 
 export function totalsLine(totals: TotalsView, localizer: Localizer): TotalsLine {
   const requests = localizer.plural(totals.requests, "{0} request", "{0} requests");
-  const reported = totals.requests - totals.requestsWithoutUsage;
+  const reported = totals.requestsWithUsage;
   const atLeast = totals.requestsWithoutUsage > 0 ? "+" : "";
   const tokens =
     reported === 0

@@ -2,6 +2,7 @@ import type { BriefTurnSize, ToHost, TurnView } from "../../src/panel/protocol";
 import { AnswerView, estimatedAnswerPixels } from "./answerView";
 import { element } from "./dom";
 import { icon } from "./icons";
+import type { AttachmentPeek } from "./attachmentPeek";
 import type { Localizer } from "./localizer";
 import { renderToolCallCard } from "./toolCallCard";
 import { renderNoCheckpoint, renderTurnChanges } from "./turnChanges";
@@ -30,6 +31,8 @@ export interface TurnHandlers {
   edit(turnId: string, text: string): void;
   /** Thumbnails of the images a message carried, by their stored names. */
   sentImages(names: readonly string[]): HTMLElement;
+  /** Shows what an opened chip added to the message. */
+  peek: AttachmentPeek;
 }
 
 /** The room a brief turn's answer, tool call cards and receipt line will take, about. */
@@ -290,7 +293,8 @@ export class TurnElement {
     if (toneOf(turn.outcome) !== "none") {
       const state = renderTurnState(turn, localizer, (action) => {
         if (action === "retry" || action === "continue" || action === "resendWithoutImages" || action === "useChatCompletions" || action === "includeTurn") this.handlers.post({ type: action, turnId: this.turnId });
-        else this.handlers.post({ type: "fix", action });
+        // Model settings… opens at the model this turn used, which may not be the one picked now.
+        else this.handlers.post(action === "modelSettings" ? { type: "fix", action, turnId: this.turnId } : { type: "fix", action });
       });
       this.stateBox = state.root;
       this.retryActions = state.actions;

@@ -205,6 +205,11 @@ export class TurnList {
     return stowed.length === 0 ? null : textAcrossStowedTurns(selection, stowed);
   }
 
+  /** The turns on screen, oldest first. */
+  get ids(): readonly string[] {
+    return this.order;
+  }
+
   element(turnId: string): HTMLElement | null {
     return this.turns.get(turnId)?.root ?? null;
   }

@@ -57,7 +57,7 @@ export function renderTurnReceipt(turn: TurnView, localizer: Localizer, handlers
       visuallyHidden(turn.outcomeLabel),
     ]),
     costOf(receipts, localizer),
-    element("span", { className: "receipt-tokens", text: tokenSummary(receipts, localizer), attributes: { title: tokenSummary(receipts, localizer) } }),
+    ...tokenParts(receipts, localizer),
     element("span", { className: "receipt-latency", text: formatDuration(sum(receipts.map((receipt) => receipt.latencyMs))) }),
     sentWithOf(last, localizer),
     receipts.length > 1 ? element("span", { className: "receipt-count", text: localizer.plural(receipts.length, "{0} request", "{0} requests") }) : null,
@@ -148,16 +148,22 @@ function costDetail(receipt: ReceiptView, localizer: Localizer): string {
   return cost.estimatedAmount === null || cost.estimatedAmount === undefined ? billed : `${billed} · ${localizer.format("{0} estimated", localizer.money(cost.estimatedAmount, cost.currency, true))}`;
 }
 
-/** "1.2K in · 345 out" over the turn's requests; unknown where the relay reported no usage. */
-function tokenSummary(receipts: readonly ReceiptView[], localizer: Localizer): string {
+/**
+ * "1.2K in · 345 out" over the turn's requests, and "(+1 request without usage)" as a part of its own, so a
+ * narrow line wraps between them; "tokens unknown" where the relay reported no usage.
+ */
+function tokenParts(receipts: readonly ReceiptView[], localizer: Localizer): HTMLElement[] {
   const reported = receipts.filter((receipt) => receipt.usage !== null);
-  if (receipts.length === 0) return "";
-  if (reported.length === 0) return localizer.text("tokens unknown");
+  if (receipts.length === 0) return [];
+  if (reported.length === 0) return [element("span", { className: "receipt-tokens", text: localizer.text("tokens unknown") })];
   const input = sum(reported.map((receipt) => receipt.usage?.inputTokens ?? null));
   const output = sum(reported.map((receipt) => receipt.usage?.outputTokens ?? null));
   const summary = localizer.format("{0} in · {1} out", input === null ? localizer.text("unknown") : localizer.compact(input), output === null ? localizer.text("unknown") : localizer.compact(output));
   const missing = receipts.length - reported.length;
-  return missing === 0 ? summary : `${summary} ${localizer.plural(missing, "(+{0} request without usage)", "(+{0} requests without usage)")}`;
+  return [
+    element("span", { className: "receipt-tokens", text: summary }),
+    missing === 0 ? null : element("span", { className: "receipt-tokens-missing", text: localizer.plural(missing, "(+{0} request without usage)", "(+{0} requests without usage)") }),
+  ].filter((part): part is HTMLElement => part !== null);
 }
 
 function sum(values: ReadonlyArray<number | null>): number | null {

@@ -46,6 +46,7 @@ const fixLabels: Record<FixAction, string> = {
   summarizeEarlierTurns: "Summarize earlier turns",
   reviewFiles: "Show files",
   modelSettings: "Model settings…",
+  confirmChatCompletions: "Use Chat Completions for this model",
 };
 
 export interface TurnStateParts {

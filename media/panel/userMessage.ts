@@ -1,4 +1,5 @@
 import type { TurnView } from "../../src/panel/protocol";
+import { chipOpener } from "./attachmentPeek";
 import { contextIcon } from "./contextOptions";
 import { element, visuallyHidden } from "./dom";
 import { icon, iconButton } from "./icons";
@@ -13,19 +14,14 @@ export function renderUserMessage(turn: TurnView, localizer: Localizer, turnId: 
     iconButton("edit", localizer.text("Edit"), () => handlers.edit(turnId, turn.userText)),
     iconButton("refresh", localizer.text("Regenerate"), () => handlers.post({ type: "regenerate", turnId })),
   ]);
-  const chips =
-    turn.attachments.length === 0
-      ? null
-      : element(
-          "div",
-          { className: "sent-attachments", attributes: { "aria-label": localizer.text("Attached") } },
-          turn.attachments.map((attachment) =>
-            element("span", { className: "chip sent", attributes: { title: attachment.label } }, [
-              icon(contextIcon(attachment.kind)),
-              element("span", { className: "chip-label", text: attachment.label }),
-            ]),
-          ),
-        );
+  const chips = turn.attachments.length === 0 ? null : element("div", { className: "sent-attachments", attributes: { role: "group", "aria-label": localizer.text("Attached") } });
+  chips?.append(
+    ...turn.attachments.map((attachment, index) => {
+      const chip = { target: { place: "sent" as const, turnId, index }, kind: attachment.kind, label: attachment.label };
+      const content = [icon(contextIcon(attachment.kind)), element("span", { className: "chip-label", text: attachment.label })];
+      return element("span", { className: "chip sent", attributes: { title: attachment.label } }, [chipOpener(handlers.peek, chip, content, localizer, () => ({ after: chips }))]);
+    }),
+  );
   // The actions float at the top right, before the text, so the text flows around them instead of under them.
   return element("div", { className: "user-message" }, [
     visuallyHidden(`${localizer.text("You")}: `),

@@ -157,7 +157,8 @@ async function main() {
     ]);
     navigatedAt = Date.now();
     const navigated = navigatedAt;
-    await page.goto(url);
+    // Loading the workbench is the slowest step on a loaded machine: Playwright's 30 s default gave up under CI load.
+    await page.goto(url, { timeout: 120_000 });
     exitCode = await finished;
     relaying = false;
     const readyMs = firstLogAt ? firstLogAt - navigated : undefined;

@@ -151,7 +151,7 @@ async function main() {
     const secondRelay = await startEmulator({ profile: "new-api" });
     cleanups.push(() => secondRelay.stop());
     // A relay with chat-only models that does not list their wire, for test/ui/chatCompletions.test.ts.
-    const splitRelay = await startEmulator({ profile: "split", listsEndpointTypes: false });
+    const splitRelay = await startEmulator({ profile: "split" });
     cleanups.push(() => splitRelay.stop());
 
     const workspace = makeWorkspace();
@@ -203,6 +203,8 @@ async function main() {
       RELAY_CHAT_UI_NATIVE_CHAT: options["native-chat"] ? "1" : "0",
       RELAY_CHAT_UI_LOCALE: options.locale ?? "",
       RELAY_CHAT_UI_RESULTS: uiResultsDir,
+      // Where code-server writes its logs (the extension's Output log among them), for tests that read them.
+      RELAY_CHAT_UI_USER_DATA: server.userDataDir,
       RELAY_CHAT_UI_USER_SETTINGS: userSettingsMode ? path.join(server.userDataDir, "User", "settings.json") : "",
       RELAY_CHAT_UI_RELAY_KEY: userSettingsMode ? emulator.key : "",
     });

@@ -9,7 +9,7 @@ import type { ChatSessionListener, ChatSessionOptions, SendOptions, TurnResult }
 import type { ChatSettings } from "./chatSettings";
 import type { Clock, IdFactory } from "./clock";
 import { randomIds, systemClock } from "./clock";
-import { compactionBoundary, DEFAULT_COMPACTION_SETTINGS, summaryRequestItems, summaryRequestTurn, summaryText } from "./compaction";
+import { compactionBoundary, DEFAULT_COMPACTION_SETTINGS, NothingToSummarize, summaryRequestItems, summaryRequestTurn, summaryText } from "./compaction";
 import type { Conversation, RequestPurpose, ToolCallRecord, Turn, TurnSummary } from "./conversation";
 import { createConversation, findTurn, requireTurn } from "./conversation";
 import { ConversationChanges } from "./conversationChanges";
@@ -23,11 +23,11 @@ import type { SendEstimate } from "./spendGuard";
 import { estimateNextRequest, estimateSend, summaryRequestFits, withInstructionTokens, withSpendWarning } from "./spendGuard";
 import type { ChatTools } from "./toolRound";
 import { answerFunctionCalls, noTools } from "./toolRound";
-import { toolsForModel } from "./modelRequestOptions";
+import { offeredTools } from "./modelRequestOptions";
 import { checkpointAtTurnEnd, checkpointBeforeRound } from "./turnCheckpoint";
 import type { TurnRequestContext } from "./turnRequest";
 import { sendTurnRequest } from "./turnRequest";
-import { modeOf, requestToolsInMode, tasksSetBy, toolsInMode, turnModeOf } from "./planState";
+import { modeOf, tasksSetBy, toolsInMode, turnModeOf } from "./planState";
 
 // The turn loop. One ChatSession drives one conversation: it builds each request from the branch's
 // history, streams the answer, answers function calls through the tools module, and stops. It never retries
@@ -210,7 +210,7 @@ export class ChatSession {
     const compaction = this.settings.compaction ?? DEFAULT_COMPACTION_SETTINGS;
     const fits = summaryRequestFits(this.current, this.settings.contextWindowTokens ?? null, this.settings.maxOutputTokens);
     const boundary = compactionBoundary(this.current, lastTurnId, compaction.keepTurns, fits);
-    if (boundary === null) throw new Error(l10n.t("There are no earlier turns to summarize: the last {0} turns are always sent as they are.", compaction.keepTurns));
+    if (boundary === null) throw new NothingToSummarize(compaction.keepTurns);
     const through = boundary.through;
     // The summarize request is sent after the history up to `through` (with any earlier summary), as if it were the next turn there.
     const asking = summaryRequestTurn(through, this.clock.now());
@@ -337,7 +337,7 @@ export class ChatSession {
       priceOf: priceNow(this.settings),
       stream: this.settings.stream,
       // Plan mode's read-only set (plan), then none at all for a model set to get no tools (its model settings).
-      tools: toolsForModel(this.tools && requestToolsInMode(this.tools, turnModeOf(turn)), this.settings.modelSettings),
+      tools: offeredTools(this.tools, turnModeOf(turn), this.settings.modelSettings),
       clock: this.clock,
       ids: this.ids,
       redact: this.redact,

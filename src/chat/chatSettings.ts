@@ -39,6 +39,7 @@ export interface ChatSettings {
 /** The instruction text sent as the request's `instructions`, with its sources and estimate for the record. */
 export interface RequestInstructions extends InstructionsRecord {
   text: string;
+  /** What the spend guard adds to the messages' estimate: the instructions and the tools' definitions sent with them. */
   tokens: number;
 }
 

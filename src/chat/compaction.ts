@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { outputTextOf } from "../relay/accumulate";
 import { userMessage } from "../relay/requestBuilder";
 import type { InputItem } from "../relay/types";
@@ -105,4 +106,12 @@ function largestFitting(most: number, fits: (count: number) => boolean): number 
     }
   }
   return found;
+}
+
+/** Asked for a summary with nothing before the kept turns to summarize: news for the person, not a failure. */
+export class NothingToSummarize extends Error {
+  constructor(keepTurns: number) {
+    super(l10n.t("There are no earlier turns to summarize: the last {0} turns are always sent as they are.", keepTurns));
+    this.name = "NothingToSummarize";
+  }
 }

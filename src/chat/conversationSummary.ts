@@ -19,13 +19,29 @@ export function imagesTitle(count: number): string {
 }
 
 /**
- * A renamed conversation keeps its name; otherwise the first user message, on one line, names it, and a
- * first message of images alone is named after them.
+ * Where the attachments of a message start: the panel sends each after the typed text as a tagged block,
+ * `<attachment kind="file" label="…">` (src/panel/messageAttachments.ts).
+ */
+const FIRST_ATTACHMENT = /(?:^|\s)<attachment kind="[a-z]+" label="[\s\S]*$/;
+
+/** What the person typed of a message: the attachments the panel added after it left out. */
+export function typedTextOf(message: string): string {
+  return message.replace(FIRST_ATTACHMENT, "").trimEnd();
+}
+
+/** The attachments of a message as sent (tagged blocks), or "" when it has none. */
+export function attachedTextOf(message: string): string {
+  return message.slice(typedTextOf(message).length).trim();
+}
+
+/**
+ * A renamed conversation keeps its name; otherwise what the person typed first, on one line, names it (the
+ * attachments it carried left out), and a first message of images alone is named after them.
  */
 export function titleOf(conversation: Conversation): string {
   if (conversation.title.trim() !== "") return conversation.title;
   const first = conversation.turns.find((turn) => turn.parentId === null);
-  const line = (first?.userText ?? "").replace(/\s+/g, " ").trim();
+  const line = typedTextOf(first?.userText ?? "").replace(/\s+/g, " ").trim();
   const images = first?.images?.length ?? 0;
   if (line === "" && images > 0) return imagesTitle(images);
   if (line === "") return "New conversation";

@@ -2,14 +2,15 @@ import { answerTextOf } from "./answerText";
 import { summaryText } from "./compaction";
 import type { Conversation, Turn } from "./conversation";
 import { activePath } from "./conversation";
-import { titleOf } from "./conversationSummary";
+import { attachedTextOf, titleOf, typedTextOf } from "./conversationSummary";
 import type { Localize } from "./outcomeLabel";
 import { englishText, outcomeLabel } from "./outcomeLabel";
 import { tasksOf, turnModeOf } from "./planState";
 import type { TaskItem } from "../tools/updateTasksTool";
 import { doneCount } from "../tools/updateTasksTool";
 
-// The branch on screen as a Markdown document a person reads. Item kinds the client does not render
+// The branch on screen as a Markdown document a person reads, named by what was typed first (titleOf: never the
+// attachments' tags). Item kinds the client does not render
 // (reasoning, unknown ones) are left out; the JSON export has them exactly as sent. A message's images
 // are links into a folder written beside the document (`imageFolder`), under their stored names. A message
 // sent in Plan mode says so beside "You", as the panel marks it; the task list ends the document as it stands.
@@ -25,7 +26,11 @@ export function conversationToMarkdown(conversation: Conversation, localize: Loc
 function turnLines(turn: Turn, localize: Localize, imageFolder: string): string[] {
   const plan = turnModeOf(turn) === "plan";
   const lines = plan ? [`## ${localize("You")} · ${localize("Plan")}`, "", `*${localize("Sent in Plan mode: read-only tools, asked for a plan")}*`, ""] : [`## ${localize("You")}`, ""];
-  lines.push(turn.userText, "");
+  // What the person typed, then what was attached as the model got it, fenced: its tags are not Markdown.
+  const typed = typedTextOf(turn.userText);
+  const attached = attachedTextOf(turn.userText);
+  if (typed !== "") lines.push(typed, "");
+  if (attached !== "") lines.push(`*${localize("Attached, as sent to the model:")}*`, "", fenced(attached, ""), "");
   const images = turn.images ?? [];
   // Relative links, encoded: the folder is named after the document, which may have spaces.
   if (images.length > 0) lines.push(images.map((name, index) => `![${localize("Image {0}", index + 1)}](${encodeURIComponent(imageFolder)}/${name})`).join(" "), "");

@@ -61,6 +61,8 @@ export interface LedgerTotals {
    * "at least ..."). Requests refused with an HTTP error or that never reached the relay are not counted.
    */
   requestsWithoutUsage: number;
+  /** Requests the relay reported usage for. With none, the sums below say nothing: the tokens are unknown, not 0. */
+  requestsWithUsage: number;
   inputTokens: number;
   cachedTokens: number;
   outputTokens: number;
@@ -184,7 +186,7 @@ export class RequestLedger {
 export type TotalsRow = Pick<LedgerRow, "outcome" | "inputTokens" | "cachedTokens" | "outputTokens" | "reasoningTokens" | "bytesReceived" | "estimatedCost" | "billedCost" | "costCurrency">;
 
 export function emptyTotals(): LedgerTotals {
-  return { requests: 0, requestsWithoutUsage: 0, inputTokens: 0, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0, bytesReceived: 0, cost: costTotal([]) };
+  return { requests: 0, requestsWithoutUsage: 0, requestsWithUsage: 0, inputTokens: 0, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0, bytesReceived: 0, cost: costTotal([]) };
 }
 
 /** The one rule for totals, used by the ledger and by the panel's running totals alike. */
@@ -196,6 +198,7 @@ export function addToTotals(totals: LedgerTotals, row: TotalsRow): LedgerTotals 
   return {
     requests: totals.requests + 1,
     requestsWithoutUsage: totals.requestsWithoutUsage + (withoutUsage ? 1 : 0),
+    requestsWithUsage: totals.requestsWithUsage + (input === null && output === null ? 0 : 1),
     inputTokens: totals.inputTokens + (input ?? 0),
     cachedTokens: totals.cachedTokens + (tokenCount(row.cachedTokens) ?? 0),
     outputTokens: totals.outputTokens + (output ?? 0),

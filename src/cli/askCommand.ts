@@ -1,6 +1,7 @@
 import { requestCost } from "../chat/cost";
 import type { RequestCost } from "../chat/cost";
 import { functionCallsOf, outputTextOf, refusalTextOf } from "../relay/accumulate";
+import { isResponsesRefusal } from "../relay/chatCompletions/protocolRefusal";
 import type { RelayClient } from "../relay/client";
 import type { ModelPrice } from "../relay/modelPrice";
 import { sentModelSettings } from "../chat/modelRequestOptions";
@@ -58,8 +59,12 @@ export async function runAsk(client: RelayClient, options: AskOptions, output: C
   };
   const result = await client.send(request, { signal, onEvents, ...(options.protocol === "chat" ? { protocol: "chat" as const } : {}) });
   const cost = requestCost(result, (await options.price) ?? null);
+  // The model has no Responses interface on this relay: the way out is one flag (nothing is sent again on its own).
+  const protocolHint = options.protocol !== "chat" && isResponsesRefusal(result.outcome) ? CHAT_PROTOCOL_HINT : null;
   if (options.json) {
-    output.stdout(`${JSON.stringify({ ...askJson(result, cost), protocol: options.protocol ?? "responses", instructionSources: options.instructions?.sources ?? [], sentWith: sentModelSettings(options.modelSettings) ?? null })}\n`);
+    const json = askJson(result, cost);
+    if (protocolHint) json.message = [json.message, protocolHint].filter(Boolean).join(" ");
+    output.stdout(`${JSON.stringify({ ...json, protocol: options.protocol ?? "responses", instructionSources: options.instructions?.sources ?? [], sentWith: sentModelSettings(options.modelSettings) ?? null })}\n`);
   } else {
     if (!printedText) output.stdout(outputTextOf(result.snapshot.output));
     output.stdout("\n");
@@ -68,10 +73,13 @@ export async function runAsk(client: RelayClient, options: AskOptions, output: C
     if (result.outcome.kind !== "completed" && outputTextOf(result.snapshot.output) !== "") output.stderr("(partial answer: the text above is what arrived before it stopped)\n");
     for (const call of functionCallsOf(result.snapshot.output)) output.stderr(`function call proposed: ${call.name}(${call.arguments}) call_id ${call.call_id}\n`);
     if (result.explanation) output.stderr(`${result.explanation}\n`);
+    if (protocolHint) output.stderr(`${protocolHint}\n`);
     output.stderr(`${receiptLine(result, cost)}${options.protocol === "chat" ? " · Chat Completions" : ""}\n`);
   }
   return result.outcome.kind === "completed" ? 0 : 1;
 }
+
+const CHAT_PROTOCOL_HINT = "This model refuses the Responses interface on this relay: ask again with --protocol chat to send it over Chat Completions (/v1/chat/completions).";
 
 function askJson(result: RequestResult, cost: RequestCost): Record<string, unknown> {
   const outcome = result.outcome;

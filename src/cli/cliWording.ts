@@ -13,7 +13,11 @@ export const CLI_WORDING: Readonly<Record<string, string>> = {
   "Check the model: it may not exist on this relay, or the key's model restriction may not include it. Pick another model or change the key's allowed models.":
     "Check --model: it may not exist on this relay, or the key's model restriction may not include it. `relay-chat models` lists the models the key may use.",
   "Pick another model, or ask the relay's operator to serve this one through the Responses API. Nothing was retried.":
-    "Pass another --model, or ask the relay's operator to serve this one through the Responses API. Nothing was retried.",
+    "Pass --protocol chat to send it over Chat Completions, pass another --model, or ask the relay's operator to serve this one through the Responses API. Nothing was retried.",
+  "The same request over Chat Completions (/v1/chat/completions) worked: this model needs Chat Completions on this relay. Confirm the switch to use it.":
+    "The same request over Chat Completions (/v1/chat/completions) worked: this model needs Chat Completions on this relay. Use ask --protocol chat with it.",
+  "the model answers on Chat Completions only; check again after switching to check the rest over it.":
+    "the model answers on Chat Completions only; run check --protocol chat to check the rest over it.",
   "The relay could not be reached. Check the network, proxy settings and the base URL.":
     "The relay could not be reached. Check the network, HTTPS_PROXY / HTTP_PROXY / NO_PROXY and --base-url.",
   "The answer stopped at the output budget (max_output_tokens). Continue or retry with a larger budget; either is a new, possibly billed request.":

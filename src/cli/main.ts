@@ -150,6 +150,8 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv): Prom
           rules: !values["no-rules"],
           locale: Intl.DateTimeFormat().resolvedOptions().locale,
           shell: environment.SHELL ?? environment.ComSpec ?? "",
+          // The key never goes to the model inside a rules file or --system text.
+          secrets: [environment.RELAY_CHAT_API_KEY],
         });
         // --max-output-tokens is said on this command line: it wins over the file's cap.
         const budget = maxOutputTokens ?? modelSettings.settings.maxOutputTokens ?? null;

@@ -13,11 +13,24 @@ import type { WorkspaceCheckpointing } from "./checkpointSetup";
 
 const scheme = "relay-chat-checkpoint";
 
+/**
+ * The largest file the review shows as it was: the diff editor gets the whole text as one string, and a
+ * file of hundreds of megabytes would hold the extension host's memory (Restore still puts back any size).
+ */
+const maxReviewBytes = 64 * 1024 * 1024;
+
 export function registerCheckpointReview(checkpointing: WorkspaceCheckpointing, notes: ReviewNotes | null = null): { actions: TurnChangesActions; disposable: vscode.Disposable } {
   const provider: vscode.TextDocumentContentProvider = {
     async provideTextDocumentContent(uri) {
       const { checkpoint, folder, file } = JSON.parse(uri.query) as { checkpoint: CheckpointId; folder: string; file: string };
-      return (await checkpointing.current().fileAt(checkpoint, folder, file))?.toString("utf8") ?? "";
+      const checkpoints = checkpointing.current();
+      // A file the checkpoint did not have is shown empty: the turn added it.
+      const size = await checkpoints.fileSizeAt(checkpoint, folder, file);
+      if (size === null) return "";
+      if (size > maxReviewBytes) {
+        return vscode.l10n.t("This file was {0} MB, too large to show here. Restore puts it back as it was.", Math.round(size / 2 ** 20));
+      }
+      return (await checkpoints.fileAt(checkpoint, folder, file))?.toString("utf8") ?? "";
     },
   };
   const disposable = vscode.workspace.registerTextDocumentContentProvider(scheme, provider);
@@ -63,8 +76,8 @@ async function restore(checkpointing: WorkspaceCheckpointing, target: Checkpoint
   if (planned.length > listed.length) listed.push(vscode.l10n.t("… and {0} more", planned.length - listed.length));
   const restoreButton = vscode.l10n.t("Restore");
   const answer = await vscode.window.showWarningMessage(
-    vscode.l10n.t("Restore {0} file(s) to how they were before this turn?", planned.length),
-    { modal: true, detail: `${listed.join("\n")}\n\n${vscode.l10n.t("Files that git ignores (.gitignore, files.exclude) are left as they are. You can undo the restore.")}` },
+    planned.length === 1 ? vscode.l10n.t("Restore 1 file to how it was before this turn?") : vscode.l10n.t("Restore {0} files to how they were before this turn?", planned.length),
+    { modal: true, detail: `${listed.join("\n")}\n\n${vscode.l10n.t("Files that .gitignore or files.exclude leave out, and .git folders, are left as they are. You can undo the restore.")}` },
     restoreButton,
   );
   if (answer !== restoreButton) return null;
@@ -72,7 +85,9 @@ async function restore(checkpointing: WorkspaceCheckpointing, target: Checkpoint
   await revertUnsaved(changes);
   for (const change of changes) notes?.settle(conversationId, { path: displayPath(change), result: "restored" });
   // Undo restore is on the turn itself (it stays; a notification goes away).
-  void vscode.window.showInformationMessage(vscode.l10n.t("Restored {0} file(s) to how they were before this turn.", changes.length));
+  void vscode.window.showInformationMessage(
+    changes.length === 1 ? vscode.l10n.t("Restored 1 file to how it was before this turn.") : vscode.l10n.t("Restored {0} files to how they were before this turn.", changes.length),
+  );
   return before;
 }
 
@@ -81,7 +96,9 @@ async function undoRestore(checkpointing: WorkspaceCheckpointing, before: Checkp
   const undone = await checkpointing.current().restore(before);
   await revertUnsaved(undone.changes);
   for (const change of undone.changes) notes?.settle(conversationId, { path: displayPath(change), result: "restore_undone" });
-  void vscode.window.showInformationMessage(vscode.l10n.t("Undid the restore: {0} file(s) are back as they were.", undone.changes.length));
+  void vscode.window.showInformationMessage(
+    undone.changes.length === 1 ? vscode.l10n.t("Undid the restore: 1 file is back as it was.") : vscode.l10n.t("Undid the restore: {0} files are back as they were.", undone.changes.length),
+  );
   return true;
 }
 

@@ -2,6 +2,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { TurnCheckpoints } from "../chat/toolRound";
 import { gitVersion } from "../tools/checkpointGit";
+import { watchCheckpointHelper } from "../tools/checkpointHelper";
 import { FolderCheckpoints, WorkspaceCheckpoints } from "../tools/checkpointStore";
 
 // Where checkpoints can be taken and the shadow repositories they live in. They are off in an untrusted
@@ -22,7 +23,11 @@ export class WorkspaceCheckpointing {
     /** The extension's storage folder; the shadow repositories go in its `checkpoints` folder. */
     private readonly storageFolder: string,
     private readonly log: CheckpointLog,
-  ) {}
+  ) {
+    watchCheckpointHelper((event) =>
+      log.info("ready" in event ? "checkpoints: the helper thread is ready (dist/checkpointWorker.js)" : `checkpoints: the helper thread stopped (${event.failed}); checkpoints are taken on one thread`),
+    );
+  }
 
   /** What a chat turn uses to take checkpoints. */
   readonly turnCheckpoints: TurnCheckpoints = {

@@ -172,7 +172,7 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
     }
     const choices: Choice[] = files.map((review) => ({
       label: `$(file) ${vscode.workspace.asRelativePath(review.document.uri)}`,
-      description: vscode.l10n.t("{0} change(s) to review", this.pendingChanges(review.document.uri)),
+      description: changesToReview(this.pendingChanges(review.document.uri)),
       run: () => vscode.window.showTextDocument(review.document, { preview: false }),
     }));
     choices.push(
@@ -180,7 +180,7 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
       { label: `$(check-all) ${vscode.l10n.t("Keep all changes in every file")}`, run: () => this.decideAll("keep") },
       { label: `$(discard) ${vscode.l10n.t("Undo all changes in every file")}`, run: () => this.decideAll("undo") },
     );
-    const picked = await vscode.window.showQuickPick(choices, { title: vscode.l10n.t("{0} file(s) to review", files.length) });
+    const picked = await vscode.window.showQuickPick(choices, { title: filesToReview(files.length) });
     await picked?.run();
   }
 
@@ -331,7 +331,7 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
     this.decorate();
     this.updateContext();
     const count = this.reviews.size;
-    this.status.text = `$(diff) ${vscode.l10n.t("{0} file(s) to review", count)}`;
+    this.status.text = `$(diff) ${filesToReview(count)}`;
     this.status.tooltip = vscode.l10n.t("Keep or undo the proposed edits");
     if (count > 0) this.status.show();
     else this.status.hide();
@@ -369,7 +369,7 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
           removed.push({
             range: new vscode.Range(line, Number.MAX_SAFE_INTEGER, line, Number.MAX_SAFE_INTEGER),
             hoverMessage: hover,
-            renderOptions: { after: { contentText: vscode.l10n.t("−{0} line(s) removed", hunk.originalLines.length) } },
+            renderOptions: { after: { contentText: hunk.originalLines.length === 1 ? vscode.l10n.t("−1 line removed") : vscode.l10n.t("−{0} lines removed", hunk.originalLines.length) } },
           });
         });
       }
@@ -383,3 +383,7 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
     void vscode.commands.executeCommand("setContext", IN_REVIEW_CONTEXT, active !== undefined && this.reviews.has(active));
   }
 }
+
+// Each count's words in both forms, through the l10n bundle (a translation may say both alike).
+const filesToReview = (count: number): string => (count === 1 ? vscode.l10n.t("1 file to review") : vscode.l10n.t("{0} files to review", count));
+const changesToReview = (count: number): string => (count === 1 ? vscode.l10n.t("1 change to review") : vscode.l10n.t("{0} changes to review", count));

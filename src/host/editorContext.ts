@@ -1,16 +1,19 @@
 import * as vscode from "vscode";
 import type { EditorActions } from "../panel/editorActions";
 import type { WorkspaceFiles } from "../panel/workspaceFiles";
+import type { WorkingEditor } from "./workingEditor";
 
 // The editor as context for the next message: the active editor's file as a chip, the selection offered as
-// a one-click attachment once it settles, and the `#` picker's file list kept fresh as files come and go.
+// a one-click attachment once it settles, and the `#` picker's file list kept fresh as files come and go. The
+// editor is the one the person works in: focusing "What the model is told" changes none of it.
 
-export function watchEditorContext(editorActions: EditorActions, workspaceFiles: WorkspaceFiles): vscode.Disposable {
+export function watchEditorContext(editorActions: EditorActions, workspaceFiles: WorkspaceFiles, working: WorkingEditor): vscode.Disposable {
   let selectionTimer: NodeJS.Timeout | undefined;
   const offerSelection = () => {
     clearTimeout(selectionTimer);
-    selectionTimer = setTimeout(() => editorActions.offerSelection(selectionLabel()), 250);
+    selectionTimer = setTimeout(() => editorActions.offerSelection(selectionLabel(working.current)), 250);
   };
+  const activeFileLabel = () => fileLabel(working.current);
   editorActions.offerActiveFile(activeFileLabel());
   // Files made or removed on disk (a command, git, a terminal) and not through VS Code: the `#` list walks again.
   const onDisk = vscode.workspace.createFileSystemWatcher("**/*", false, true, false);
@@ -27,8 +30,8 @@ export function watchEditorContext(editorActions: EditorActions, workspaceFiles:
     vscode.workspace.onDidDeleteFiles(() => workspaceFiles.invalidate()),
     vscode.workspace.onDidRenameFiles(() => workspaceFiles.invalidate()),
     vscode.workspace.onDidChangeWorkspaceFolders(() => workspaceFiles.invalidate()),
-    vscode.window.onDidChangeTextEditorSelection(() => offerSelection()),
-    vscode.window.onDidChangeActiveTextEditor(() => {
+    working.onDidChangeSelection(() => offerSelection()),
+    working.onDidChange(() => {
       offerSelection();
       editorActions.offerActiveFile(activeFileLabel());
     }),
@@ -41,16 +44,14 @@ export function watchEditorContext(editorActions: EditorActions, workspaceFiles:
  * outside the workspace folders. Those (the User settings, ~/.ssh/config, a log under /tmp) are sent only
  * when the person attaches them: a file nobody chose must not leave the machine with every message.
  */
-function activeFileLabel(): string | null {
-  const editor = vscode.window.activeTextEditor;
+function fileLabel(editor: vscode.TextEditor | undefined): string | null {
   if (!editor || editor.document.uri.scheme !== "file" || vscode.workspace.getWorkspaceFolder(editor.document.uri) === undefined) return null;
   if (!vscode.workspace.getConfiguration("relayChat").get<boolean>("context.activeEditor", true)) return null;
   return vscode.workspace.asRelativePath(editor.document.uri);
 }
 
 /** The active editor's selection as "path:first-last", or null when nothing is selected. */
-function selectionLabel(): string | null {
-  const editor = vscode.window.activeTextEditor;
+function selectionLabel(editor: vscode.TextEditor | undefined): string | null {
   if (!editor || editor.selection.isEmpty || editor.document.uri.scheme === "output") return null;
   const { start, end } = editor.selection;
   return `${vscode.workspace.asRelativePath(editor.document.uri)}:${start.line + 1}-${end.line + 1}`;

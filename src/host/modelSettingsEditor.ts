@@ -1,38 +1,55 @@
 import * as vscode from "vscode";
+import { protocolChoiceOf } from "../chat/listOnlyProtocolChoices";
 import { modelSettingsFor, readModelSettings, REASONING_EFFORTS } from "../chat/modelSettings";
-import type { ModelSettings, ModelSettingsEntry } from "../chat/modelSettings";
+import type { ModelProtocol, ModelSettings, ModelSettingsEntry } from "../chat/modelSettings";
 import { readMaxOutputTokens, readTemperature } from "../chat/modelSettingsInput";
 import type { TypedValue } from "../chat/modelSettingsInput";
 import { saveModelSettings } from "./modelSettingsWriter";
 import type { RelayConnection } from "./relayConnection";
 
-// Model settings…: for the panel's relay and model, one quick pick listing each setting with its value; picking
-// one asks for the new value (a list, or a box that says what fits) and saves it to User settings at once
-// (relayChat.modelSettings, the entry for exactly this relay and model). The list comes back after each change
-// until Escape, so several settings are set in one go; Reset removes this relay's entry for the model.
+// Model settings…: for the panel's relay and model (or the one a failed turn used), one quick pick listing each
+// setting with its value; picking one asks for the new value (a list, or a box that says what fits) and saves it
+// to User settings at once (relayChat.modelSettings, the entry for exactly this relay and model). The list comes
+// back after each change until Escape, so several settings are set in one go; Reset removes this relay's entry
+// for the model. The protocol row says the wire the panel uses now, and either wire can be forced.
 
 export interface ModelSettingsTarget {
-  /** The relay the panel sends to. */
   relay: string;
   model: string;
   /** relayChat.maxOutputTokens, said where the model has no cap of its own. */
   defaultMaxOutputTokens: () => number | null;
+  /** The wire the panel's next request to the model goes over (ModelChoice.protocolOf). */
+  protocolInUse: () => ModelProtocol;
 }
 
-/** Relay Chat: Model Settings… (palette, the panel's model picker): the editor for the panel's relay and model. */
-export async function openModelSettings(connection: RelayConnection, model: string): Promise<void> {
-  const relay = connection.activeRelay;
+/** Which model to edit, as a fix button or a link names it (`field`: the setting to ask for first); absent: the panel's. */
+export interface ModelSettingsRequest {
+  relay: string;
+  model: string;
+  field?: keyof ModelSettings;
+}
+
+/** Relay Chat: Model Settings… (palette, the panel's model picker, a turn's fix button): the editor for one relay and model. */
+export async function openModelSettings(connection: RelayConnection, panel: { current(): string; protocolOf(relay: string, model: string): ModelProtocol }, request?: unknown): Promise<void> {
+  const named = requestOf(request);
+  const relay = named?.relay ?? connection.activeRelay;
+  const model = named?.model ?? panel.current();
   if (relay === null || model.trim() === "") {
     void vscode.window.showWarningMessage(relay === null ? vscode.l10n.t("Add a relay first: model settings are kept per relay and model.") : vscode.l10n.t("Pick a model first: model settings are kept per relay and model."));
     return;
   }
-  await editModelSettings({ relay, model, defaultMaxOutputTokens: () => connection.settings.maxOutputTokens });
+  await editModelSettings({ relay, model, defaultMaxOutputTokens: () => connection.settings.maxOutputTokens, protocolInUse: () => panel.protocolOf(relay, model) }, named?.field);
 }
 
 type Field = keyof ModelSettings;
 type Row = vscode.QuickPickItem & { field: Field | "reset" };
 
-export async function editModelSettings(target: ModelSettingsTarget): Promise<void> {
+export async function editModelSettings(target: ModelSettingsTarget, firstField?: Field): Promise<void> {
+  if (firstField) {
+    const current = modelSettingsFor(savedEntries(), target.relay, target.model);
+    const change = await askFor(firstField, current, target);
+    if (change !== null) await saveModelSettings(target.relay, target.model, { [firstField]: change.value });
+  }
   for (;;) {
     const entries = savedEntries();
     const current = modelSettingsFor(entries, target.relay, target.model);
@@ -85,8 +102,10 @@ function rows(current: ModelSettings, everyRelay: ModelSettings, target: ModelSe
     },
     {
       field: "protocol",
-      label: vscode.l10n.t("Protocol: {0}", current.protocol === "chat" ? "Chat Completions (/v1/chat/completions)" : "Responses (/v1/responses)"),
-      description: fromEveryRelay("protocol"),
+      // The wire in use: as saved for this model (what the next request uses once the setting is read again), else as
+      // the panel uses it now (a confirmation after a refusal counts before its setting is read back).
+      label: vscode.l10n.t("Protocol: {0}", (current.protocol ?? target.protocolInUse()) === "chat" ? "Chat Completions (/v1/chat/completions)" : "Responses (/v1/responses)"),
+      description: fromEveryRelay("protocol") ?? (current.protocol === undefined ? vscode.l10n.t("the default; a relay's model list does not change it") : undefined),
     },
   ];
   list.push({ field: "reset", label: vscode.l10n.t("Reset"), detail: vscode.l10n.t("Remove what is set for {0} on {1}; an entry for every relay stays", target.model, target.relay) });
@@ -127,11 +146,13 @@ async function askFor(field: Field, current: ModelSettings, target: ModelSetting
       return text === undefined ? null : { value: text.trim() === "" ? undefined : text };
     }
     case "protocol": {
+      // Written either way, so it also overrides an entry for every relay.
+      const inUse = current.protocol ?? target.protocolInUse();
       const picked = await vscode.window.showQuickPick(
         [
-          { label: "Responses", description: "/v1/responses", value: undefined as string | undefined },
-          { label: "Chat Completions", description: "/v1/chat/completions", detail: vscode.l10n.t("For a model the relay offers only through Chat Completions"), value: "chat" as string | undefined },
-        ],
+          { label: "Responses", description: "/v1/responses", value: "responses" as ModelProtocol },
+          { label: "Chat Completions", description: "/v1/chat/completions", detail: vscode.l10n.t("For a model the relay offers only through Chat Completions"), value: "chat" as ModelProtocol },
+        ].map((choice) => (choice.value === inUse ? { ...choice, description: `${choice.description} · ${vscode.l10n.t("in use")}` } : choice)),
         { title: vscode.l10n.t("Protocol for {0}", target.model) },
       );
       return picked ? { value: picked.value } : null;
@@ -151,6 +172,13 @@ async function typed(title: string, current: number | undefined, read: (text: st
   if (text === undefined) return null;
   const result = read(text);
   return result.ok ? { value: result.value } : null;
+}
+
+function requestOf(value: unknown): ModelSettingsRequest | null {
+  const choice = protocolChoiceOf(value);
+  if (choice === null) return null;
+  const field = (value as Record<string, unknown>).field;
+  return { ...choice, ...(typeof field === "string" && (FIELDS as readonly string[]).includes(field) ? { field: field as Field } : {}) };
 }
 
 function oneLine(text: string): string {

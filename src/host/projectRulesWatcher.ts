@@ -3,6 +3,7 @@ import * as vscode from "vscode";
 import { RULES_FILE_GLOBS } from "../instructions/projectRules";
 import type { RulesFolder } from "../instructions/ruleFile";
 import { RULE_FILE_READ_LIMIT_BYTES, SKIPPED_FOLDERS } from "../instructions/rulesOnDisk";
+import { readInstructionFile } from "./instructionFileReader";
 import { RereadOnChange } from "./rereadOnChange";
 
 // The workspace's project rules files, read through VS Code and kept current: read once when first asked
@@ -77,12 +78,9 @@ export class ProjectRulesWatcher implements vscode.Disposable {
       const files = new Map<string, string>();
       for (const uri of uris) {
         const relative = path.posix.relative(folder.uri.path, uri.path);
-        try {
-          const bytes = await vscode.workspace.fs.readFile(uri);
-          files.set(relative, new TextDecoder().decode(bytes.subarray(0, RULE_FILE_READ_LIMIT_BYTES)));
-        } catch (error) {
-          this.log(`The rules file ${relative} could not be read: ${(error as Error).message}`);
-        }
+        const read = await readInstructionFile(folder.uri, relative, RULE_FILE_READ_LIMIT_BYTES);
+        if (read.ok) files.set(relative, read.text);
+        else this.log(`The rules file ${relative} is not sent: ${read.reason}`);
       }
       folders.push({ name: folder.name, files });
     }

@@ -6,6 +6,7 @@ import type { PromptFile, PromptFileOrigin } from "../instructions/promptFiles";
 import { slashCommands } from "../instructions/slashCommands";
 import type { SlashCommand } from "../instructions/slashCommands";
 import type { SlashCommandSource } from "../panel/slashCommandRunner";
+import { readInstructionFile } from "./instructionFileReader";
 import { RereadOnChange } from "./rereadOnChange";
 
 // The prompt files the `/` menu offers, read through VS Code and kept current: the workspace's
@@ -76,6 +77,10 @@ export class PromptFilesWatcher implements SlashCommandSource, vscode.Disposable
     return this.list;
   }
 
+  lookAgain(): void {
+    this.reader.changed();
+  }
+
   listen(changed: () => void): void {
     this.listeners.push(changed);
   }
@@ -106,26 +111,25 @@ export class PromptFilesWatcher implements SlashCommandSource, vscode.Disposable
         const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, `${WORKSPACE_PROMPTS_FOLDER}/*${PROMPT_FILE_SUFFIX}`), null, MAX_PROMPT_FILES);
         for (const uri of uris.sort((a, b) => a.path.localeCompare(b.path))) {
           const relative = path.posix.relative(folder.uri.path, uri.path);
-          await this.readOne(uri, "workspace", folders.length > 1 ? `${folder.name}/${relative}` : relative, files);
+          await this.readOne(folder.uri, relative, "workspace", folders.length > 1 ? `${folder.name}/${relative}` : relative, files);
         }
       }
     }
     const userFolder = vscode.Uri.file(this.userFolder());
     const entries = await Promise.resolve(vscode.workspace.fs.readDirectory(userFolder)).catch(() => [] as [string, vscode.FileType][]);
     for (const [name, type] of entries.sort(([a], [b]) => a.localeCompare(b)).slice(0, MAX_PROMPT_FILES)) {
-      if (type & vscode.FileType.File && isPromptFileName(name)) await this.readOne(vscode.Uri.joinPath(userFolder, name), "user", `user prompts/${name}`, files);
+      // A link is looked at too: the reading decides whether it stays inside the folder.
+      if ((type & vscode.FileType.File || type & vscode.FileType.SymbolicLink) && isPromptFileName(name)) await this.readOne(userFolder, name, "user", `user prompts/${name}`, files);
     }
     return files;
   }
 
-  private async readOne(uri: vscode.Uri, origin: PromptFileOrigin, source: string, into: PromptFile[]): Promise<void> {
-    try {
-      const bytes = await vscode.workspace.fs.readFile(uri);
-      const file = parsePromptFile(path.posix.basename(uri.path), new TextDecoder().decode(bytes.subarray(0, PROMPT_FILE_READ_LIMIT_BYTES)), origin, source);
-      if (file === null) this.log(`The prompt file ${source} has no usable command name (letters, digits, ".", "_" or "-"); it is not offered.`);
-      else into.push(file);
-    } catch (error) {
-      this.log(`The prompt file ${source} could not be read: ${(error as Error).message}`);
-    }
+  /** A prompt file, read only when it stays inside its folder (the workspace's, or the person's prompts folder). */
+  private async readOne(folder: vscode.Uri, relative: string, origin: PromptFileOrigin, source: string, into: PromptFile[]): Promise<void> {
+    const read = await readInstructionFile(folder, relative, PROMPT_FILE_READ_LIMIT_BYTES);
+    if (!read.ok) return this.log(`The prompt file ${source} is not offered: ${read.reason}`);
+    const file = parsePromptFile(path.posix.basename(relative), read.text, origin, source);
+    if (file === null) this.log(`The prompt file ${source} has no usable command name (letters, digits, ".", "_" or "-"); it is not offered.`);
+    else into.push(file);
   }
 }

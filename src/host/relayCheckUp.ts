@@ -1,4 +1,3 @@
-import path from "node:path";
 import * as vscode from "vscode";
 import type { FileStorage } from "../chat/fileStorage";
 import type { ToolSupportFindings } from "../lm/toolSupportFindings";
@@ -8,22 +7,25 @@ import { connectionReportMarkdown } from "../relay/connectionReport";
 import { checkInstructions, instructionsCheckNote } from "../relay/instructionsCheck";
 import { offerInstructionsFinding } from "./instructionsFinding";
 import { redactSecrets } from "../relay/redact";
-import { saveModelSettings } from "./modelSettingsWriter";
+import type { ChatCompletionsFinding } from "./chatCompletionsFinding";
+import type { ConnectionReportView } from "./connectionReportView";
 import type { OutputLog } from "./outputLog";
 import type { RelayConnection } from "./relayConnection";
 import type { Walkthrough } from "./walkthrough";
 
-// Check Relay Connection: the check-up of one relay, its report written into the extension's storage and
-// opened as a Markdown preview (readable, never an unsaved buffer), what it learned kept for VS Code's chat.
+// Check Relay Connection: the check-up of one relay, its report written into the extension's storage as Markdown
+// and shown in a report view of its own (readable, never an unsaved buffer), what it learned kept for VS Code's
+// chat, and a finding that the model needs Chat Completions offered for confirmation (never saved unasked).
 
-/** The last connection check's report, in the storage folder, opened as a Markdown preview. */
+/** The last connection check's report, in the storage folder. */
 export const CONNECTION_REPORT_NAME = "connection-check.md";
 
 export interface RelayCheckUpSources {
   connection: RelayConnection;
   storage: FileStorage;
-  storageFolder: string;
   log: OutputLog;
+  reportView: ConnectionReportView;
+  chatCompletions: ChatCompletionsFinding;
   walkthrough: Walkthrough;
   findings: ToolSupportFindings;
   /** The panel's model for the active relay. */
@@ -34,7 +36,7 @@ export interface RelayCheckUpSources {
 
 /** The check-up of one relay (the active relay with the panel's model; another with its remembered or first listed model). */
 export function relayCheckUp(sources: RelayCheckUpSources): (name: string) => Promise<void> {
-  const { connection, storage, storageFolder, log, walkthrough, findings } = sources;
+  const { connection, storage, log, walkthrough, findings } = sources;
   return async (name) => {
     const client = await connection.clientFor(name);
     if (!client) {
@@ -57,23 +59,15 @@ export function relayCheckUp(sources: RelayCheckUpSources): (name: string) => Pr
       report.steps.push(...instructions.steps);
       report.billingNote = `${report.billingNote} ${instructionsCheckNote()}`;
     }
-    const markdown = connectionReportMarkdown(report, { relay: `${name} (${client.root}/v1)`, model: model || vscode.l10n.t("(none selected)"), keySource: connection.activeRelay === name ? connection.source : "secret-storage", checkedAt: new Date() }, vscode.l10n.t);
-    await storage.writeAtomically(CONNECTION_REPORT_NAME, redactSecrets(markdown, connection.secrets()));
-    await vscode.commands.executeCommand("markdown.showPreview", vscode.Uri.file(path.join(storageFolder, CONNECTION_REPORT_NAME)));
+    const context = { relay: `${name} (${client.root}/v1)`, model: model || vscode.l10n.t("(none selected)"), keySource: connection.activeRelay === name ? connection.source : "secret-storage", checkedAt: new Date() };
+    await storage.writeAtomically(CONNECTION_REPORT_NAME, redactSecrets(connectionReportMarkdown(report, context, vscode.l10n.t), connection.secrets()));
+    // Before the view shows it, so the report carries the confirmation's button from the start.
+    if (model) sources.chatCompletions.checked(name, model, report.protocolFinding === "chat");
+    sources.reportView.show({ report, context, relay: name, model, secrets: connection.secrets() });
     log.info(`connection check of ${name}: ${report.ok ? "ok" : "failed"} (request ${report.result?.requestId ?? "-"})`);
     if (report.ok) walkthrough.checkPassed();
     await findings.recordFromCheck(client.root, model, report.steps);
-    if (report.protocolFinding === "chat" && model) void offerChatCompletions(name, model, log);
     const profile = connection.relays.find((relay) => relay.name === name);
     if (instructions && profile) await offerInstructionsFinding(profile, instructions);
   };
-}
-
-/** The check-up found the model needs Chat Completions: the switch is saved only when the person confirms it. */
-async function offerChatCompletions(relay: string, model: string, log: OutputLog): Promise<void> {
-  const use = vscode.l10n.t("Use Chat Completions for this model");
-  const answer = await vscode.window.showInformationMessage(vscode.l10n.t('"{0}" on {1} answers over Chat Completions, not the Responses interface. Use Chat Completions for it?', model, relay), use);
-  if (answer !== use) return;
-  await saveModelSettings(relay, model, { protocol: "chat" });
-  log.info(`relayChat.modelSettings: ${model} on ${relay} now uses Chat Completions (confirmed after the check-up)`);
 }

@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import type { TerminalSnapshot } from "../tools/terminalOutputTool";
 import type { TerminalRun } from "../tools/workspaceContextText";
+import { readFromStart } from "./terminalOutputStream";
 
 // The last few commands of each terminal with their output, as VS Code's shell integration reports them. Output
 // is only readable from the moment a command starts (execution.read() gives nothing written before the first
@@ -61,7 +62,7 @@ export class TerminalHistory implements vscode.Disposable {
 
   private async readOutput(run: RecordedRun): Promise<void> {
     try {
-      for await (const data of run.execution.read()) {
+      for await (const data of readFromStart(run.execution)) {
         run.output += data;
         if (run.output.length > MAX_RAW_OUTPUT_CHARS * 2) run.output = run.output.slice(-MAX_RAW_OUTPUT_CHARS);
       }

@@ -32,6 +32,8 @@ export interface InstructionPart {
   cut?: { keptChars: number; totalChars: number };
   /** Set when the total limit left no room for the file at all. */
   left?: true;
+  /** Set when a relay key was found in the text and replaced with [REDACTED]. */
+  redacted?: true;
 }
 
 export interface AssembledInstructions {
@@ -62,23 +64,38 @@ export interface InstructionInputs {
   tasks?: readonly TaskItem[];
   /** The prompt of the slash command the message starts with (slashCommands.ts); sent last, for this message only. */
   commandPrompt?: CommandPrompt | null;
+  /**
+   * Takes the relay keys out of the text the person and the workspace wrote (their instructions, rules and prompt
+   * files, the task list) before it is cut and sent; a part it changed says so.
+   */
+  redact?: (text: string) => string;
 }
 
 /** The parts before the project rules: the base instruction and what the person wrote in settings. */
 const PERSON_KINDS: ReadonlySet<InstructionPartKind> = new Set(["base", "person", "relay", "model"]);
 
 export function assembleInstructions(inputs: InstructionInputs): AssembledInstructions {
+  const redacted = new Set<string>();
+  /** The text without the relay keys; `source` is remembered when it held one. */
+  const clean = (source: string, text: string): string => {
+    const result = inputs.redact ? inputs.redact(text) : text;
+    if (result !== text) redacted.add(source);
+    return result;
+  };
   const parts: InstructionPart[] = [part("base", `Relay Chat base instruction v${BASE_INSTRUCTION_VERSION}`, fillBaseInstruction(inputs.environment))];
-  const person = inputs.personInstructions?.trim() ?? "";
-  if (person !== "") parts.push(part("person", inputs.personSource ?? "relayChat.instructions", `The person's own instructions:\n${person}`));
-  const relay = inputs.relayInstructions?.text.trim() ?? "";
-  if (relay !== "") parts.push(part("relay", `relayChat.relays: ${inputs.relayInstructions?.relay}`, `The person's instructions for this relay:\n${relay}`));
-  const model = inputs.modelInstructions?.text.trim() ?? "";
-  if (model !== "") parts.push(part("model", `relayChat.modelSettings: ${inputs.modelInstructions?.model}`, `The person's instructions for this model:\n${model}`));
+  const personSource = inputs.personSource ?? "relayChat.instructions";
+  const person = clean(personSource, inputs.personInstructions?.trim() ?? "");
+  if (person !== "") parts.push(part("person", personSource, `The person's own instructions:\n${person}`));
+  const relaySource = `relayChat.relays: ${inputs.relayInstructions?.relay}`;
+  const relay = clean(relaySource, inputs.relayInstructions?.text.trim() ?? "");
+  if (relay !== "") parts.push(part("relay", relaySource, `The person's instructions for this relay:\n${relay}`));
+  const modelSource = `relayChat.modelSettings: ${inputs.modelInstructions?.model}`;
+  const model = clean(modelSource, inputs.modelInstructions?.text.trim() ?? "");
+  if (model !== "") parts.push(part("model", modelSource, `The person's instructions for this model:\n${model}`));
   let room = RULES_TOTAL_LIMIT_CHARS;
   for (const rule of inputs.rules ?? []) {
     const source = inputs.multiRoot ? `${rule.folder}/${rule.path}` : rule.path;
-    const body = rule.text.trim();
+    const body = clean(source, rule.text.trim());
     const keep = Math.min(body.length, RULE_FILE_LIMIT_CHARS, room);
     if (keep <= 0) {
       parts.push({ ...part(rule.kind, source, ""), left: true, cut: { keptChars: 0, totalChars: body.length } });
@@ -91,16 +108,18 @@ export function assembleInstructions(inputs: InstructionInputs): AssembledInstru
     if (keep < body.length) entry.cut = { keptChars: keep, totalChars: body.length };
     parts.push(entry);
   }
-  if (inputs.tasks !== undefined && inputs.tasks.length > 0) parts.push(part("tasks", TASK_LIST_SOURCE, taskListText(inputs.tasks)));
+  if (inputs.tasks !== undefined && inputs.tasks.length > 0) parts.push(part("tasks", TASK_LIST_SOURCE, clean(TASK_LIST_SOURCE, taskListText(inputs.tasks))));
   if (inputs.mode === "plan") parts.push(part("plan", PLAN_MODE_SOURCE, planModeText()));
   const command = inputs.commandPrompt;
   if (command) {
     // A prompt file is workspace text like a rules file: cut at the same per-file limit.
-    const cut = command.text.length > RULE_FILE_LIMIT_CHARS;
-    const entry = part("prompt", command.source, cut ? `${command.text.slice(0, RULE_FILE_LIMIT_CHARS)}\n[Relay Chat cut this prompt here: ${RULE_FILE_LIMIT_CHARS} of ${command.text.length} characters sent.]` : command.text);
-    if (cut) entry.cut = { keptChars: RULE_FILE_LIMIT_CHARS, totalChars: command.text.length };
+    const prompt = clean(command.source, command.text);
+    const cut = prompt.length > RULE_FILE_LIMIT_CHARS;
+    const entry = part("prompt", command.source, cut ? `${prompt.slice(0, RULE_FILE_LIMIT_CHARS)}\n[Relay Chat cut this prompt here: ${RULE_FILE_LIMIT_CHARS} of ${prompt.length} characters sent.]` : prompt);
+    if (cut) entry.cut = { keptChars: RULE_FILE_LIMIT_CHARS, totalChars: prompt.length };
     parts.push(entry);
   }
+  for (const entry of parts) if (redacted.has(entry.source)) entry.redacted = true;
   const text = parts.filter((entry) => entry.text !== "").map((entry) => entry.text).join("\n\n");
   return { text, parts, tokens: estimateTokens(text), hash: createHash("sha256").update(text).digest("hex").slice(0, 16) };
 }

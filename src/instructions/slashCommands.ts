@@ -26,6 +26,10 @@ export interface SlashCommand {
   tools: string[] | null;
   /** "plan" for /plan; a prompt file's `mode`; null when not said. */
   mode: string | null;
+  /** A prompt file that takes the place of the built-in prompt of its name (/explain, /fix, /tests). */
+  replacesBuiltin?: boolean;
+  /** A built-in that keeps its name: the prompt file of that name (its source) is not used. */
+  ignoredFile?: string;
 }
 
 /** The part of what the model is told that a command adds to its message. */
@@ -77,17 +81,32 @@ export function builtinCommands(): SlashCommand[] {
   ];
 }
 
-/** The built-ins, then the workspace's prompt files, then the person's; a name taken already is skipped. */
+/**
+ * The built-ins, then the workspace's prompt files, then the person's; a name taken by a prompt file already is
+ * skipped. A prompt file named like a built-in prompt (/explain, /fix, /tests) takes its place, and the menu says
+ * whose it is: a project's own /fix is what its people mean by /fix. The panel's own commands (/new, /compact,
+ * /commit, and /plan, which switches the mode) keep their names, and the menu names the prompt file not used.
+ */
 export function slashCommands(promptFiles: readonly PromptFile[]): SlashCommand[] {
   const commands = builtinCommands();
-  const taken = new Set(commands.map((command) => command.name.toLowerCase()));
+  const taken = new Set<string>();
   const ordered = [...promptFiles.filter((file) => file.origin === "workspace"), ...promptFiles.filter((file) => file.origin === "user")];
   for (const file of ordered) {
-    if (taken.has(file.name.toLowerCase())) continue;
-    taken.add(file.name.toLowerCase());
-    commands.push({ name: file.name, kind: "prompt", description: file.description, argumentHint: file.argumentHint, origin: file.origin, prompt: file.body, source: file.source, tools: file.tools, mode: file.mode });
+    const key = file.name.toLowerCase();
+    if (taken.has(key)) continue;
+    taken.add(key);
+    const command: SlashCommand = { name: file.name, kind: "prompt", description: file.description, argumentHint: file.argumentHint, origin: file.origin, prompt: file.body, source: file.source, tools: file.tools, mode: file.mode };
+    const builtin = commands.findIndex((candidate) => candidate.origin === "builtin" && candidate.name === key);
+    if (builtin === -1) commands.push(command);
+    else if (isReplaceable(commands[builtin])) commands[builtin] = { ...command, description: command.description || commands[builtin].description, argumentHint: command.argumentHint || commands[builtin].argumentHint, replacesBuiltin: true };
+    else commands[builtin] = { ...commands[builtin], ignoredFile: file.source };
   }
   return commands;
+}
+
+/** A built-in that is only a prompt (no action of the panel's, no mode): a prompt file of its name may stand in for it. */
+function isReplaceable(command: SlashCommand): boolean {
+  return command.kind === "prompt" && command.mode === null;
 }
 
 /** The command a message starts with (`/name` then its arguments); null when it starts with none we know. */

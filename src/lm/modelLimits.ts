@@ -1,6 +1,6 @@
 // What VS Code's chat is told about each relay model. Relays list model ids only (no context window, no
 // feature list), so the limits come from the `relayChat.languageModels` setting, keyed by model id or
-// "*", else from the defaults below, which the README and the setting's description state.
+// "*", else from the defaults below, which docs/vscode-chat.md and the setting's description state.
 import type { JsonObject } from "../relay/types";
 
 /** A context window most current models have; VS Code trims the prompt to fit it. */

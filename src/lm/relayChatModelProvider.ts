@@ -4,7 +4,7 @@ import { estimateTokensOfText } from "../chat/spendGuard";
 import type { LedgerContext, RequestLedger } from "../chat/requestLedger";
 import { ledgerRowFor, pendingLedgerRow } from "../chat/requestLedger";
 import type { OutputLog } from "../host/outputLog";
-import { effectiveProtocol } from "../chat/modelProtocol";
+import { protocolFor } from "../chat/modelSettings";
 import type { RelayConnection } from "../host/relayConnection";
 import { functionCallsOf, outputTextOf, refusalTextOf } from "../relay/accumulate";
 import { redactSecrets } from "../relay/redact";
@@ -90,8 +90,8 @@ export class RelayChatModelProvider implements vscode.LanguageModelChatProvider,
     let pendingRow: Promise<void> = Promise.resolve();
     const startedAt = Date.now();
     try {
-      // The model's wire as the person set it (relayChat.modelSettings), else as the relay's list says: Chat Completions for a model without Responses.
-      const protocol = effectiveProtocol(connection.settings.modelSettings, served.relay, served.model, this.options.catalog.listedProtocolOf(served.relay, served.model));
+      // The model's wire as the person set or confirmed it (relayChat.modelSettings), else Responses: a relay's model list never moves a model.
+      const protocol = protocolFor(connection.settings.modelSettings, served.relay, served.model);
       for await (const update of client.stream(request, { signal: abort.signal, protocol })) {
         if (update.type === "end") {
           result = update.result;

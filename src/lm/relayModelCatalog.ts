@@ -2,8 +2,6 @@ import * as vscode from "vscode";
 import type { OutputLog } from "../host/outputLog";
 import type { RelayConnection } from "../host/relayConnection";
 import type { RelayClient } from "../relay/client";
-import { listedProtocolOf } from "../relay/chatCompletions/endpointTypes";
-import type { WireProtocol } from "../relay/chatCompletions/wire";
 import type { ModelInfo } from "../relay/types";
 import { limitsFor, modelOverridesFrom } from "./modelLimits";
 import type { ToolSupportFindings } from "./toolSupportFindings";
@@ -49,11 +47,6 @@ export class RelayModelCatalog {
     if (known) return known;
     const active = this.connection.activeRelay;
     return active === null ? null : { relay: active, model: id };
-  }
-
-  /** The wire the relay's last model list says a model speaks (new-api's supported_endpoint_types); null when it does not say. */
-  listedProtocolOf(relay: string, model: string): WireProtocol | null {
-    return listedProtocolOf(this.cached.get(relay)?.models.find((entry) => entry.id === model));
   }
 
   async information(silent: boolean, token: vscode.CancellationToken): Promise<vscode.LanguageModelChatInformation[]> {

@@ -1,16 +1,16 @@
-import { ConversationRules } from "./rulesChip";
 import * as l10n from "@vscode/l10n";
 import { DEFAULT_COMPACTION_SETTINGS } from "../chat/compaction";
 import { findTurn } from "../chat/conversation";
 import { redactSecrets } from "../relay/redact";
 import { ConversationCommands } from "./conversationCommands";
-import type { ChatControllerOptions, InstructionChoices, PanelInstructionsView } from "./chatControllerOptions";
+import type { ChatControllerOptions } from "./chatControllerOptions";
 import { ConversationSwitcher } from "./conversationSwitcher";
 import { EditorActions } from "./editorActions";
 import { contextMeterFor } from "./contextMeter";
 import { ModelChoice } from "./modelChoice";
 import { PanelPresenter } from "./panelPresenter";
 import type { PanelInputs } from "./panelPresenter";
+import { relayKeys } from "./panelServices";
 import type { PanelView } from "./panelServices";
 import { PanelSync } from "./panelSync";
 import type { PanelSource } from "./panelSync";
@@ -20,6 +20,7 @@ import { DEFAULT_IMAGE_LIMITS } from "./protocol";
 import { dispatchPanelMessage } from "./panelMessages";
 import { SessionRunner } from "./sessionRunner";
 import { SlashCommandRunner, toolsLimitedBy } from "./slashCommandRunner";
+import { NextRequestSource } from "./nextRequest";
 import { contextWindowOf, sessionSettings } from "./sessionSettings";
 import { TurnFileActions } from "./turnFileActions";
 import { TurnStarter } from "./turnStarter";
@@ -44,7 +45,8 @@ export class ChatController implements PanelSource {
   /** Tool approvals and spend confirmations the running turn waits on. */
   readonly prompts: PromptBroker;
   private readonly runner: SessionRunner;
-  private readonly modelChoice: ModelChoice;
+  /** The model and wire of the next request (Model settings… shows the wire in use). */
+  readonly modelChoice: ModelChoice;
   private readonly conversationCommands: ConversationCommands;
   /** Which conversation is on screen: opened, renamed, deleted, or changed by another window. */
   readonly conversations: ConversationSwitcher;
@@ -53,13 +55,18 @@ export class ChatController implements PanelSource {
   /** Review, restore and Apply to file on the files a turn changed. */
   readonly turnFiles: TurnFileActions;
   readonly editorActions: EditorActions;
-  /** The rules files switched off for the conversation on screen (the Rules chip). */
-  readonly rules: ConversationRules;
   /** Messages that start with a slash command, and the command of the message being sent. */
   readonly slash: SlashCommandRunner;
+  /**
+   * What the next request tells the model: one assembly per panel state for the meter, the Rules chip, the preview
+   * and the request; with the rules files switched off for the conversation on screen (the Rules chip).
+   */
+  readonly nextRequest: NextRequestSource;
 
   constructor(private readonly options: ChatControllerOptions) {
     this.sync = new PanelSync(this, (message) => this.view?.post(message), options.strings, options.timers, options.locale);
+    // An open preview follows the state even before the panel's page listens (no state is made for it then).
+    this.sync.unheard = () => options.instructionsPreview?.changed(() => this.nextRequest.current().next);
     this.prompts = new PromptBroker((what) => {
       this.sync.changed();
       if (what === "approvals") options.onPendingApprovals?.(this.prompts.approvals.length);
@@ -72,12 +79,13 @@ export class ChatController implements PanelSource {
       sync: this.sync,
       // While a message with a slash command runs, only the tools its prompt names are offered.
       tools: (askUser) => toolsLimitedBy(options.tools(askUser), () => this.slash.messageCommand?.tools ?? null),
-      settings: () => sessionSettings({ ...this.settingsSources(), instructions: this.options.instructions?.(this.rules.choices(this.slash.messageCommand?.prompt)) }),
+      settings: () => this.nextRequest.current().settings,
       redact: (text) => this.redact(text),
       onStorageProblem: (message) => this.setNotice(message),
       onRequestEnd: () => options.onRequestEnd?.(),
+      onShown: (conversationId) => void options.conversationOnScreen?.set(conversationId ?? undefined),
     });
-    this.rules = new ConversationRules(this.runner, () => this.sync.changed());
+    this.nextRequest = new NextRequestSource({ ...options, settings: () => sessionSettings(this.settingsSources()), runner: this.runner, command: () => this.slash.commandForNext, changed: () => this.sync.changed() });
     this.conversationCommands = new ConversationCommands(options.store, options.conversationUi, (text) => this.redact(text));
     this.editorActions = new EditorActions({
       editor: options.editor,
@@ -92,11 +100,12 @@ export class ChatController implements PanelSource {
       postFileMatches: (query, files) => this.view?.post({ type: "fileMatches", query, files }),
       fileReferences: options.fileReferences ?? null,
       postFileReferences: (checked, files) => this.view?.post({ type: "fileReferences", checked, files }),
+      postAttachmentText: (target, attachment) => this.view?.post({ type: "attachmentText", target, attachment }),
     });
     const changed = () => this.sync.changed();
     const setNotice = (notice: string | null) => this.setNotice(notice);
     const reloadConversations = () => this.reloadConversations();
-    this.conversations = new ConversationSwitcher({ store: options.store, runner: this.runner, commands: this.conversationCommands, changed, setNotice, stop: () => this.stop(), reloadConversations, sendWhole: (turnIds) => this.sync.loadTurns(turnIds) });
+    this.conversations = new ConversationSwitcher({ store: options.store, runner: this.runner, commands: this.conversationCommands, changed, setNotice, stop: () => this.stop(), reloadConversations, sendWhole: (turnIds) => this.sync.loadTurns(turnIds), remembered: options.conversationOnScreen, log: options.log });
     this.turns = new TurnStarter({
       relay: options.relay,
       runner: this.runner,
@@ -130,8 +139,7 @@ export class ChatController implements PanelSource {
         }),
       busy: () => this.runner.busy,
       turnText: (turnId) => (this.conversation ? (findTurn(this.conversation, turnId)?.userText ?? null) : null),
-      offeredToolNames: () => this.runner.offeredToolNames(),
-      showInstructions: async (toolNames, command) => this.options.showInstructions?.(this.rules.choices(command, toolNames)),
+      showInstructions: () => this.nextRequest.show(),
     });
     // Prompt files read again: the `/` menu follows.
     options.slashCommands?.listen(changed);
@@ -208,6 +216,8 @@ export class ChatController implements PanelSource {
 
   /** The webview (re)loaded: it gets the whole state, then the lists are refreshed. */
   async ready(): Promise<void> {
+    const restoring = this.conversations.restoreRemembered();
+    if (restoring !== undefined) await restoring;
     this.pageReady = true;
     this.sync.sendSnapshot();
     if (this.historyWanted) this.showHistory();
@@ -216,6 +226,7 @@ export class ChatController implements PanelSource {
 
   rendered(sinceLoadMs: number): void {
     this.options.onRendered?.(sinceLoadMs);
+    this.nextRequest.prepareTools();
   }
 
   log(level: "info" | "error", message: string): void {
@@ -226,6 +237,7 @@ export class ChatController implements PanelSource {
     await this.reloadConversations();
     this.sync.changed();
     await this.refreshModels();
+    this.nextRequest.prepareTools();
   }
 
   stop(): void {
@@ -322,7 +334,8 @@ export class ChatController implements PanelSource {
   private inputs(): PanelInputs {
     const { settings, hasKey } = this.options.relay;
     const streamingTurnId = this.runner.streamingTurnId;
-    const instructions = panelInstructionsOf(this.options, this.rules.choices(this.slash.messageCommand?.prompt));
+    const next = this.nextRequest.current().next;
+    this.options.instructionsPreview?.changed(() => next);
     return {
       setup: { hasBaseUrl: Boolean(settings.baseUrl), hasApiKey: hasKey, baseUrl: settings.baseUrl || null, baseUrlProblem: settings.baseUrl ? null : (settings.relayProblems?.[0] ?? null) },
       // Missing base URL or key is explained by the first-run card; other setup problems (an invalid
@@ -339,8 +352,8 @@ export class ChatController implements PanelSource {
       attachments: this.editorActions.attachments.views(),
       selectionOffer: this.editorActions.selectionOffer,
       activeFileOffer: this.editorActions.activeFileOffer,
-      context: contextMeterFor(this.conversation, this.editorActions.pendingText(), contextWindowOf(this.settingsSources()), instructions.tokens),
-      rules: instructions.rules,
+      context: contextMeterFor(this.conversation, this.editorActions.pendingText(), contextWindowOf(this.settingsSources()), next.tokens),
+      rules: next.rules,
       compaction: settings.compaction ?? DEFAULT_COMPACTION_SETTINGS,
       maxOutputTokens: settings.maxOutputTokens,
       filesToReview: this.options.filesToReview?.() ?? 0,
@@ -352,6 +365,7 @@ export class ChatController implements PanelSource {
       liveText: streamingTurnId === null ? null : this.runner.liveText(streamingTurnId),
       mode: this.turns.plan.mode,
       slashCommands: this.slash.views(),
+      chatCompletionsFinding: this.options.chatCompletionsFinding?.() ?? null,
     };
   }
 
@@ -366,7 +380,7 @@ export class ChatController implements PanelSource {
   }
 
   private redact(text: string): string {
-    return redactSecrets(text, [this.options.relay.secret]);
+    return redactSecrets(text, relayKeys(this.options.relay));
   }
 
   private setNotice(notice: string | null): void {
@@ -378,6 +392,3 @@ export class ChatController implements PanelSource {
 /** Whether the active relay has a web console to open (a fix button offers it). */
 const consoleConfigured = (options: ChatControllerOptions): boolean => (options.preferences?.().consoleUrl ?? "") !== "";
 
-/** The meter's and the chip's figures, from one assembly of the next message's instructions. */
-const panelInstructionsOf = (options: ChatControllerOptions, choices: InstructionChoices): PanelInstructionsView =>
-  options.panelInstructions?.(choices) ?? { tokens: options.instructions?.(choices).tokens ?? 0, rules: null };

@@ -1,4 +1,3 @@
-import type { RequestInstructions } from "../chat/chatSettings";
 import type { HistoryStore } from "../chat/historyStore";
 import type { RequestLedger } from "../chat/requestLedger";
 import type { ReviewReport } from "../chat/reviewNote";
@@ -10,9 +9,10 @@ import type { ApprovalRequest } from "../tools/approvalGate";
 import type { CommitMessageWriter } from "./commitMessage";
 import type { ConversationUi } from "./conversationCommands";
 import type { FileReferenceResolver } from "./fileReferences";
-import type { EditorServices, ModelMemory, PanelLog, PanelPreferences, RelayAccess, TurnChangesActions, WorkspaceContextSource } from "./panelServices";
+import type { InstructionsAssembly } from "./instructionsAssembly";
+import type { NextRequestView } from "./nextRequest";
+import type { ConversationOnScreenMemory, EditorServices, ModelMemory, PanelLog, PanelPreferences, RelayAccess, TurnChangesActions, WorkspaceContextSource } from "./panelServices";
 import type { PanelSyncTimers } from "./panelSync";
-import type { RulesView } from "./protocol";
 import type { PlanCommandHook, SlashCommandSource } from "./slashCommandRunner";
 import type { WorkspaceFiles } from "./workspaceFiles";
 import type { ChatMode } from "../tools/planMode";
@@ -29,6 +29,8 @@ export interface ChatControllerOptions {
   /** Tools for the model; approval is asked through the panel. */
   tools: (askUser: (request: ApprovalRequest) => Promise<ApprovalAnswer>) => ChatTools;
   modelMemory: ModelMemory;
+  /** The conversation on screen, remembered so a reloaded window opens it again; absent: a reload starts a new chat. */
+  conversationOnScreen?: ConversationOnScreenMemory;
   editor: EditorServices;
   conversationUi: ConversationUi;
   /** The webview's UI strings, localized; sent once with each snapshot. */
@@ -50,24 +52,24 @@ export interface ChatControllerOptions {
   balanceNote?: (relay: string | null) => string | null;
   /** The price of a model on a relay as known now (never fetched while sending); null: unknown. */
   priceOf?: (relay: string, model: string) => ModelPrice | null;
-  /** What the model is told with the next request (src/host/panelInstructions.ts). */
-  instructions?: (choices: InstructionChoices) => RequestInstructions;
   /**
-   * The next message's instructions as the panel shows them, from one assembly per panel state: their tokens for
-   * the context meter and the Rules chip (files switched off for the conversation are listed, not sent). Absent:
-   * the meter counts `instructions`' tokens and there is no chip.
+   * The one assembly of what the model is told with the next request, with the Rules chip made from it
+   * (src/host/panelInstructions.ts reads the editor's part; src/panel/instructionsAssembly.ts assembles). Absent:
+   * no instructions and no chip. Called once per panel state and once per send (nextRequest.ts).
    */
-  panelInstructions?: (choices: InstructionChoices) => PanelInstructionsView;
+  instructions?: (choices: InstructionChoices) => InstructionsAssembly;
   /** While rules files that changed are read again: resolves once they were (a turn waits for it); else undefined. */
   instructionsReady?: () => Promise<void> | undefined;
-  /** Opens "What the model is told" for the next request. */
-  showInstructions?: (choices: InstructionChoices) => Promise<void>;
+  /** "What the model is told" as a document of its own: opened on request, kept in step with each panel state while open. */
+  instructionsPreview?: InstructionsPreviewHost;
   /** The `/` commands: built-ins and prompt files (src/host/promptFilesWatcher.ts); absent: none. */
   slashCommands?: SlashCommandSource | null;
   /** /commit's way to the staged changes and the Source Control message box; absent: /commit says Git is missing. */
   commitMessages?: CommitMessageWriter | null;
   /** Plan mode takes `/plan` over here when it is built; absent: /plan sends its prompt. */
   planCommand?: PlanCommandHook;
+  /** The check-up's finding that a model needs Chat Completions, waiting for the person (the panel offers it); absent: none. */
+  chatCompletionsFinding?: () => { relay: string; model: string } | null;
   /** Saves a model's wire the person confirmed (relayChat.modelSettings in User settings); absent: remembered for this session only. */
   saveModelProtocol?: (relay: string, model: string, protocol: "chat") => Promise<void>;
   /** A request of a turn ended (the relay's balance may have changed). */
@@ -89,10 +91,11 @@ export interface ChatControllerOptions {
   editReviews?: ReviewReport;
 }
 
-/** What the panel shows of the next message's instructions (both figures from the same assembly). */
-export interface PanelInstructionsView {
-  tokens: number;
-  rules: RulesView | null;
+/** The editor's side of "What the model is told" (src/host/instructionsPreview.ts). */
+export interface InstructionsPreviewHost {
+  show(next: NextRequestView): Promise<void>;
+  /** The panel's state changed: an open preview follows it (`next` is made only then). */
+  changed(next: () => NextRequestView): void;
 }
 
 /** What shapes the next request's instructions besides the settings and the rules files on disk. */

@@ -69,7 +69,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, PanelView, 
   /** The view's badge counts the tool calls waiting for approval, so a hidden view still shows that a turn waits. */
   showPendingApprovals(count: number): void {
     if (!this.view) return;
-    this.view.badge = count > 0 ? { value: count, tooltip: vscode.l10n.t("{0} tool call(s) waiting for your approval", count) } : undefined;
+    const tooltip = count === 1 ? vscode.l10n.t("1 tool call waiting for your approval") : vscode.l10n.t("{0} tool calls waiting for your approval", count);
+    this.view.badge = count > 0 ? { value: count, tooltip } : undefined;
   }
 
   post(message: ToWebview): void {

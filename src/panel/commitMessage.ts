@@ -34,7 +34,8 @@ export class CommitMessageRun {
       return;
     }
     const diff = staged.diff.length > COMMIT_DIFF_LIMIT_CHARS ? `${staged.diff.slice(0, COMMIT_DIFF_LIMIT_CHARS)}\n[... the staged diff was cut at ${COMMIT_DIFF_LIMIT_CHARS} characters]` : staged.diff;
-    const message = composeMessage("/commit", [{ kind: "file", label: l10n.t("Staged changes of {0}", staged.repository), text: diff, language: "diff" }]);
+    // A staged .env or config holding a relay key goes without it.
+    const message = composeMessage("/commit", [{ kind: "file", label: l10n.t("Staged changes of {0}", staged.repository), text: this.turns.withoutKeys(diff), language: "diff" }]);
     await withCommand(() =>
       this.turns.runTurn(async (session) => {
         const result = await session.send(message);

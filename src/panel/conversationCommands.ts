@@ -118,12 +118,12 @@ export async function exportConversation(conversation: Conversation, target: str
   return { text: conversationToMarkdown(conversation, l10n.t, folder), images: files };
 }
 
-/** A file name from a title: letters, digits, spaces, dots and dashes; at most 60 characters. */
+/** A file name from a title: letters, digits, spaces, dots and dashes; at most 60 characters, none of them leading or trailing dots or underscores ("/commit" is "commit"). */
 export function safeFileName(title: string): string {
   return (
     title
       .replace(/[^\p{L}\p{N} _.-]+/gu, "_")
       .slice(0, 60)
-      .replace(/^[\s.]+|[\s.]+$/g, "") || "conversation"
+      .replace(/^[\s._]+|[\s._]+$/g, "") || "conversation"
   );
 }

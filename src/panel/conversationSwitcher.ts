@@ -1,6 +1,7 @@
 import type { Conversation } from "../chat/conversation";
 import type { HistoryChange, HistoryStore } from "../chat/historyStore";
 import type { ConversationCommands } from "./conversationCommands";
+import type { ConversationOnScreenMemory, PanelLog } from "./panelServices";
 import type { SessionRunner } from "./sessionRunner";
 
 // Which conversation is on screen: opening one from the history, following changes another window made to
@@ -24,6 +25,9 @@ export interface ConversationSwitcherOptions {
   reloadConversations: () => Promise<void>;
   /** Posts these turns, sent brief when the conversation opened, whole. */
   sendWhole: (turnIds: readonly string[]) => void;
+  /** The conversation on screen before the window reloaded; absent: a reload starts a new chat. */
+  remembered?: ConversationOnScreenMemory;
+  log: PanelLog;
 }
 
 export class ConversationSwitcher {
@@ -33,6 +37,8 @@ export class ConversationSwitcher {
    */
   private runningElsewhereNow = false;
   private runningElsewhereCheck: NodeJS.Timeout | null = null;
+  /** The remembered conversation is looked for once, before the page's first snapshot. */
+  private rememberedLookedFor = false;
 
   constructor(private readonly options: ConversationSwitcherOptions) {}
 
@@ -53,6 +59,29 @@ export class ConversationSwitcher {
     this.show(opened.conversation, opened.runningElsewhere);
     this.options.setNotice(opened.notice);
     this.options.changed();
+  }
+
+  /**
+   * After a window reload, the conversation that was on screen comes back (once: a page loaded again later
+   * shows what is on screen then). Nobody asked for it now, so one that cannot be opened (deleted meanwhile,
+   * never saved) leaves the new chat in silence, in the log only. Undefined when there is nothing to look
+   * for, so a page's first snapshot then goes out at once.
+   */
+  restoreRemembered(): Promise<void> | undefined {
+    const { runner, remembered } = this.options;
+    const conversationId = this.rememberedLookedFor ? undefined : remembered?.get();
+    this.rememberedLookedFor = true;
+    if (conversationId === undefined || runner.conversation !== null || runner.busy) return undefined;
+    return this.restore(conversationId);
+  }
+
+  private async restore(conversationId: string): Promise<void> {
+    const { runner, store, log } = this.options;
+    const opened = await store.open(conversationId);
+    if (!opened.ok) return log.info(`The conversation on screen before the reload was not opened again: ${opened.problem}`);
+    if (runner.conversation !== null || runner.busy) return;
+    this.show(opened.conversation, opened.runningElsewhere);
+    this.options.setNotice(opened.notice);
   }
 
   /** The page asks for turns it has brief; a request naming another conversation (the page switched since) is ignored. */

@@ -1,12 +1,18 @@
 import * as l10n from "@vscode/l10n";
 import type { Conversation } from "../chat/conversation";
+import { findTurn } from "../chat/conversation";
 import type { ImageStore } from "../chat/imageStore";
 import type { ChatTools } from "../chat/toolRound";
+import { attachmentTextOf } from "./attachmentText";
+import { exactNamesFirst } from "./contextMatchOrder";
 import { curlForReceipt } from "./curlCommand";
-import { AttachmentList, MAX_ATTACHMENT_CHARS } from "./messageAttachments";
+import { rejectedSettingOf } from "./turnFixes";
+import { AttachmentList, limitedAttachment } from "./messageAttachments";
 import type { Attachment, NewAttachment } from "./messageAttachments";
-import type { EditorFix, EditorServices, RelayAccess, WorkspaceContextSource } from "./panelServices";
-import type { ContextSource, FileMatchView } from "./protocol";
+import { relayKeys } from "./panelServices";
+import type { EditorFix, EditorServices, FixTarget, RelayAccess, WorkspaceContextSource } from "./panelServices";
+import { removeKeys } from "../relay/redact";
+import type { AttachmentTarget, AttachmentTextView, ContextSource, FileMatchView } from "./protocol";
 import type { FileReferenceResolver } from "./fileReferences";
 import type { WorkspaceFiles } from "./workspaceFiles";
 
@@ -41,10 +47,13 @@ export interface EditorActionsContext {
   fileReferences: FileReferenceResolver | null;
   /** Answers the webview's `findFileReferences`. */
   postFileReferences(checked: string[], files: string[]): void;
+  /** Answers the webview's `openAttachment`. */
+  postAttachmentText(target: AttachmentTarget, attachment: AttachmentTextView | null): void;
 }
 
 export class EditorActions {
-  readonly attachments = new AttachmentList();
+  /** What goes with the next message; the relay keys are taken out of each one's text as it is attached. */
+  readonly attachments = new AttachmentList((text) => removeKeys(text, relayKeys(this.context.relay)));
   /** The active editor's selection, offered as a chip; null when nothing is selected. */
   selectionOffer: { label: string } | null = null;
   /** The active editor's file (relayChat.context.activeEditor), sent with each message unless removed. */
@@ -111,9 +120,19 @@ export class EditorActions {
     return this.context.editor.applyCode(code, fileHint);
   }
 
-  /** A fix button of an error: the command that repairs the likely cause. */
-  runFix(action: EditorFix): Promise<void> {
-    return this.context.editor.runFix(action);
+  /** A fix button of an error: the command that repairs the likely cause (Model settings… at the turn's relay and model). */
+  runFix(action: EditorFix, turnId?: string): Promise<void> {
+    return this.context.editor.runFix(action, action === "modelSettings" && turnId !== undefined ? this.fixTargetOf(turnId) : undefined);
+  }
+
+  private fixTargetOf(turnId: string): FixTarget | undefined {
+    const conversation = this.context.conversation();
+    const turn = conversation ? findTurn(conversation, turnId) : null;
+    const request = turn?.requests[turn.requests.length - 1];
+    const relay = request?.relay ?? this.context.relay.activeRelay;
+    if (!turn || !request || relay === null) return undefined;
+    const field = rejectedSettingOf(turn.outcome)?.field;
+    return { relay, model: request.model, ...(field ? { field } : {}) };
   }
 
   attachSelection(): boolean {
@@ -163,7 +182,17 @@ export class EditorActions {
   /** All text the next message would carry, for the estimate of its size. */
   pendingText(): string {
     const file = this.offeredActiveFile();
-    return file === null ? this.attachments.text : `${this.attachments.text}\n${file.text.slice(0, MAX_ATTACHMENT_CHARS)}`;
+    return file === null ? this.attachments.text : `${this.attachments.text}\n${limitedAttachment(file).text}`;
+  }
+
+  /** A chip was opened: the exact text it adds to the request (before or after sending), or null when it is gone. */
+  openAttachment(target: AttachmentTarget): void {
+    const attachment = attachmentTextOf(target, {
+      pending: (id) => this.attachments.get(id),
+      activeFile: () => this.offeredActiveFile(),
+      conversation: () => this.context.conversation(),
+    });
+    this.context.postAttachmentText(target, attachment);
   }
 
   /** The editor's file, when it is still the one offered (the editor may have moved on since). */
@@ -176,13 +205,14 @@ export class EditorActions {
 
   /**
    * The `#` query's matches: a few folders, the files, then a few workspace symbols (asked for from two characters
-   * on). A language server still starting can take seconds for symbols; the files do not wait for it that long.
+   * on), a name typed whole first (contextMatchOrder.ts). A language server still starting can take seconds for
+   * symbols; the files do not wait for it that long.
    */
   async findFiles(query: string): Promise<void> {
     const files = this.context.files;
     const symbols = query.trim().length >= 2 && this.context.workspaceContext ? withinTime(this.context.workspaceContext.symbols(query.trim()), SYMBOL_WAIT_MS) : Promise.resolve([]);
     const [folders, matches, found] = await Promise.all([files ? files.folders(query, 3) : [], files ? files.search(query) : [], symbols]);
-    this.context.postFileMatches(query, [...folders, ...matches, ...found]);
+    this.context.postFileMatches(query, exactNamesFirst(query, [...folders, ...matches, ...found]));
   }
 
   /** Context picked with `#`: a folder's file list, or what the editor gathers (Problems, Terminal, Changes, a symbol). */

@@ -20,13 +20,20 @@ export class AttachmentList {
   private items: Attachment[] = [];
   private counter = 0;
 
+  /** `redact` takes the relay keys out of an attachment's text before it is kept (and so before it is sent or stored). */
+  constructor(private readonly redact: (text: string) => string = (text) => text) {}
+
   add(attachment: NewAttachment): void {
-    const text =
-      attachment.text.length > MAX_ATTACHMENT_CHARS ? `${attachment.text.slice(0, MAX_ATTACHMENT_CHARS)}\n[... cut at ${MAX_ATTACHMENT_CHARS} characters]` : attachment.text;
+    const clean = this.redact(attachment.text);
+    const redacted = clean !== attachment.text ? { redacted: true as const } : {};
     // The same file or selection twice is one attachment, with the newer text.
     this.items = this.items.filter((existing) => !(existing.kind === attachment.kind && existing.label === attachment.label));
     this.counter += 1;
-    this.items.push({ ...attachment, text, id: `att_${this.counter}` });
+    this.items.push({ ...limitedAttachment({ ...attachment, text: clean }), ...redacted, id: `att_${this.counter}` });
+  }
+
+  get(id: string): Attachment | undefined {
+    return this.items.find((attachment) => attachment.id === id);
   }
 
   remove(id: string): void {
@@ -50,16 +57,25 @@ export class AttachmentList {
   }
 
   views(): AttachmentView[] {
-    return this.items.map(({ id, label, kind, note }) => (note === undefined ? { id, label, kind } : { id, label, kind, note }));
+    return this.items.map(({ id, label, kind, note, redacted }) => ({ id, label, kind, ...(note === undefined ? {} : { note }), ...(redacted ? { redacted } : {}) }));
   }
 }
 
+/** The attachment as it goes with a message: a text longer than MAX_ATTACHMENT_CHARS is cut, and says so. */
+export function limitedAttachment(attachment: NewAttachment): NewAttachment {
+  if (attachment.text.length <= MAX_ATTACHMENT_CHARS) return attachment;
+  return { ...attachment, text: `${attachment.text.slice(0, MAX_ATTACHMENT_CHARS)}\n[... cut at ${MAX_ATTACHMENT_CHARS} characters]` };
+}
+
+type BlockParts = Pick<Attachment, "kind" | "label" | "text" | "language">;
+
 /** The user message: the question, then each attachment as a tagged, fenced block. */
-export function composeMessage(text: string, attachments: readonly Pick<Attachment, "kind" | "label" | "text" | "language">[]): string {
+export function composeMessage(text: string, attachments: readonly BlockParts[]): string {
   return [text, ...attachments.map(attachmentBlock)].filter(Boolean).join("\n\n");
 }
 
-function attachmentBlock(attachment: Pick<Attachment, "kind" | "label" | "text" | "language">): string {
+/** One attachment's block: exactly what it adds to the message (composeMessage joins the parts with a blank line). */
+export function attachmentBlock(attachment: BlockParts): string {
   const fence = fenceFor(attachment.text);
   const body = attachment.text.endsWith("\n") ? attachment.text : `${attachment.text}\n`;
   return `<attachment kind="${attachment.kind}" label="${escapeAttribute(attachment.label)}">\n${fence}${attachment.language}\n${body}${fence}\n</attachment>`;
@@ -73,8 +89,23 @@ export interface SplitMessage {
   blocks: string;
 }
 
+/** An attachment of a sent message, with its block as the message holds it. */
+export interface SentAttachment extends AttachmentLabel {
+  block: string;
+}
+
 /** Splits a sent message into the question and its attachments; a message without them is all text. */
 export function splitMessage(message: string): SplitMessage {
+  const { text, attachments, blocks } = splitWithBlocks(message);
+  return { text, attachments: attachments.map(({ kind, label }) => ({ kind, label })), blocks };
+}
+
+/** The attachments of a sent message, each with its block exactly as it was sent. */
+export function sentAttachments(message: string): SentAttachment[] {
+  return splitWithBlocks(message).attachments;
+}
+
+function splitWithBlocks(message: string): { text: string; attachments: SentAttachment[]; blocks: string } {
   const marker = new RegExp(`(^|\\n\\n)<attachment kind="(?:${KIND_ALTERNATIVES})" label="`, "g");
   for (let match = marker.exec(message); match !== null; match = marker.exec(message)) {
     const start = match.index + match[1].length;
@@ -88,8 +119,8 @@ const KIND_ALTERNATIVES = ATTACHMENT_KINDS.join("|");
 const HEADER = new RegExp(`^<attachment kind="(${KIND_ALTERNATIVES})" label="([^"\\n]*)">\\n(\`{3,})[^\\n\`]*\\n`);
 
 /** The attachments from `start` to the end of the message, or null if that is not exactly a list of blocks. */
-function parseBlocks(message: string, start: number): AttachmentLabel[] | null {
-  const found: AttachmentLabel[] = [];
+function parseBlocks(message: string, start: number): SentAttachment[] | null {
+  const found: SentAttachment[] = [];
   let position = start;
   while (position < message.length) {
     const header = HEADER.exec(message.slice(position));
@@ -99,8 +130,9 @@ function parseBlocks(message: string, start: number): AttachmentLabel[] | null {
     // The fence is longer than any backtick run inside, so its first closing line is the end of the block.
     const end = message.indexOf(closing, position + header[0].length - 1);
     if (end === -1) return null;
-    found.push({ kind: header[1] as AttachmentLabel["kind"], label: unescapeAttribute(header[2]) });
-    position = end + closing.length;
+    const blockEnd = end + closing.length;
+    found.push({ kind: header[1] as AttachmentLabel["kind"], label: unescapeAttribute(header[2]), block: message.slice(position, blockEnd) });
+    position = blockEnd;
     if (position === message.length) return found;
     if (!message.startsWith("\n\n", position)) return null;
     position += 2;

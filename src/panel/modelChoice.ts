@@ -1,7 +1,6 @@
 import * as l10n from "@vscode/l10n";
-import { effectiveProtocol } from "../chat/modelProtocol";
-import type { ModelProtocol } from "../chat/modelSettings";
-import { listedProtocolOf } from "../relay/chatCompletions/endpointTypes";
+import type { ModelProtocol, ModelSettingsEntry } from "../chat/modelSettings";
+import { protocolFor } from "../chat/modelSettings";
 import type { ModelMemory, PanelLog, RelayAccess } from "./panelServices";
 
 // Which relay and model the next request uses, and the models each relay lists. A model picked in the
@@ -18,15 +17,18 @@ export interface RelayModels {
   unlisted: string | null;
   /** Why the list is empty or may mislead, in a sentence; null when fine. */
   note: string | null;
-  /** The models whose requests go over Chat Completions (set, or said by the list); empty: none. */
+  /** The models whose requests go over Chat Completions (set or confirmed by the person); empty: none. */
   chatModels?: string[];
 }
 
 export class ModelChoice {
   private lists = new Map<string, RelayModels>();
-  /** Per relay, the wire its model list says each model speaks, where it says so. */
-  private listedProtocols = new Map<string, Map<string, ModelProtocol>>();
-  private readonly confirmedProtocols = new Map<string, ModelProtocol>();
+  /**
+   * What the person confirmed in the panel, with the settings it was confirmed against: it holds until the settings
+   * are read again (the saved choice then speaks for itself, and a later change, such as Model settings… forcing
+   * Responses, wins).
+   */
+  private readonly confirmedProtocols = new Map<string, { protocol: ModelProtocol; against: readonly ModelSettingsEntry[] | undefined }>();
 
   constructor(
     private readonly memory: ModelMemory,
@@ -73,17 +75,22 @@ export class ModelChoice {
   }
 
   /**
-   * The wire `model`'s requests go over on `relay`: what the person just confirmed in the panel (before the saved
-   * setting is read back), else the setting, else what the relay's model list says, else Responses.
+   * The wire `model`'s requests go over on `relay`: what the person just confirmed in the panel (until the saved
+   * setting is read back), else the setting (relayChat.modelSettings), else Responses. A relay's model list never
+   * decides it: new-api lists "openai" for models whose /v1/responses works.
    */
   protocolOf(relay: string, model: string): ModelProtocol {
-    const confirmed = this.confirmedProtocols.get(`${relay}\u0000${model}`);
-    return confirmed ?? effectiveProtocol(this.relay.settings.modelSettings ?? [], relay, model, this.listedProtocols.get(relay)?.get(model) ?? null);
+    const entries = this.relay.settings.modelSettings;
+    const key = `${relay}\u0000${model}`;
+    const confirmed = this.confirmedProtocols.get(key);
+    if (confirmed && confirmed.against !== entries) this.confirmedProtocols.delete(key);
+    else if (confirmed) return confirmed.protocol;
+    return protocolFor(entries ?? [], relay, model);
   }
 
   /** The person confirmed `protocol` for `model` on `relay` (the panel's offer); it holds from the next request on. */
   confirmProtocol(relay: string, model: string, protocol: ModelProtocol): void {
-    this.confirmedProtocols.set(`${relay}\u0000${model}`, protocol);
+    this.confirmedProtocols.set(`${relay}\u0000${model}`, { protocol, against: this.relay.settings.modelSettings });
   }
 
   /** `model` for the next request, on `relay` (default: the active relay), which becomes the active one. */
@@ -108,12 +115,6 @@ export class ModelChoice {
     // relay's failure, and the refresh that follows lists again.
     if (!result.ok && client.closed) return { relay, models: this.lists.get(relay)?.models ?? [], unlisted: null, note: null };
     if (result.ok) {
-      const protocols = new Map<string, ModelProtocol>();
-      for (const model of result.models) {
-        const listed = listedProtocolOf(model);
-        if (listed) protocols.set(model.id, listed);
-      }
-      this.listedProtocols.set(relay, protocols);
       return { relay, models: result.models.map((model) => model.id).sort(), unlisted: null, note: l10n.t("A listed model may still lack a feature (tools, streaming).") };
     }
     this.log.error(`GET /v1/models on ${relay} failed (request ${result.requestId ?? "-"}): ${result.explanation}`);

@@ -9,6 +9,23 @@ export interface AttachmentView {
   kind: AttachmentKind;
   /** Said in the chip's tooltip: what was cut, or why there is nothing to read (a terminal without shell integration). */
   note?: string;
+  /** A relay key was found in its text and replaced with [REDACTED] before anything was sent or kept. */
+  redacted?: true;
+}
+
+/** A chip whose text the page asks for: attached to the next message, the active editor's file, or the `index`-th of a sent message. */
+export type AttachmentTarget = { place: "pending"; id: string } | { place: "activeFile" } | { place: "sent"; turnId: string; index: number };
+
+/** An opened chip: exactly the text it adds to the request, and about how many tokens that is. */
+export interface AttachmentTextView {
+  kind: AttachmentKind;
+  label: string;
+  /** The attachment's block, byte for byte as the request's user message carries it. */
+  text: string;
+  /** Estimated like the context meter's figures: about four characters a token. */
+  tokens: number;
+  /** What was cut, or why there is nothing to read (as the chip's tooltip says). */
+  note?: string;
 }
 
 export interface ConversationListEntry {
@@ -42,6 +59,11 @@ export interface TotalsView {
   outputTokens: number;
   /** Requests the relay reported no usage for: their tokens are unknown, not zero. */
   requestsWithoutUsage: number;
+  /**
+   * Requests the relay reported usage for; with none, the title line says "tokens unknown" as the receipts do
+   * (a request refused with an HTTP error is not "without usage", since it cost nothing, but it reported none).
+   */
+  requestsWithUsage: number;
   /** What the conversation cost; null when no request's cost is known (never shown as 0). */
   cost?: CostView | null;
   /** Requests whose cost is unknown: with any, `cost` is a lower bound. */
@@ -97,6 +119,8 @@ export interface RuleFileView {
   cut: { keptChars: number; totalChars: number } | null;
   /** Left out: the rules' total limit was reached before it. */
   left: boolean;
+  /** A relay key was found in it and replaced with [REDACTED] in what is sent. */
+  redacted?: true;
 }
 
 /** The Rules chip: the rules files for the next message and the whole instruction estimate. */
@@ -153,6 +177,8 @@ export interface PanelFields {
   rules?: RulesView | null;
   /** Summarize earlier turns is offered (above the composer); null when it is not. */
   compactionOffer: CompactionOfferView | null;
+  /** The check-up found this model needs Chat Completions: the confirmation is offered (above the composer); absent or null: none. */
+  chatCompletionsOffer?: { relay: string; model: string } | null;
   /** Files whose proposed edits wait for Keep or Undo in the editor (0 or absent: none). */
   filesToReview?: number;
   imageLimits: ImageLimitsView;
@@ -177,6 +203,10 @@ export interface SlashCommandView {
   description: string;
   argumentHint: string;
   origin: "builtin" | "workspace" | "user";
+  /** A prompt file in the place of the built-in of its name. */
+  replacesBuiltin?: boolean;
+  /** A built-in that keeps its name: the prompt file of that name (shown as its source) is not used. */
+  ignoredFile?: string;
   /** About how many tokens its prompt adds to what the model is told (the context meter counts it while the command is in the box). */
   promptTokens?: number;
 }

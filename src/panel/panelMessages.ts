@@ -78,8 +78,11 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
       return editor.pickAttachment();
     case "showInstructions":
       return controller.slash.showInstructions(message.draft);
+    case "draftCommand":
+      if (controller.slash.setDraft(message.text)) controller.fieldsChanged();
+      return;
     case "setRuleFile":
-      return controller.rules.set(message.id, message.on);
+      return controller.nextRequest.rules.set(message.id, message.on);
     case "attachPath":
       return editor.attachPath(message.path);
     case "findFiles":
@@ -88,6 +91,8 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
       return editor.attachContext(message.source, message.path, message.name);
     case "removeAttachment":
       return editor.removeAttachment(message.id);
+    case "openAttachment":
+      return editor.openAttachment(message.target);
     case "removeActiveFile":
       return editor.removeActiveFile();
     case "loadImage":
@@ -99,7 +104,7 @@ export async function dispatchPanelMessage(controller: ChatController, message: 
     case "editTask":
       return controller.turns.plan.editTask(message);
     case "fix":
-      return message.action === "summarizeEarlierTurns" ? controller.turns.summarizeEarlierTurns() : editor.runFix(message.action);
+      return message.action === "summarizeEarlierTurns" ? controller.turns.summarizeEarlierTurns() : editor.runFix(message.action, message.turnId);
     case "log":
       return controller.log(message.level, message.message);
     default:

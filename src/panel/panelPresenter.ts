@@ -2,11 +2,10 @@ import * as l10n from "@vscode/l10n";
 import type { Conversation, ToolCallRecord } from "../chat/conversation";
 import { activePath, findTurn } from "../chat/conversation";
 import type { ConversationSummary } from "../chat/conversationSummary";
-import { imagesTitle } from "../chat/conversationSummary";
+import { imagesTitle, typedTextOf } from "../chat/conversationSummary";
 import type { SendEstimate } from "../chat/spendGuard";
 import { splitMessage } from "./messageAttachments";
 import type { AttachmentView, ContextMeterView, ConversationListEntry, ImageLimitsView, PanelFields, ReceiptView, RelayModelsView, RulesView, SetupView, SlashCommandView, TotalsView, TurnView } from "./protocol";
-import { ATTACHMENT_KINDS } from "./protocol";
 import { receiptOf, turnViewOf } from "./turnView";
 import { tasksOf } from "../chat/planState";
 import type { ChatMode } from "../tools/planMode";
@@ -54,6 +53,8 @@ export interface PanelInputs {
   mode?: ChatMode;
   /** What `/` lists in the message box. */
   slashCommands?: SlashCommandView[];
+  /** The check-up's finding that a model needs Chat Completions, waiting for confirmation. */
+  chatCompletionsFinding?: { relay: string; model: string } | null;
 }
 
 export class PanelPresenter {
@@ -84,6 +85,7 @@ export class PanelPresenter {
       context: inputs.context,
       rules: inputs.rules ?? null,
       compactionOffer: compactionOfferFor(conversation, inputs.context, inputs.compaction, inputs.busy, inputs.maxOutputTokens ?? null),
+      chatCompletionsOffer: inputs.chatCompletionsFinding ?? null,
       filesToReview: inputs.filesToReview ?? 0,
       imageLimits: inputs.imageLimits,
       slashCommands: inputs.slashCommands ?? [],
@@ -175,6 +177,7 @@ export function totalsViewOf(totals: LedgerTotals | null): TotalsView | null {
     cachedTokens: totals.cachedTokens,
     outputTokens: totals.outputTokens,
     requestsWithoutUsage: totals.requestsWithoutUsage,
+    requestsWithUsage: totals.requestsWithUsage,
     cost: cost.amount === null || cost.currency === null ? null : { amount: cost.amount, currency: cost.currency, estimated: cost.estimated },
     requestsWithoutCost: cost.requestsWithoutCost,
   };
@@ -200,7 +203,8 @@ function titleOf(conversation: Conversation | null): string {
 function listEntryOf(summary: ConversationSummary): ConversationListEntry {
   return Object.freeze({
     id: summary.id,
-    title: withoutAttachments(summary.title) || l10n.t("New chat"),
+    // A history index written before titles left attachments out may still hold them.
+    title: typedTextOf(summary.title).trim() || l10n.t("New chat"),
     updatedAt: summary.updatedAt,
     turnCount: summary.turnCount,
     model: summary.model,
@@ -215,12 +219,4 @@ interface ShownEntry {
 
 function stillShows({ title, entry }: ShownEntry, summary: ConversationSummary): boolean {
   return title === summary.title && entry.updatedAt === summary.updatedAt && entry.turnCount === summary.turnCount && entry.model === summary.model;
-}
-
-/** Where an attachment block of any kind starts in a title made from a message: the rest is left out. */
-const ATTACHMENT_IN_TITLE = new RegExp(`\\s*<attachment kind="(?:${ATTACHMENT_KINDS.join("|")})"[\\s\\S]*$`);
-
-/** A title made from a first message leaves out the attachments that message carried. */
-function withoutAttachments(title: string): string {
-  return title.replace(ATTACHMENT_IN_TITLE, "").trim();
 }

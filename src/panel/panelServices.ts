@@ -13,6 +13,13 @@ import type { NewAttachment } from "./messageAttachments";
 
 export type EditorFix = Exclude<FixAction, "summarizeEarlierTurns">;
 
+/** The relay and model a fix is about (a turn's), and the setting to open at: Model settings… takes them. */
+export interface FixTarget {
+  relay: string;
+  model: string;
+  field?: string;
+}
+
 /** The relay settings the panel uses (a subset of the extension's settings). */
 export interface PanelSettings {
   baseUrl: string;
@@ -52,6 +59,13 @@ export interface RelayAccess {
   missing(): string | null;
   /** The key in use, so it can be removed from anything written or shown. */
   readonly secret: string | null;
+  /** Every stored relay key (each relay's, and RELAY_CHAT_API_KEY): none may go into a request's text or the history. */
+  secrets?(): readonly string[];
+}
+
+/** The keys to take out of text: every stored one where known, else the one in use. */
+export function relayKeys(relay: Pick<RelayAccess, "secret" | "secrets">): readonly (string | null)[] {
+  return relay.secrets?.() ?? [relay.secret];
 }
 
 /** The webview, as far as the controller talks to it. */
@@ -73,8 +87,8 @@ export interface EditorServices {
   openCode(code: string, language: string): Promise<void>;
   /** Merges `code` into the file the block names (`fileHint`, or "": the active editor's), for review in the editor. */
   applyCode(code: string, fileHint: string): Promise<void>;
-  /** The fixes that open a command or page (Summarize earlier turns is the controller's). */
-  runFix(action: EditorFix): Promise<void>;
+  /** The fixes that open a command or page (Summarize earlier turns is the controller's); `target` goes to the command. */
+  runFix(action: EditorFix, target?: FixTarget): Promise<void>;
   /** The active editor's selection, or null when nothing is selected. */
   activeSelection(): NewAttachment | null;
   /** The active editor's whole file, or null when no editor is open. */
@@ -100,6 +114,12 @@ export interface TurnChangesActions {
 export interface ModelMemory {
   get(relay: string): string | undefined;
   set(relay: string, model: string | undefined): Promise<void>;
+}
+
+/** The conversation the panel showed last in this workspace, so a reloaded window shows it again. */
+export interface ConversationOnScreenMemory {
+  get(): string | undefined;
+  set(conversationId: string | undefined): Promise<void>;
 }
 
 /** Panel settings that only the panel reads. */

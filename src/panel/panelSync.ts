@@ -100,8 +100,12 @@ export class PanelSync {
     this.post({ type: "snapshot", state, strings: this.strings(), locale: this.locale() });
   }
 
+  /** Told of each change while no page listens (nothing is posted then), for what follows the state without it. */
+  unheard: (() => void) | undefined;
+
   /** Header fields, the turn order or the approvals may have changed. */
   changed(): void {
+    if (this.sentFields === null) this.unheard?.();
     this.schedulePatch();
   }
 

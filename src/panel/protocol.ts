@@ -10,7 +10,7 @@
 
 export * from "./panelFieldViews";
 export * from "./turnViews";
-import type { ChatModeView, ContextSource, FileMatchView, PanelFields } from "./panelFieldViews";
+import type { AttachmentTarget, AttachmentTextView, ChatModeView, ContextSource, FileMatchView, PanelFields } from "./panelFieldViews";
 import type { ApprovalView, FixAction, ImageUpload, ReceiptView, TurnView } from "./turnViews";
 
 export interface PanelState extends PanelFields {
@@ -50,7 +50,9 @@ export type ToWebview =
   /** The answer to `findFileReferences`: of the `checked` paths, `files` are workspace files (and become links). */
   | { type: "fileReferences"; checked: string[]; files: string[] }
   /** The answer to `loadImage`: the stored image as a data URL, null when its file is missing. */
-  | { type: "image"; name: string; dataUrl: string | null };
+  | { type: "image"; name: string; dataUrl: string | null }
+  /** The answer to `openAttachment`: the chip's text as the request carries it; null when the chip is gone. */
+  | { type: "attachmentText"; target: AttachmentTarget; attachment: AttachmentTextView | null };
 
 export type ToHost =
   | { type: "ready" }
@@ -103,6 +105,8 @@ export type ToHost =
   /** "What the model is told": the whole instruction text of the next message, in an editor. */
   /** `draft`: the message box's text, so a slash command it starts with is shown too. */
   | { type: "showInstructions"; draft?: string }
+  /** The message box starts with `/` (its text), or no longer does (""): the command's prompt and tools go with the next request. */
+  | { type: "draftCommand"; text: string }
   /** Switches a project rules file off (or back on) for the conversation on screen. */
   | { type: "setRuleFile"; id: string; on: boolean }
   /** A file picked with `#`. */
@@ -112,6 +116,8 @@ export type ToHost =
   /** Context picked with `#`: Problems, Terminal, Changes, a folder (`path`) or a symbol (`name` at `path`, "file:line"). */
   | { type: "attachContext"; source: ContextSource; path?: string; name?: string }
   | { type: "removeAttachment"; id: string }
+  /** A chip was opened: what exactly does it add to the request? */
+  | { type: "openAttachment"; target: AttachmentTarget }
   /** The active editor's file is not to go with the messages (until another editor is active). */
   | { type: "removeActiveFile" }
   /** The data of a sent message's image, by its stored name (for its thumbnail). */
@@ -123,5 +129,6 @@ export type ToHost =
   | { type: "actOnPlan"; turnId: string }
   /** The person ticked (or unticked) or removed the item at `index`, whose text was `text`. */
   | { type: "editTask"; action: "toggle" | "remove"; index: number; text: string }
-  | { type: "fix"; action: FixAction }
+  /** `turnId`: the turn whose fix button it is (Model settings… then opens at the model that turn used). */
+  | { type: "fix"; action: FixAction; turnId?: string }
   | { type: "log"; level: "info" | "error"; message: string };

@@ -1,7 +1,7 @@
 // The runtime checks of what crosses postMessage, on both sides: the host checks every message the webview
 // posts field by field, the webview the shape of what it is about to index into. Compiled on both sides.
-import type { ContextSource, ImageUpload, PanelChange, ToHost, ToWebview, TurnView } from "./protocol";
-import { CONTEXT_SOURCES, FIX_ACTIONS, IMAGE_MEDIA_TYPES, MAX_IMAGES_PER_MESSAGE, MAX_IMAGE_BASE64_CHARS, MAX_TURNS_PER_LOAD } from "./protocol";
+import type { AttachmentTarget, ContextSource, ImageUpload, PanelChange, ToHost, ToWebview, TurnView } from "./protocol";
+import { ATTACHMENT_KINDS, CONTEXT_SOURCES, FIX_ACTIONS, IMAGE_MEDIA_TYPES, MAX_IMAGES_PER_MESSAGE, MAX_IMAGE_BASE64_CHARS, MAX_TURNS_PER_LOAD } from "./protocol";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -25,6 +25,20 @@ const isImageList = (value: unknown): value is ImageUpload[] =>
       image.data.length <= MAX_IMAGE_BASE64_CHARS &&
       BASE64.test(image.data),
   );
+
+function isAttachmentTarget(value: unknown): value is AttachmentTarget {
+  if (!isRecord(value)) return false;
+  switch (value.place) {
+    case "pending":
+      return isString(value.id);
+    case "activeFile":
+      return true;
+    case "sent":
+      return isString(value.turnId) && isIndex(value.index);
+    default:
+      return false;
+  }
+}
 
 /** Field checks per message type; anything else that crosses postMessage is ignored and logged. */
 const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>) => boolean } = {
@@ -61,19 +75,21 @@ const TO_HOST_FIELDS: { [K in ToHost["type"]]: (message: Record<string, unknown>
   attachSelection: () => true,
   attachFile: () => true,
   showInstructions: (message) => message.draft === undefined || isString(message.draft),
+  draftCommand: (message) => isString(message.text),
   setRuleFile: (message) => isString(message.id) && message.id.length > 0 && typeof message.on === "boolean",
   attachPath: (message) => isString(message.path),
   findFiles: (message) => isString(message.query),
   attachContext: (message) =>
     CONTEXT_SOURCES.includes(message.source as ContextSource) && (message.path === undefined || isString(message.path)) && (message.name === undefined || isString(message.name)),
   removeAttachment: (message) => isString(message.id),
+  openAttachment: (message) => isAttachmentTarget(message.target),
   removeActiveFile: () => true,
   loadImage: (message) => isString(message.name),
   confirmSend: (message) => typeof message.confirmed === "boolean",
   setMode: (message) => message.mode === "plan" || message.mode === "act",
   actOnPlan: (message) => isString(message.turnId),
   editTask: (message) => (message.action === "toggle" || message.action === "remove") && isIndex(message.index) && isString(message.text),
-  fix: (message) => isString(message.action) && (FIX_ACTIONS as readonly string[]).includes(message.action),
+  fix: (message) => isString(message.action) && (FIX_ACTIONS as readonly string[]).includes(message.action) && (message.turnId === undefined || isString(message.turnId)),
   log: (message) => (message.level === "info" || message.level === "error") && isString(message.message),
 };
 
@@ -143,6 +159,12 @@ export function isToWebview(value: unknown): value is ToWebview {
       return isStringList(value.checked) && isStringList(value.files);
     case "image":
       return isString(value.name) && (value.dataUrl === null || isString(value.dataUrl));
+    case "attachmentText":
+      return (
+        isAttachmentTarget(value.target) &&
+        (value.attachment === null ||
+          (isRecord(value.attachment) && isString(value.attachment.text) && isString(value.attachment.label) && isNumber(value.attachment.tokens) && ATTACHMENT_KINDS.includes(value.attachment.kind as never)))
+      );
     default:
       return false;
   }

@@ -2,8 +2,6 @@ import type { AssembledInstructions } from "../instructions/assembleInstructions
 import type { ChosenRule } from "../instructions/projectRules";
 import type { Conversation } from "../chat/conversation";
 import type { RulesView } from "./protocol";
-import type { CommandPrompt } from "../instructions/slashCommands";
-import type { InstructionChoices } from "./chatControllerOptions";
 import type { SessionRunner } from "./sessionRunner";
 
 // The Rules chip's content: every rules file that applies to the next message, sent or switched off for the
@@ -32,25 +30,17 @@ export function rulesView(applicable: readonly ChosenRule[], assembled: Assemble
     const id = ruleFileId(rule);
     const source = multiRoot ? id : rule.path;
     const part = off.has(id) ? undefined : partsBySource.get(source);
-    return { id, source, tokens: part && !part.left ? part.tokens : 0, off: off.has(id), cut: part?.cut && !part.left ? part.cut : null, left: part?.left === true };
+    return { id, source, tokens: part && !part.left ? part.tokens : 0, off: off.has(id), cut: part?.cut && !part.left ? part.cut : null, left: part?.left === true, ...(part?.redacted ? { redacted: true as const } : {}) };
   });
   return { files, instructionTokens: assembled.tokens, untrusted };
 }
 
-/**
- * What the conversation on screen tells the model beyond the settings: its switched-off rules files (read for
- * every request and the chip, changed from the chip), its mode and task list, and the message's slash command.
- */
+/** The rules files switched off for the conversation on screen: read for every request and the chip, changed from the chip. */
 export class ConversationRules {
   constructor(
     private readonly runner: SessionRunner,
     private readonly changed: () => void,
   ) {}
-
-  /** The choices for the next request's instructions; `command`: the prompt of the message's slash command. */
-  choices(command?: CommandPrompt | null, toolNames: string[] = this.runner.offeredToolNames()): InstructionChoices {
-    return { toolNames, rulesOff: this.off(), plan: this.runner.planInputs(), command };
-  }
 
   off(): string[] {
     return rulesOffOf(this.runner.conversation);

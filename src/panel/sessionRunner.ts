@@ -15,7 +15,7 @@ import type { PanelSync } from "./panelSync";
 import type { PromptBroker } from "./promptBroker";
 import { ContentWaitClock } from "./contentWait";
 import { StreamForwarder } from "./streamForwarder";
-import { modeOf, requestToolsInMode, tasksOf, turnModeOf } from "../chat/planState";
+import { modeOf, tasksOf, turnModeOf } from "../chat/planState";
 import type { ChatMode } from "../tools/planMode";
 import type { PlanInputs } from "./chatControllerOptions";
 
@@ -40,6 +40,8 @@ export interface SessionRunnerOptions {
   onRequestEnd: (record: RequestRecord) => void;
   /** A turn of the session on screen ended with a completed answer (the walkthrough's last step). */
   onTurnCompleted?: () => void;
+  /** Another conversation (null: a new chat) is on screen now. */
+  onShown?: (conversationId: string | null) => void;
 }
 
 export class SessionRunner {
@@ -75,10 +77,14 @@ export class SessionRunner {
     return this.currentTools;
   }
 
-  /** The names of the tools the next request offers (in the mode it is sent in), for the base instruction. */
-  offeredToolNames(): string[] {
-    const tools = this.currentTools;
-    return tools ? requestToolsInMode(tools, this.planInputs().mode).map((tool) => tool.name) : [];
+  /**
+   * Builds the tools before a first session needs them, so the state of a new window already names what the first
+   * request offers (the built-in tools are built on first use, not at activation). True when they were built now.
+   */
+  prepareTools(): boolean {
+    if (this.currentTools !== null) return false;
+    this.currentTools = this.toolsForSession();
+    return true;
   }
 
   /**
@@ -128,6 +134,7 @@ export class SessionRunner {
     this.forwarder.end();
     this.contentWait.stop();
     this.answered.clear();
+    this.options.onShown?.(this.conversation?.id ?? null);
   }
 
   /** The session to send with: the one on screen, or a new conversation. */
@@ -158,7 +165,7 @@ export class SessionRunner {
 
   private createSession(conversation: Conversation | undefined): ChatSession {
     const { relay, prompts } = this.options;
-    this.currentTools = this.options.tools((request) => prompts.askApproval(request, this.followUpEstimate));
+    this.currentTools = this.toolsForSession();
     const session: ChatSession = new ChatSession({
       // A new chat starts in the mode the switch shows.
       // The client is looked up per request so a new key or base URL applies to the next send.
@@ -181,6 +188,10 @@ export class SessionRunner {
     if (conversation === undefined && this.draftMode === "plan") session.conversation.mode = "plan";
     else if (conversation !== undefined) this.draftMode = modeOf(conversation);
     return session;
+  }
+
+  private toolsForSession(): ChatTools {
+    return this.options.tools((request) => this.options.prompts.askApproval(request, this.followUpEstimate));
   }
 
   private listenerFor(isCurrent: () => boolean): ChatSessionListener {

@@ -1,9 +1,8 @@
 import { chatSettingsWithDefaults } from "../chat/chatSettings";
 import type { ChatSettings, RequestInstructions } from "../chat/chatSettings";
 import { DEFAULT_COMPACTION_SETTINGS } from "../chat/compaction";
-import { effectiveProtocol } from "../chat/modelProtocol";
 import type { ModelProtocol } from "../chat/modelSettings";
-import { modelSettingsFor } from "../chat/modelSettings";
+import { modelSettingsFor, protocolFor } from "../chat/modelSettings";
 import type { ModelSettings } from "../chat/modelSettings";
 import type { ModelPrice } from "../relay/modelPrice";
 import type { PanelPreferences, RelayAccess } from "./panelServices";
@@ -53,7 +52,7 @@ export function sessionSettings(sources: SessionSettingsSources): ChatSettings {
     contextWindowTokens: contextWindowOf(sources),
     compaction: settings.compaction ?? DEFAULT_COMPACTION_SETTINGS,
     instructions: sources.instructions,
-    protocol: (relay === undefined ? undefined : sources.protocolOf?.(relay, sources.model)) ?? effectiveProtocol(settings.modelSettings ?? [], relay ?? "", sources.model, null),
+    protocol: (relay === undefined ? undefined : sources.protocolOf?.(relay, sources.model)) ?? protocolFor(settings.modelSettings ?? [], relay ?? "", sources.model),
     ...(instructionsAs ? { instructionsAs } : {}),
     ...(Object.keys(model).length > 0 ? { modelSettings: model } : {}),
   });

@@ -21,6 +21,12 @@ export interface SlashCommandSource {
   fresh(): Promise<readonly SlashCommand[]>;
   /** `changed` is called when the commands were read again. */
   listen(changed: () => void): void;
+  /**
+   * The person started typing a command (the `/` menu opened): look at the files again. A file watcher can miss
+   * a folder created with its files at once (inotify reports the folder only: `mkdir -p`, a checkout), and the
+   * menu must list what is on disk when it opens.
+   */
+  lookAgain?(): void;
 }
 
 /** What the message being sent carries because of its command; null between messages. */
@@ -48,14 +54,16 @@ export interface SlashCommandRunnerOptions {
   busy: () => boolean;
   /** The message of a turn on screen, as sent; null when there is no such turn. */
   turnText: (turnId: string) => string | null;
-  /** The tools the next request offers, before a command limits them. */
-  offeredToolNames: () => string[];
-  /** Opens "What the model is told" (src/host/panelInstructions.ts). */
-  showInstructions?: (toolNames: string[], command?: CommandPrompt | null) => Promise<void>;
+  /** Opens "What the model is told" for the next request (nextRequest.ts). */
+  showInstructions?: () => Promise<void>;
 }
 
 export class SlashCommandRunner {
   private current: MessageCommand | null = null;
+  /** The message box's text when it starts with `/` (the webview says so as it is typed), else "". */
+  private draft = "";
+  /** Sends under way (a message, or a turn sent again). */
+  private sending = 0;
   /** The last send, until its command is cleared (a moment after its turn has ended). */
   private settling: Promise<void> = Promise.resolve();
 
@@ -72,23 +80,45 @@ export class SlashCommandRunner {
       description: command.description,
       argumentHint: command.argumentHint,
       origin: command.origin,
+      ...(command.replacesBuiltin === true ? { replacesBuiltin: true } : {}),
+      ...(command.ignoredFile === undefined ? {} : { ignoredFile: command.ignoredFile }),
       // The same estimate as the instructions' (about four characters a token); /commit's diff is not known yet.
       promptTokens: command.prompt === "" ? 0 : Math.ceil(commandPrompt(command, "").text.length / 4),
     }));
   }
 
+  /**
+   * The command the next request goes with: the one of the message being sent, else the one the message box starts
+   * with, so the meter, the Rules chip and every way to "What the model is told" count its prompt and its tools.
+   */
+  get commandForNext(): MessageCommand | null {
+    // While a message is sent (and its turn runs), its own command decides, never what the box holds meanwhile.
+    if (this.sending > 0 || this.options.busy()) return this.current;
+    return this.current ?? this.commandOf(this.draft);
+  }
+
+  /** The message box changed; true when what its command adds to the next request changed. */
+  setDraft(draft: string): boolean {
+    const text = draft.trimStart().startsWith("/") ? draft : "";
+    if (text === this.draft) return false;
+    if (this.draft === "" && text !== "") this.options.source?.lookAgain?.();
+    const before = this.commandOf(this.draft);
+    this.draft = text;
+    const after = this.commandOf(text);
+    return before?.prompt.text !== after?.prompt.text || before?.tools?.join() !== after?.tools?.join();
+  }
+
   /** The command a draft starts with, as it would go with the message (for "What the model is told"). */
   commandOf(draft: string): MessageCommand | null {
+    if (draft === "") return null;
     const found = findSlashCommand(draft, this.options.source?.commands() ?? []);
     return found === null || found.command.kind !== "prompt" ? null : messageCommandOf(found.command, found.args);
   }
 
-  /** Opens "What the model is told": the whole instruction text of the next request, part by part, with the draft's command. */
-  async showInstructions(draft = ""): Promise<void> {
-    const command = this.commandOf(draft);
-    const limit = command?.tools ?? null;
-    const toolNames = this.options.offeredToolNames().filter((name) => limit === null || limit.includes(name));
-    await this.options.showInstructions?.(toolNames, command?.prompt);
+  /** Opens "What the model is told": the whole of the next request's instructions and tools, with `draft`'s command when given. */
+  async showInstructions(draft?: string): Promise<void> {
+    if (draft !== undefined) this.setDraft(draft);
+    await this.options.showInstructions?.();
   }
 
   /** Sends the person's message, carrying out the command it starts with, if any. */
@@ -97,7 +127,7 @@ export class SlashCommandRunner {
     if (this.options.busy()) return this.options.turns.send(text, images);
     // A command's turn ends a moment before its command is cleared: the next message must not go with it.
     await this.settling;
-    const sending = this.dispatch(text, images);
+    const sending = this.whileSending(() => this.dispatch(text, images));
     this.settling = sending.catch(() => undefined);
     return sending;
   }
@@ -112,7 +142,7 @@ export class SlashCommandRunner {
     const text = editedText ?? this.options.turnText(turnId);
     const found = text === null ? null : findSlashCommand(splitMessage(text).text, this.options.source?.commands() ?? []);
     const command = found === null || found.command.prompt === "" ? null : messageCommandOf(found.command, found.args);
-    const sending = command === null ? run() : this.withCommand(command, run);
+    const sending = this.whileSending(() => (command === null ? run() : this.withCommand(command, run)));
     this.settling = sending.catch(() => undefined);
     return sending;
   }
@@ -147,6 +177,15 @@ export class SlashCommandRunner {
     }
     const run = new CommitMessageRun(writer, this.options.turns, this.options.setNotice);
     await run.start((work) => this.withCommand(messageCommandOf(command, ""), work));
+  }
+
+  private async whileSending(send: () => Promise<void>): Promise<void> {
+    this.sending += 1;
+    try {
+      await send();
+    } finally {
+      this.sending -= 1;
+    }
   }
 
   private async withCommand(command: MessageCommand, send: () => Promise<void>): Promise<void> {

@@ -1,7 +1,11 @@
+import * as l10n from "@vscode/l10n";
 import type { TurnOutcome } from "../chat/conversation";
+import type { ModelSettings } from "../chat/modelSettings";
 import { classifyHttpError, classifyNetworkError, classifyServiceError, isImageRefusal } from "../relay/errorClassifier";
 import { UNFINISHED_TOOL_CALL_REASON } from "../relay/chatCompletions/chunkTranslator";
 import { isResponsesRefusal } from "../relay/chatCompletions/protocolRefusal";
+import { rejectedParameterOf } from "../relay/rejectedParameter";
+import type { RejectedParameter } from "../relay/rejectedParameter";
 import type { ErrorCause } from "../relay/types";
 import type { FixAction, TurnAction } from "./protocol";
 
@@ -33,6 +37,8 @@ export function causeOf(outcome: TurnOutcome): ErrorCause | null {
  * and the connection check.
  */
 export function fixesFor(outcome: TurnOutcome, options: { consoleConfigured: boolean }): FixAction[] {
+  // A parameter the model refuses is refused again on Retry: the way out is that model's setting.
+  if (rejectedSettingOf(outcome) !== null) return ["modelSettings", "selectModel"];
   switch (causeOf(outcome)) {
     case "key":
       return ["setApiKey", "checkConnection"];
@@ -75,4 +81,37 @@ export function actionsFor(outcome: TurnOutcome, options: { hasImages: boolean; 
     default:
       return ["retry"];
   }
+}
+
+/** The model setting behind each parameter a model can refuse, and its name as Model settings… shows it. */
+const SETTING_OF: Record<RejectedParameter, { field: keyof ModelSettings; name: () => string }> = {
+  reasoning_effort: { field: "reasoningEffort", name: () => l10n.t("Reasoning effort") },
+  temperature: { field: "temperature", name: () => l10n.t("Temperature") },
+  max_output_tokens: { field: "maxOutputTokens", name: () => l10n.t("Max output tokens") },
+  tools: { field: "sendTools", name: () => l10n.t("Tools") },
+};
+
+export interface RejectedSetting {
+  /** The field of relayChat.modelSettings that sets it (Model settings… opens at it). */
+  field: keyof ModelSettings;
+  /** Its name, as Model settings… lists it. */
+  name: string;
+  /** The value the relay quoted as refused, when it did. */
+  value: string | null;
+}
+
+/** The model setting whose parameter the relay says the model refused; null for any other outcome. */
+export function rejectedSettingOf(outcome: TurnOutcome): RejectedSetting | null {
+  if (outcome.kind !== "http_error" && outcome.kind !== "failed" && outcome.kind !== "error_event") return null;
+  const rejection = rejectedParameterOf(outcome);
+  if (rejection === null) return null;
+  const setting = SETTING_OF[rejection.parameter];
+  return { field: setting.field, name: setting.name(), value: rejection.value };
+}
+
+/** Said after the relay's explanation: which setting of which model to change, and where. */
+export function rejectedSettingNote(setting: RejectedSetting, model: string): string {
+  return setting.value === null
+    ? l10n.t('{0} refuses "{1}" as sent: change it in Model settings… for {0}, then Retry.', model, setting.name)
+    : l10n.t('{0} refuses "{1}" set to "{2}": change it in Model settings… for {0}, then Retry.', model, setting.name, setting.value);
 }

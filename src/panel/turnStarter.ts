@@ -1,9 +1,12 @@
 import * as l10n from "@vscode/l10n";
 import type { ChatSession } from "../chat/chatSession";
+import { NothingToSummarize } from "../chat/compaction";
 import { findTurn } from "../chat/conversation";
 import type { ReviewReport } from "../chat/reviewNote";
 import { changedFilesOnBranch, reviewNoteText } from "../chat/reviewNote";
 import type { EditorActions } from "./editorActions";
+import { removeKeys } from "../relay/redact";
+import { relayKeys } from "./panelServices";
 import { composeMessage, splitMessage } from "./messageAttachments";
 import type { RelayAccess } from "./panelServices";
 import type { ImageLimitsView, ImageUpload } from "./protocol";
@@ -58,7 +61,8 @@ export class TurnStarter {
       this.options.setNotice(l10n.t("An image is larger than {0} MB even after downscaling; the message was not sent. Attach a smaller image or raise relayChat.images.maxMegabytes.", maxBytes / MEGABYTE));
       return;
     }
-    const message = composeMessage(trimmed, editorActions.takeAttachments());
+    // A relay key pasted into the message is taken out too (the attachments lost theirs when attached).
+    const message = composeMessage(this.withoutKeys(trimmed), editorActions.takeAttachments());
     const conversation = this.options.runner.conversation;
     const conversationId = conversation?.id;
     // Only what became of this conversation's own proposals: another conversation's changes are not its model's.
@@ -120,19 +124,32 @@ export class TurnStarter {
   editAndResend(turnId: string, text: string): Promise<void> {
     const turn = this.findTurn(turnId);
     const blocks = turn ? splitMessage(turn.userText).blocks : "";
-    const message = [text.trim(), blocks].filter(Boolean).join("\n\n");
+    const message = [this.withoutKeys(text.trim()), blocks].filter(Boolean).join("\n\n");
     return this.runTurn((session) => session.editAndResend(turnId, message));
   }
 
   /** Asks for a summary of the turns before the last few (the person clicked Summarize earlier turns). */
   summarizeEarlierTurns(): Promise<void> {
-    return this.runTurn((session) => session.summarizeEarlierTurns());
+    return this.runTurn(async (session) => {
+      try {
+        await session.summarizeEarlierTurns();
+      } catch (error) {
+        // A short conversation has nothing to summarize yet: said as information, not as "Something went wrong".
+        if (!(error instanceof NothingToSummarize)) throw error;
+        this.options.setNotice(error.message);
+      }
+    });
   }
 
   /** The person chose to send an incomplete turn with later messages (its message and partial answer). */
   async includeIncompleteTurn(turnId: string): Promise<void> {
     await this.options.runner.session?.changes.includeIncompleteTurn(turnId);
     this.options.changed();
+  }
+
+  /** `text` with every stored relay key taken out: what the person and the workspace give goes to the model without them. */
+  withoutKeys(text: string): string {
+    return removeKeys(text, relayKeys(this.options.relay));
   }
 
   private findTurn(turnId: string) {

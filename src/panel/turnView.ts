@@ -14,7 +14,7 @@ import { outcomeLabel as outcomeLabelIn } from "../chat/outcomeLabel";
 import { outcomeFromOutputText } from "../tools/runToolCall";
 import { splitMessage } from "./messageAttachments";
 import type { CostView, OutcomeKind, ReceiptView, SentWithView, SummaryView, ToolCallView, TurnView } from "./protocol";
-import { actionsFor, causeOf, fixesFor } from "./turnFixes";
+import { actionsFor, causeOf, fixesFor, rejectedSettingNote, rejectedSettingOf } from "./turnFixes";
 
 // Turns of the branch on screen, as the webview shows them. Pure (no vscode) so it is tested in Node.
 // A turn's view depends on the turn alone (and its siblings, for the branch position), so the host can
@@ -159,7 +159,9 @@ function explanationOf(turn: Turn, lastRequest: RequestRecord | undefined, optio
   if (turn.outcome.kind === "completed") return null;
   const explanation = turn.notice ?? lastRequest?.explanation ?? null;
   const balance = causeOf(turn.outcome) === "quota" ? (options.balanceNote?.(lastRequest?.relay ?? null) ?? null) : null;
-  return balance === null ? explanation : [explanation, balance].filter(Boolean).join(" ");
+  const refused = lastRequest ? rejectedSettingOf(turn.outcome) : null;
+  const setting = refused && lastRequest ? rejectedSettingNote(refused, lastRequest.model) : null;
+  return [explanation, balance, setting].filter(Boolean).join(" ") || null;
 }
 
 function costViewOf(request: RequestRecord): CostView | null {
@@ -171,23 +173,49 @@ function costViewOf(request: RequestRecord): CostView | null {
 
 function receiptNote(request: RequestRecord): string | null {
   const notes = [
-    request.omittedStreamedItems ? l10n.t("The relay's final response left out {0} streamed item(s); Relay Chat kept them from the stream.", request.omittedStreamedItems) : null,
-    request.unreadableEvents ? l10n.t("{0} event(s) from the relay could not be read: the answer may be missing text.", request.unreadableEvents) : null,
-    request.otherRelayReasoningLeftOut
-      ? l10n.t("{0} reasoning item(s) from another relay were left out of what was sent: this relay cannot read them.", request.otherRelayReasoningLeftOut)
-      : null,
-    request.chatReasoningLeftOut
-      ? l10n.t("{0} reasoning item(s) were left out of what was sent: Chat Completions cannot carry them.", request.chatReasoningLeftOut)
-      : null,
-    request.responsesReasoningLeftOut
-      ? l10n.t("{0} reasoning item(s) from Chat Completions answers were left out of what was sent: the Responses interface cannot carry them.", request.responsesReasoningLeftOut)
-      : null,
-    request.chatPartsLeftOut ? l10n.t("{0} attached part(s) (files) were left out of what was sent: Chat Completions cannot carry them.", request.chatPartsLeftOut) : null,
-    request.refusedToolCalls
-      ? l10n.t("The answer proposed {0} more tool call(s) than the {1} Relay Chat takes from one answer: they were refused and not run.", request.refusedToolCalls, MAX_TOOL_CALLS_PER_ANSWER)
-      : null,
+    countNote(
+      request.omittedStreamedItems,
+      () => l10n.t("The relay's final response left out 1 streamed item; Relay Chat kept it from the stream."),
+      (count) => l10n.t("The relay's final response left out {0} streamed items; Relay Chat kept them from the stream.", count),
+    ),
+    countNote(
+      request.unreadableEvents,
+      () => l10n.t("1 event from the relay could not be read: the answer may be missing text."),
+      (count) => l10n.t("{0} events from the relay could not be read: the answer may be missing text.", count),
+    ),
+    countNote(
+      request.otherRelayReasoningLeftOut,
+      () => l10n.t("1 reasoning item from another relay was left out of what was sent: this relay cannot read it."),
+      (count) => l10n.t("{0} reasoning items from another relay were left out of what was sent: this relay cannot read them.", count),
+    ),
+    countNote(
+      request.chatReasoningLeftOut,
+      () => l10n.t("1 reasoning item was left out of what was sent: Chat Completions cannot carry it."),
+      (count) => l10n.t("{0} reasoning items were left out of what was sent: Chat Completions cannot carry them.", count),
+    ),
+    countNote(
+      request.responsesReasoningLeftOut,
+      () => l10n.t("1 reasoning item from a Chat Completions answer was left out of what was sent: the Responses interface cannot carry it."),
+      (count) => l10n.t("{0} reasoning items from Chat Completions answers were left out of what was sent: the Responses interface cannot carry them.", count),
+    ),
+    countNote(
+      request.chatPartsLeftOut,
+      () => l10n.t("1 attached part (a file) was left out of what was sent: Chat Completions cannot carry it."),
+      (count) => l10n.t("{0} attached parts (files) were left out of what was sent: Chat Completions cannot carry them.", count),
+    ),
+    countNote(
+      request.refusedToolCalls,
+      () => l10n.t("The answer proposed 1 more tool call than the {0} Relay Chat takes from one answer: it was refused and not run.", MAX_TOOL_CALLS_PER_ANSWER),
+      (count) => l10n.t("The answer proposed {0} more tool calls than the {1} Relay Chat takes from one answer: they were refused and not run.", count, MAX_TOOL_CALLS_PER_ANSWER),
+    ),
   ].filter((note): note is string => note !== null);
   return notes.length > 0 ? notes.join(" ") : null;
+}
+
+/** A note about `count` things, in the words for one or for several (each its own bundle string); none for 0. */
+function countNote(count: number | undefined, one: () => string, several: (count: number) => string): string | null {
+  if (!count) return null;
+  return count === 1 ? one() : several(count);
 }
 
 function toolCallViewOf(call: ToolCallRecord): ToolCallView {

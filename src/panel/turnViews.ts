@@ -18,7 +18,7 @@ export type OutcomeKind =
   | "not_finished";
 
 /** What a button in an error offers; the host carries it out. */
-export const FIX_ACTIONS = ["setApiKey", "openSettings", "selectModel", "checkConnection", "openConsole", "addRelay", "summarizeEarlierTurns", "reviewFiles", "modelSettings"] as const;
+export const FIX_ACTIONS = ["setApiKey", "openSettings", "selectModel", "checkConnection", "openConsole", "addRelay", "summarizeEarlierTurns", "reviewFiles", "modelSettings", "confirmChatCompletions"] as const;
 export type FixAction = (typeof FIX_ACTIONS)[number];
 
 export interface UsageView {
@@ -105,7 +105,7 @@ export interface ImageLimitsView {
 }
 
 export const MEGABYTE = 1024 * 1024;
-/** The settings' defaults (documented in the README and the manifest). */
+/** The settings' defaults (documented in docs/settings.md and the manifest). */
 export const DEFAULT_IMAGE_LIMITS: ImageLimitsView = { maxLongestSide: 2048, maxBytes: 5 * MEGABYTE };
 
 /** What an attachment is: a file, the selection, or context from the editor (`#` menu and paperclip). */
@@ -240,6 +240,37 @@ export interface HiddenCharacterView {
   kind: "bidirectional" | "invisible" | "control" | "space";
 }
 
+/**
+ * Why an allow rule that names a command did not approve it; the webview words each kind (commandConcerns.ts).
+ * The kinds repeat src/tools/commandSafety's ConcernKind, since the protocol imports nothing; the prompt broker
+ * assigns one to the other, so the compiler keeps the two lists the same.
+ */
+export interface CommandConcernView {
+  /** The rule as the person reads it: run_command allow "git diff*". */
+  rule: string;
+  kind:
+    | "runsCode"
+    | "loadsCode"
+    | "writesFile"
+    | "deletes"
+    | "outsideWorkspace"
+    | "unknownOption"
+    | "unknownSubcommand"
+    | "abbreviation"
+    | "scriptArguments"
+    | "runsScript"
+    | "inputCommands"
+    | "environment"
+    | "programSpelling"
+    | "otherUser"
+    | "unknownProgram"
+    | "unreadable"
+    | "shellSyntax"
+    | "notPlainText";
+  /** The words it is about, as written ("--output=../x"). */
+  subject: string;
+}
+
 export interface ApprovalView {
   callId: string;
   toolName: string;
@@ -256,6 +287,8 @@ export interface ApprovalView {
   offerReadOnlyDefault?: boolean;
   /** The deny rule of relayChat.tools.autoApprove the command matched, shown on the card; absent or null: none. */
   deniedByRule?: string | null;
+  /** Why the allow rules that name the command did not approve it; absent or empty: no rule names it. */
+  commandConcerns?: CommandConcernView[];
   /** Always set by the host; the card falls back to argumentsJson without it. */
   details?: ApprovalDetailView[];
   /** Characters in the arguments that cannot be seen as they are; with any, the call cannot be allowed for the session. */

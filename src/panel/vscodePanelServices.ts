@@ -3,7 +3,7 @@ import type { CodeBlockActions } from "./codeBlockActions";
 import type { ConversationUi } from "./conversationCommands";
 import { MAX_ATTACHMENT_CHARS } from "./messageAttachments";
 import type { NewAttachment } from "./messageAttachments";
-import type { ContextRequest, EditorFix, EditorServices, ModelMemory, PanelPreferences, WorkspaceContextSource } from "./panelServices";
+import type { ContextRequest, ConversationOnScreenMemory, EditorFix, EditorServices, ModelMemory, PanelPreferences, WorkspaceContextSource } from "./panelServices";
 
 import { DEFAULT_IMAGE_LIMITS, MEGABYTE } from "./protocol";
 import type { WorkspaceFiles } from "./workspaceFiles";
@@ -19,6 +19,7 @@ const FIX_COMMANDS: Record<Exclude<EditorFix, "openConsole">, string> = {
   addRelay: "relayChat.addRelay",
   reviewFiles: "relayChat.review.showFiles",
   modelSettings: "relayChat.modelSettings",
+  confirmChatCompletions: "relayChat.useChatCompletions",
 };
 
 /** The settings only the panel reads; the console is the active relay's (its profile, or relayChat.consoleUrl). */
@@ -38,12 +39,21 @@ function positiveOr(value: number | undefined, fallback: number): number {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
-export function createEditorServices(files: WorkspaceFiles | null, codeBlocks: CodeBlockActions, consoleUrl: () => string, context: WorkspaceContextSource | null = null): EditorServices {
+/** `workingEditor`: the editor the person works in (src/host/workingEditor.ts: Relay Chat's own preview is never it). */
+export function createEditorServices(
+  files: WorkspaceFiles | null,
+  codeBlocks: CodeBlockActions,
+  consoleUrl: () => string,
+  context: WorkspaceContextSource | null = null,
+  workingEditor: () => vscode.TextEditor | undefined = () => vscode.window.activeTextEditor,
+): EditorServices {
   return {
     ...editorServices,
-    async runFix(action) {
+    activeFile: () => activeFileOf(workingEditor()),
+    activeSelection: () => selectionOf(workingEditor()),
+    async runFix(action, target) {
       if (action !== "openConsole") {
-        await vscode.commands.executeCommand(FIX_COMMANDS[action]);
+        await vscode.commands.executeCommand(FIX_COMMANDS[action], ...(target ? [target] : []));
         return;
       }
       const address = consoleUrl().trim();
@@ -150,30 +160,32 @@ const editorServices: Omit<EditorServices, "pickAttachment" | "openCode" | "appl
     if (!editor) return false;
     return editor.edit((builder) => builder.replace(editor.selection, code));
   },
-  activeSelection(): NewAttachment | null {
-    const editor = vscode.window.activeTextEditor;
-    if (!editor || editor.selection.isEmpty) return null;
-    const selection = editor.selection;
-    return {
-      kind: "selection",
-      label: `${vscode.workspace.asRelativePath(editor.document.uri)}:${selection.start.line + 1}-${selection.end.line + 1}`,
-      text: editor.document.getText(selection),
-      language: editor.document.languageId,
-    };
-  },
-  activeFile(): NewAttachment | null {
-    const editor = vscode.window.activeTextEditor;
-    if (!editor) return null;
-    const document = editor.document;
-    // No more than an attachment keeps, and one character more so the cut is still noticed: the panel asks
-    // for this on its updates, and a large log open in the editor is not copied whole each time.
-    const end = document.positionAt(MAX_ATTACHMENT_CHARS + 1);
-    return { kind: "file", label: vscode.workspace.asRelativePath(document.uri), text: document.getText(new vscode.Range(new vscode.Position(0, 0), end)), language: document.languageId };
-  },
+  activeSelection: () => selectionOf(vscode.window.activeTextEditor),
+  activeFile: () => activeFileOf(vscode.window.activeTextEditor),
   showInformation(message) {
     void vscode.window.showInformationMessage(message);
   },
 };
+
+function selectionOf(editor: vscode.TextEditor | undefined): NewAttachment | null {
+  if (!editor || editor.selection.isEmpty) return null;
+  const selection = editor.selection;
+  return {
+    kind: "selection",
+    label: `${vscode.workspace.asRelativePath(editor.document.uri)}:${selection.start.line + 1}-${selection.end.line + 1}`,
+    text: editor.document.getText(selection),
+    language: editor.document.languageId,
+  };
+}
+
+function activeFileOf(editor: vscode.TextEditor | undefined): NewAttachment | null {
+  if (!editor) return null;
+  const document = editor.document;
+  // No more than an attachment keeps, and one character more so the cut is still noticed: the panel asks
+  // for this on its updates, and a large log open in the editor is not copied whole each time.
+  const end = document.positionAt(MAX_ATTACHMENT_CHARS + 1);
+  return { kind: "file", label: vscode.workspace.asRelativePath(document.uri), text: document.getText(new vscode.Range(new vscode.Position(0, 0), end)), language: document.languageId };
+}
 
 export const vscodeConversationUi: ConversationUi = {
   async askForTitle(current) {
@@ -215,6 +227,23 @@ export async function showExportedFile(message: string, file: vscode.Uri): Promi
   if ((await vscode.window.showInformationMessage(message, open)) === open) await vscode.commands.executeCommand("vscode.open", file);
 }
 
+/** What the panel remembers per workspace: the model picked for each relay, and the conversation on screen. */
+export function workspaceMemories(state: vscode.Memento, defaultRelayName: () => string | null): { modelMemory: ModelMemory; conversationOnScreen: ConversationOnScreenMemory } {
+  return { modelMemory: workspaceModelMemory(state, defaultRelayName), conversationOnScreen: workspaceConversationMemory(state) };
+}
+
+const CONVERSATION_ON_SCREEN_KEY = "relayChat.conversationOnScreen";
+
+/** The conversation on screen, per workspace: Reload Window comes back to it. */
+function workspaceConversationMemory(state: vscode.Memento): ConversationOnScreenMemory {
+  return {
+    get: () => state.get<string>(CONVERSATION_ON_SCREEN_KEY) || undefined,
+    set: async (conversationId) => {
+      if (state.get<string>(CONVERSATION_ON_SCREEN_KEY) !== conversationId) await state.update(CONVERSATION_ON_SCREEN_KEY, conversationId);
+    },
+  };
+}
+
 /** Earlier versions kept one model for the one relay. */
 const MODEL_KEY = "relayChat.model";
 const MODEL_BY_RELAY_KEY = "relayChat.modelByRelay";
@@ -223,7 +252,7 @@ const MODEL_BY_RELAY_KEY = "relayChat.modelByRelay";
  * The model picked in the panel for each relay, per workspace. The one model earlier versions kept is used for
  * the default relay (the one of `relayChat.baseUrl`, which earlier versions had alone) until a model is picked for it.
  */
-export function workspaceModelMemory(state: vscode.Memento, defaultRelayName: () => string | null): ModelMemory {
+function workspaceModelMemory(state: vscode.Memento, defaultRelayName: () => string | null): ModelMemory {
   const byRelay = () => state.get<Record<string, string>>(MODEL_BY_RELAY_KEY) ?? {};
   return {
     get: (relay) => {

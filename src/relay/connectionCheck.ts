@@ -1,7 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import { functionCallsOf, outputTextOf } from "./accumulate";
-import { listedProtocolOf } from "./chatCompletions/endpointTypes";
-import { listedChatStep, probeChatCompletions } from "./chatCompletions/protocolCheck";
+import { probeChatCompletions } from "./chatCompletions/protocolCheck";
 import { isResponsesRefusal } from "./chatCompletions/protocolRefusal";
 import type { WireProtocol } from "./chatCompletions/wire";
 import type { RelayClient } from "./client";
@@ -37,8 +36,10 @@ export interface ConnectionReport {
   /** Set when only non-streamed function calls arrive intact: turn streaming off for this relay. */
   suggestStreamingOff: boolean;
   /**
-   * "chat" when the check found the model needs Chat Completions (the relay's list says so, or Responses was
-   * refused and Chat Completions worked) and the check was not already told to use it: offer the switch.
+   * "chat" when the check found the model needs Chat Completions (Responses was refused in the way that means "not
+   * this interface" and the same request over Chat Completions worked) and the check was not already told to use
+   * it: offer the switch. A relay's model list never finds it (new-api lists "openai" for models whose
+   * /v1/responses works).
    */
   protocolFinding: WireProtocol | null;
 }
@@ -89,7 +90,7 @@ const PROBE_TOOL: FunctionToolDefinition = {
   strict: false,
 };
 
-/** `protocol`: the wire the model is set to use; absent, the relay's list decides, else the Responses interface. */
+/** `protocol`: the wire the model is set to use; absent, the Responses interface (a refusal is then found and reported). */
 export async function checkConnection(client: RelayClient, model: string, options: { signal?: AbortSignal; protocol?: WireProtocol } = {}): Promise<ConnectionReport> {
   const steps: CheckStep[] = [];
   let protocolFinding: WireProtocol | null = null;
@@ -110,7 +111,7 @@ export async function checkConnection(client: RelayClient, model: string, option
   const models = await client.listModels({ signal: options.signal });
   if (models.ok) {
     const listed = models.models.some((entry) => entry.id === model);
-    steps.push({ name: "Models listed", status: models.models.length > 0 ? "ok" : "failed", detail: l10n.t("{0} model(s) visible to this key.", models.models.length) });
+    steps.push({ name: "Models listed", status: models.models.length > 0 ? "ok" : "failed", detail: models.models.length === 1 ? l10n.t("1 model visible to this key.") : l10n.t("{0} models visible to this key.", models.models.length) });
     steps.push({
       name: "Model available",
       status: listed ? "ok" : "failed",
@@ -126,12 +127,7 @@ export async function checkConnection(client: RelayClient, model: string, option
     }
   }
 
-  const listed = models.ok ? listedProtocolOf(models.models.find((entry) => entry.id === model)) : null;
-  const protocol: WireProtocol = options.protocol ?? (listed === "chat" ? "chat" : "responses");
-  if (options.protocol === undefined && listed === "chat") {
-    protocolFinding = "chat";
-    steps.push(listedChatStep(model));
-  }
+  const protocol: WireProtocol = options.protocol ?? "responses";
   const effort = new EffortChoice();
   const sentRequests: ResponseRequest[] = [];
   const send = async (request: (reasoningEffort: string | null) => ResponseRequest): Promise<RequestResult> => {
@@ -150,8 +146,12 @@ export async function checkConnection(client: RelayClient, model: string, option
   if (protocol === "responses" && refused && isResponsesRefusal(result.outcome)) {
     // "Not this protocol": the same small request once over Chat Completions says whether that is the way.
     const probe = await probeChatCompletions(client, refused, options.signal);
+    if (probe.works) {
+      protocolFinding = "chat";
+      // Not a failure of the relay: the model answers once the switch is confirmed.
+      steps[steps.length - 1] = { name: "Streamed request", status: "warning", detail: l10n.t("Refused over the Responses interface ({0}).", refusalOf(result.outcome)) };
+    }
     steps.push(probe.step);
-    if (probe.works) protocolFinding = "chat";
     skipRest(probe.works ? l10n.t("the model answers on Chat Completions only; check again after switching to check the rest over it.") : l10n.t("the model answered on neither interface."), LATER_STEPS.slice(1));
     return report(result);
   }
@@ -245,6 +245,12 @@ function isHttpFailure(result: RequestResult): boolean {
   return result.outcome.kind === "http_error" || result.outcome.kind === "network_error";
 }
 
+/** The relay's refusal as it said it (its status, code and message), without advice meant for other failures. */
+function refusalOf(outcome: RequestResult["outcome"]): string {
+  if (outcome.kind === "http_error") return `HTTP ${outcome.status}${outcome.code ? ` ${outcome.code}` : ""}: ${outcome.message}`;
+  return outcome.kind === "failed" || outcome.kind === "error_event" ? `${outcome.kind}${outcome.code ? ` ${outcome.code}` : ""}: ${outcome.message}` : outcome.kind;
+}
+
 function describeFailure(result: RequestResult): string {
   return `${result.outcome.kind}: ${result.explanation ?? ""}`.trim();
 }
@@ -293,7 +299,9 @@ function callStep(name: string, result: RequestResult, problem: string | null): 
     status: "ok",
     detail:
       omitted > 0
-        ? l10n.t("Intact, read from the stream: the relay's final response left out {0} streamed item(s), which Relay Chat keeps.", omitted)
+        ? omitted === 1
+          ? l10n.t("Intact, read from the stream: the relay's final response left out 1 streamed item, which Relay Chat keeps.")
+          : l10n.t("Intact, read from the stream: the relay's final response left out {0} streamed items, which Relay Chat keeps.", omitted)
         : l10n.t("Intact: name, call_id and JSON arguments arrived."),
   };
 }

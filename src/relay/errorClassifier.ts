@@ -86,14 +86,16 @@ function causeFromStatus(status: number): ErrorCause {
   return "unknown";
 }
 
-interface ParsedErrorBody {
+export interface ParsedErrorBody {
   code: string | null;
   type: string | null;
   message: string | null;
+  /** The request parameter the error is about (OpenAI's `param`), when it names one. */
+  param: string | null;
 }
 
-/** Reads the nested `{error:{code,type,message}}` envelope, the flat `{code,message}` one, or `{detail}`. */
-function parseErrorBody(bodyText: string): ParsedErrorBody | null {
+/** Reads the nested `{error:{code,type,message,param}}` envelope, the flat `{code,message}` one, or `{detail}`. */
+export function parseErrorBody(bodyText: string): ParsedErrorBody | null {
   let body: unknown;
   try {
     body = JSON.parse(bodyText);
@@ -105,7 +107,7 @@ function parseErrorBody(bodyText: string): ParsedErrorBody | null {
   const envelope = typeof record.error === "object" && record.error !== null ? (record.error as Record<string, unknown>) : record;
   const text = (value: unknown): string | null => (typeof value === "string" && value ? value : typeof value === "number" ? String(value) : null);
   const message = text(envelope.message) ?? text(record.detail) ?? (typeof record.error === "string" ? record.error : null);
-  return { code: text(envelope.code), type: text(envelope.type), message };
+  return { code: text(envelope.code), type: text(envelope.type), message, param: text(envelope.param) };
 }
 
 function looksLikeHtml(bodyText: string, contentType: string): boolean {

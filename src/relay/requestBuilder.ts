@@ -6,6 +6,15 @@ import type { FunctionToolDefinition, InputItem, ResponseRequest } from "./types
  */
 export type InstructionsAs = "instructions" | "developer";
 
+/** Where a request's instructions travel on the wire: the Responses field, a developer message, or Chat Completions' system message. */
+export type InstructionsCarrier = "instructions" | "developer" | "system";
+
+/** How the request built here carries its instructions (Chat Completions maps either form to the first system message). */
+export function instructionsCarrier(wire: "responses" | "chat", instructionsAs: InstructionsAs | undefined): InstructionsCarrier {
+  if (wire === "chat") return "system";
+  return instructionsAs === "developer" ? "developer" : "instructions";
+}
+
 /** The Responses schema rejects smaller budgets; a smaller setting is raised to this. */
 const MIN_MAX_OUTPUT_TOKENS = 16;
 

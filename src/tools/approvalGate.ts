@@ -4,6 +4,7 @@ import type { ApprovalDisplay, ArgumentDisplay, HiddenCharacter, PathDisplay } f
 import { describeArguments, findHiddenCharacters } from "./approvalDisplay";
 import type { ApprovalAnswer, ApprovalPolicyState, ApprovedBy, ReadOnlyDefault } from "./approvalPolicy";
 import { decideApproval, offersSessionAllowance } from "./approvalPolicy";
+import type { CommandConcern } from "./autoApproveRules";
 import { RUN_COMMAND_TOOL, canAlwaysAllow, decideByRules, noRules } from "./autoApproveRules";
 import type { ReadyCall } from "./preparedCall";
 import type { ToolRisk } from "./toolContract";
@@ -30,6 +31,8 @@ export interface ApprovalRequest {
   readonly offerReadOnlyDefault: boolean;
   /** The deny rule of relayChat.tools.autoApprove this command matched (so it asks); null when none did. */
   readonly deniedByRule: string | null;
+  /** Why the allow rules that name this command did not approve it (an option that runs code, a path outside...). */
+  readonly commandConcerns?: CommandConcern[];
   /** A change to a file, as a diff (propose_edit); null for other calls or when it cannot be worked out. */
   readonly diff?: EditDiff | null;
 }
@@ -49,6 +52,7 @@ export async function describeApprovalRequest(
   const diff = await diffOf(call);
   const byRules = decideByRules(ruleSubject(call), state.rules ?? noRules);
   const deniedByRule = byRules.kind === "ask" ? byRules.deniedBy : null;
+  const commandConcerns = byRules.kind === "ask" ? [...(byRules.concerns ?? [])] : [];
   return {
     callId: call.call_id,
     toolName: call.tool.name,
@@ -60,6 +64,7 @@ export async function describeApprovalRequest(
     canAllowForSession: offersSessionAllowance(call.tool, state) && display.hiddenCharacters.length === 0,
     offerReadOnlyDefault: state.trusted && state.readOnlyDefault === null && call.tool.risk === "read" && display.hiddenCharacters.length === 0,
     deniedByRule,
+    ...(commandConcerns.length === 0 ? {} : { commandConcerns }),
     // Only a call with a change to show carries a diff.
     ...(diff === null ? {} : { diff }),
     // An allow rule would not help a command a deny rule matches: deny wins.

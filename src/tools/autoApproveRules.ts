@@ -2,36 +2,28 @@
 // Pure (no vscode): the host reads the setting from the User settings only and passes the raw value in at
 // every decision, so a change applies at once.
 //
-// Shape (documented in the README, "Approval rules"):
+// Shape (documented in docs/tools-and-approval.md, "Approval rules"):
 //   {
 //     "read_file": "always",                 // a read-only tool: "always" or "ask"
 //     "run_command": {
 //       "allow": ["npm test", "git diff*", { "pattern": "npm run build", "match": "exact" }],
-//       "deny": ["git push*"]
+//       "deny": ["git push", "rm -rf"]
 //     }
 //   }
-// A pattern string without `*` is a prefix that must end at a word boundary ("npm test" allows "npm test" and
-// "npm test -- --grep x", not "npm testing"); with `*` it is a glob over the whole command line (`*` = any
-// characters). The object form names the match ("prefix", "exact", "glob") and may set `"shellSyntax": true`.
-// An allow pattern never matches a command line with leading or trailing whitespace, with characters other than
-// printable ASCII (hidden characters, look-alikes), or with shell syntax that chains, substitutes or redirects
-// (`;` `&` `|` `<` `>` `$` backticks, parentheses, backslashes, line breaks), unless the rule sets
-// `"shellSyntax": true`; characters other than printable ASCII never match. Deny patterns are checked against
-// the whole line and each command in it, also as the shell gives it its words (see commandForms.ts), and win:
-// a denied command always asks. A line that cannot be reduced to words safely asks unless an exact shellSyntax
-// rule names it.
-// "always" counts for read-only tools only; edits and other extensions' tools always show their card.
+// A pattern string without `*` is a prefix, with `*` a glob; the object form names the match ("prefix", "exact",
+// "glob") and may set `"shellSyntax": true`. What a run_command rule approves and denies is decided by the
+// command-safety module (commandSafety/ruleMatching.ts): a prefix or glob rule approves the program and words it
+// names plus options Relay Chat knows to be safe; an exact rule approves exactly its line; a deny rule names a
+// behaviour in any spelling and wins. "always" counts for read-only tools only; edits and other extensions' tools
+// always show their card.
 
-import { commandForms } from "./commandForms";
+import type { ConcernKind } from "./commandSafety/commandNode";
+import type { CommandPattern, PatternMatch } from "./commandSafety/ruleMatching";
+import { decideCommand, isPlainCommandText, narrowedMeaning, needsShellSyntaxFlag, ruleWords } from "./commandSafety/ruleMatching";
+import type { ShellDialect } from "./commandSafety/shellLine";
+import { systemShellDialect } from "./commandSafety/shellLine";
 
-export type PatternMatch = "prefix" | "exact" | "glob";
-
-export interface CommandPattern {
-  readonly pattern: string;
-  readonly match: PatternMatch;
-  /** The rule may match a line with chaining, substitution or redirection. */
-  readonly shellSyntax: boolean;
-}
+export type { CommandPattern, PatternMatch };
 
 export interface AutoApproveRules {
   /** Read-only tools set to "always". */
@@ -40,7 +32,7 @@ export interface AutoApproveRules {
   readonly askTools: ReadonlySet<string>;
   readonly commandAllow: readonly CommandPattern[];
   readonly commandDeny: readonly CommandPattern[];
-  /** What was ignored in the setting and why (English, for the output log). */
+  /** What was ignored in the setting and why, and rules whose meaning is narrower than their text (English, for the output log). */
   readonly problems: readonly string[];
 }
 
@@ -49,7 +41,16 @@ export const RUN_COMMAND_TOOL = "run_command";
 /** The rule as a person reads it on a tool card and in the log, e.g. `run_command allow "npm test"`. */
 export type RuleLabel = string;
 
-export type RuleDecision = { readonly kind: "allow"; readonly rule: RuleLabel } | { readonly kind: "ask"; readonly deniedBy: RuleLabel | null };
+/** Why a rule that names the command did not approve it, for the card: e.g. "--output=../x" writes a file. */
+export interface CommandConcern {
+  readonly rule: RuleLabel;
+  readonly kind: ConcernKind;
+  readonly subject: string;
+}
+
+export type RuleDecision =
+  | { readonly kind: "allow"; readonly rule: RuleLabel }
+  | { readonly kind: "ask"; readonly deniedBy: RuleLabel | null; readonly concerns?: readonly CommandConcern[] };
 
 export const noRules: AutoApproveRules = { alwaysTools: new Set(), askTools: new Set(), commandAllow: [], commandDeny: [], problems: [] };
 
@@ -81,6 +82,19 @@ export function parseAutoApproveRules(value: unknown): AutoApproveRules {
 }
 
 function parsePatterns(value: unknown, list: "allow" | "deny", problems: string[]): CommandPattern[] {
+  const patterns = parseEntries(value, list, problems);
+  if (list === "deny") return patterns;
+  // An allow rule approves what it names and options known to be safe: say where that is narrower than its text.
+  return patterns.filter((pattern) => {
+    const words = pattern.match === "exact" ? null : ruleWords(pattern);
+    if (typeof words === "string") problems.push(`run_command.allow: ${words}; the entry ${JSON.stringify(pattern.pattern)} was ignored.`);
+    const narrowed = narrowedMeaning(pattern);
+    if (narrowed !== null) problems.push(`run_command.allow ${JSON.stringify(pattern.pattern)}: ${narrowed}`);
+    return typeof words !== "string";
+  });
+}
+
+function parseEntries(value: unknown, list: "allow" | "deny", problems: string[]): CommandPattern[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) {
     problems.push(`run_command.${list} must be a list; it was ignored.`);
@@ -113,69 +127,26 @@ export function ruleLabel(pattern: CommandPattern, list: "allow" | "deny"): Rule
 }
 
 /**
- * What the rules say about one call: allowed by a rule, or ask (with the deny rule that matched, if any).
- * `readOnlyDefault`: the person let read-only tools run without asking on first use; a tool set to "ask" still asks.
+ * What the rules say about one call: allowed by a rule, or ask (with the deny rule that matched, if any, and why the
+ * rules that name the command did not approve it). `readOnlyDefault`: the person let read-only tools run without
+ * asking on first use; a tool set to "ask" still asks. `dialect`: the shell run_command hands the line to.
  */
-export function decideByRules(call: { readonly toolName: string; readonly risk: string; readonly command?: unknown }, rules: AutoApproveRules, readOnlyDefault = false): RuleDecision {
+export function decideByRules(
+  call: { readonly toolName: string; readonly risk: string; readonly command?: unknown },
+  rules: AutoApproveRules,
+  readOnlyDefault = false,
+  dialect: ShellDialect = systemShellDialect(),
+): RuleDecision {
   if (call.toolName === RUN_COMMAND_TOOL) {
     if (typeof call.command !== "string") return { kind: "ask", deniedBy: null };
-    const denied = rules.commandDeny.find((pattern) => deniedCommand(call.command as string, pattern));
-    if (denied) return { kind: "ask", deniedBy: ruleLabel(denied, "deny") };
-    // A line whose words are only known when the shell runs it could be any command: a card, unless the person
-    // allowed this very line (an exact rule) and no deny rule reads in it.
-    if (commandForms(call.command) === null && !rules.commandAllow.some((pattern) => pattern.match === "exact" && pattern.shellSyntax && pattern.pattern === call.command)) {
-      return { kind: "ask", deniedBy: null };
-    }
-    const allowed = rules.commandAllow.find((pattern) => allowedCommand(call.command as string, pattern));
-    return allowed ? { kind: "allow", rule: ruleLabel(allowed, "allow") } : { kind: "ask", deniedBy: null };
+    const verdict = decideCommand(call.command, rules.commandAllow, rules.commandDeny, dialect);
+    if (verdict.kind === "allow") return { kind: "allow", rule: ruleLabel(verdict.pattern, "allow") };
+    if (verdict.deniedBy !== null) return { kind: "ask", deniedBy: ruleLabel(verdict.deniedBy, "deny") };
+    return { kind: "ask", deniedBy: null, concerns: verdict.concerns.map((concern) => ({ rule: ruleLabel(concern.pattern, "allow"), kind: concern.kind, subject: concern.subject })) };
   }
   if (call.risk === "read" && rules.alwaysTools.has(call.toolName)) return { kind: "allow", rule: `${call.toolName}: always` };
   if (call.risk === "read" && readOnlyDefault && !rules.askTools.has(call.toolName)) return { kind: "allow", rule: READ_ONLY_DEFAULT_RULE };
   return { kind: "ask", deniedBy: null };
-}
-
-const printableAscii = /^[\x20-\x7E]*$/;
-/** Chaining (; & | and newlines), substitution ($ ` parentheses), redirection (< >) and escapes (\). */
-const shellSyntaxCharacters = /[;&|<>$`()\\\n\r]/;
-
-export function hasShellSyntax(command: string): boolean {
-  return shellSyntaxCharacters.test(command);
-}
-
-export function allowedCommand(command: string, pattern: CommandPattern): boolean {
-  if (!printableAscii.test(command) || command !== command.trim()) return false;
-  if (!pattern.shellSyntax && hasShellSyntax(command)) return false;
-  return matches(command, pattern);
-}
-
-/**
- * Deny is read generously: the whole line, each command of a chain or substitution (trimmed), and each simple
- * command as the shell gives it its words (quotes removed, whitespace collapsed, wrappers and a program's global
- * options before its subcommand removed), so another spelling of a denied command is denied too.
- */
-export function deniedCommand(command: string, pattern: CommandPattern): boolean {
-  const pieces = [command, ...command.split(/[;&|<>$`()\n\r]+/)].map((piece) => piece.trim()).filter((piece) => piece !== "");
-  const forms = commandForms(command) ?? [];
-  return [...pieces, ...forms].some((piece) => matches(piece, pattern));
-}
-
-function matches(command: string, pattern: CommandPattern): boolean {
-  switch (pattern.match) {
-    case "exact":
-      return command === pattern.pattern;
-    case "prefix":
-      return command === pattern.pattern || command.startsWith(`${pattern.pattern} `);
-    case "glob":
-      return globExpression(pattern.pattern).test(command);
-  }
-}
-
-function globExpression(pattern: string): RegExp {
-  const escaped = pattern
-    .split("*")
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-    .join("[\\s\\S]*");
-  return new RegExp(`^${escaped}$`);
 }
 
 /**
@@ -190,7 +161,7 @@ export function withRuleAdded(current: unknown, toolName: string, command: strin
   }
   const existing = isRecord(setting[RUN_COMMAND_TOOL]) ? { ...(setting[RUN_COMMAND_TOOL] as Record<string, unknown>) } : {};
   const allow = Array.isArray(existing.allow) ? [...existing.allow] : [];
-  allow.push(hasShellSyntax(command) ? { pattern: command, match: "exact", shellSyntax: true } : { pattern: command, match: "exact" });
+  allow.push(needsShellSyntaxFlag(command, systemShellDialect()) ? { pattern: command, match: "exact", shellSyntax: true } : { pattern: command, match: "exact" });
   existing.allow = allow;
   setting[RUN_COMMAND_TOOL] = existing;
   return setting;
@@ -198,7 +169,7 @@ export function withRuleAdded(current: unknown, toolName: string, command: strin
 
 /** Whether "Always allow" can be offered: a command line that a rule could match exactly, or a read-only tool. */
 export function canAlwaysAllow(call: { readonly toolName: string; readonly risk: string; readonly command?: unknown }): boolean {
-  if (call.toolName === RUN_COMMAND_TOOL) return typeof call.command === "string" && call.command.trim() !== "" && printableAscii.test(call.command) && call.command === call.command.trim();
+  if (call.toolName === RUN_COMMAND_TOOL) return typeof call.command === "string" && call.command.trim() !== "" && isPlainCommandText(call.command);
   return call.risk === "read";
 }
 

@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { deflateSync, inflateSync } from "node:zlib";
+import { inflateSync } from "node:zlib";
+import { writeLooseObject } from "./checkpointPack";
 
 // The checkpoint commit and the branch that points at it, written straight into the shadow repository
 // instead of by `git commit-tree` and `git update-ref`: two fewer processes on every checkpoint that saved
@@ -19,6 +19,7 @@ export const checkpointBranch = "refs/heads/checkpoints";
 const objectIdPattern = /^[0-9a-f]{40}$/;
 
 const identity = "Relay Chat <checkpoints@relay-chat.invalid>";
+const checkpointTitle = "Relay Chat checkpoint";
 
 /**
  * The branch's newest checkpoint as its ref file says, or null when there is none yet. `undefined` when the
@@ -36,8 +37,14 @@ export function readCheckpointBranch(gitDir: string): string | null | undefined 
   return objectIdPattern.test(content) ? content : undefined;
 }
 
-/** The tree of a commit stored as a loose object (as this code writes them), or null when it is packed: ask git then. */
-export function readLooseCommitTree(gitDir: string, commit: string): string | null {
+/** A commit as git stores it: its tree and its message. */
+export interface CommitText {
+  tree: string;
+  message: string;
+}
+
+/** A commit stored as a loose object (as this code writes them), or null when it is packed: ask git then. */
+export function readLooseCommit(gitDir: string, commit: string): CommitText | null {
   if (!objectIdPattern.test(commit)) return null;
   let stored: Buffer;
   try {
@@ -45,28 +52,32 @@ export function readLooseCommitTree(gitDir: string, commit: string): string | nu
   } catch {
     return null;
   }
-  const match = /^commit \d+\0tree ([0-9a-f]{40})\n/.exec(stored.subarray(0, 80).toString("latin1"));
-  return match ? match[1] : null;
+  const header = /^commit \d+\0/.exec(stored.subarray(0, 32).toString("latin1"));
+  return header ? parseCommit(stored.subarray(header[0].length).toString("utf8")) : null;
 }
 
-/** Writes a checkpoint commit of `tree` on top of `parent` and moves the branch to it; returns its id. */
-export function writeCheckpointCommit(gitDir: string, tree: string, parent: string | null, now = new Date()): string {
+/** The tree and message of a commit's text (what `git cat-file commit` prints). */
+export function parseCommit(text: string): CommitText | null {
+  const tree = /^tree ([0-9a-f]{40})\n/.exec(text);
+  const bodyStart = text.indexOf("\n\n");
+  return tree ? { tree: tree[1], message: bodyStart < 0 ? "" : text.slice(bodyStart + 2) } : null;
+}
+
+/** The message of a checkpoint commit: its title, and the details after a blank line. */
+export function checkpointMessage(details: string): string {
+  return details ? `${checkpointTitle}\n\n${details}` : `${checkpointTitle}\n`;
+}
+
+/**
+ * Writes a checkpoint commit of `tree` on top of `parent` and moves the branch to it; returns its id. `details`
+ * (the files' permissions, checkpointModes) follow the title in the message.
+ */
+export function writeCheckpointCommit(gitDir: string, tree: string, parent: string | null, details = "", now = new Date()): string {
   if (!objectIdPattern.test(tree) || (parent !== null && !objectIdPattern.test(parent))) throw new Error(`not a SHA-1 object id: ${tree} ${parent ?? ""}`);
   const when = `${Math.floor(now.getTime() / 1000)} +0000`;
-  const body = [`tree ${tree}`, ...(parent ? [`parent ${parent}`] : []), `author ${identity} ${when}`, `committer ${identity} ${when}`, "", "Relay Chat checkpoint", ""].join("\n");
+  const body = [`tree ${tree}`, ...(parent ? [`parent ${parent}`] : []), `author ${identity} ${when}`, `committer ${identity} ${when}`, "", checkpointMessage(details)].join("\n");
   const id = writeLooseObject(gitDir, "commit", Buffer.from(body, "utf8"));
   moveBranch(gitDir, id, parent);
-  return id;
-}
-
-function writeLooseObject(gitDir: string, type: string, content: Buffer): string {
-  const stored = Buffer.concat([Buffer.from(`${type} ${content.length}\0`, "utf8"), content]);
-  const id = createHash("sha1").update(stored).digest("hex");
-  const directory = path.join(gitDir, "objects", id.slice(0, 2));
-  mkdirSync(directory, { recursive: true });
-  const temporary = path.join(directory, `tmp_obj_relay_${process.pid}_${Date.now()}`);
-  writeNewFile(temporary, deflateSync(stored, { level: 1 }), 0o444);
-  renameSync(temporary, path.join(directory, id.slice(2)));
   return id;
 }
 
@@ -91,9 +102,9 @@ function moveBranch(gitDir: string, id: string, expected: string | null): void {
   }
 }
 
-/** Creates `file` (failing when it exists, as git's lock and temporary files do) holding `content`. */
-function writeNewFile(file: string, content: Buffer | string, mode = 0o666): void {
-  const descriptor = openSync(file, "wx", mode);
+/** Creates `file` (failing when it exists, as git's lock files do) holding `content`. */
+function writeNewFile(file: string, content: Buffer | string): void {
+  const descriptor = openSync(file, "wx");
   try {
     writeFileSync(descriptor, content);
   } finally {

@@ -38,7 +38,7 @@ const defaultStaleAfterMs = 30_000;
 const defaultWaitLimitMs = 10 * 60_000;
 
 /** Git's own lock files in a shadow repository that a killed git can leave behind. */
-const gitLockFiles = ["index.lock", "HEAD.lock", "config.lock", "packed-refs.lock", path.join("refs", "heads", "checkpoints.lock")];
+const gitLockFiles = ["index.lock", "relay-chat-restore-index.lock", "HEAD.lock", "config.lock", "packed-refs.lock", path.join("refs", "heads", "checkpoints.lock")];
 
 export class HeldLock {
   private readonly heartbeat: NodeJS.Timeout;

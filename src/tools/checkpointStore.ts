@@ -1,50 +1,56 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { mkdir, rm, rmdir } from "node:fs/promises";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { rm, rmdir } from "node:fs/promises";
 import * as path from "node:path";
-import type { ShadowRepository } from "./checkpointGit";
-import { indexFile, runGit } from "./checkpointGit";
+import type { GitOptions, ShadowRepository } from "./checkpointGit";
+import { readGitOutput, runGit, spawnGit, writeIsolatingAttributes } from "./checkpointGit";
+import type { ContentSource } from "./checkpointContent";
+import type { FastImport } from "./checkpointImport";
+import { fastImportArguments, importOnTwoThreads } from "./checkpointImport";
 import type { HeldLock, LockOptions } from "./checkpointLock";
-import { checkpointBranch, readCheckpointBranch, readLooseCommitTree, writeCheckpointCommit } from "./checkpointCommit";
 import { acquireRepositoryLock, removeLeftoverGitLocks } from "./checkpointLock";
-import { writeIndexTree } from "./checkpointTree";
+import { checkpointBranch, checkpointMessage, parseCommit, readCheckpointBranch, readLooseCommit, writeCheckpointCommit } from "./checkpointCommit";
+import type { CommitText } from "./checkpointCommit";
+import type { ChangeFound, CheckpointId, FileChange } from "./checkpointChanges";
+import { changesBetween } from "./checkpointChanges";
+import type { Permissions } from "./checkpointModes";
+import { applyPermissions, parsePermissions, permissionsText } from "./checkpointModes";
+import { ObjectBatch, readChangedFiles, storeLargeFiles } from "./checkpointObjects";
+import { objectId } from "./checkpointPack";
+import { loadPicture, savePicture } from "./checkpointRecord";
+import type { StoredPicture } from "./checkpointRecord";
+import type { DirNode } from "./checkpointScan";
+import { ExcludeRules, emptyDirectory, fileNodeAt, scanFolder } from "./checkpointScan";
+import { buildTree } from "./checkpointTree";
 
 // Checkpoints of workspace folders: take one before tools may change files, list what changed between two,
 // read a file as it was, and put the folder back as it was. Each folder has its own shadow git repository in
-// the extension's storage (see checkpointGit), so a checkpoint costs what `git add -A` costs: every file is
-// hashed the first time, and afterwards only files whose size or times changed (the shadow index keeps their
-// stat data between checkpoints, windows and sessions). It starts one git, `add`: the folder trees that changed
-// are written from the index without one (checkpointTree; the first checkpoint runs `git write-tree`), and so
-// are the commit and branch (checkpointCommit). What git ignores (.gitignore files, and the
-// editor's files.exclude written to the shadow's info/exclude) is neither saved nor restored.
+// the extension's storage (see checkpointGit). A checkpoint is made in this process, without `git add`: the
+// scan (checkpointScan) lists the folders and looks at every file's stat data, reads only the files that are
+// new or changed (checkpointObjects), builds the trees of the folders that changed (checkpointTree) and writes
+// the commit and branch (checkpointCommit), with the files' permissions (checkpointModes). The scan's picture
+// is kept between checkpoints, windows and sessions (checkpointRecord). git itself creates the repository,
+// stores files of 8 MB and more, lists changes, reads old files and writes them back on Restore. What
+// .gitignore files and the editor's files.exclude leave out is neither saved nor restored.
 
-/** A checkpoint of every workspace folder: folder path -> commit id in that folder's shadow repository. */
-export type CheckpointId = Record<string, string>;
-
-export type FileChangeKind = "added" | "modified" | "deleted";
-
-export interface FileChange {
-  /** The workspace folder the file is in. */
-  folder: string;
-  /** Relative to the folder, with forward slashes. */
-  path: string;
-  /** What happened to the file from the first checkpoint to the second. */
-  kind: FileChangeKind;
-}
+// The types of what changed live with the code that finds it; the store's users import them from here.
+export type { CheckpointId, FileChange, FileChangeKind } from "./checkpointChanges";
 
 export interface Checkpoints {
   take(): Promise<CheckpointId>;
   diff(from: CheckpointId, to: CheckpointId): Promise<FileChange[]>;
   /** The file's content in `checkpoint`, null when it did not exist there. */
   fileAt(checkpoint: CheckpointId, folder: string, relativePath: string): Promise<Buffer | null>;
+  /** The file's size in bytes in `checkpoint` (to decide whether to show it), null when it did not exist there. */
+  fileSizeAt(checkpoint: CheckpointId, folder: string, relativePath: string): Promise<number | null>;
   /** Puts the folders back as they were at `target`; returns a checkpoint of how they were just before. */
   restore(target: CheckpointId): Promise<{ before: CheckpointId; changes: FileChange[] }>;
 }
 
-/**
- * A checkpoint that saved files adds up to two small packs (the files' from `git add`, the folder trees');
- * past this many they are merged into one (`git repack`, about as often as at 50 when it was one a checkpoint).
- */
+/** The picture is written again once this many files were read since it was last written (see keepPicture). */
+const keepPictureAfterFiles = 200;
+
+/** Past this many packs (a checkpoint that saved files adds one) they are merged into one by `git repack`. */
 const maxPacks = 100;
 
 export interface FolderCheckpointOptions {
@@ -62,15 +68,19 @@ export interface FolderCheckpointOptions {
 }
 
 /**
- * One workspace folder's shadow repository. Operations on it run one at a time (git's index lock): in this
- * process by a queue, and across windows and processes sharing the repository by its lock file (checkpointLock).
+ * One workspace folder's shadow repository. Operations on it run one at a time: in this process by a queue,
+ * and across windows and processes sharing the repository by its lock file (checkpointLock).
  */
 export class FolderCheckpoints {
   private readonly repository: ShadowRepository;
   private queue: Promise<unknown> = Promise.resolve();
   private initialized = false;
-  /** Tree ids of checkpoint commits: commit -> tree. */
-  private readonly trees = new Map<string, string>();
+  /** Checkpoint commits read or written here: commit -> its tree and message (a commit never changes). */
+  private readonly commits = new Map<string, CommitText>();
+  private picture: StoredPicture | null = null;
+  /** Whether the shadow repository holds a picture, and how many files this window read since it wrote one. */
+  private pictureKept = false;
+  private filesReadSinceKept = 0;
   private lock: HeldLock | null = null;
 
   constructor(
@@ -91,17 +101,16 @@ export class FolderCheckpoints {
   }
 
   diff(from: string, to: string): Promise<FileChange[]> {
-    return this.serialized(() => this.changesBetween(from, to));
+    return this.serialized(async () => (await this.changesBetween(from, to)).map(({ change }) => change));
   }
 
+  /** Streamed from git, so a file of any size comes back whole (up to the largest Buffer, 4 GiB). */
   fileAt(commit: string, relativePath: string): Promise<Buffer | null> {
-    return this.serialized(async () => {
-      try {
-        return (await this.git(["cat-file", "blob", `${commit}:${relativePath}`])).stdout;
-      } catch {
-        return null;
-      }
-    });
+    return this.serialized(async () => ((await this.sizeOf(commit, relativePath)) === null ? null : readGitOutput(this.repository, ["cat-file", "blob", `${commit}:${relativePath}`])));
+  }
+
+  fileSizeAt(commit: string, relativePath: string): Promise<number | null> {
+    return this.serialized(() => this.sizeOf(commit, relativePath));
   }
 
   restore(target: string): Promise<{ before: string; changes: FileChange[] }> {
@@ -109,71 +118,136 @@ export class FolderCheckpoints {
       const before = await this.commitWorkTree();
       const changes = await this.changesBetween(before, target);
       // From now to the target: a file the target lacks is deleted, every other change is written back.
-      const deleted = changes.filter((change) => change.kind === "deleted").map((change) => change.path);
-      const written = changes.filter((change) => change.kind !== "deleted").map((change) => change.path);
       // Deleted first: a file that became a folder (or the other way) since the target is in the way otherwise.
-      for (const relativePath of deleted) await this.removeFile(relativePath);
-      if (written.length > 0) await this.git(["checkout", target, "--pathspec-from-file=-", "--pathspec-file-nul"], written.join("\0"));
+      for (const { change } of changes) if (change.kind === "deleted") await this.removeFile(change.path);
+      const written = changes.filter(({ change, contentChanged }) => change.kind !== "deleted" && contentChanged).map(({ change }) => change.path);
+      if (written.length > 0) await this.checkOut(target, written);
+      const permissions = await this.permissionsOf(target);
+      if (permissions) applyPermissions(this.folder, changes.filter(({ change }) => change.kind !== "deleted").map(({ change }) => change.path), permissions);
       await this.commitWorkTree();
-      return { before, changes };
+      return { before, changes: changes.map(({ change }) => change) };
     }));
   }
 
   private async commitWorkTree(): Promise<string> {
-    await this.initialize();
-    this.writeExcludes();
-    await this.git(["add", "--all", "--ignore-errors", "--", "."]).catch((error: Error) => {
-      // --ignore-errors still exits non-zero when a file could not be read; what could be read is staged.
-      if (!/unable to index file|could not open|Permission denied/i.test(error.message)) throw error;
-    });
-    await this.stageUnsavedTexts();
+    const startedMs = Date.now();
+    // git init (only for a new shadow repository) runs while this process scans the folder; its failure (no
+    // git) is taken up after the scan, and must not count as unhandled meanwhile.
+    const initialized = this.initialize();
+    initialized.catch(() => undefined);
+    const picture = this.currentPicture();
+    const excludes = new ExcludeRules(this.options.excludes?.() ?? []);
+    const reclassify = excludes.key !== picture.excludesKey;
+    picture.excludesKey = excludes.key;
+    const { toRead, changed } = await scanFolder(this.folder, picture.root, excludes, reclassify);
+    await initialized;
+    const batch = new ObjectBatch(this.repository.gitDir);
+    const storage = {
+      batch,
+      storeLarge: (paths: string[]) => storeLargeFiles((args, input) => this.git(args, input), paths),
+      importFiles: (files: readonly ContentSource[]) => importOnTwoThreads(files, () => this.startFastImport(), this.repository, path.join(this.repository.gitDir, "relay-chat-marks-helper"), (pid) => this.lock?.noteGit(pid)),
+    };
+    await readChangedFiles(toRead, storage, startedMs, () => this.fileSystemNowMs());
+    const tree = buildTree(picture.root, batch, this.unsavedBlobs(picture.root, batch));
+    batch.flush();
+    this.keepPicture(picture, changed, toRead.length);
+    const details = permissionsText(picture.root);
+    const message = checkpointMessage(details);
     const head = await this.head();
-    // Before the first checkpoint git has recorded no trees in the index: it writes them all.
-    const tree = (head ? await writeIndexTree(this.repository.gitDir, indexFile(this.repository), await this.treeOf(head)) : null) ?? text(await this.git(["write-tree"]));
-    if (head && (await this.treeOf(head)) === tree) return head;
-    const commit = writeCheckpointCommit(this.repository.gitDir, tree, head);
-    this.trees.set(commit, tree);
+    if (head) {
+      const headCommit = await this.commitText(head);
+      if (headCommit.tree === tree && headCommit.message === message) return head;
+    }
+    const commit = writeCheckpointCommit(this.repository.gitDir, tree, head, details);
+    this.commits.set(commit, { tree, message });
     await this.mergePacksWhenMany();
     return commit;
   }
 
-  /**
-   * The exclude file is written only when it changes, so a checkpoint costs no write when the globs are the same.
-   * Like the other small files of a checkpoint (its lock, commit and branch), read and written synchronously: as a
-   * promise each is a round trip through libuv's thread pool that costs more than the read.
-   */
-  private writeExcludes(): void {
-    const wanted = excludeFileText(this.options.excludes?.() ?? []);
-    const file = path.join(this.repository.gitDir, "info", "exclude");
-    if (readTextOrNull(file) !== wanted) writeFileSync(file, wanted);
+  /** The picture of the folder: this window's, else the one kept in the shadow repository, else an empty one. */
+  private currentPicture(): StoredPicture {
+    if (!this.picture) {
+      const kept = loadPicture(this.repository.gitDir);
+      this.pictureKept = kept !== null;
+      this.picture = kept ?? { excludesKey: "", root: emptyDirectory() };
+    }
+    return this.picture;
   }
 
-  /** Stages the unsaved text of open files in place of what is on disk; ignored files stay out (they are not staged). */
-  private async stageUnsavedTexts(): Promise<void> {
-    const unsaved = this.options.unsavedFiles?.() ?? new Map<string, string>();
-    if (unsaved.size === 0) return;
-    const staged = (await this.git(["ls-files", "-z", "--cached", "--", ...unsaved.keys()])).stdout.toString("utf8");
-    for (const relativePath of staged.split("\0").filter((name) => unsaved.has(name))) {
-      const blob = text(await this.git(["hash-object", "-w", "--stdin", `--path=${relativePath}`], unsaved.get(relativePath)));
-      await this.git(["update-index", "--cacheinfo", `100644,${blob},${relativePath}`]);
+  /**
+   * Keeps the picture in the shadow repository once everything it names is stored. Writing it costs about what
+   * reading 200 small files does, so after a checkpoint that read a few files it is left as it was: a window
+   * that starts from an older picture reads again the files changed since, and nothing else.
+   */
+  private keepPicture(picture: StoredPicture, changed: boolean, filesRead: number): void {
+    this.filesReadSinceKept += filesRead;
+    if (!changed || (this.pictureKept && this.filesReadSinceKept < keepPictureAfterFiles)) return;
+    savePicture(this.repository.gitDir, picture);
+    this.pictureKept = true;
+    this.filesReadSinceKept = 0;
+  }
+
+  /** The blobs of unsaved texts of files the checkpoint saves (ignored files stay out), by path. */
+  private unsavedBlobs(root: DirNode, batch: ObjectBatch): Map<string, string> {
+    const blobs = new Map<string, string>();
+    for (const [relativePath, text] of this.options.unsavedFiles?.() ?? []) {
+      const file = fileNodeAt(root, relativePath);
+      if (!file || file.link || file.oid === null) continue;
+      const content = Buffer.from(text, "utf8");
+      const id = objectId("blob", content);
+      if (id !== file.oid) batch.add("blob", id, content);
+      blobs.set(relativePath, id);
+    }
+    return blobs;
+  }
+
+  private startFastImport(): FastImport {
+    const marksFile = path.join(this.repository.gitDir, "relay-chat-marks");
+    const lock = this.lock;
+    return { child: spawnGit(this.repository, fastImportArguments(marksFile), { onStart: lock ? (pid) => lock.noteGit(pid) : undefined }), marksFile };
+  }
+
+  /** The file system's time now (it can differ from this machine's clock on a network drive). */
+  private fileSystemNowMs(): number {
+    const stamp = path.join(this.repository.gitDir, "relay-chat-stamp");
+    writeFileSync(stamp, "");
+    return statSync(stamp).mtimeMs;
+  }
+
+  private async checkOut(target: string, relativePaths: readonly string[]): Promise<void> {
+    // Through a scratch index, so no index of the shadow repository is kept or needed between checkpoints.
+    const indexFile = path.join(this.repository.gitDir, "relay-chat-restore-index");
+    await rm(indexFile, { force: true });
+    try {
+      await this.git(["checkout", target, "--pathspec-from-file=-", "--pathspec-file-nul"], relativePaths.join("\0"), { indexFile });
+    } finally {
+      await rm(indexFile, { force: true });
     }
   }
 
   private async mergePacksWhenMany(): Promise<void> {
     const packs = namesIn(path.join(this.repository.gitDir, "objects", "pack")).filter((name) => name.endsWith(".pack"));
-    if (packs.length > maxPacks) await this.git(["repack", "-a", "-d", "-q"]);
+    // Unreachable objects are kept: the picture may name the blob of a file whose unsaved text was saved instead.
+    if (packs.length > maxPacks) await this.git(["repack", "-a", "-d", "-q", "--keep-unreachable"]);
   }
 
-  private async changesBetween(from: string, to: string): Promise<FileChange[]> {
-    if (from === to) return [];
-    const output = (await this.git(["diff-tree", "-r", "-z", "--no-renames", "--name-status", from, to])).stdout.toString("utf8");
-    const fields = output.split("\0").filter((field) => field !== "");
-    const changes: FileChange[] = [];
-    for (let index = 0; index + 1 < fields.length; index += 2) {
-      const status = fields[index];
-      changes.push({ folder: this.folder, path: fields[index + 1], kind: status === "A" ? "added" : status === "D" ? "deleted" : "modified" });
+  /** What changed between two checkpoints (checkpointChanges). */
+  private changesBetween(from: string, to: string): Promise<ChangeFound[]> {
+    return changesBetween(this.folder, from, to, { git: (args) => this.git(args), permissionsOf: (commit) => this.permissionsOf(commit) });
+  }
+
+  /** The permissions a checkpoint recorded; null for one made before they were recorded (or on Windows). */
+  private async permissionsOf(commit: string): Promise<Permissions | null> {
+    const { message } = await this.commitText(commit);
+    return message.includes("Permissions: ") ? parsePermissions(message) : null;
+  }
+
+  private async sizeOf(commit: string, relativePath: string): Promise<number | null> {
+    try {
+      return Number((await this.git(["cat-file", "-s", `${commit}:${relativePath}`])).stdout.toString("utf8").trim());
+    } catch {
+      return null;
     }
-    return changes;
   }
 
   /** The branch's newest checkpoint: its ref file is read without starting a git, unless it is unusual. */
@@ -181,19 +255,18 @@ export class FolderCheckpoints {
     const read = readCheckpointBranch(this.repository.gitDir);
     if (read !== undefined) return read;
     try {
-      return text(await this.git(["rev-parse", "--verify", "--quiet", checkpointBranch]));
+      return (await this.git(["rev-parse", "--verify", "--quiet", checkpointBranch])).stdout.toString("utf8").trim();
     } catch {
       return null;
     }
   }
 
-  /** A checkpoint's tree, remembered for the checkpoints this window made or looked up (a commit never changes). */
-  private async treeOf(commit: string): Promise<string> {
-    const known = this.trees.get(commit) ?? readLooseCommitTree(this.repository.gitDir, commit);
-    if (known) return known;
-    const tree = text(await this.git(["rev-parse", `${commit}^{tree}`]));
-    this.trees.set(commit, tree);
-    return tree;
+  /** A checkpoint's tree and message: remembered, or read from its loose object, or from git when packed. */
+  private async commitText(commit: string): Promise<CommitText> {
+    const known = this.commits.get(commit) ?? readLooseCommit(this.repository.gitDir, commit) ?? parseCommit((await this.git(["cat-file", "commit", commit])).stdout.toString("utf8"));
+    if (!known) throw new Error(`checkpoint ${commit} is not a commit`);
+    this.commits.set(commit, known);
+    return known;
   }
 
   private async initialize(): Promise<void> {
@@ -202,11 +275,11 @@ export class FolderCheckpoints {
     // git creates HEAD, then the object folders: with both there, it finished (a killed init is run again).
     const gitDir = this.repository.gitDir;
     if (!existsSync(path.join(gitDir, "HEAD")) || !existsSync(path.join(gitDir, "objects", "pack"))) {
-      await mkdir(this.repository.gitDir, { recursive: true });
+      mkdirSync(gitDir, { recursive: true });
       // No template: its sample hooks and description are never used here (hooks are off) and cost file writes.
       await this.git(["init", "--quiet", "--template="]);
     }
-    mkdirSync(path.join(this.repository.gitDir, "info"), { recursive: true });
+    writeIsolatingAttributes(gitDir);
     this.initialized = true;
   }
 
@@ -223,7 +296,7 @@ export class FolderCheckpoints {
     }
   }
 
-  /** Runs work that writes the repository (index, refs, packs) holding the lock shared with other processes. */
+  /** Runs work that writes the repository (objects, refs, the picture) holding the lock shared with other processes. */
   private async locked<T>(work: () => Promise<T>): Promise<T> {
     this.lock = await acquireRepositoryLock(this.repository.gitDir, this.options.lock);
     try {
@@ -237,9 +310,9 @@ export class FolderCheckpoints {
     }
   }
 
-  private git(args: readonly string[], input?: Buffer | string) {
+  private git(args: readonly string[], input?: Buffer | string, options: GitOptions = {}) {
     const lock = this.lock;
-    return runGit(this.repository, args, input, lock ? (pid) => lock.noteGit(pid) : undefined);
+    return runGit(this.repository, args, input, { ...options, onStart: lock ? (pid) => lock.noteGit(pid) : undefined });
   }
 
   private serialized<T>(work: () => Promise<T>): Promise<T> {
@@ -264,9 +337,13 @@ export class WorkspaceCheckpoints implements Checkpoints {
   }
 
   async fileAt(checkpoint: CheckpointId, folder: string, relativePath: string): Promise<Buffer | null> {
-    const store = this.folders.find((candidate) => candidate.folder === folder);
-    const commit = checkpoint[folder];
+    const [store, commit] = this.folderAt(checkpoint, folder);
     return store && commit ? store.fileAt(commit, relativePath) : null;
+  }
+
+  async fileSizeAt(checkpoint: CheckpointId, folder: string, relativePath: string): Promise<number | null> {
+    const [store, commit] = this.folderAt(checkpoint, folder);
+    return store && commit ? store.fileSizeAt(commit, relativePath) : null;
   }
 
   async restore(target: CheckpointId): Promise<{ before: CheckpointId; changes: FileChange[] }> {
@@ -282,6 +359,10 @@ export class WorkspaceCheckpoints implements Checkpoints {
     return { before, changes };
   }
 
+  private folderAt(checkpoint: CheckpointId, folder: string): [FolderCheckpoints | undefined, string | undefined] {
+    return [this.folders.find((candidate) => candidate.folder === folder), checkpoint[folder]];
+  }
+
   /** Folders both checkpoints know about; a folder added or removed in between is left alone. */
   private both(from: CheckpointId, to: CheckpointId): [FolderCheckpoints, string, string][] {
     return this.folders.flatMap((folder): [FolderCheckpoints, string, string][] => {
@@ -292,36 +373,10 @@ export class WorkspaceCheckpoints implements Checkpoints {
   }
 }
 
-/**
- * files.exclude globs as gitignore lines. Both read `**` and `*` alike; a brace list (`*.{js,map}`) has no
- * gitignore form, so it becomes one line per choice. The user's own .git is never added by git in any case.
- */
-export function excludeFileText(globs: readonly string[]): string {
-  return globs.flatMap(expandBraces).map((glob) => `/${glob.replace(/^\/+/, "")}`).join("\n") + "\n";
-}
-
-function expandBraces(glob: string): string[] {
-  const match = /\{([^{}]*)\}/.exec(glob);
-  if (!match) return [glob];
-  return match[1].split(",").flatMap((choice) => expandBraces(glob.slice(0, match.index) + choice + glob.slice(match.index + match[0].length)));
-}
-
-function readTextOrNull(file: string): string | null {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return null;
-  }
-}
-
 function namesIn(folder: string): string[] {
   try {
     return readdirSync(folder);
   } catch {
     return [];
   }
-}
-
-function text(result: { stdout: Buffer }): string {
-  return result.stdout.toString("utf8").trim();
 }

@@ -6,11 +6,21 @@ export interface GitignoreFile {
   /** "/"-separated folder of the .gitignore relative to the workspace folder; "" for the root. */
   readonly baseDirectory: string;
   readonly rules: Ignore;
+  /**
+   * Whether any rule can match a file: one ending in "/" matches only folders, and what is below an ignored
+   * folder is never looked at. Testing only folders against a file of folder rules ("node_modules/") saves a
+   * match per file.
+   */
+  readonly matchesFiles: boolean;
 }
 
 export function parseGitignore(content: string, baseDirectory: string): GitignoreFile {
+  const matchesFiles = content.split(/\r?\n/).some((line) => {
+    const rule = line.trimEnd();
+    return rule !== "" && !rule.startsWith("#") && !rule.endsWith("/");
+  });
   // Case-sensitive like git's default on Linux; ignore() would otherwise fold case everywhere.
-  return { baseDirectory, rules: ignore({ ignorecase: false }).add(content) };
+  return { baseDirectory, rules: ignore({ ignorecase: false }).add(content), matchesFiles };
 }
 
 /**
@@ -22,7 +32,7 @@ export function isIgnoredByGitignore(files: readonly GitignoreFile[], relativePa
   let ignored = false;
   for (const file of files) {
     const prefix = file.baseDirectory === "" ? "" : `${file.baseDirectory}/`;
-    if (!relativePath.startsWith(prefix) || relativePath.length === prefix.length) continue;
+    if ((!isDirectory && !file.matchesFiles) || !relativePath.startsWith(prefix) || relativePath.length === prefix.length) continue;
     // A trailing "/" is how ignore() tells a folder from a file, so "build/" rules skip a file named build.
     const result = file.rules.test(relativePath.slice(prefix.length) + (isDirectory ? "/" : ""));
     if (result.ignored) ignored = true;

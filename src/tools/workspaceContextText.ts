@@ -106,11 +106,11 @@ export function formatTerminalRuns(runs: readonly TerminalRun[], maxChars = MAX_
 }
 
 /**
- * VS Code passes a command's output to extensions only from the moment it reports the command's start, and the
- * first output often comes with that report, so the output of a quick command (ls, git status) can be missed.
+ * Said for a command whose output was empty. VS Code passes a command's output to extensions from the moment it
+ * reports the command's start (src/host/terminalHistory.ts reads it from there, a quick command's included), so
+ * what a command printed before that, such as its own echo of the prompt, is not output here.
  */
-export const NO_OUTPUT =
-  "(no output reached Relay Chat: either the command printed nothing, or it printed it at once, before VS Code reported the command's start, which loses a quick command's output)";
+export const NO_OUTPUT = "(no output reached Relay Chat after the command started)";
 
 /** Said instead of output when shell integration cannot read the terminal. */
 export function terminalUnavailableText(terminal: string | null): string {

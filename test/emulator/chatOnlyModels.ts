@@ -1,8 +1,8 @@
 import type { ServiceErrorFields } from "./errorBodies";
-import { THINKING_TOOLS_MODEL } from "./thinkingModels";
+import { DEMO_THINKING_MODEL, THINKING_TOOLS_MODEL } from "./thinkingModels";
 
 // The `split` profile: a new-api relay whose models split between the two wire formats. The scripted models speak
-// both; the chat-only ones below answer /v1/responses the way real relays answer for a model whose channel has no
+// both; the chat-only ones below (listed by the relay like every other model: ["openai"]) answer /v1/responses the way real relays answer for a model whose channel has no
 // Responses support (relays' sources: new-api relay/responses_handler.go → `convert_request_failed`, HTTP 500;
 // one-api router NoRoute → 404 "Invalid URL (POST /v1/responses)"; one-api's unsupported routes → 501
 // `api_not_implemented`; a gateway's 400 "not supported"). On /v1/chat/completions they answer like the scripted
@@ -18,6 +18,8 @@ export const CHAT_ONLY_MODELS: Readonly<Record<string, { base: string; refusal: 
   // Thinking models that need their reasoning back (thinkingModels.ts).
   "deepseek-reasoner": { base: THINKING_TOOLS_MODEL, refusal: "convert_request_failed" },
   "kimi-k2-thinking": { base: THINKING_TOOLS_MODEL, refusal: "convert_request_failed" },
+  // The demo's thinking model (scripts/demo.mjs): it answers what it is asked, as the demo model does.
+  "deepseek-v4-flash": { base: DEMO_THINKING_MODEL, refusal: "convert_request_failed" },
 };
 
 export const CHAT_ONLY_MODEL_IDS = Object.keys(CHAT_ONLY_MODELS);
@@ -44,7 +46,13 @@ export function responsesRefusalOf(model: unknown): { status: number; fields: Se
   }
 }
 
-/** new-api's `supported_endpoint_types` for a model of the split profile. */
-export function supportedEndpointTypesOf(model: string): string[] {
-  return CHAT_ONLY_MODELS[model] ? ["openai"] : ["openai", "openai-response"];
+/**
+ * new-api's `supported_endpoint_types` for a model (common/endpoint_type.go GetEndpointTypesByChannelType: "all
+ * channels support the OpenAI endpoint"): ["openai"] for every model of a default (OpenAI-type) channel, whether
+ * or not its /v1/responses works, so the chat-only models above are listed as every other one and found only by
+ * their refusal. `overrides` lists a model as other channels do: ["openai-response"] for a Responses-only model,
+ * ["anthropic", "openai"] or ["gemini", "openai"] for Anthropic and Gemini channels.
+ */
+export function supportedEndpointTypesOf(model: string, overrides: Readonly<Record<string, readonly string[]>> = {}): string[] {
+  return [...(overrides[model] ?? ["openai"])];
 }

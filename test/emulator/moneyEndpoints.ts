@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EmulatorKey } from "./accessControl";
 import { authenticate, isModelAllowed } from "./accessControl";
 import { sendJson } from "./errorBodies";
+import { supportedEndpointTypesOf } from "./chatOnlyModels";
 import type { EmulatorProfile } from "./profiles";
 import { modelListOf } from "./profiles";
 import { CREDITS_PER_USD } from "./responseCost";
@@ -25,6 +26,8 @@ export interface MoneyView {
   pricePerInputToken: number;
   pricePerOutputToken: number;
   quotaDisplayType: QuotaDisplayType;
+  /** new-api's `supported_endpoint_types` of models not on a default channel (chatOnlyModels.ts supportedEndpointTypesOf). */
+  endpointTypes?: Readonly<Record<string, readonly string[]>>;
   now(): number;
 }
 
@@ -127,8 +130,8 @@ const HANDLERS: Record<Exclude<EmulatorProfile, "split">, Record<string, Handler
 };
 
 /** The model list the profile sends: OpenRouter's carries each model's price per token and context length. */
-export function modelListFor(view: Pick<MoneyView, "profile" | "pricePerInputToken" | "pricePerOutputToken">, ids: readonly string[]): unknown {
-  if (view.profile !== "openrouter") return modelListOf(view.profile, ids);
+export function modelListFor(view: Pick<MoneyView, "profile" | "pricePerInputToken" | "pricePerOutputToken" | "endpointTypes">, ids: readonly string[]): unknown {
+  if (view.profile !== "openrouter") return modelListOf(view.profile, ids, view.endpointTypes);
   const perToken = (credits: number) => String(credits / CREDITS_PER_USD);
   return {
     data: ids.map((id) => ({
@@ -191,7 +194,7 @@ function newApiPricing(view: MoneyView): Record<string, unknown> {
     completion_ratio: view.pricePerOutputToken / view.pricePerInputToken,
     cache_ratio: 0.5,
     enable_groups: ["default", "vip"],
-    supported_endpoint_types: ["openai", "openai-response"],
+    supported_endpoint_types: supportedEndpointTypesOf(model, view.endpointTypes),
   }));
   // A model priced per call has no per-token price; readers must leave it out rather than call it free.
   const perCall = { model_name: "image-per-call", quota_type: 1, model_ratio: 0, model_price: 0.04, owner_by: "", completion_ratio: 0, enable_groups: ["default"], supported_endpoint_types: ["image-generation"] };

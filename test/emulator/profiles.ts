@@ -11,7 +11,8 @@ import { translatedEvents } from "./translatedStream";
 // - minimal: a bare relay. No item or part events, no `sequence_number`, no `event:` lines, `: PING`
 //   comments, and errors as typeless `{"error":{...}}` frames.
 // - new-api: `X-Oneapi-Request-Id`, its error bodies (Chinese messages, empty codes, its status codes),
-//   `/v1/models` with `success` and `supported_endpoint_types`, keep-alive comments.
+//   `/v1/models` with `success` and `supported_endpoint_types` (["openai"] for a default channel's model, as
+//   new-api lists it; /v1/responses works on it), keep-alive comments.
 // - translated: a gateway that turns Responses into Chat Completions and back, shaped like the Portkey 2.x
 //   captures in test/fixtures/reference/gateway (see translatedStream.ts).
 // - drops-instructions: a gateway that translates to Chat Completions like `translated` but drops the Responses
@@ -21,7 +22,8 @@ import { translatedEvents } from "./translatedStream";
 // - litellm: a LiteLLM proxy: `GET /key/info`, `GET /v1/model/info`, `x-litellm-response-cost` on
 //   non-streamed answers and `usage.cost` in a stream's final event.
 // - split: a new-api relay whose models split between the wire formats: the chat-only ones (chatOnlyModels.ts)
-//   refuse /v1/responses as real relays do and say so in `supported_endpoint_types`.
+//   refuse /v1/responses as real relays do; the list shows them as every other model (["openai"]), so only their
+//   refusal tells them apart.
 
 export type EmulatorProfile = "openai" | "minimal" | "new-api" | "translated" | "openrouter" | "litellm" | "split" | "drops-instructions";
 
@@ -130,11 +132,10 @@ function modelNamed(message: string): string {
   return /model '([^']+)'/.exec(message)?.[1] ?? "";
 }
 
-/** The model list as this kind of relay sends it. */
-export function modelListOf(profile: EmulatorProfile, ids: readonly string[]): unknown {
+/** The model list as this kind of relay sends it; `endpointTypes`: new-api's `supported_endpoint_types` of models not on a default channel. */
+export function modelListOf(profile: EmulatorProfile, ids: readonly string[], endpointTypes: Readonly<Record<string, readonly string[]>> = {}): unknown {
   if (profile === "new-api" || profile === "split") {
-    const endpointTypes = (id: string) => (profile === "split" ? supportedEndpointTypesOf(id) : ["openai", "openai-response"]);
-    return { success: true, object: "list", data: ids.map((id) => ({ id, object: "model", created: 1_700_000_000, owned_by: "openai", supported_endpoint_types: endpointTypes(id) })) };
+    return { success: true, object: "list", data: ids.map((id) => ({ id, object: "model", created: 1_700_000_000, owned_by: "openai", supported_endpoint_types: supportedEndpointTypesOf(id, endpointTypes) })) };
   }
   return { object: "list", data: ids.map((id) => ({ id, object: "model", owned_by: "emulator" })) };
 }

@@ -5,8 +5,9 @@ import type { ServiceErrorFields } from "./errorBodies";
 import type { PlannedItem } from "./outputPlan";
 import { longMarkdownAnswer } from "./longAnswer";
 import { splitIntoArgumentDeltas, splitIntoWordDeltas } from "./tokenCounting";
-import { CARRIES_OUT_PLAN, WANTS_PLAN, demoCarriedOutAnswer, demoPlanAnswer, demoTaskItems } from "./taskListDemo";
-import { THINKING_TOOLS_MODEL } from "./thinkingModels";
+import { CARRIES_OUT_PLAN, WANTS_PLAN, carriedOutItems, demoCarriedOutAnswer, demoPlanAnswer, demoTaskItems } from "./taskListDemo";
+import { CONTEXT_KINDS, WANTS_REVIEW, asksForCommitMessage, attachmentsOf, commitMessageFor, describeContext, reviewOf } from "./demoReplies";
+import { DEMO_THINKING_MODEL, THINKING_TOOLS_MODEL } from "./thinkingModels";
 
 /** The models every emulator knows how to answer; any other listed model id behaves like `echo`. */
 export const SCRIPTED_MODEL_IDS = ["echo", "tools", "tools-parallel", "reasoning", "long", "demo", "thinker", "run-message", "run-command", "small-window"] as const;
@@ -46,7 +47,7 @@ function summaryOf(input: unknown): PlannedItem {
 }
 
 /** Models a person watches (the demo) stream at a readable pace; the others as fast as possible. */
-export const SCRIPTED_DELTA_INTERVAL_MS: Readonly<Record<string, number>> = { demo: 12 };
+export const SCRIPTED_DELTA_INTERVAL_MS: Readonly<Record<string, number>> = { demo: 12, [DEMO_THINKING_MODEL]: 12 };
 
 const DEFAULT_LONG_ANSWER_WORDS = 2000;
 
@@ -205,7 +206,7 @@ function planParallelTools(request: ScriptInput): PlannedItem[] {
 }
 
 function planReasoning(request: ScriptInput): PlannedItem[] {
-  const userText = lastUserText(request.input);
+  const userText = spokenText(request.input);
   // Opaque to the client, like the real thing; it only has to survive the round trip unchanged.
   const encryptedContent = `gAAAAA${createHash("sha256").update(userText).digest("base64url")}`;
   return [
@@ -262,7 +263,7 @@ function continuation(input: unknown): { writtenSoFar: string; questionInput: un
   return null;
 }
 
-const FILE_NAME = /(?:^|[\s`'"(])((?:[\w.-]+\/)*[\w-]+\.[a-z][a-z0-9]{0,5})(?=$|[\s`'"),:;?!]|\.(?:\s|$))/gi;
+const FILE_NAME = /(?:^|[\s`'"(=])((?:[\w.-]+\/)*[\w-]+\.[a-z][a-z0-9]{0,5})(?=$|[\s`'"),:;?!]|\.(?:\s|$))/gi;
 
 /** The file a question names (`hello.ts`, src/app.js, "the README"), or null. */
 function namedFile(text: string): string | null {
@@ -286,6 +287,13 @@ function typedQuestion(input: unknown): string {
   return (start === -1 ? text : text.slice(0, start)).trim();
 }
 
+/** The last user message as a person would repeat it: what they typed, and the names of what they attached (never the markup). */
+function spokenText(input: unknown): string {
+  const labels = [...lastUserText(input).matchAll(/<attachment kind="[^"]*" label="([^"]*)">/g)].map((match) => `\`${match[1]}\``);
+  const typed = typedQuestion(input);
+  return labels.length === 0 ? typed : `${typed} (with ${labels.join(", ")} attached)`;
+}
+
 /** Attachments travel in the user message as `<attachment kind=… label=…>` blocks holding a fenced copy. */
 function attachedFile(text: string): { label: string; content: string } | null {
   const match = /<attachment kind="(?:file|selection)" label="([^"]*)">\n(`{3,})[^\n]*\n([\s\S]*?)\n\2\n<\/attachment>/.exec(text);
@@ -302,7 +310,9 @@ function describeCode(name: string, content: string): string {
   const declarations = [...content.matchAll(/^\s*(?:export\s+)?(?:async\s+)?(function|class|const|interface|type)\s+(\w+)/gm)].map((match) => `${match[1]} \`${match[2]}\``);
   const lines = content === "" ? 0 : content.split("\n").length;
   const summary = declarations.length > 0 ? `It declares ${declarations.join(", ")}.` : "It declares nothing a reader would call from elsewhere.";
-  return `\`${name}\` has ${lines} line${lines === 1 ? "" : "s"}. ${summary}\n\n\`\`\`text\n${content.split("\n").slice(0, 8).join("\n")}\n\`\`\``;
+  // Highlighted as the file's language, as a model names its fences.
+  const language = /\.(\w+)$/.exec(name)?.[1] ?? "text";
+  return `\`${name}\` has ${lines} line${lines === 1 ? "" : "s"}. ${summary}\n\n\`\`\`${language}\n${content.split("\n").slice(0, 8).join("\n")}\n\`\`\``;
 }
 
 /** What the demo can say of pasted images: their kind and size (it has no eyes for the pixels). */
@@ -384,7 +394,7 @@ function answerAfterTools(request: ScriptInput, ran: readonly RanCall[]): Planne
   if (declined) {
     return [message(`Understood: you declined \`${declined.name}\`, so I did not do it and will not try it again unasked. Tell me what you would like instead, or paste the part you want me to look at.`)];
   }
-  if (ran.every((call) => call.name === "update_tasks")) return [message(CARRIES_OUT_PLAN.test(question) ? demoCarriedOutAnswer() : demoPlanAnswer())];
+  if (ran.every((call) => call.name === "update_tasks")) return [message(CARRIES_OUT_PLAN.test(question) ? demoCarriedOutAnswer(carriedOutItems(request.instructions)) : demoPlanAnswer())];
   const several = planSeveralFiles(request, ran);
   if (several) return several;
   const call = ran[ran.length - 1] as RanCall;
@@ -392,6 +402,7 @@ function answerAfterTools(request: ScriptInput, ran: readonly RanCall[]): Planne
   if (call.name === "read_file") {
     const content = call.output.split("\n").slice(1).join("\n");
     if (/^The file .* does not exist|^"/.test(call.output)) return [message(`I could not read \`${path}\`: ${call.output}`)];
+    if (WANTS_REVIEW.test(question)) return [message(reviewOf(path, content))];
     if (WANTS_SNIPPET.test(question)) return [demoSnippet(path, content)];
     const proposeEdit = offeredTools(request.tools).find((tool) => tool.name === "propose_edit");
     if (proposeEdit && WANTS_EDIT.test(question)) return [functionCall(proposeEdit, demoEdit(path, content))];
@@ -475,14 +486,23 @@ function planDemo(request: ScriptInput): PlannedItem[] {
   const question = typedQuestion(request.input);
   const images = lastUserImages(request.input);
   if (images.length > 0) return [message(describeImages(images, question))];
+  // /commit: the staged diff comes attached; the answer is the commit message itself, as the prompt asks.
+  if (asksForCommitMessage(question, request.instructions)) return [message(commitMessageFor(attached?.content ?? userText))];
   if (ASKS_FOR_RULES.test(question)) return [message(describeInstructions(request.instructions))];
   const updateTasks = tool("update_tasks");
   if (updateTasks && WANTS_PLAN.test(question)) return [functionCall(updateTasks, { items: demoTaskItems(() => "pending") })];
-  if (updateTasks && CARRIES_OUT_PLAN.test(question)) return [functionCall(updateTasks, { items: demoTaskItems(() => "done") })];
+  if (updateTasks && CARRIES_OUT_PLAN.test(question)) {
+    // The list as the person left it (ticks and removals), every step of it ticked.
+    const items = carriedOutItems(request.instructions);
+    return items.length > 0 ? [functionCall(updateTasks, { items })] : [message(demoCarriedOutAnswer(items))];
+  }
   const several = planSeveralFiles(request, []);
   if (several) return several;
   const runCommand = tool("run_command");
   const file = namedFile(question);
+  // Context attached with # (Changes, Problems, Terminal...) is what a question without its own subject is about.
+  const context = attachmentsOf(userText).filter((attachment) => CONTEXT_KINDS.has(attachment.kind));
+  if (context.length > 0 && !file && !WANTS_COMMAND.test(question)) return [message(describeContext(context))];
   if (runCommand && WANTS_COMMAND.test(question)) {
     const command = /`([^`]+)`/.exec(question)?.[1] ?? (file ? `wc -l ${file}` : "ls -la");
     return [functionCall(runCommand, { command })];
@@ -568,23 +588,27 @@ function instructedWord(request: ScriptInput): string | null {
 }
 
 /**
- * `thinking-tools` (the split profile's deepseek-reasoner and kimi-k2-thinking, thinkingModels.ts): reasons in the
- * open, streamed as `reasoning_content` over Chat Completions, before whatever the `tools` model would write.
+ * Thinking models over Chat Completions (thinkingModels.ts): `thinking-tools` (the split profile's deepseek-reasoner
+ * and kimi-k2-thinking) writes what the `tools` model would, `demo-thinking` (the demo relay's deepseek-v4-flash)
+ * what the `demo` model would; both reason in the open first, streamed as `reasoning_content`.
  */
-function planThinkingTools(request: ScriptInput): PlannedItem[] {
+const THINKING_BASES: Readonly<Record<string, string>> = { [THINKING_TOOLS_MODEL]: "tools", [DEMO_THINKING_MODEL]: "demo" };
+
+function planThinkingAloud(request: ScriptInput, base: string): PlannedItem[] {
+  const rest = planOutput({ ...request, model: base });
   const answered = trailingFunctionCallOutputs(request.input).length > 0;
-  const thought = answered ? "The tool answered; I will say what it returned." : `The user wrote ${JSON.stringify(lastUserText(request.input))}; a tool can help with that.`;
-  const word = instructedWord(request);
-  const rest = word !== null && !request.tool_choice ? [message(word)] : (forcedToolCall(request) ?? (SUMMARIZE_REQUEST.test(lastUserText(request.input)) ? [summaryOf(request.input)] : planTools(request)));
+  const calls = rest.some((item) => item.kind === "function_call");
+  const thought = answered ? "The tool answered; I will say what it returned." : `The user wrote ${JSON.stringify(spokenText(request.input))}; ${calls ? "a tool can help with that" : "I can answer that directly"}.`;
   return [{ kind: "reasoning", summaryDeltas: splitIntoWordDeltas(thought), encryptedContent: "" }, ...rest];
 }
 
 /** What the named model writes for this request, before the output budget is applied. */
 export function planOutput(request: ScriptInput): PlannedItem[] {
-  if (request.model === THINKING_TOOLS_MODEL) return planThinkingTools(request);
+  const thinkingBase = THINKING_BASES[request.model];
+  if (thinkingBase !== undefined) return planThinkingAloud(request, thinkingBase);
   const word = instructedWord(request);
   if (word !== null && !request.tool_choice) return [...(request.model === "thinker" ? [thinking(request)] : []), message(word)];
-  if (request.model === "thinker") return [thinking(request), ...(forcedToolCall(request) ?? [message(`You said: ${lastUserText(request.input)}`)])];
+  if (request.model === "thinker") return [thinking(request), ...(forcedToolCall(request) ?? [message(`You said: ${spokenText(request.input)}`)])];
   const forced = forcedToolCall(request);
   if (forced) return forced;
   if (SUMMARIZE_REQUEST.test(lastUserText(request.input))) return [summaryOf(request.input)];

@@ -65,8 +65,15 @@ export interface EmulatorOptions {
   deltaIntervalMs?: number;
   /** How the new-api profile's billing endpoints show money (its `quota_display_type`). Default "USD". */
   quotaDisplayType?: QuotaDisplayType;
-  /** false: the split profile's model list says nothing of endpoints (as one-api's), so only a request finds out. Default true. */
+  /** false: the new-api or split profile's model list says nothing of endpoints (as one-api's). Default true. */
   listsEndpointTypes?: boolean;
+  /** new-api's `supported_endpoint_types` for models not on a default channel (default: ["openai"] for every model). */
+  endpointTypes?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Chat-only models (chatOnlyModels.ts) this relay serves beside the scripted ones, under any profile: listed,
+   * refusing /v1/responses as their relays do, answering on /v1/chat/completions. The split profile serves them all.
+   */
+  chatOnlyModels?: readonly string[];
 }
 
 export interface ReceivedRequest {
@@ -182,13 +189,16 @@ class RelayEmulatorServer implements RelayEmulator {
   private responsesPosts = 0;
   private readonly quotaDisplayType: QuotaDisplayType;
   private readonly listsEndpointTypes: boolean;
+  private readonly endpointTypes: Readonly<Record<string, readonly string[]>>;
+  private readonly chatOnlyModels: readonly string[];
 
   constructor(options: EmulatorOptions) {
     this.keys = options.keys ?? [{ key: newId("sk-emulator", 24), name: "default", enabled: true, expiresAt: null, quota: null, models: null }];
     this.defaultKey = this.keys[0]?.key ?? "";
     this.balance = options.balance ?? PLENTY_OF_CREDITS;
     this.deltaIntervalMs = options.deltaIntervalMs;
-    this.ownModels = options.models ?? [...SCRIPTED_MODEL_IDS, ...(options.profile === "split" ? CHAT_ONLY_MODEL_IDS : [])];
+    this.chatOnlyModels = options.chatOnlyModels ?? (options.profile === "split" ? CHAT_ONLY_MODEL_IDS : []);
+    this.ownModels = options.models ?? [...SCRIPTED_MODEL_IDS, ...this.chatOnlyModels];
     this.models = this.ownModels;
     this.profile = options.profile ?? "openai";
     this.configuredRequestIdHeader = options.requestIdHeader?.toLowerCase();
@@ -199,6 +209,7 @@ class RelayEmulatorServer implements RelayEmulator {
     this.port = options.port ?? 0;
     this.quotaDisplayType = options.quotaDisplayType ?? "USD";
     this.listsEndpointTypes = options.listsEndpointTypes !== false;
+    this.endpointTypes = options.endpointTypes ?? {};
     this.server = createServer({ noDelay: true, keepAliveTimeout: 5_000 }, (request, response) => {
       this.handle(request, response).catch((error: unknown) => {
         if (!response.headersSent) {
@@ -317,8 +328,9 @@ class RelayEmulatorServer implements RelayEmulator {
     if (queued?.kind === "json" || queued?.kind === "replay") return this.answerQueued(response, queued);
     const fault = queued?.fault;
     if (fault && isCannedAnswerFault(fault)) return sendCannedFault(response, fault, requestId);
-    // A chat-only model of the split profile: the relay's own refusal, before anything else is checked.
-    const refusal = this.profile === "split" && parsed.ok ? responsesRefusalOf((parsed.value as { model?: unknown }).model) : null;
+    // A chat-only model (any under the split profile): the relay's own refusal, before anything else is checked.
+    const model = parsed.ok ? (parsed.value as { model?: unknown }).model : undefined;
+    const refusal = this.profile === "split" || this.chatOnlyModels.includes(String(model)) ? responsesRefusalOf(model) : null;
     if (refusal) return sendJson(response, refusal.status, { error: { ...refusal.fields, message: refusal.status === 404 ? refusal.fields.message : messageWithRequestId(refusal.fields.message, requestId) } });
 
     const access = authenticate(request.headers.authorization, this.keys, this.now());
@@ -443,6 +455,7 @@ class RelayEmulatorServer implements RelayEmulator {
       pricePerInputToken: this.pricePerInputToken,
       pricePerOutputToken: this.pricePerOutputToken,
       quotaDisplayType: this.quotaDisplayType,
+      endpointTypes: this.endpointTypes,
       now: this.now,
     };
   }

@@ -2,11 +2,15 @@
 // they stream `reasoning_content` before what they write, and refuse a follow-up whose assistant message with tool
 // calls comes back without the `reasoning_content` it was streamed with. The bodies are the real ones, as users of
 // other clients reported them in 2026: DeepSeek's (e.g. dataelement/Clawith#570, JohnnyZ93/oai-compatible-copilot#202)
-// and Kimi's (VicBilibily/GCMP#162, MoonshotAI/kimi-agent-sdk#169), both HTTP 400. On the split profile they are
-// chat-only models (chatOnlyModels.ts) whose answers come from the scripted `thinking-tools` model.
+// and Kimi's (VicBilibily/GCMP#162, MoonshotAI/kimi-agent-sdk#169), both HTTP 400. They are chat-only models
+// (chatOnlyModels.ts): on the split profile deepseek-reasoner and kimi-k2-thinking answer like the scripted
+// `thinking-tools` model; the demo relay's deepseek-v4-flash (DeepSeek V4 thinks by default) like `demo-thinking`.
 
 /** The scripted model these answer like: reasoning first, then the `tools` model's tool call or answer. */
 export const THINKING_TOOLS_MODEL = "thinking-tools";
+
+/** The scripted model the demo's thinking model answers like: reasoning first, then what the `demo` model writes. */
+export const DEMO_THINKING_MODEL = "demo-thinking";
 
 export type ThinkingRelay = "deepseek" | "kimi";
 
@@ -14,6 +18,7 @@ export type ThinkingRelay = "deepseek" | "kimi";
 export const THINKING_MODELS: Readonly<Record<string, ThinkingRelay>> = {
   "deepseek-reasoner": "deepseek",
   "kimi-k2-thinking": "kimi",
+  "deepseek-v4-flash": "deepseek",
 };
 
 /** The refusal of a request whose history lacks reasoning the model needs back, or null when it has it all. */

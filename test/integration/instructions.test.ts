@@ -89,7 +89,7 @@ describe("what the model is told, in the extension host", function () {
     const chip = withChip.rules!;
     assert.deepEqual(chip.files.map((file) => file.source), ["AGENTS.md", "web/AGENTS.md", ".github/instructions/ts.instructions.md"]);
     const shown = await shownInstructions("TypeScript rule from the in-host test.");
-    assert.ok(shown.includes(`about ${chip.instructionTokens} tokens`), "the chip and the command give the same estimate");
+    assert.ok(shown.includes(` ${chip.instructionTokens} of instructions`), "the chip and the command give the same estimate");
     assert.ok(shown.includes(`| web/AGENTS.md | ${chip.files[1].tokens} |`), "and the same figure per file");
 
     const nested = chip.files[1].id;

@@ -51,7 +51,11 @@ describe("slash commands, in the extension host", function () {
   it("runs a workspace prompt file through /: its body goes in instructions with the arguments, and only its tools are offered", async () => {
     await fs.mkdir(path.join(root, ".github/prompts"), { recursive: true });
     await fs.writeFile(path.join(root, PROMPT_FILE), "---\ndescription: Review for security problems\ntools: [read_file]\nmode: ask\n---\nReview ${input:area} for security problems (in-host prompt file).\n");
+    // The person types `/`, as the menu opens (the webview tells the draft's command): the files are looked at
+    // again, so the new file is listed even when the watcher missed a folder created with its file.
+    api.handle({ type: "draftCommand", text: "/" });
     const listed = await waitForState(api, (state) => (state.slashCommands ?? []).some((command) => command.name === "security-review"), "the prompt file in the / menu");
+    api.handle({ type: "draftCommand", text: "" });
     const { promptTokens, ...view } = listed.slashCommands?.find((command) => command.name === "security-review") ?? { promptTokens: 0 };
     assert.deepEqual(view, { name: "security-review", description: "Review for security problems", argumentHint: "", origin: "workspace" });
     assert.ok((promptTokens ?? 0) > 10, "its prompt's size, for the context meter");

@@ -11,12 +11,16 @@ export interface CliRun {
   endedAt: number;
 }
 
-/** Runs the CLI as a user does: a separate process, with only PATH and the given variables in its environment, and `standardInput` piped in. */
-export function runCli(args: string[], environment: Record<string, string | undefined>, standardInput = ""): Promise<CliRun> {
+/**
+ * Runs the CLI as a user does: a separate process, with only PATH and the given variables in its environment, and
+ * `standardInput` piped in; in `cwd` (the repository unless given: the CLI's workspace for rules files).
+ */
+export function runCli(args: string[], environment: Record<string, string | undefined>, standardInput = "", cwd = path.resolve(__dirname, "../..")): Promise<CliRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--require", "tsx/cjs", cliEntry, ...args], {
+    // Resolved here: from another working directory `--require tsx/cjs` would not be found.
+    const child = spawn(process.execPath, ["--require", require.resolve("tsx/cjs"), cliEntry, ...args], {
       env: { PATH: process.env.PATH, ...environment },
-      cwd: path.resolve(__dirname, "../.."),
+      cwd,
     });
     // Standard input is a pipe that ends (empty unless given), as in a script: never a terminal.
     child.stdin.end(standardInput);

@@ -1,9 +1,11 @@
 // The whole Chat Completions path in a real VS Code (code-server), as a person meets it: a relay of the
-// emulator's `split` profile (a new-api relay whose chat-only models refuse /v1/responses) that does not say in
-// its model list which wire a model speaks, added through "Relay Chat: Add Relay…"; one of its chat-only models
+// emulator's `split` profile (a new-api relay whose chat-only models refuse /v1/responses, listed ["openai"] like
+// every other model, as new-api lists them), added through "Relay Chat: Add Relay…"; one of its chat-only models
 // picked in the composer and a message sent. The refusal offers "Use Chat Completions for this model"; one click
 // makes the answer arrive over /v1/chat/completions, the receipt says Chat Completions, and the picker marks the
-// model. Screenshots: test-results/ui/chat-completions-*.png.
+// model. Model settings… says the wire in use and forces either, and the next request goes there. The check-up's
+// finding for another chat-only model is confirmed from its report (a command link of the report view; VS Code's
+// Markdown preview runs none) and offered in the panel. Screenshots: test-results/ui/chat-completions-*.png.
 import * as assert from "node:assert/strict";
 import type { FrameLocator } from "playwright-core";
 import type { Workbench } from "./workbench";
@@ -20,6 +22,28 @@ const MODEL = "qwen-chat";
 async function postedPaths(): Promise<string[]> {
   const received = (await (await fetch(`${relayControl}/received`)).json()) as Array<{ method: string; path: string }>;
   return received.filter((request) => request.method === "POST").map((request) => request.path);
+}
+
+/** Another chat-only model of the split relay (chatOnlyModels.ts), for the check-up. */
+const CHECKED_MODEL = "gemini-chat";
+
+async function waitUntil(condition: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Model settings… for the panel's model: its protocol row says `inUse`; the row of `choose` is picked; the list comes back saying `then`. */
+async function forceProtocol(workbench: Workbench, rows: { inUse: string; choose: string; then: string }): Promise<void> {
+  const row = (text: string) => workbench.page.locator(".quick-input-list .monaco-list-row", { hasText: text }).first();
+  await workbench.runCommand("Relay Chat: Model Settings…");
+  await row(`Protocol: ${rows.inUse}`).click({ timeout: 30_000 });
+  await row(rows.choose).click({ timeout: 30_000 });
+  await row(`Protocol: ${rows.then}`).waitFor({ timeout: 30_000 });
+  await workbench.page.keyboard.press("Escape");
+  await workbench.page.locator(".quick-input-widget").waitFor({ state: "hidden" });
 }
 
 /** Remove Relay…, so the other suites see only the runner's relays (relays.test.ts counts them). */
@@ -64,7 +88,7 @@ async function removeRelay(workbench: Workbench): Promise<void> {
     // By its text: the option's value holds a NUL between relay and model, which a CSS selector cannot name.
     const option = picker.locator(`optgroup[label="${NAME}"] option`, { hasText: MODEL });
     await option.waitFor({ state: "attached", timeout: 30_000 });
-    assert.doesNotMatch((await option.textContent()) ?? "", /Chat Completions/, "the relay's list does not say the model is chat-only");
+    assert.doesNotMatch((await option.textContent()) ?? "", /Chat Completions/, 'the relay lists it ["openai"], as new-api does: that moves nothing');
     await picker.selectOption(`${NAME}\u0000${MODEL}`);
     await workbench().newChat();
     assert.match(await picker.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent ?? ""), new RegExp(`${MODEL} · ${NAME}`));
@@ -95,6 +119,51 @@ async function removeRelay(workbench: Workbench): Promise<void> {
     await message.press("Enter");
     await chat.getByText("You said: and again").first().waitFor({ timeout: 60_000 });
     assert.equal((await postedPaths()).at(-1), "/v1/chat/completions");
+  });
+
+  it("Model settings… says the wire in use and forces Responses, then Chat Completions: the next request goes there", async () => {
+    const picker = chat.locator(".composer-toolbar").getByRole("combobox", { name: "Model" });
+    const pickedLabel = () => picker.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent ?? "");
+    const message = chat.getByRole("textbox", { name: "Message" });
+
+    await forceProtocol(workbench(), { inUse: "Chat Completions (/v1/chat/completions)", choose: "/v1/responses", then: "Responses (/v1/responses)" });
+    // The setting is read again: the picker no longer marks the model.
+    await waitUntil(async () => !/Chat Completions/.test(await pickedLabel()), "the picker to drop the Chat Completions mark");
+    await workbench().screenshot("chat-completions-03-model-settings");
+    const before = (await postedPaths()).length;
+    await message.fill("over responses, as set");
+    await message.press("Enter");
+    await chat.getByRole("button", { name: "Use Chat Completions for this model" }).last().waitFor({ timeout: 60_000 });
+    assert.deepEqual((await postedPaths()).slice(before), ["/v1/responses"], "forced Responses: the request went to /v1/responses (which this model refuses)");
+
+    await forceProtocol(workbench(), { inUse: "Responses (/v1/responses)", choose: "/v1/chat/completions", then: "Chat Completions (/v1/chat/completions)" });
+    await waitUntil(async () => /Chat Completions/.test(await pickedLabel()), "the picker to mark the model again");
+    await message.fill("back on chat completions");
+    await message.press("Enter");
+    await chat.getByText("You said: back on chat completions").first().waitFor({ timeout: 60_000 });
+    assert.equal((await postedPaths()).at(-1), "/v1/chat/completions");
+  });
+
+  it("confirms the check-up's finding from its report (a command link the report view runs); the panel offers it too", async () => {
+    const picker = chat.locator(".composer-toolbar").getByRole("combobox", { name: "Model" });
+    await picker.selectOption(`${NAME}\u0000${CHECKED_MODEL}`);
+    await workbench().runCommand("Relay Chat: Check Relay Connection");
+    const relayRow = workbench().page.locator(".quick-input-list .monaco-list-row", { hasText: NAME }).first();
+    await relayRow.waitFor({ timeout: 10_000 });
+    await relayRow.click();
+    const report = workbench().editorWebview();
+    const confirm = report.getByRole("link", { name: "Use Chat Completions for this model" });
+    await confirm.waitFor({ timeout: 90_000 });
+    await chat.locator(".chat-completions-offer").getByText(`${CHECKED_MODEL} on ${NAME}`).waitFor({ timeout: 30_000 });
+    await workbench().screenshot("chat-completions-04-report");
+
+    await confirm.click();
+    await report.getByText(`${CHECKED_MODEL} on ${NAME} now uses Chat Completions`).waitFor({ timeout: 30_000 });
+    await chat.locator(".chat-completions-offer").waitFor({ state: "detached", timeout: 30_000 });
+    const option = picker.locator(`optgroup[label="${NAME}"] option`, { hasText: CHECKED_MODEL });
+    await waitUntil(async () => /Chat Completions/.test((await option.textContent()) ?? ""), "the picker to mark the confirmed model");
+    await workbench().screenshot("chat-completions-05-confirmed");
+    await workbench().page.locator(".tabs-container .tab", { hasText: "Relay Check" }).first().locator(".tab-actions .action-label").first().click({ force: true });
   });
 
   it("removes the relay again", async () => {

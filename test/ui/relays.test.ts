@@ -44,11 +44,11 @@ async function responsesPostsTo(controlUrl: string): Promise<number> {
     await dialog.getByText(/may bill each of them/).waitFor({ timeout: 30_000 });
     assert.equal(await responsesPostsTo(secondRelayControl), 0, "no check-up request before the person agreed");
     await dialog.getByRole("button", { name: "Check now" }).click();
-    // The check-up's report opens as a Markdown preview when it is done.
-    await workbench().page.locator(".tabs-container .tab", { hasText: "connection-check" }).first().waitFor({ timeout: 90_000 });
+    // The check-up's report opens in its own tab when it is done.
+    await workbench().page.locator(".tabs-container .tab", { hasText: "Relay Check" }).first().waitFor({ timeout: 90_000 });
     await workbench().screenshot("relays-01-check-up");
     // The report is a webview of its own: closed, so the chat is the only webview again.
-    const reportTab = workbench().page.locator(".tabs-container .tab", { hasText: "connection-check" }).first();
+    const reportTab = workbench().page.locator(".tabs-container .tab", { hasText: "Relay Check" }).first();
     await reportTab.hover();
     await reportTab.locator(".tab-actions .action-label").first().click();
     await reportTab.waitFor({ state: "detached" });

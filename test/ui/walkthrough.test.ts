@@ -40,7 +40,7 @@ describe("the Get Started walkthrough", function () {
 
     // The check-up's report opens over the walkthrough; back on its tab, Get Started shows the walkthrough, all steps done.
     await workbench().runCommand("Relay Chat: Check Relay Connection");
-    const report = workbench().page.locator(".tab", { hasText: "connection-check.md" });
+    const report = workbench().page.locator(".tab", { hasText: "Relay Check" });
     await report.waitFor({ timeout: 90_000 });
     // Its webview would cover the editor area the palette is opened from.
     await workbench().page.locator(".tab", { hasText: "Welcome" }).click();

@@ -85,8 +85,10 @@ export class Workbench {
     const page = context.pages()[0] ?? (await context.newPage());
     const address = new URL(environment.url);
     address.searchParams.set("folder", environment.folder);
-    await page.goto(address.toString());
-    await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
+    // The page's first load is the slowest step on a loaded machine (CI's 2 cores); the workbench check below
+    // is what the tests rely on, so loading gets as long as it does.
+    await page.goto(address.toString(), { timeout: 120_000 });
+    await page.locator(".monaco-workbench").waitFor({ timeout: 120_000 });
     return new Workbench(page, context, profile, environment);
   }
 
@@ -97,7 +99,7 @@ export class Workbench {
 
   /** Opens the Relay Chat view from the activity bar and waits for its message box (named `messageLabel`). */
   async openRelayChat(messageLabel = "Message"): Promise<FrameLocator> {
-    await this.activityBarEntry("Relay Chat").click();
+    await this.activityBarEntry("Relay Chat").click({ timeout: 120_000 });
     const chat = this.webview();
     await chat.getByRole("textbox", { name: messageLabel }).waitFor({ timeout: 60_000 });
     return chat;
@@ -155,8 +157,13 @@ export class Workbench {
 
   /** The document inside a webview view: VS Code nests it in two iframes. */
   webview(): FrameLocator {
-    // Relay Chat's own: the walkthrough's step media are webviews too.
-    return this.page.frameLocator('iframe.webview.ready[src*="extensionId=relay-chat.relay-chat"]').frameLocator("#active-frame");
+    // Relay Chat's own view: the walkthrough's step media and the check-up's report view are webviews too.
+    return this.page.frameLocator('iframe.webview.ready[src*="extensionId=relay-chat.relay-chat"][src*="purpose=webviewView"]').frameLocator("#active-frame");
+  }
+
+  /** The document inside Relay Chat's webview editor tab (the check-up's report view). */
+  editorWebview(): FrameLocator {
+    return this.page.frameLocator('iframe.webview.ready[src*="extensionId=relay-chat.relay-chat"]:not([src*="purpose="])').frameLocator("#active-frame");
   }
 
   /** Answers the open quick input (input box or password box) with `text` and Enter. */

@@ -81,7 +81,7 @@ describe("Chat Completions reader: strict about tool calls (issue 36 §4)", () =
     assert.equal(functionCallsOf(snapshot.output).length, MAX_TOOL_CALLS_PER_ANSWER);
     assert.equal(snapshot.refusedToolCalls, 10_000 - MAX_TOOL_CALLS_PER_ANSWER);
     const record = { purpose: "send", startedAt: 0, model: "m", streamed: true, maxOutputTokens: null, outcome: { kind: "completed" }, explanation: null, httpStatus: 200, requestId: null, responseId: null, usage: null, input: [], output: [], refusedToolCalls: snapshot.refusedToolCalls } satisfies RequestRecord;
-    assert.match(receiptOf(record).note ?? "", /The answer proposed 9936 more tool call\(s\) than the 64 Relay Chat takes from one answer: they were refused and not run\./);
+    assert.match(receiptOf(record).note ?? "", /The answer proposed 9936 more tool calls than the 64 Relay Chat takes from one answer: they were refused and not run\./);
   });
 
   it("files dropped from a Chat Completions request are counted and said", () => {
@@ -91,7 +91,7 @@ describe("Chat Completions reader: strict about tool calls (issue 36 §4)", () =
     const leftOut = leftOutOfWire(input, request, "chat");
     assert.deepEqual(leftOut, { chatPartsLeftOut: 1 });
     const record = { purpose: "send", startedAt: 0, model: "m", streamed: true, maxOutputTokens: null, outcome: { kind: "completed" }, explanation: null, httpStatus: 200, requestId: null, responseId: null, usage: null, input, output: [], protocol: "chat", ...leftOut } satisfies RequestRecord;
-    assert.match(receiptOf(record).note ?? "", /1 attached part\(s\) \(files\) were left out of what was sent: Chat Completions cannot carry them\./);
+    assert.match(receiptOf(record).note ?? "", /1 attached part \(a file\) was left out of what was sent: Chat Completions cannot carry it\./);
     assert.deepEqual(leftOutOfWire([userMessage("Hi")], buildResponseRequest({ model: "m", input: [userMessage("Hi")], stream: true }), "chat"), {});
   });
 

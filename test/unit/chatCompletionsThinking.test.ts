@@ -207,7 +207,7 @@ describe("thinking models over Chat Completions: reasoning kept and sent back (i
       const body = harness.postedBodies().pop() as { input: JsonObject[] };
       assert.ok(!body.input.some((item) => item.type === "reasoning"), "no reasoning item without encrypted content goes to /v1/responses");
       const view = turnViewOf(responses.conversation, turn, { streamingTurnId: null, liveText: null });
-      assert.match(view.receipts[0].note ?? "", /2 reasoning item\(s\) from Chat Completions answers were left out of what was sent: the Responses interface cannot carry them\./);
+      assert.match(view.receipts[0].note ?? "", /2 reasoning items from Chat Completions answers were left out of what was sent: the Responses interface cannot carry them\./);
       assert.deepEqual(requestSentFor(responses.conversation, turn.id, 0)?.body.input, body.input);
       // And back over Chat Completions: it goes again.
       const back = harness.newSession({ settings: { model: "deepseek-reasoner", protocol: "chat" }, conversation: responses.conversation });

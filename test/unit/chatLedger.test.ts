@@ -53,6 +53,7 @@ describe("chat request ledger", () => {
     assert.deepEqual(await harness.ledger.totalsFor("conv_other"), {
       requests: 0,
       requestsWithoutUsage: 0,
+      requestsWithUsage: 0,
       inputTokens: 0,
       cachedTokens: 0,
       outputTokens: 0,

@@ -105,6 +105,7 @@ describe("one rule for the totals", () => {
       cachedTokens: 0,
       outputTokens: 7,
       requestsWithoutUsage: ledgerTotals.requestsWithoutUsage,
+      requestsWithUsage: ledgerTotals.requestsWithUsage,
       cost: null,
       requestsWithoutCost: ledgerTotals.cost.requestsWithoutCost,
     });

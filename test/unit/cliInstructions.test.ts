@@ -1,27 +1,18 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startRelayEmulator } from "../emulator/server";
 import type { RelayEmulator } from "../emulator/server";
+import { runCli } from "../support/cliProcess";
 
 // `relay-chat ask` tells the model what the panel does: the base instruction with the working directory as
 // the workspace, --system TEXT, and the directory's rules files unless --no-rules. Run as a user does, a
 // separate process in the directory, against the emulator, which records the body.
 
 const KEY = "sk-cli-rules-key-0123456789abcdef";
-const cliEntry = path.resolve(__dirname, "../../src/cli/main.ts");
-
-function runCliIn(cwd: string, args: string[], baseUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--require", require.resolve("tsx/cjs"), cliEntry, ...args], { cwd, env: { PATH: process.env.PATH, RELAY_CHAT_API_KEY: KEY, RELAY_CHAT_BASE_URL: baseUrl } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function runCliIn(cwd: string, args: string[], baseUrl: string) {
+  return runCli(args, { RELAY_CHAT_API_KEY: KEY, RELAY_CHAT_BASE_URL: baseUrl }, "", cwd);
 }
 
 describe("CLI: what the model is told", function () {

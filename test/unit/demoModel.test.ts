@@ -14,6 +14,11 @@ import { createRunCommandTool } from "../../src/tools/runCommandTool";
 import { defineTool } from "../../src/tools/toolContract";
 import { ToolRegistry } from "../../src/tools/toolRegistry";
 import { composeMessage } from "../../src/panel/messageAttachments";
+import { IMAGE_TOKEN_ESTIMATE } from "../../src/chat/spendGuard";
+import { formatChanges } from "../../src/tools/workspaceContextText";
+import { turnViewOf } from "../../src/panel/turnView";
+import { buildResponseRequest, userMessage } from "../../src/relay/requestBuilder";
+import type { JsonObject } from "../../src/relay/types";
 import type { ChatHarness } from "../fixtures/chat/chatHarness";
 import { finishedTurn, startChatHarness } from "../fixtures/chat/chatHarness";
 
@@ -26,7 +31,8 @@ describe("the demo model", () => {
   let proposedEdits: unknown[];
 
   beforeEach(async () => {
-    harness = await startChatHarness();
+    // The demo relay as scripts/demo.mjs starts it: the scripted models and two Chat Completions only ones.
+    harness = await startChatHarness({ chatOnlyModels: ["deepseek-chat", "deepseek-v4-flash"] });
     folder = await mkdtemp(path.join(tmpdir(), "relay-chat-demo-"));
     await writeFile(path.join(folder, "README.md"), "# Demo project\n\nA small folder for trying Relay Chat.\n");
     await writeFile(path.join(folder, "hello.ts"), HELLO);
@@ -161,5 +167,93 @@ describe("the demo model", () => {
     assert.deepEqual(approvals, [], "no tool is proposed for an image question");
     const answer = answerTextOf(turn);
     assert.match(answer, /one image[\s\S]*What does this error say\?[\s\S]*a PNG image, 1 × 1 pixels/);
+  });
+
+  it("bills a pasted screenshot by its size, near the panel's estimate per image, not by the characters of its data", async () => {
+    // A 1400 × 900 PNG of some 90 KB (its header, then bytes no reader looks at): 90 KB of base64 is 30,000 "tokens" as text.
+    const header = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
+    const size = Buffer.alloc(8);
+    size.writeUInt32BE(1400, 0);
+    size.writeUInt32BE(900, 4);
+    const png = Buffer.concat([header, size, Buffer.from("0806000000", "hex"), Buffer.alloc(4), Buffer.alloc(90_000, 7)]).toString("base64");
+    const session = harness.newSession({ settings: { model: "demo" }, tools: demoTools("approve") });
+    const turn = finishedTurn(await session.send("What does this error say?", { images: [{ mediaType: "image/png", data: png }] }));
+    assert.match(answerTextOf(turn), /a PNG image, 1400 × 900 pixels/);
+    const billed = turn.requests[0]?.usage?.input_tokens ?? assert.fail("usage");
+    // OpenAI's count for 1400 × 900 at high detail: scaled to 1195 × 768, six 512-pixel tiles: 85 + 6 × 170.
+    assert.equal(harness.emulator.usageLog.at(-1)?.inputTokens, billed);
+    assert.ok(billed > 1105 && billed < 2 * IMAGE_TOKEN_ESTIMATE + 600, `billed ${billed} input tokens for one image and a short question`);
+  });
+
+  it("/review file=hello.ts (the demo's prompt file) reads hello.ts and reviews it, changing nothing", async () => {
+    const session = harness.newSession({ settings: { model: "demo" }, tools: demoTools("approve") });
+    const turn = finishedTurn(await session.send("/review file=hello.ts"));
+    assert.deepEqual(approvals, [{ name: "read_file", args: { path: "hello.ts" } }]);
+    assert.deepEqual(proposedEdits, []);
+    assert.match(answerTextOf(turn), /^Review of `hello\.ts` \(3 lines\):[\s\S]*Line 1: `greet`[\s\S]*I changed no files\.$/);
+  });
+
+  it("/commit: answers with a commit message for the staged diff it is sent, not with its help text", async () => {
+    const diff = "diff --git a/hello.ts b/hello.ts\nindex 1111111..2222222 100644\n--- a/hello.ts\n+++ b/hello.ts\n@@ -1,3 +1,7 @@\n export function greet(name: string): string {\n   return `Hello, ${name}!`;\n }\n+\n+export function farewell(name: string): string {\n+  return `Goodbye, ${name}!`;\n+}\n";
+    const session = harness.newSession({ settings: { model: "demo" } });
+    const turn = finishedTurn(await session.send(composeMessage("/commit", [{ kind: "file", label: "Staged changes of demo-workspace", text: diff, language: "diff" }])));
+    assert.equal(answerTextOf(turn), "Add farewell() to hello.ts\n\n- hello.ts: 4 lines added, 0 removed");
+  });
+
+  it("asked about the #Changes it was given, says which files changed and how, and offers /commit", async () => {
+    const staged = "diff --git a/hello.ts b/hello.ts\nindex 1111111..2222222 100644\n--- a/hello.ts\n+++ b/hello.ts\n@@ -1,3 +1,7 @@\n export function greet(name: string): string {\n   return `Hello, ${name}!`;\n }\n+\n+export function farewell(name: string): string {\n+  return `Goodbye, ${name}!`;\n+}\n";
+    const changes = formatChanges({ staged, unstaged: "", untracked: ["notes.md"] });
+    const session = harness.newSession({ settings: { model: "demo" }, tools: demoTools("approve") });
+    const turn = finishedTurn(await session.send(composeMessage("What did I change?", [{ kind: "changes", label: "Changes", text: changes.text, language: "diff" }])));
+    assert.deepEqual(approvals, [], "the attached changes are enough: no tool is proposed");
+    assert.equal(
+      answerTextOf(turn),
+      "You attached the working tree's changes:\n\n- `hello.ts` (staged): 4 lines added, 0 removed; it adds `farewell()`.\n- `notes.md` (untracked)\n\nSend `/commit` and I will write the commit message for the staged part.",
+    );
+  });
+
+  it("the reasoning models repeat what was typed and name attachments, never the attachment markup", async () => {
+    const attached = composeMessage("Why is this slow?", [{ kind: "file", label: "hello.ts", text: HELLO, language: "ts" }]);
+    for (const model of ["reasoning", "thinker"]) {
+      const session = harness.newSession({ settings: { model } });
+      const answer = answerTextOf(finishedTurn(await session.send(attached)));
+      assert.match(answer, /Why is this slow\? \(with `hello\.ts` attached\)$/, model);
+      assert.doesNotMatch(answer, /<attachment|```/, model);
+    }
+  });
+
+  it("the demo's thinking model (deepseek-v4-flash over Chat Completions) reasons, reads the file after approval and explains it, its reasoning sent back", async () => {
+    const session = harness.newSession({ settings: { model: "deepseek-v4-flash", protocol: "chat" }, tools: demoTools("approve") });
+    const turn = finishedTurn(await session.send("Explain hello.ts"));
+    assert.equal(turn.outcome.kind, "completed", turn.notice ?? "");
+    assert.deepEqual(approvals, [{ name: "read_file", args: { path: "hello.ts" } }]);
+    assert.match(answerTextOf(turn), /I read `hello\.ts`.*function `greet`/s);
+    const view = turnViewOf(session.conversation, turn, { streamingTurnId: null, liveText: null });
+    assert.deepEqual(view.reasoningSummaries, ['The user wrote "Explain hello.ts"; a tool can help with that.', "The tool answered; I will say what it returned."]);
+    // Both requests over Chat Completions; the follow-up carries the reasoning back on the tool-call message, or
+    // the relay would refuse it as DeepSeek V4 does (HTTP 400).
+    const posts = harness.emulator.received.filter((request) => request.method === "POST");
+    assert.deepEqual(posts.map((request) => request.path), ["/v1/chat/completions", "/v1/chat/completions"]);
+    const sentBack = ((posts[1]?.body as JsonObject).messages as JsonObject[]).find((message) => message.role === "assistant");
+    assert.equal(sentBack?.reasoning_content, view.reasoningSummaries[0]);
+  });
+
+  it("the demo's thinking model refuses a follow-up whose tool-call message lost its reasoning, as DeepSeek V4 does", async () => {
+    const history = [
+      userMessage("Explain hello.ts"),
+      { type: "function_call" as const, call_id: "call_lost", name: "read_file", arguments: '{"path":"hello.ts"}' },
+      { type: "function_call_output" as const, call_id: "call_lost", output: HELLO },
+    ];
+    const result = await harness.client.send(buildResponseRequest({ model: "deepseek-v4-flash", input: history, stream: true }), { protocol: "chat" });
+    assert.equal(result.httpStatus, 400);
+    assert.match(result.outcome.kind === "http_error" ? result.outcome.message : "", /The `reasoning_content` in the thinking mode must be passed back to the API\./);
+  });
+
+  it("the demo's thinking model answers a greeting without a tool, saying so in its reasoning", async () => {
+    const session = harness.newSession({ settings: { model: "deepseek-v4-flash", protocol: "chat" }, tools: demoTools("approve") });
+    const turn = finishedTurn(await session.send("Hello!"));
+    assert.deepEqual(approvals, []);
+    assert.match(answerTextOf(turn), /demo model/);
+    assert.deepEqual(turnViewOf(session.conversation, turn, { streamingTurnId: null, liveText: null }).reasoningSummaries, ['The user wrote "Hello!"; I can answer that directly.']);
   });
 });

@@ -85,7 +85,7 @@ describe("relay emulator profiles", () => {
       const list = (await (await fetch(`${emulator.baseUrl}/v1/models`, { headers: { authorization: `Bearer ${emulator.defaultKey}` } })).json()) as { success: boolean; data: Array<{ id: string; supported_endpoint_types: string[] }> };
       assert.equal(list.success, true);
       assert.deepEqual(list.data.map((model) => model.id), ["echo"]);
-      assert.ok(list.data[0].supported_endpoint_types.includes("openai-response"));
+      assert.deepEqual(list.data[0].supported_endpoint_types, ["openai"], "as new-api lists a default channel's model, whose /v1/responses works");
 
       const client = new RelayClient({ baseUrl: emulator.baseUrl, apiKey: emulator.defaultKey });
       assert.equal((await client.listModels()).ok, true, "the client reads new-api's list");

@@ -62,9 +62,8 @@ describe("Prompt files and slash commands", () => {
   it("lists the built-ins first, then workspace prompt files, then the person's, a name taken once", () => {
     const workspace = parsePromptFile("review.prompt.md", "Workspace review", "workspace", ".github/prompts/review.prompt.md");
     const user = parsePromptFile("review.prompt.md", "My review", "user", "user prompts/review.prompt.md");
-    const shadowing = parsePromptFile("fix.prompt.md", "Not the built-in", "workspace", ".github/prompts/fix.prompt.md");
     const mine = parsePromptFile("standup.prompt.md", "Standup notes", "user", "user prompts/standup.prompt.md");
-    const commands = slashCommands([user!, shadowing!, mine!, workspace!]);
+    const commands = slashCommands([user!, mine!, workspace!]);
     assert.deepEqual(
       commands.map((command) => `${command.origin}:${command.name}`),
       ["builtin:new", "builtin:compact", "builtin:plan", "builtin:explain", "builtin:fix", "builtin:tests", "builtin:commit", "workspace:review", "user:standup"],
@@ -72,6 +71,31 @@ describe("Prompt files and slash commands", () => {
     assert.equal(commands.find((command) => command.name === "fix")?.prompt, BUILTIN_PROMPTS.fix);
     assert.equal(commands.find((command) => command.name === "plan")?.mode, "plan");
     assert.deepEqual(commands.find((command) => command.name === "commit")?.tools, []);
+  });
+
+  it("lets a workspace fix.prompt.md stand in for the built-in /fix, saying so, and names a file the panel's own commands leave unused", () => {
+    const fix = parsePromptFile("fix.prompt.md", "---\ndescription: Fix it our way\n---\nFix it the way this project fixes things.", "workspace", ".github/prompts/fix.prompt.md")!;
+    const myFix = parsePromptFile("fix.prompt.md", "My own fix.", "user", "~user/fix.prompt.md")!;
+    const tests = parsePromptFile("Tests.prompt.md", "Our tests.", "user", "~user/Tests.prompt.md")!;
+    const commit = parsePromptFile("commit.prompt.md", "Our commit messages.", "workspace", ".github/prompts/commit.prompt.md")!;
+    const plan = parsePromptFile("plan.prompt.md", "Our plans.", "workspace", ".github/prompts/plan.prompt.md")!;
+    const commands = slashCommands([myFix, fix, tests, commit, plan]);
+    assert.deepEqual(
+      commands.map((command) => `${command.origin}:${command.name}`),
+      ["builtin:new", "builtin:compact", "builtin:plan", "builtin:explain", "workspace:fix", "user:Tests", "builtin:commit"],
+      "in the built-in's place, the workspace's before the person's",
+    );
+    const found = findSlashCommand("/fix the login", commands);
+    assert.equal(found?.command.prompt, "Fix it the way this project fixes things.");
+    assert.equal(found?.command.replacesBuiltin, true);
+    assert.equal(found?.command.description, "Fix it our way");
+    assert.equal(commandPrompt(found!.command, found!.args).source, ".github/prompts/fix.prompt.md", "What the model is told names the file");
+    assert.equal(commands.find((command) => command.name === "Tests")?.description, "Write tests", "a file without a description keeps the built-in's");
+    const keptCommit = commands.find((command) => command.name === "commit")!;
+    assert.equal(keptCommit.origin, "builtin");
+    assert.equal(keptCommit.ignoredFile, ".github/prompts/commit.prompt.md");
+    assert.equal(commands.find((command) => command.name === "plan")?.ignoredFile, ".github/prompts/plan.prompt.md", "/plan switches the mode: it stays the panel's");
+    assert.equal(commands.find((command) => command.name === "explain")?.ignoredFile, undefined);
   });
 
   it("finds the command a message starts with and its arguments; an unknown /word or a / later in the text is plain text", () => {

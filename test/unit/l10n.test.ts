@@ -50,6 +50,11 @@ describe("localization", () => {
     }
   });
 
+  it("says counts in words that fit the count: no string hedges with (s) (\"1 file(s) to review\")", () => {
+    const hedged = Object.keys(readJson("l10n/bundle.l10n.json")).filter((english) => /\w\(s\)/.test(english));
+    assert.deepEqual(hedged, [], "write the one and the many forms, chosen by the count");
+  });
+
   it("would catch a missing translation, a lost placeholder and a stale entry (the check can fail)", () => {
     const source = { Send: "Send", "{0} requests": "{0} requests" };
     assert.deepEqual(translationProblems(source, { Send: "发送", "{0} requests": "{0} 个请求" }), []);

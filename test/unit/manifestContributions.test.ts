@@ -95,10 +95,11 @@ describe("manifest contributions", () => {
     assert.ok(gaps.some((gap) => gap.startsWith("view relayChat.chatView: no localizable description")), gaps.join("\n"));
   });
 
-  it("binds keys only to its own commands, and none of VS Code's default keys on Linux, Windows or macOS", () => {
+  it("binds keys only to its own commands (or its own views' focus commands, which VS Code makes), and none of VS Code's default keys on Linux, Windows or macOS", () => {
     const defaults = (readJson("test/fixtures/reference/vscodeDefaultKeybindings.json") as { keys: Record<"linux" | "windows" | "macos", string[]> }).keys;
     const taken = (platform: keyof typeof defaults) => new Set(defaults[platform].map(normalizedChord));
-    const commands = new Set(manifest.contributes.commands.map((command) => command.command));
+    const viewFocusCommands = Object.values(manifest.contributes.views).flatMap((views) => views.map((view) => `${view.id}.focus`));
+    const commands = new Set([...manifest.contributes.commands.map((command) => command.command), ...viewFocusCommands]);
     assert.ok(manifest.contributes.keybindings.length >= 2);
     for (const binding of manifest.contributes.keybindings) {
       assert.ok(commands.has(binding.command), `${binding.command} is a contributed command`);
@@ -140,6 +141,11 @@ describe("manifest contributions", () => {
       assert.ok(fs.existsSync(path.join(root, file)), `${file} exists`);
       assert.ok(packaged(file), `${file} is packaged`);
     }
+    // Every bundle the build writes is loaded at run time (the extension, the checkpoint helper thread beside it,
+    // the webview and its highlighter), except the CLI, which is published on its own.
+    const bundles = [...fs.readFileSync(path.join(root, "scripts", "build.mjs"), "utf8").matchAll(/outfile: "([^"]+)"/g)].map((match) => match[1]!);
+    assert.ok(bundles.includes("dist/checkpointWorker.js"), "the build writes the checkpoint helper's bundle");
+    for (const bundle of bundles.filter((file) => file !== "dist/cli.js")) assert.ok(packaged(bundle), `${bundle} (built by scripts/build.mjs) is packaged`);
     // The extension page shows the README alone: the docs/ pages and the pictures only they show would be dead weight.
     const docsOnly = docsPages.flatMap((page) => [page.file, ...imagesShown(page).map(({ file }) => `docs/images/${file}`)]).filter((file) => !readmeImages.includes(file));
     assert.ok(docsOnly.length > 0);

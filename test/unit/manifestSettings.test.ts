@@ -51,3 +51,18 @@ describe("the active editor's file as context", () => {
     assert.equal(setting.scope, undefined, "window scope: a workspace may turn it off");
   });
 });
+
+describe("your instructions in the Settings UI", () => {
+  // VS Code draws a multilineText setting as a box that grows a line with each Enter (empty, it is one line
+  // high), a plain string as a one-line field where Enter does nothing: instructions are often several lines.
+  it("relayChat.instructions is edited as multi-line text, and its description says Enter starts a new line", () => {
+    const setting = settings["relayChat.instructions"] as SettingContribution & { editPresentation?: string; markdownDescription?: string };
+    assert.ok(setting, "contributed");
+    assert.equal(setting.editPresentation, "multilineText");
+    const key = /^%(.+)%$/.exec(setting.markdownDescription ?? "")?.[1] ?? "";
+    for (const file of ["package.nls.json", "package.nls.zh-cn.json"]) {
+      const strings = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", file), "utf8")) as Record<string, string>;
+      assert.match(strings[key] ?? "", /Enter/, `${file}: ${key}`);
+    }
+  });
+});

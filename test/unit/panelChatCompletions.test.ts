@@ -6,8 +6,9 @@ import type { PanelHostHarness } from "../fixtures/panel/panelHostHarness";
 import { startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
 
 // The panel against a relay whose models split between the wires (the emulator's split profile): a model set to
-// Chat Completions in relayChat.modelSettings, or listed by the relay as chat-only, is sent there, with tools,
-// approval, cost and history exactly as on the Responses interface; the conversation moves between the two.
+// Chat Completions in relayChat.modelSettings (by the person, or confirmed after a refusal) is sent there, with
+// tools, approval, cost and history exactly as on the Responses interface; the conversation moves between the two.
+// A relay's model list never moves a model: new-api lists "openai" for models whose /v1/responses works.
 
 const lastTurn = (state: PanelState) => state.turns[state.turns.length - 1];
 const settled = (state: PanelState) => !state.busy && state.turns.length > 0 && lastTurn(state).outcome !== "in_progress";
@@ -66,13 +67,13 @@ describe("panel: models on Chat Completions", () => {
     assert.deepEqual(rows.map((row) => row.requestId).filter((id) => id !== null && sent.includes(id)).length, 2, JSON.stringify(rows));
   });
 
-  it("uses the relay's list (supported_endpoint_types) before anything fails, and the conversation moves between the wires with its history", async () => {
-    harness = await startPanelHostHarness({ emulator: { profile: "split" }, settings: { model: "echo" } });
+  it("sends a model the person set to chat over Chat Completions, the others over Responses, and the conversation moves between the wires with its history", async () => {
+    harness = await startPanelHostHarness({ emulator: { profile: "split" }, settings: { model: "echo", modelSettings: [{ relay: "emulator", model: "qwen-chat", protocol: "chat" }] } });
     const { controller } = harness;
     controller.handle({ type: "ready" });
     controller.handle({ type: "refreshModels" });
-    await harness.waitFor((state) => state.relayModels[0]?.chatModels?.includes("qwen-chat") === true, "the chat-only models named in the picker");
-    assert.ok(!harness.controller.state().relayModels[0].chatModels?.includes("echo"));
+    await harness.waitFor((state) => state.relayModels[0]?.models.length > 0, "the model list");
+    assert.deepEqual(harness.controller.state().relayModels[0].chatModels, ["qwen-chat"], "the picker names the model set to chat, and only it (the list shows the others like it)");
     controller.handle({ type: "send", text: "first on responses" });
     await harness.waitFor(settled, "the first answer");
     controller.handle({ type: "selectModel", model: "qwen-chat" });
@@ -96,6 +97,48 @@ describe("panel: models on Chat Completions", () => {
     assert.equal(lastTurn(state).receipts[0].protocol, undefined);
     assert.equal(state.turns[1].receipts[0].protocol, "chat");
   });
+});
+
+describe("panel: what a new-api model list says about the wire", () => {
+  let harness: PanelHostHarness;
+  afterEach(async () => harness?.close());
+
+  const posts = () => harness.emulator.received.filter((request) => request.method === "POST");
+
+  // new-api (common/endpoint_type.go GetEndpointTypesByChannelType): ["openai"] for a default channel's model (its
+  // /v1/responses works), ["openai-response"] for a Responses-only model, an Anthropic channel's type plus "openai";
+  // one-api lists none. None of them moves a model to Chat Completions: only the person's setting does.
+  const lists: Array<{ name: string; emulator: { profile: "new-api"; endpointTypes?: Record<string, string[]>; listsEndpointTypes?: boolean } }> = [
+    { name: '["openai"]', emulator: { profile: "new-api" } },
+    { name: '["openai-response"]', emulator: { profile: "new-api", endpointTypes: { echo: ["openai-response"] } } },
+    { name: '["anthropic", "openai"]', emulator: { profile: "new-api", endpointTypes: { echo: ["anthropic", "openai"] } } },
+    { name: "no supported_endpoint_types", emulator: { profile: "new-api", listsEndpointTypes: false } },
+  ];
+  const settings: Array<{ name: string; protocol?: "chat" | "responses"; path: string }> = [
+    { name: "no setting", path: "/v1/responses" },
+    { name: 'the person\'s "chat"', protocol: "chat", path: "/v1/chat/completions" },
+    { name: 'the person\'s "responses"', protocol: "responses", path: "/v1/responses" },
+  ];
+  for (const list of lists) {
+    for (const setting of settings) {
+      it(`listed ${list.name}, ${setting.name}: ${setting.path}`, async () => {
+        harness = await startPanelHostHarness({
+          emulator: list.emulator,
+          settings: { model: "echo", ...(setting.protocol ? { modelSettings: [{ relay: "emulator", model: "echo", protocol: setting.protocol }] } : {}) },
+        });
+        const { controller } = harness;
+        controller.handle({ type: "ready" });
+        controller.handle({ type: "refreshModels" });
+        const listed = await harness.waitFor((state) => state.relayModels[0]?.models.includes("echo") === true, "the model list");
+        assert.deepEqual(listed.relayModels[0].chatModels ?? [], setting.protocol === "chat" ? ["echo"] : [], "what the picker says goes over Chat Completions");
+        controller.handle({ type: "send", text: "which wire?" });
+        const state = await harness.waitFor(settled, "the answer");
+        assert.equal(lastTurn(state).outcome, "completed");
+        assert.deepEqual(posts().map((request) => request.path), [setting.path]);
+        assert.equal(lastTurn(state).receipts[0].protocol, setting.protocol === "chat" ? "chat" : undefined, "the receipt says the wire used");
+      });
+    }
+  }
 });
 
 describe("panel: the offer to use Chat Completions after a refusal", () => {
@@ -126,6 +169,26 @@ describe("panel: the offer to use Chat Completions after a refusal", () => {
     controller.handle({ type: "send", text: "and again" });
     await harness.waitFor((state) => state.turns.length === 2 && settled(state), "the next message");
     assert.equal(posts().at(-1), "/v1/chat/completions", "the choice holds for the next message");
+    // Model settings… forces Responses: the saved setting, read again, wins over what was confirmed in this panel.
+    harness.settings.modelSettings = [{ relay: "emulator", model: "gemini-chat", protocol: "responses" }];
+    controller.handle({ type: "send", text: "over responses now" });
+    await harness.waitFor((state) => state.turns.length === 3 && settled(state), "the message after forcing Responses");
+    assert.equal(posts().at(-1), "/v1/responses", "the person's later choice takes effect");
+  });
+
+  it("carries the check-up's finding while it waits: its button runs the confirmation, and it goes once confirmed", async () => {
+    let finding: { relay: string; model: string } | null = { relay: "emulator", model: "deepseek-chat" };
+    harness = await startPanelHostHarness({ emulator: { profile: "split" }, events: { chatCompletionsFinding: () => finding } });
+    const { controller } = harness;
+    controller.handle({ type: "ready" });
+    await harness.waitFor((state) => state.chatCompletionsOffer?.model === "deepseek-chat", "the offer");
+    controller.handle({ type: "fix", action: "confirmChatCompletions" });
+    await harness.waitFor(() => harness.editor.fixesRun.length === 1, "the confirmation");
+    assert.deepEqual(harness.editor.fixesRun, [{ action: "confirmChatCompletions" }]);
+    finding = null;
+    controller.fieldsChanged();
+    await harness.waitFor((state) => state.chatCompletionsOffer === null, "the offer gone");
+    assert.deepEqual(harness.emulator.received.filter((request) => request.method === "POST"), [], "nothing sent");
   });
 
   it("any other failure (here a 400 about a parameter) offers no switch", async () => {

@@ -226,7 +226,7 @@ describe("panel controller (Node, relay emulator)", function () {
     conversationUi.exportPath = "/exports/chat.json";
     controller.handle({ type: "exportConversation", conversationId: id });
     await harness.waitFor(() => conversationUi.written.size === 1, "the export");
-    assert.deepEqual(conversationUi.suggestedNames, ["Renamed_ a_b_"]);
+    assert.deepEqual(conversationUi.suggestedNames, ["Renamed_ a_b"]);
     const exported = conversationUi.written.get("/exports/chat.json")!;
     assert.equal(JSON.parse(exported).title, "Renamed: a/b?", "a .json target exports JSON");
     assert.ok(!exported.includes(harness.emulator.defaultKey), "the key is redacted from the export");

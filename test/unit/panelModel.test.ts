@@ -52,7 +52,11 @@ describe("panel view model", () => {
     conversation.activeTurnId = "t1";
     const [view] = turnViewsOf(conversation, { streamingTurnId: "t1", liveText: "" });
     assert.deepEqual(view.receipts.map((receipt) => receipt.requestId), ["req_1"], "no receipt before a request ends");
-    assert.match(view.receipts[0].note ?? "", /left out 2 streamed item\(s\); Relay Chat kept them/);
+    assert.match(view.receipts[0].note ?? "", /left out 2 streamed items; Relay Chat kept them/);
+    const single: Conversation = createConversation("c2", "echo", 1);
+    single.turns.push(turn("t1", null, { requests: [request({ omittedStreamedItems: 1 })] }));
+    single.activeTurnId = "t1";
+    assert.match(turnViewsOf(single, { streamingTurnId: null, liveText: null })[0].receipts[0].note ?? "", /left out 1 streamed item; Relay Chat kept it from/, "one item, in the singular");
   });
 
   it("gives a refused turn its refusal, and notes in the receipt the events that could not be read", () => {
@@ -62,7 +66,7 @@ describe("panel view model", () => {
     conversation.activeTurnId = "t1";
     const [view] = turnViewsOf(conversation, { streamingTurnId: null, liveText: null });
     assert.deepEqual([view.answerText, view.refusal, view.outcome], ["", "I can't help with that.", "completed"]);
-    assert.match(view.receipts[0].note ?? "", /3 event\(s\) from the relay could not be read: the answer may be missing text/);
+    assert.match(view.receipts[0].note ?? "", /3 events from the relay could not be read: the answer may be missing text/);
   });
 
   it("shows answer text, reasoning as a note, unknown kinds listed, and one receipt per request", () => {

@@ -1,8 +1,5 @@
 import assert from "node:assert/strict";
-import type { RequestInstructions } from "../../src/chat/chatSettings";
 import { conversationToMarkdown } from "../../src/chat/exportMarkdown";
-import { assembleInstructions, sentSources } from "../../src/instructions/assembleInstructions";
-import type { PlanInputs } from "../../src/panel/chatControllerOptions";
 import type { PanelState } from "../../src/panel/protocol";
 import type { JsonObject } from "../../src/relay/types";
 import { createApprovalGate } from "../../src/tools/approvalGate";
@@ -15,7 +12,7 @@ import { ToolRegistry } from "../../src/tools/toolRegistry";
 import { createUpdateTasksTool } from "../../src/tools/updateTasksTool";
 import type { ChatTools } from "../../src/chat/toolRound";
 import type { PanelHostHarness } from "../fixtures/panel/panelHostHarness";
-import { startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
+import { panelAssembly, startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
 
 // Plan mode through the panel's controller against the relay emulator, which records every request: a Plan
 // message offers read-only tools only and tells the model to propose a plan; "Act on this plan" switches to
@@ -39,11 +36,8 @@ function panelTools(asked: string[]) {
   };
 }
 
-/** As src/host/panelInstructions.ts assembles it, without the editor's environment. */
-function instructions({ toolNames, plan }: { toolNames: string[]; plan?: PlanInputs }): RequestInstructions {
-  const assembled = assembleInstructions({ environment: { os: "Linux", shell: "bash", workspaceFolders: ["app"], date: "2026-11-27", locale: "en", tools: toolNames }, mode: plan?.mode, tasks: plan?.tasks });
-  return { text: assembled.text, tokens: assembled.tokens, sources: sentSources(assembled), hash: assembled.hash };
-}
+/** The panel's assembly, as src/host/panelInstructions.ts feeds it, without the editor's environment. */
+const instructions = panelAssembly();
 
 const lastTurn = (state: PanelState) => state.turns[state.turns.length - 1];
 const settledTurns = (count: number) => (state: PanelState) => !state.busy && state.turns.length === count && lastTurn(state)?.outcome !== "in_progress";
@@ -137,6 +131,18 @@ describe("panel: Plan mode and the task list (Node, relay emulator)", function (
     assert.ok(reopened.ok);
     assert.equal(reopened.ok && reopened.conversation.mode, "plan");
     assert.deepEqual(reopened.ok && reopened.conversation.tasks, edited.tasks);
+  });
+
+  it("Act on this plan after the person removed a step: the request carries the list without it, and the step stays removed", async () => {
+    const { controller } = harness;
+    const { edited } = await planThenEditTasks();
+    controller.handle({ type: "actOnPlan", turnId: lastTurn(edited).id });
+    const acted = await harness.waitFor(settledTurns(2), "the plan carried out");
+    const actRequest = bodies().find((body) => JSON.stringify(body.input).includes("Carry out the plan above.")) ?? assert.fail("the Act request");
+    assert.match(String(actRequest.instructions), /1\/2 done[\s\S]*- \[x\] Read the files involved\n- \[ \] Propose the change for review$/);
+    assert.equal(String(actRequest.instructions).includes("Run the tests"), false);
+    assert.deepEqual(acted.tasks, [{ text: "Read the files involved", status: "done" }, { text: "Propose the change for review", status: "done" }], "the removed step is not put back");
+    assert.match(lastTurn(acted).answerText, /^All 2 steps of the plan are ticked[\s\S]*changed no files, so there is nothing to review/);
   });
 
   it("marks the Plan message in the Markdown and JSON exports and ends them with the task list as it stands", async () => {

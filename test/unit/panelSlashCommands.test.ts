@@ -1,14 +1,12 @@
-import type { PlanInputs } from "../../src/panel/chatControllerOptions";
 import { planModeText } from "../../src/instructions/planInstructions";
 import assert from "node:assert/strict";
-import { assembleInstructions, sentSources } from "../../src/instructions/assembleInstructions";
-import type { CommandPrompt, SlashCommand } from "../../src/instructions/slashCommands";
+import type { SlashCommand } from "../../src/instructions/slashCommands";
 import { BUILTIN_PROMPTS, slashCommands } from "../../src/instructions/slashCommands";
 import { parsePromptFile } from "../../src/instructions/promptFiles";
 import type { PanelState } from "../../src/panel/protocol";
 import type { SlashCommandSource } from "../../src/panel/slashCommandRunner";
 import type { PanelHostHarness, PanelHostHarnessOptions } from "../fixtures/panel/panelHostHarness";
-import { startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
+import { panelAssembly, startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
 
 // Messages that start with a slash command, through the panel's controller on Node against the relay
 // emulator: /new and /compact are the panel's actions, a prompt goes in the request's instructions for that
@@ -16,8 +14,6 @@ import { startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
 
 const lastTurn = (state: PanelState) => state.turns[state.turns.length - 1];
 const settled = (count: number) => (state: PanelState) => !state.busy && state.turns.length === count && lastTurn(state).outcome !== "in_progress";
-
-const environment = { os: "Linux", shell: "/bin/bash", workspaceFolders: ["app"], date: "2026-11-26", locale: "en", tools: [] };
 
 function source(commands: SlashCommand[]): SlashCommandSource {
   return { commands: () => commands, fresh: async () => commands, listen: () => undefined };
@@ -28,10 +24,7 @@ const weatherOnly = parsePromptFile("weather.prompt.md", "---\ndescription: Weat
 function slashOptions(extra: PanelHostHarnessOptions["slash"] = {}): PanelHostHarnessOptions["slash"] {
   return {
     slashCommands: source(slashCommands([weatherOnly])),
-    instructions: ({ toolNames, command, plan }: { toolNames: string[]; command?: CommandPrompt | null; plan?: PlanInputs }) => {
-      const assembled = assembleInstructions({ environment: { ...environment, tools: toolNames }, commandPrompt: command, mode: plan?.mode, tasks: plan?.tasks });
-      return { text: assembled.text, tokens: assembled.tokens, sources: sentSources(assembled), hash: assembled.hash };
-    },
+    instructions: panelAssembly(),
     ...extra,
   };
 }
@@ -58,6 +51,33 @@ describe("panel slash commands (Node, relay emulator)", function () {
     const names = (harness.controller.state().slashCommands ?? []).map((command) => `${command.origin}:${command.name}`);
     assert.deepEqual(names, ["builtin:new", "builtin:compact", "builtin:plan", "builtin:explain", "builtin:fix", "builtin:tests", "builtin:commit", "workspace:weather"]);
     assert.equal(harness.controller.state().slashCommands?.[7]?.description, "Weather report");
+  });
+
+  it("looks at the prompt files again when the person starts typing a command, and lists what it finds", async () => {
+    // A watcher can miss a folder created with its files (mkdir -p, a checkout): the / menu looks again when it opens.
+    let onDisk = slashCommands([]);
+    let looked = 0;
+    const listeners: Array<() => void> = [];
+    const watched: SlashCommandSource = {
+      commands: () => onDisk,
+      fresh: async () => onDisk,
+      listen: (changed) => void listeners.push(changed),
+      lookAgain: () => {
+        looked += 1;
+        onDisk = slashCommands([weatherOnly]);
+        for (const changed of listeners) changed();
+      },
+    };
+    harness = await startPanelHostHarness({ slash: slashOptions({ slashCommands: watched }) });
+    const { controller } = harness;
+    assert.equal(controller.state().slashCommands?.some((command) => command.name === "weather"), false);
+    controller.handle({ type: "draftCommand", text: "/" });
+    await harness.waitFor((state) => (state.slashCommands ?? []).some((command) => command.name === "weather"), "the prompt file found on looking again");
+    controller.handle({ type: "draftCommand", text: "/wea" });
+    assert.equal(looked, 1, "once per command typed, not per key");
+    controller.handle({ type: "draftCommand", text: "" });
+    controller.handle({ type: "draftCommand", text: "/" });
+    assert.equal(looked, 2);
   });
 
   it("sends a prompt file's text in instructions with that message only, and offers only its tools then", async () => {
@@ -107,6 +127,25 @@ describe("panel slash commands (Node, relay emulator)", function () {
     assert.equal(sentBodies(harness).at(-1)?.instructions?.includes("slash command"), false);
   });
 
+  it("sends a workspace fix.prompt.md for /fix instead of the built-in prompt, and the menu says whose /fix it is", async () => {
+    const ours = parsePromptFile("fix.prompt.md", "---\ndescription: Fix it our way\n---\nFix ${input:what} with a failing test first.", "workspace", ".github/prompts/fix.prompt.md")!;
+    const commit = parsePromptFile("commit.prompt.md", "Our commit style.", "workspace", ".github/prompts/commit.prompt.md")!;
+    harness = await startPanelHostHarness({ slash: slashOptions({ slashCommands: source(slashCommands([weatherOnly, ours, commit])) }) });
+    const menu = harness.controller.state().slashCommands ?? [];
+    assert.deepEqual(
+      menu.filter((command) => command.name === "fix" || command.name === "commit").map(({ name, origin, description, replacesBuiltin, ignoredFile }) => ({ name, origin, description, replacesBuiltin, ignoredFile })),
+      [
+        { name: "fix", origin: "workspace", description: "Fix it our way", replacesBuiltin: true, ignoredFile: undefined },
+        { name: "commit", origin: "builtin", description: menu.find((command) => command.name === "commit")!.description, replacesBuiltin: undefined, ignoredFile: ".github/prompts/commit.prompt.md" },
+      ],
+    );
+    harness.controller.handle({ type: "send", text: "/fix the login" });
+    await harness.waitFor(settled(1), "the answer");
+    const instructions = sentBodies(harness).at(-1)?.instructions ?? "";
+    assert.ok(instructions.includes("/fix, the prompt file .github/prompts/fix.prompt.md:\nFix the login with a failing test first."), instructions);
+    assert.equal(instructions.includes(BUILTIN_PROMPTS.fix), false, "not the built-in prompt");
+  });
+
   it("/compact asks for a summary instead of sending a message (and says when there is nothing to summarize)", async () => {
     harness = await startPanelHostHarness({ slash: slashOptions() });
     const { controller } = harness;
@@ -115,9 +154,14 @@ describe("panel slash commands (Node, relay emulator)", function () {
     const requests = sentBodies(harness).length;
     controller.handle({ type: "send", text: "/compact" });
     const state = await harness.waitFor((current) => current.notice !== null, "the notice");
-    assert.match(state.notice ?? "", /no earlier turns to summarize/);
+    // Information, not a failure: not "Something went wrong: …".
+    assert.equal(state.notice, "There are no earlier turns to summarize: the last 4 turns are always sent as they are.");
     assert.equal(state.turns.length, 1, "no /compact message was sent");
     assert.equal(sentBodies(harness).length, requests);
+    // The Summarize earlier turns button says the same.
+    controller.handle({ type: "fix", action: "summarizeEarlierTurns" });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(controller.state().notice, "There are no earlier turns to summarize: the last 4 turns are always sent as they are.");
   });
 
   it("/plan switches the conversation to Plan mode and sends its text there; another hook can take it over", async () => {

@@ -57,7 +57,7 @@ describe("panel sync: the conversation list costs what changed in it", () => {
     assert.ok(grown.every((entry) => Object.isFrozen(entry)));
     const again = presenter.fields(inputsWith([summary("c", 3), summary("b", 2), summary("a", 1)])).conversations;
     assert.equal(again, grown, "an equal new list from the store is the previous array");
-    const renamed = presenter.fields(inputsWith([summary("c", 3), summary("b", 4, 'Fix it <attachment kind="file">x</attachment>'), summary("a", 1)])).conversations;
+    const renamed = presenter.fields(inputsWith([summary("c", 3), summary("b", 4, 'Fix it\n\n<attachment kind="file" label="x.ts">\n```ts\nx\n```\n</attachment>'), summary("a", 1)])).conversations;
     assert.notEqual(renamed, grown);
     assert.deepEqual(renamed[1], { id: "b", title: "Fix it", updatedAt: 4, turnCount: 1, model: "m" }, "a changed summary gets a new entry");
     assert.equal(renamed[2], grown[2]);

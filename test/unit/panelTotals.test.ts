@@ -61,6 +61,14 @@ describe("the title line's totals: one rule, from the conversation", () => {
     assert.equal(totals?.requestsWithoutUsage, 0);
   });
 
+  it("a request refused with HTTP 401 reported no usage: none with usage, none without (it cost nothing), so the line says unknown", () => {
+    const refused = { kind: "http_error", status: 401, body: "" } as unknown as Outcome;
+    const totals = totalsViewOf(conversationTotals(withTurns({ id: "t1", requests: [request(refused, null)], outcome: refused }), false));
+    assert.equal(totals?.requests, 1);
+    assert.equal(totals?.requestsWithUsage, 0, "the title line then says tokens unknown, as the receipt does");
+    assert.equal(totals?.requestsWithoutUsage, 0, "the sums are not marked as lower bounds: it cost nothing");
+  });
+
   it("with no prices: the cost is unknown (null, never 0) and every request is counted as without a cost", () => {
     const conversation = withTurns({ id: "t1", requests: [request(completed, { input: 10, output: 2 })] }, { id: "t2", requests: [request(completed, { input: 20, output: 3 })] });
     const totals = totalsViewOf(conversationTotals(conversation, false));

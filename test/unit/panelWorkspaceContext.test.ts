@@ -56,7 +56,8 @@ describe("panel: # context through the controller", function () {
     assert.deepEqual(await matches("greet"), {
       type: "fileMatches",
       query: "greet",
-      files: [{ path: "src/greeting", kind: "folder" }, { path: "src/greeting/hello.ts" }, { path: "src/greeting/hello.ts:1", kind: "symbol", name: "Greeter", detail: "class" }],
+      // Names that start with the query (the folder, the class) before a file found by its folder's name.
+      files: [{ path: "src/greeting", kind: "folder" }, { path: "src/greeting/hello.ts:1", kind: "symbol", name: "Greeter", detail: "class" }, { path: "src/greeting/hello.ts" }],
     });
     symbolsAnswer = () => new Promise(() => undefined);
     const started = Date.now();

@@ -16,7 +16,7 @@ const command = (line: string) => decideByRules({ toolName: "run_command", risk:
 
 describe("approval rules (relayChat.tools.autoApprove)", () => {
   it("allows the command lines the patterns name: prefix at a word boundary, glob, exact", () => {
-    for (const line of ["npm test", "npm test -- --grep rules", "git status", "git status --short", "git diff", "git diff --stat", "git diff-tree HEAD", "npm run build && npm test"]) {
+    for (const line of ["npm test", "npm test --silent", "npm t", "git status", "git status --short", "git -C src status", "git diff", "git diff --stat", "git diff-tree HEAD", "npm run build && npm test"]) {
       assert.equal(command(line).kind, "allow", line);
     }
     assert.deepEqual(command("npm test"), { kind: "allow", rule: 'run_command allow "npm test"' });
@@ -62,6 +62,27 @@ describe("approval rules (relayChat.tools.autoApprove)", () => {
   for (const [line, why] of mustAsk) {
     it(`asks for ${JSON.stringify(line)} (${why})`, () => assert.equal(command(line).kind, "ask"));
   }
+
+  it("approves only the words a rule spells out plus options known to be safe, and says why on the card", () => {
+    // "npm test" once allowed anything after it: words after -- go to the test script, which no rule can see into.
+    assert.deepEqual(command("npm test -- --grep rules"), {
+      kind: "ask",
+      deniedBy: null,
+      concerns: [
+        { rule: 'run_command allow "npm test"', kind: "scriptArguments", subject: "--grep" },
+        { rule: 'run_command allow "npm test"', kind: "scriptArguments", subject: "rules" },
+      ],
+    });
+    // The deny rule names a behaviour: --output after another option is still --output (the review's `--stat --output`).
+    assert.deepEqual(command("git diff --stat --output=../outside.txt"), { kind: "ask", deniedBy: 'run_command deny "git diff --output*"' });
+    const withoutDeny = parseAutoApproveRules({ run_command: { allow: ["git diff*"] } });
+    assert.deepEqual(decideByRules({ toolName: "run_command", risk: "execute", command: "git diff --stat --output=../outside.txt" }, withoutDeny), {
+      kind: "ask",
+      deniedBy: null,
+      concerns: [{ rule: 'run_command allow "git diff*"', kind: "writesFile", subject: "--output=../outside.txt" }],
+    });
+    assert.deepEqual(command("git difftool -y -x 'touch marker #' HEAD~1 HEAD"), { kind: "ask", deniedBy: null, concerns: [{ rule: 'run_command allow "git diff*"', kind: "runsCode", subject: "git difftool" }] });
+  });
 
   it("checks deny patterns against every command of a chain, even one an allow rule would match", () => {
     const chained = parseAutoApproveRules({ run_command: { allow: [{ pattern: "npm run *", shellSyntax: true }], deny: ["git push*"] } });
@@ -159,6 +180,8 @@ describe("approval rules (relayChat.tools.autoApprove)", () => {
       run_command: { allow: ["git status", { pattern: "npm test", match: "exact" }], deny: ["rm*"] },
     });
     assert.deepEqual(withRuleAdded(undefined, "run_command", "npm ci && npm test"), { run_command: { allow: [{ pattern: "npm ci && npm test", match: "exact", shellSyntax: true }] } });
+    // A glob's words are only known when it runs: the rule says so, or it would never apply.
+    assert.deepEqual(withRuleAdded(undefined, "run_command", "ls *.ts"), { run_command: { allow: [{ pattern: "ls *.ts", match: "exact", shellSyntax: true }] } });
     assert.deepEqual(withRuleAdded(current, "list_directory", null), { ...current, list_directory: "always" });
     assert.deepEqual(current.run_command.allow, ["git status"], "the current value is not changed in place");
   });
@@ -236,6 +259,16 @@ describe("the approval gate honours the rules, read at each decision", () => {
     assert.equal(await gate(call("git push --force")), "deny");
     assert.equal(asked[0]!.deniedByRule, 'run_command deny "git push*"');
     assert.equal(asked[0]!.alwaysAllow, null);
+  });
+
+  it("tells the card why an allow rule that names the command did not cover it", async () => {
+    const { gate, asked } = gateWith(() => ({ run_command: { allow: ["npm test", "git diff*"] } }), ["deny", "deny"]);
+    assert.equal(await gate(call("npm test --node-options=--require=./x.js")), "deny");
+    assert.deepEqual(asked[0]!.commandConcerns, [{ rule: 'run_command allow "npm test"', kind: "loadsCode", subject: "--node-options=--require=./x.js" }]);
+    assert.equal(asked[0]!.deniedByRule, null);
+    assert.equal(asked[0]!.alwaysAllow, "command", "an exact rule for this very line can still be written");
+    await gate(call("ls"));
+    assert.equal(asked[1]!.commandConcerns, undefined, "no rule names ls: nothing to explain");
   });
 
   it("never offers Always allow for a command with hidden characters, or for an edit", async () => {

@@ -1,17 +1,17 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { createHash } from "node:crypto";
 import { crc32, writePack } from "../../src/tools/checkpointPack";
 import { FolderCheckpoints } from "../../src/tools/checkpointStore";
-import { shadowGit, useCheckpointSandbox, useCountedGit } from "../fixtures/checkpoints/checkpointSandbox";
+import { shadowGit, useCheckpointSandbox } from "../fixtures/checkpoints/checkpointSandbox";
 
-// After the first checkpoint, the trees of the folders that changed are written from the shadow index
-// without `git write-tree` (checkpointTree). These tests hold that every such tree is the one git makes of
-// the same index (names git sorts in its own way, modes, folders that appear, vanish or turn into files),
-// that git's fsck accepts them, and that git writes the tree when the index is one this code does not read.
-
-const posixOnly = process.platform === "win32" ? describe.skip : describe;
+// Checkpoints build their trees without git (checkpointTree), only for the folders that changed. These tests
+// hold that every tree is the one git itself makes of the same workspace (`git add --all` and `git write-tree`
+// in a separate repository): names git sorts in its own way, modes, symbolic links, folders that appear, vanish
+// or turn into files, many rounds of random changes; that git's fsck accepts them; and that the picture a
+// window keeps between checkpoints (checkpointRecord), old or damaged, never makes a tree wrong.
 
 function blobId(content: Buffer): string {
   return createHash("sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
@@ -21,24 +21,26 @@ describe("tools: checkpoint trees written without git", () => {
   const sandbox = useCheckpointSandbox("checkpoint-tree");
   const { write, file } = sandbox;
 
-  /** The tree git itself makes of the shadow index now (on a copy, so git's own cache-tree is left as it was). */
-  async function gitsTree(checkpoints: FolderCheckpoints): Promise<string> {
-    const copy = path.join(sandbox.root, "index-copy");
-    await fs.copyFile(path.join(checkpoints.gitDir, "index"), copy);
-    try {
-      return shadowGit(checkpoints.gitDir, ["write-tree"], { GIT_INDEX_FILE: copy });
-    } finally {
-      await fs.rm(copy, { force: true });
+  /**
+   * The tree git itself makes of the workspace now: `git add --all` into a fresh index of a separate repository,
+   * then `git write-tree` (with no user config, and no attributes that would change what it stores).
+   */
+  async function gitsTree(): Promise<string> {
+    const oracle = path.join(sandbox.root, "oracle.git");
+    const index = path.join(sandbox.root, "oracle-index");
+    await fs.rm(index, { force: true });
+    const env = { GIT_DIR: oracle, GIT_WORK_TREE: sandbox.workspace, GIT_INDEX_FILE: index, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
+    if (!(await fs.access(oracle).then(() => true, () => false))) {
+      shadowGit(oracle, ["init", "--quiet", "--bare", oracle]);
+      await fs.writeFile(path.join(oracle, "info", "attributes"), "* -text -ident -filter\n");
     }
-  }
-
-  async function assertGitsTree(checkpoints: FolderCheckpoints, commit: string, step: string): Promise<void> {
-    assert.equal(shadowGit(checkpoints.gitDir, ["rev-parse", `${commit}^{tree}`]), await gitsTree(checkpoints), `tree after ${step}`);
+    execFileSync("git", ["add", "--all"], { cwd: sandbox.workspace, env: { ...process.env, ...env }, stdio: "ignore" });
+    return shadowGit(oracle, ["write-tree"], env);
   }
 
   async function takeAndCompare(checkpoints: FolderCheckpoints, step: string): Promise<string> {
     const commit = await checkpoints.take();
-    await assertGitsTree(checkpoints, commit, step);
+    assert.equal(shadowGit(checkpoints.gitDir, ["rev-parse", `${commit}^{tree}`]), await gitsTree(), `tree after ${step}`);
     return commit;
   }
 
@@ -131,40 +133,48 @@ describe("tools: checkpoint trees written without git", () => {
     shadowGit(gitDir, ["verify-pack", path.join(gitDir, "objects", "pack", `${name}.idx`)]);
   });
 
-  posixOnly("with git counted", () => {
-    const git = useCountedGit(sandbox);
+  it("stores many files at once through git fast-import, with the tree git makes: links, empty, executable and larger files", async () => {
+    for (let index = 0; index < 300; index += 1) await write(`many/d${index % 7}/f${index}.ts`, `file ${index}\n`.repeat(index % 50));
+    await write("many/big.txt", "0123456789abcdef".repeat(40_000));
+    await write("many/empty", "");
+    await write("many/run.sh", "#!/bin/sh\n");
+    await fs.chmod(file("many/run.sh"), 0o755);
+    await fs.symlink("d1/f1.ts", file("many/link"));
+    const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
+    const first = await takeAndCompare(checkpoints, "a first checkpoint of 300 files");
+    assert.equal((await checkpoints.fileAt(first, "many/big.txt"))?.length, 640_000);
+    await write("many/d3/f3.ts", "changed\n");
+    await takeAndCompare(checkpoints, "one file changed after");
+    shadowGit(checkpoints.gitDir, ["fsck", "--strict", "--no-dangling"]);
+  });
 
-    it("lets git write the tree when more folders changed than are worth writing here, and after that writes them here again", async () => {
-      const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
-      await checkpoints.take();
-      await git.commands();
-      // Written a minute ago: files changed in the instant the index is written are checked again by the next
-      // `git add` (racy git), which marks their folders changed again; that is not what this test is about.
-      const minuteAgo = new Date(Date.now() - 60_000);
-      for (let folder = 0; folder < 70; folder += 1) {
-        await write(`many/f${folder}/x.ts`, `${folder}\n`);
-        await fs.utimes(file(`many/f${folder}/x.ts`), minuteAgo, minuteAgo);
-      }
-      const many = await checkpoints.take();
-      assert.deepEqual(await git.commands(), ["add", "write-tree"]);
-      await assertGitsTree(checkpoints, many, "70 new folders");
-      await write("many/f3/x.ts", "changed\n");
-      await git.commands();
-      const one = await checkpoints.take();
-      assert.deepEqual(await git.commands(), ["add"]);
-      await assertGitsTree(checkpoints, one, "one folder changed");
-    });
+  it("builds the trees again when more folders changed at once than a checkpoint usually sees", async () => {
+    const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
+    await takeAndCompare(checkpoints, "the first checkpoint");
+    for (let folder = 0; folder < 70; folder += 1) await write(`many/f${folder}/x.ts`, `${folder}\n`);
+    await takeAndCompare(checkpoints, "70 new folders");
+    await write("many/f3/x.ts", "changed\n");
+    await takeAndCompare(checkpoints, "one folder changed");
+  });
 
-    it("lets git write the tree of an index in a format this code does not read (version 4)", async () => {
-      const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
-      await checkpoints.take();
-      shadowGit(checkpoints.gitDir, ["update-index", "--index-version", "4"], { GIT_WORK_TREE: sandbox.workspace, GIT_INDEX_FILE: path.join(checkpoints.gitDir, "index") });
-      await git.commands();
-      await write("src/a.ts", "export const a = 4;\n");
-      const commit = await checkpoints.take();
-      assert.deepEqual(await git.commands(), ["add", "write-tree"]);
-      await assertGitsTree(checkpoints, commit, "an index of version 4");
-      assert.equal((await checkpoints.fileAt(commit, "src/a.ts"))?.toString(), "export const a = 4;\n");
-    });
+  it("starts from the picture a window kept, even an old one, and from none when it is damaged", async () => {
+    const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
+    await write("kept.ts", "1\n");
+    await checkpoints.take();
+    const picture = path.join(checkpoints.gitDir, "relay-chat-picture");
+    const old = await fs.readFile(picture);
+    await write("kept.ts", "2\n");
+    await write("new/added.ts", "added\n");
+    await fs.rm(file("README.md"));
+    const current = await takeAndCompare(checkpoints, "changes after the picture was kept");
+
+    // A new window that finds the older picture: what changed since is found by its stat data all the same.
+    await fs.writeFile(picture, old);
+    assert.equal(await new FolderCheckpoints(sandbox.storage, sandbox.workspace).take(), current);
+    await fs.writeFile(picture, old.subarray(0, Math.floor(old.length / 2)));
+    assert.equal(await new FolderCheckpoints(sandbox.storage, sandbox.workspace).take(), current);
+    await fs.writeFile(picture, "not a picture");
+    await write("kept.ts", "3\n");
+    await takeAndCompare(new FolderCheckpoints(sandbox.storage, sandbox.workspace), "a damaged picture");
   });
 });

@@ -1,15 +1,16 @@
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
+import { helperUsable } from "../../src/tools/checkpointHelper";
 import { FolderCheckpoints } from "../../src/tools/checkpointStore";
 import { useCheckpointSandbox, useCountedGit } from "../fixtures/checkpoints/checkpointSandbox";
 
-// Checkpoints are taken with as few git processes as possible and reuse the stat data in the shadow index,
-// so a file is read again only when git's index says it may have changed. These tests hold that this speed
-// loses nothing: changes git's stat check could miss (same size, same second, old time put back) are caught,
-// deleted and renamed files are saved and restored, and the commits written without `git commit-tree` are
-// ones git itself reads and verifies. Real git, real temp folders; git is counted through a logging wrapper.
+// Checkpoints are taken without git and keep the stat data of every file they saved, so a file is read again
+// only when its stat data says it may have changed. These tests hold that this speed loses nothing: changes a
+// stat check could miss (same size, same second, old time put back) are caught, deleted and renamed files are
+// saved and restored, and the commits written without `git commit-tree` are ones git itself reads and
+// verifies. Real git, real temp folders; git is counted through a logging wrapper.
 
 const posixOnly = process.platform === "win32" ? describe.skip : describe;
 
@@ -109,29 +110,80 @@ describe("tools: fast checkpoints stay exact", () => {
     assert.equal((await checkpoints.fileAt(commit, "README.md"))?.toString(), "# readme\n");
   });
 
+  it("takes the stat data of many files on two threads, and catches every change on either's half", async () => {
+    for (let index = 0; index < 2500; index += 1) await sandbox.write(`many/d${index % 10}/f${String(index).padStart(4, "0")}.txt`, `${index}\n`);
+    const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
+    const before = await checkpoints.take();
+    // The first list of many files starts the helper thread; it is ready well before the next checkpoint.
+    for (let waited = 0; !helperUsable() && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.ok(helperUsable());
+    // One in each folder: each thread takes the files of about half of the folders.
+    const paths = Array.from({ length: 10 }, (_, folder) => `many/d${folder}/f${String(folder + 10).padStart(4, "0")}.txt`);
+    for (const relative of paths) await sandbox.write(relative, "changed\n");
+    await fs.rm(file("many/d3/f2493.txt"));
+    await fs.rm(file("many/d4/f2494.txt"));
+    await fs.mkdir(file("many/d4/f2494.txt"));
+    await sandbox.write("many/d4/f2494.txt/inside.txt", "now a folder\n");
+    await fs.chmod(file("many/d7/f2497.txt"), 0o600);
+    // A first checkpoint of the same files in another shadow repository, now read on both threads, each streaming
+    // its half to a git of its own: the same tree as if read on one.
+    const again = new FolderCheckpoints(path.join(sandbox.root, "other-storage"), sandbox.workspace);
+    const fresh = await again.take();
+    const after = await checkpoints.take();
+    const treeOf = (gitDir: string, commit: string) => execFileSync("git", ["rev-parse", `${commit}^{tree}`], { env: { ...process.env, GIT_DIR: gitDir }, encoding: "utf8" }).trim();
+    assert.equal(treeOf(again.gitDir, fresh), treeOf(checkpoints.gitDir, after));
+    assert.equal(execFileSync("sh", ["-c", `ls '${path.join(again.gitDir, "objects", "pack")}'/*.pack | wc -l`], { encoding: "utf8" }).trim(), "3", "two imported packs (one per thread) and the trees'");
+    assert.deepEqual(
+      (await checkpoints.diff(before, after)).map((change) => `${change.kind} ${change.path}`).sort(),
+      [...paths.map((relative) => `modified ${relative}`), "added many/d4/f2494.txt/inside.txt", "deleted many/d3/f2493.txt", "deleted many/d4/f2494.txt", ...(process.platform === "win32" ? [] : ["modified many/d7/f2497.txt"])].sort(),
+    );
+  });
+
+  it("lets a process that took checkpoints with the helper thread exit on its own", () => {
+    // A window's process, or the CLI's, must not be kept alive by the helper thread, used or not.
+    const fixture = path.join(__dirname, "..", "fixtures", "checkpoints", "takeMany.ts");
+    const script = `for (let i = 0; i < 2500; i += 1) require("fs").writeFileSync(require("path").join(${JSON.stringify(sandbox.workspace)}, "f" + i + ".txt"), String(i));`;
+    execFileSync(process.execPath, ["-e", script]);
+    const run = spawnSync(process.execPath, ["--require", "tsx/cjs", fixture, "take", sandbox.storage, sandbox.workspace, "one", "1"], { cwd: path.join(__dirname, "..", ".."), encoding: "utf8", timeout: 60_000 });
+    assert.equal(run.signal, null, "the process ended by itself, not by the timeout");
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout.trim().split("\n").length, 1);
+  });
+
   posixOnly("with git counted", () => {
     const git = useCountedGit(sandbox);
 
-    it("starts one git per checkpoint (add) whether files changed or not, three for the first (init, add, write-tree)", async () => {
+    it("starts no git for a checkpoint, whether files changed or not: git only creates the repository and stores large files", async () => {
       const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
       await checkpoints.take();
-      assert.deepEqual(await git.commands(), ["init", "add", "write-tree"]);
+      assert.deepEqual(await git.commands(), ["init"]);
       await fs.writeFile(file("src/a.ts"), "export const a = 2;\n");
       await fs.writeFile(file("new.txt"), "new\n");
       await checkpoints.take();
-      assert.deepEqual(await git.commands(), ["add"]);
+      assert.deepEqual(await git.commands(), []);
       await checkpoints.take();
-      assert.deepEqual(await git.commands(), ["add"]);
+      assert.deepEqual(await git.commands(), []);
       // A new window on the existing shadow repository does not initialize it again.
       await new FolderCheckpoints(sandbox.storage, sandbox.workspace).take();
-      assert.deepEqual(await git.commands(), ["add"]);
+      assert.deepEqual(await git.commands(), []);
+      // A file of 8 MB or more is streamed into the repository by git rather than read whole here.
+      const large = await fs.open(file("large.bin"), "w");
+      await large.truncate(8 * 1024 * 1024);
+      await large.write("end", 8 * 1024 * 1024 - 3);
+      await large.close();
+      const commit = await checkpoints.take();
+      assert.deepEqual(await git.commands(), ["hash-object"]);
+      assert.equal((await checkpoints.fileAt(commit, "large.bin"))?.subarray(-3).toString(), "end");
     });
 
-    it("keeps glibc from returning memory between files, which made git add's first checkpoint 2.5 times slower", async () => {
-      await new FolderCheckpoints(sandbox.storage, sandbox.workspace).take();
-      const lines = await git.runs();
-      assert.ok(lines.length > 0);
-      for (const line of lines) assert.equal(line.split(" ")[1], String(64 * 1024 * 1024), line);
+    it("streams many files at once to git fast-import, with glibc kept from returning memory between them (40,000 brk calls otherwise)", async () => {
+      for (let index = 0; index < 300; index += 1) await sandbox.write(`many/f${index}.txt`, `${index}\n`);
+      const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
+      const commit = await checkpoints.take();
+      const runs = await git.runs();
+      assert.deepEqual(runs.map((line) => line.split(" ")[0]), ["init", "fast-import"]);
+      assert.equal(runs[1].split(" ")[1], String(64 * 1024 * 1024));
+      assert.equal((await checkpoints.fileAt(commit, "many/f299.txt"))?.toString(), "299\n");
     });
   });
 });

@@ -107,6 +107,15 @@ describe("Chat panel webview: # context menu and chips (Chromium)", function () 
     assert.equal(await sentChips.nth(2).locator(".codicon-git-compare").count(), 1);
   });
 
+  it("says on a chip, and in its tooltip, that a relay key was taken out of its text", async () => {
+    const { page } = panel;
+    await panel.sendState(panelState({ attachments: [{ id: "a1", label: "Terminal bash", kind: "terminal", redacted: true }, { id: "a2", label: "Changes", kind: "changes" }] }));
+    const chips = page.locator(".composer-chips .chip");
+    assert.equal(await chips.nth(0).locator(".chip-redacted").textContent(), "key removed");
+    assert.equal(await chips.nth(0).getAttribute("title"), "Terminal bash\nA relay key in this text was replaced with [REDACTED]: the key is not sent to the model or kept in the history.");
+    assert.equal(await chips.nth(1).locator(".chip-redacted").count(), 0, "only where a key was found");
+  });
+
   it("keeps the menu and the chips inside a 260 px side bar", async () => {
     const page = await current.harness().open({ width: 260, height: 600, theme: "dark" });
     try {

@@ -35,4 +35,21 @@ describe("Chat panel webview: models on Chat Completions (Chromium)", function (
     await panel.page.getByRole("button", { name: "Use Chat Completions for this model" }).click();
     assert.deepEqual(await panel.posted(), [{ type: "useChatCompletions", turnId: "t1" }]);
   });
+
+  it("carries the check-up's Chat Completions finding above the message box: one click confirms it, Dismiss only hides it", async () => {
+    const panel = current.panel();
+    const { page } = panel;
+    await panel.sendState({ ...conversationState(), chatCompletionsOffer: { relay: "Split relay", model: "deepseek-chat" } });
+    const offer = page.locator(".chat-completions-offer");
+    assert.match((await offer.textContent()) ?? "", /check-up found that deepseek-chat on Split relay answers over Chat Completions/);
+    await panel.clearPosted();
+    await offer.getByRole("button", { name: "Use Chat Completions for this model" }).click();
+    assert.deepEqual(await panel.posted(), [{ type: "fix", action: "confirmChatCompletions" }]);
+    await offer.getByRole("button", { name: "Dismiss" }).click();
+    assert.equal(await offer.count(), 0);
+    await panel.sendPatch({ kind: "fields", fields: { chatCompletionsOffer: { relay: "Split relay", model: "gemini-chat" } } });
+    assert.equal(await page.locator(".chat-completions-offer").count(), 1, "a new finding is shown again");
+    await panel.sendPatch({ kind: "fields", fields: { chatCompletionsOffer: null } });
+    assert.equal(await page.locator(".chat-completions-offer").count(), 0, "confirmed elsewhere: gone");
+  });
 });

@@ -40,7 +40,7 @@ function busyConversation(): PanelState {
     attachments: [{ id: "a1", label: "src/relay/client.ts", kind: "file" }],
     selectionOffer: { label: "src/panel/chatController.ts:120-164" },
     context: { estimatedTokens: 31_200, windowTokens: 128_000, tokensPerImage: 765 },
-    totals: { requests: 5, inputTokens: 48_100, cachedTokens: 30_000, outputTokens: 3_210, requestsWithoutUsage: 1 },
+    totals: { requests: 5, inputTokens: 48_100, cachedTokens: 30_000, outputTokens: 3_210, requestsWithoutUsage: 1, requestsWithUsage: 4 },
     approvals: [{ callId: "call_run", toolName: "run_command", toolDescription: "Runs a command in the workspace folder.", risk: "execute", argumentsJson: '{\n  "command": "cargo test --workspace -- --nocapture"\n}', canAllowForSession: false }],
   };
 }

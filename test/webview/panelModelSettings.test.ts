@@ -51,4 +51,20 @@ describe("Chat panel webview: model settings (Chromium)", function () {
     await panel.sendState(panelState({ turns: [turn("t1", { receipts: [receipt({ sentWith: { temperature: 0 } })] })] }));
     assert.equal(await page.locator(".receipt-sent-with").innerText(), "temp 0");
   });
+
+  it("a turn whose setting the model refused offers Model settings… for that turn's model: one click, one message naming the turn", async () => {
+    const { page } = panel;
+    const refused = turn("r1", {
+      outcome: "http_error",
+      outcomeLabel: "HTTP 400 (unsupported_parameter)",
+      explanation: 'Unsupported parameter: \'reasoning.effort\' is not supported with this model. echo refuses "Reasoning effort" as sent: change it in Model settings… for echo, then Retry.',
+      fixes: ["modelSettings", "selectModel"],
+      actions: ["retry"],
+    });
+    await panel.sendState(panelState({ turns: [refused] }));
+    assert.match(await page.locator('[data-turn-id="r1"] .turn-explanation').innerText(), /refuses "Reasoning effort"/);
+    await panel.clearPosted();
+    await page.locator('[data-turn-id="r1"]').getByRole("button", { name: "Model settings…" }).click();
+    assert.deepEqual(await panel.posted(), [{ type: "fix", action: "modelSettings", turnId: "r1" }]);
+  });
 });

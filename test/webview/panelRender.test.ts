@@ -128,13 +128,13 @@ describe("Chat panel webview: rendering (Chromium)", function () {
           turn("u1", { receipts: [receipt({ usage: null, requestId: "req_u1" })] }),
           turn("u2", { receipts: [receipt({ requestId: "req_a" }), receipt({ usage: null, requestId: "req_b" })] }),
         ],
-        totals: { requests: 1, inputTokens: 0, cachedTokens: 0, outputTokens: 0, requestsWithoutUsage: 1 },
+        totals: { requests: 1, inputTokens: 0, cachedTokens: 0, outputTokens: 0, requestsWithoutUsage: 1, requestsWithUsage: 0 },
       }),
     );
     const regions = page.getByRole("region", { name: "Turn details" });
     assert.match(await regions.nth(0).innerText(), /tokens unknown/);
     assert.doesNotMatch(await regions.nth(0).innerText(), /\b0 in\b/);
-    assert.match(await regions.nth(1).innerText(), /1\.2K in · 345 out \(\+1 request without usage\)/);
+    assert.match(await regions.nth(1).innerText(), /1\.2K in · 345 out\s+\(\+1 request without usage\)/);
     assert.equal(await page.locator(".conversation-totals .totals-visible").innerText(), "1 request · tokens unknown");
     const tooltip = (await page.locator(".conversation-totals").getAttribute("title")) ?? "";
     assert.match(tooltip, /tokens unknown/);
@@ -335,8 +335,12 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     await panel.sendState(conversationState());
     await panel.clearPosted();
     await panel.send({ type: "evaluate", code: "__xss.push(1)" });
-    await panel.send({ type: "answerDelta", turnId: 7, text: "x" });
-    await panel.send({ type: "snapshot", state: "<img src=x onerror=__xss.push(1)>", strings: {} });
+    // Malformed on purpose: typed as plain records so the compiler does not match them to the protocol's members.
+    const malformed: Record<string, unknown>[] = [
+      { type: "answerDelta", turnId: 7, text: "x" },
+      { type: "snapshot", state: "<img src=x onerror=__xss.push(1)>", strings: {} },
+    ];
+    for (const message of malformed) await panel.send(message);
     const posted = await panel.posted();
     assert.equal(posted.length, 3);
     for (const message of posted) {

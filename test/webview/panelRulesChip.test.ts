@@ -64,6 +64,15 @@ describe("Chat panel webview: the Rules chip (Chromium)", function () {
     assert.equal(await chip.evaluate((node) => node === document.activeElement), true, "and gives focus back to the chip");
   });
 
+  it("marks a rules file a relay key was taken out of", async () => {
+    const { page } = panel;
+    await panel.sendState(panelState({ rules: { instructionTokens: 300, untrusted: false, files: [{ id: "app/AGENTS.md", source: "AGENTS.md", tokens: 20, off: false, cut: null, left: false, redacted: true }] } }));
+    await page.locator(".rules-chip").click();
+    const row = page.locator(".rules-popup .rules-file");
+    assert.equal(await row.locator(".chip-redacted").textContent(), "key removed");
+    assert.match((await row.getAttribute("title")) ?? "", /A relay key in this text was replaced with \[REDACTED\]/);
+  });
+
   it("says the rules are off in an untrusted workspace", async () => {
     const { page } = panel;
     await panel.sendState(panelState({ rules: { instructionTokens: 300, untrusted: true, files: [] } }));

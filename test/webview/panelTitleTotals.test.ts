@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import type { TotalsView } from "../../src/panel/protocol";
-import { conversationState } from "./fixtures/panelStates";
+import { conversationState, receipt, turn } from "./fixtures/panelStates";
 import { panelLayoutProblems } from "./support/panelLayoutProblems";
 import { PanelHarness } from "./support/panelHarness";
 import type { ThemeName } from "./support/panelHarness";
@@ -22,8 +22,8 @@ async function visibleBox(page: Page, selector: string) {
   return box;
 }
 
-const withCost: TotalsView = { requests: 2, inputTokens: 4_800, cachedTokens: 0, outputTokens: 1_380, requestsWithoutUsage: 0, cost: { amount: 0.0016, currency: "USD", estimated: false }, requestsWithoutCost: 1 };
-const noPrices: TotalsView = { requests: 5, inputTokens: 48_100, cachedTokens: 30_000, outputTokens: 3_210, requestsWithoutUsage: 1, cost: null, requestsWithoutCost: 5 };
+const withCost: TotalsView = { requests: 2, inputTokens: 4_800, cachedTokens: 0, outputTokens: 1_380, requestsWithoutUsage: 0, requestsWithUsage: 2, cost: { amount: 0.0016, currency: "USD", estimated: false }, requestsWithoutCost: 1 };
+const noPrices: TotalsView = { requests: 5, inputTokens: 48_100, cachedTokens: 30_000, outputTokens: 3_210, requestsWithoutUsage: 1, requestsWithUsage: 4, cost: null, requestsWithoutCost: 5 };
 
 describe("Chat panel webview: the title line's totals (Chromium)", function () {
   this.timeout(120_000);
@@ -81,10 +81,28 @@ describe("Chat panel webview: the title line's totals (Chromium)", function () {
     }
   });
 
+  it("says tokens unknown as the receipt does when no request reported usage (one refused with HTTP 401), not 0 in · 0 out", async () => {
+    const panel = await harness.open({ width: 480, height: 500, theme: "dark" });
+    try {
+      const refused = receipt({ outcome: "http_error", outcomeLabel: "HTTP 401", usage: null, httpStatus: 401, requestId: "req_refused" });
+      const state = conversationState();
+      await panel.sendState({
+        ...state,
+        turns: [turn("t1", { outcome: "http_error", outcomeLabel: "HTTP 401", answerText: "", receipts: [refused] })],
+        // What the host computes for it: a refused request is not "without usage" (it cost nothing), and reported none.
+        totals: { requests: 1, inputTokens: 0, cachedTokens: 0, outputTokens: 0, requestsWithoutUsage: 0, requestsWithUsage: 0, cost: null, requestsWithoutCost: 1 },
+      });
+      assert.equal(await panel.page.locator(".totals-visible").innerText(), "1 request · tokens unknown");
+      assert.match(await panel.page.locator(".receipt-line").innerText(), /tokens unknown/);
+    } finally {
+      await panel.page.close();
+    }
+  });
+
   it("marks the wide form too, and updates with each patch (five requests after five)", async () => {
     const panel = await harness.open({ width: 480, height: 500, theme: "dark" });
     try {
-      await panel.sendState({ ...conversationState(), totals: { ...noPrices, requests: 1, requestsWithoutUsage: 0 } });
+      await panel.sendState({ ...conversationState(), totals: { ...noPrices, requests: 1, requestsWithoutUsage: 0, requestsWithUsage: 1 } });
       assert.equal(await panel.page.locator(".totals-visible").innerText(), "1 request · 48.1K in · 3.2K out");
       await panel.sendPatch({ kind: "fields", fields: { totals: noPrices } });
       assert.equal(await panel.page.locator(".totals-visible").innerText(), "5 requests · 48.1K+ in · 3.2K+ out");

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { SlashCommandView } from "../../src/panel/protocol";
+import type { SlashCommandView, ToHost } from "../../src/panel/protocol";
 import { panelState } from "./fixtures/panelStates";
 import { panelLayoutProblems } from "./support/panelLayoutProblems";
 import { freshPanelPerTest } from "./support/panelTestHooks";
@@ -10,6 +10,9 @@ import type { PanelPage } from "./support/panelHarness";
 // The `/` menu of the message box in real Chromium: it opens on `/` at the start only, filters as one types,
 // moves with the arrow keys, puts the picked command in the box (Enter does not send), Escape closes it, and
 // it fits a narrow side bar.
+
+/** What the page posted but the draft's command, which it tells the host a moment after typing pauses. */
+const withoutDraftCommands = (posted: ToHost[]) => posted.filter((message) => message.type !== "draftCommand");
 
 const COMMANDS: SlashCommandView[] = [
   { name: "new", description: "Start a new conversation", argumentHint: "message (optional)", origin: "builtin" },
@@ -63,12 +66,36 @@ describe("Chat panel webview: the / menu (Chromium)", function () {
     await box.press("ArrowUp");
     await panel.clearPosted();
     await box.press("Enter");
-    assert.deepEqual(await panel.posted(), [], "Enter picks, it does not send");
+    assert.deepEqual(withoutDraftCommands(await panel.posted()), [], "Enter picks, it does not send");
     assert.equal(await box.inputValue(), "/explain ");
     assert.equal(await list.isVisible(), false);
     await box.pressSequentially("the parser");
     await box.press("Enter");
     assert.deepEqual((await panel.posted()).at(-1), { type: "send", text: "/explain the parser" });
+  });
+
+  it("says whose command it is: a prompt file in the built-in's place, or a built-in that leaves a prompt file of its name unused (280 px)", async () => {
+    const page = await current.harness().open({ width: 280, height: 600 });
+    try {
+      const commands: SlashCommandView[] = COMMANDS.map((command) =>
+        command.name === "fix"
+          ? { name: "fix", description: "Fix it our way", argumentHint: "the problem", origin: "workspace", replacesBuiltin: true }
+          : command.name === "commit"
+            ? { ...command, ignoredFile: ".github/prompts/commit.prompt.md" }
+            : command,
+      );
+      await page.sendState(panelState({ slashCommands: commands }));
+      await page.page.getByLabel("Message", { exact: true }).pressSequentially("/");
+      const options = page.page.getByRole("listbox", { name: "Slash commands" }).getByRole("option");
+      assert.match(await options.nth(4).innerText(), /\/fix.*Fix it our way.*Workspace prompt file, in place of the built-in/s);
+      assert.match(await options.nth(6).innerText(), /\/commit.*\.github\/prompts\/commit\.prompt\.md is not used: \/commit is Relay Chat's own/s);
+      assert.deepEqual(await page.page.evaluate(panelLayoutProblems), []);
+      const overflow = await page.page.evaluate(() => Array.from(document.querySelectorAll(".slash-option *")).filter((node) => node.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5).length);
+      assert.equal(overflow, 0, "the notes wrap inside the menu");
+      assert.deepEqual(page.pageErrors, []);
+    } finally {
+      await page.page.close();
+    }
   });
 
   it("Escape closes the menu and keeps the text; a click picks; Tab picks too; nothing matching shows nothing", async () => {
@@ -95,7 +122,7 @@ describe("Chat panel webview: the / menu (Chromium)", function () {
     assert.equal(await list.isVisible(), false);
     await panel.clearPosted();
     await box.press("Enter");
-    assert.deepEqual(await panel.posted(), [{ type: "send", text: "/zzz" }], "an unknown command is sent as text");
+    assert.deepEqual(withoutDraftCommands(await panel.posted()), [{ type: "send", text: "/zzz" }], "an unknown command is sent as text");
   });
 
   it("sends the draft with What the model is told, so the command's prompt is shown too", async () => {
@@ -105,21 +132,27 @@ describe("Chat panel webview: the / menu (Chromium)", function () {
     await box.fill("/fix the crash");
     await panel.clearPosted();
     await page.getByRole("button", { name: "What the model is told" }).click();
-    assert.deepEqual(await panel.posted(), [{ type: "showInstructions", draft: "/fix the crash" }]);
+    assert.deepEqual((await panel.posted()).filter((message) => message.type === "showInstructions"), [{ type: "showInstructions", draft: "/fix the crash" }]);
   });
 
-  it("counts the draft's command prompt in the context meter", async () => {
+  it("tells the host the draft's command as it is typed (the host's meter and Rules chip count its prompt), and once when it is gone", async () => {
     const { page } = panel;
-    const commands = COMMANDS.map((command) => (command.name === "explain" ? { ...command, promptTokens: 100 } : command));
-    await panel.sendState(panelState({ slashCommands: commands, context: { estimatedTokens: 1000, windowTokens: 100_000, tokensPerImage: 765 } }));
+    await panel.sendState(panelState({ slashCommands: COMMANDS, context: { estimatedTokens: 1000, windowTokens: 100_000, tokensPerImage: 765 } }));
     const box = page.getByLabel("Message", { exact: true });
     const meter = page.getByRole("meter");
-    await box.fill("/explaiz it");
-    const without = Number(await meter.getAttribute("aria-valuenow"));
+    await panel.clearPosted();
     await box.fill("/explain it");
-    assert.equal(Number(await meter.getAttribute("aria-valuenow")), without + 100);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const told = (await panel.posted()).filter((message) => message.type === "draftCommand");
+    assert.deepEqual(told, [{ type: "draftCommand", text: "/explain it" }]);
+    // The meter adds the draft's own characters only: the prompt is in the host's estimate.
+    assert.equal(Number(await meter.getAttribute("aria-valuenow")), 1000 + Math.ceil("/explain it".length / 4));
+    await panel.clearPosted();
+    await box.fill("plain text");
+    await box.fill("plain text again");
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    assert.deepEqual((await panel.posted()).filter((message) => message.type === "draftCommand"), [{ type: "draftCommand", text: "" }]);
   });
-
 
   it("says in the empty state that # attaches context and / offers commands and prompt files, in Chinese too", async () => {
     const { page } = panel;

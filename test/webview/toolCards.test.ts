@@ -140,6 +140,24 @@ describe("Chat panel webview: tool and approval cards (Chromium)", function () {
     assert.equal(await panel.page.locator(".approval-denied-by").textContent(), 'Asks because of your rule run_command deny "git push*".');
   });
 
+  it("says why an allow rule that names the command does not cover it, rule by rule", async () => {
+    const concerns: ApprovalView["commandConcerns"] = [
+      { rule: 'run_command allow "git diff*"', kind: "writesFile", subject: "--output=../outside.txt" },
+      { rule: 'run_command allow "git diff*"', kind: "outsideWorkspace", subject: "../secret.txt" },
+      { rule: 'run_command allow "npm test"', kind: "shellSyntax", subject: "" },
+    ];
+    await panel.sendState(panelState({ busy: true, approvals: [{ ...commandApproval, commandConcerns: concerns }] }));
+    const note = panel.page.locator(".approval-not-covered");
+    assert.deepEqual(await note.locator("p").allTextContents(), ['Not covered by your rule run_command allow "git diff*":', 'Not covered by your rule run_command allow "npm test":']);
+    assert.deepEqual(await note.locator("li").allTextContents(), [
+      "--output=../outside.txt writes to a file.",
+      "../secret.txt reaches outside the workspace.",
+      'The line chains, pipes or redirects commands, and the rule does not set "shellSyntax": true.',
+    ]);
+    await panel.sendState(panelState({ busy: true, approvals: [{ ...commandApproval }] }));
+    assert.equal(await panel.page.locator(".approval-not-covered").count(), 0, "no rule named the command: nothing to explain");
+  });
+
   it("asks the first-use question about read-only tools on the card that offers it, once, and answers it", async () => {
     const readApproval: ApprovalView = { ...hiddenApproval, callId: "call_first", hiddenCharacters: [], details: [{ name: "path", role: "path", segments: [{ text: "src/a.ts", marker: false }], note: null }], offerReadOnlyDefault: true };
     await panel.sendState(panelState({ busy: true, approvals: [readApproval, { ...commandApproval }] }));

@@ -3,21 +3,12 @@ import type { RelayClient } from "../client";
 import type { CheckStep } from "../connectionCheck";
 import type { RequestResult, ResponseRequest } from "../types";
 
-// The check-up's finding about a model's wire: the relay's list says it speaks only Chat Completions, or its
-// Responses request was refused in the way that means "not this protocol" and the same small request, sent once
-// over Chat Completions, says whether that works. The finding is a suggestion: the person confirms it.
+// The check-up's finding about a model's wire: its Responses request was refused in the way that means "not this
+// protocol", and the same small request, sent once over Chat Completions, says whether that works. The finding is
+// a suggestion: the person confirms it. (A relay's model list is no such finding: new-api lists "openai" for every
+// model of a default channel, whose /v1/responses works.)
 
-export const INTERFACE_STEP = "Interface";
 export const CHAT_COMPLETIONS_STEP = "Chat Completions";
-
-/** The relay's model list says the model speaks only Chat Completions: the check uses it from the start. */
-export function listedChatStep(model: string): CheckStep {
-  return {
-    name: INTERFACE_STEP,
-    status: "warning",
-    detail: l10n.t('The relay lists "{0}" for Chat Completions only (supported_endpoint_types), so the check sends its requests to /v1/chat/completions. Confirm to use Chat Completions for this model in the panel.', model),
-  };
-}
 
 /** One more request: the refused one, over Chat Completions, without a reasoning effort (many such models take none). */
 export async function probeChatCompletions(client: RelayClient, refused: ResponseRequest, signal: AbortSignal | undefined): Promise<{ step: CheckStep; works: boolean; result: RequestResult }> {

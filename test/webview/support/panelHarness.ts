@@ -16,7 +16,8 @@ const fakeVsCodeApi = `
 window.__posted = [];
 window.__xss = [];
 window.__cspViolations = [];
-window.__savedState = undefined;
+// What VS Code gives a reloaded page back (PanelHarness.open's savedState), else nothing.
+window.__savedState = window.__initialSavedState;
 document.addEventListener("securitypolicyviolation", (event) => {
   window.__cspViolations.push(event.violatedDirective + " " + event.blockedURI);
 });
@@ -144,8 +145,10 @@ export class PanelHarness {
   }
 
   /** A page `width` px wide (the side bar's width), in one of the captured VS Code themes. */
-  async open(options: { width?: number; height?: number; theme?: ThemeName } = {}): Promise<PanelPage> {
+  async open(options: { width?: number; height?: number; theme?: ThemeName; savedState?: unknown } = {}): Promise<PanelPage> {
     const page = await this.browser.newPage({ viewport: { width: options.width ?? 420, height: options.height ?? 800 } });
+    // The state a page saved before, as VS Code hands it to the page after a window reload.
+    if (options.savedState !== undefined) await page.addInitScript((state) => ((window as unknown as { __initialSavedState: unknown }).__initialSavedState = state), options.savedState);
     const pageErrors: string[] = [];
     page.on("pageerror", (error) => pageErrors.push(error.message));
     page.on("console", (message) => {
