@@ -162,7 +162,6 @@ export class TurnElement {
     this.root.classList.remove("stowed");
     if (this.turn !== null) this.render(this.turn, { ...this.place, localizer: this.localizer, deferAnswer: false });
   }
-
   /** The text a selection copied across this stowed turn gets: the message and the answer. */
   get stowedCopyText(): string | null {
     return this.stowedText === null || this.turn === null ? null : findableText(this.turn);
