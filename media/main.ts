@@ -35,6 +35,7 @@ class PanelApp {
     this.fileReferences = configureFileReferences((message) => this.host.post(message));
     window.addEventListener("message", (event: MessageEvent<unknown>) => this.receive(event.data));
     document.addEventListener("keydown", (event) => this.view?.handleDocumentKeydown(event));
+    document.addEventListener("copy", (event) => this.view?.handleCopy(event));
     focusOnArrival(() => this.view?.focusInputUnlessDialog());
     this.host.post({ type: "ready" });
     // A draft kept across a reload that starts with a command counts from the start.

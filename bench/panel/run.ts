@@ -139,6 +139,9 @@ class ManualTimers implements PanelSyncTimers {
     this.frames.push(work);
     return { cancel: () => (this.frames = this.frames.filter((queued) => queued !== work)) };
   }
+  now(): number {
+    return performance.now();
+  }
   run(): void {
     for (const work of this.soonQueue.splice(0)) work();
     for (const work of this.frames.splice(0)) work();

@@ -40,12 +40,18 @@ export class AnswerView {
    * so the scroll bar and the scroll position mean what they will once it arrives.
    */
   hold(estimatedPixels: number): void {
+    this.release();
+    this.root.style.minHeight = `${estimatedPixels}px`;
+  }
+
+  /** Lets go of the rendered answer and anything waiting to render (its turn is stowed: TurnElement.stow). */
+  release(): void {
     this.deferredText = null;
     this.streamingView = null;
     this.finishedText = null;
     this.container?.remove();
     this.container = null;
-    this.root.style.minHeight = `${estimatedPixels}px`;
+    this.root.style.minHeight = "";
   }
 
   renderDeferred(): void {

@@ -151,6 +151,15 @@ export class PanelView {
     }
   }
 
+  /** A copy whose selection spans stowed turns (far from view in a long session) gets their text too. */
+  handleCopy(event: ClipboardEvent): void {
+    const selection = document.getSelection();
+    const text = selection === null || event.clipboardData === null ? null : this.turnList.copyText(selection);
+    if (text === null || event.clipboardData === null) return;
+    event.clipboardData.setData("text/plain", text);
+    event.preventDefault();
+  }
+
   /** Everything, from a snapshot. */
   render(state: PanelState): void {
     this.turnList.reset(state.turns, state.busy);

@@ -1,16 +1,15 @@
 import type { BriefTurnSize, ToHost, TurnView } from "../../src/panel/protocol";
 import { AnswerView, estimatedAnswerPixels } from "./answerView";
+import { element } from "./dom";
+import { icon } from "./icons";
 import type { AttachmentPeek } from "./attachmentPeek";
-import { chipOpener } from "./attachmentPeek";
-import { contextIcon } from "./contextOptions";
-import { element, visuallyHidden } from "./dom";
-import { icon, iconButton } from "./icons";
 import type { Localizer } from "./localizer";
 import { renderToolCallCard } from "./toolCallCard";
 import { renderNoCheckpoint, renderTurnChanges } from "./turnChanges";
 import { renderTurnReceipt } from "./turnReceipt";
-import { renderActOnPlan, renderPlanBadge } from "./planTurn";
+import { renderActOnPlan } from "./planTurn";
 import { renderTurnSummary } from "./turnSummary";
+import { renderUserMessage } from "./userMessage";
 import { renderRefusal, renderTurnState, toneOf } from "./turnState";
 
 export interface TurnPlace {
@@ -41,6 +40,19 @@ function placeholderPixels(size: BriefTurnSize): number {
   return estimatedAnswerPixels(size.answerChars, size.answerLines) + size.toolCalls * 36 + (size.receipts > 0 ? 28 : 0);
 }
 
+/**
+ * Only a finished, whole turn without a summary is stowed: a running one changes, a summary is what a summarized
+ * run shows, and a brief one (a reopened conversation's) is already light until it is filled in.
+ */
+function stowable(turn: TurnView): boolean {
+  return isFinished(turn) && turn.summary === undefined && turn.brief === undefined;
+}
+
+/** A stowed turn's text: what find looks in and what a copy across it takes. */
+function findableText(turn: TurnView): string {
+  return turn.answerText === "" ? turn.userText : `${turn.userText}\n\n${turn.answerText}`;
+}
+
 /** A turn is finished once nothing more will arrive for it. */
 export function isFinished(turn: TurnView): boolean {
   return !turn.streaming && turn.outcome !== "in_progress";
@@ -62,6 +74,12 @@ export class TurnElement {
   private contentWaitSeconds: number | null = null;
   private readonly footerSlot = element("div", { className: "footer-slot" });
   private readonly summarySlot = element("div", { className: "summary-slot" });
+  private readonly assistantMessage: HTMLElement;
+  /** What the turn shows, as last given: a stowed turn is rendered from it when it comes back. */
+  private turn: TurnView | null = null;
+  private place: TurnPlace = { busy: false, isNewest: false };
+  /** Set while the turn is stowed (see `stow`): the element that keeps its text findable. */
+  private stowedText: HTMLElement | null = null;
   private summarySignature = "";
   private summaryOpen = false;
   /** The turn came brief (a long conversation's older turn): its answer, tool calls and receipts are asked for. */
@@ -83,20 +101,77 @@ export class TurnElement {
     private readonly handlers: TurnHandlers,
     private readonly localizer: Localizer,
   ) {
-    this.root = element("article", { className: "turn", attributes: { "data-turn-id": turnId } }, [
-      this.userSlot,
-      // Everything the assistant side shows changes while the turn runs; the turn's end is announced once
-      // by the panel's status region instead.
-      element("div", { className: "assistant-message", attributes: { "aria-live": "off" } }, [this.toolSlot, this.answer.root, this.footerSlot]),
-      this.summarySlot,
-    ]);
+    // Everything the assistant side shows changes while the turn runs; the turn's end is announced once
+    // by the panel's status region instead.
+    this.assistantMessage = element("div", { className: "assistant-message", attributes: { "aria-live": "off" } }, [this.toolSlot, this.answer.root, this.footerSlot]);
+    this.root = element("article", { className: "turn", attributes: { "data-turn-id": turnId } }, [this.userSlot, this.assistantMessage, this.summarySlot]);
+  }
+
+  get isStowed(): boolean {
+    return this.stowedText !== null;
+  }
+
+  /** Whether `stow` would stow the turn now. */
+  get canStow(): boolean {
+    return this.stowedText === null && this.turn !== null && stowable(this.turn);
   }
 
   update(turn: TurnView, context: TurnContext): void {
+    this.turn = turn;
+    this.place = { busy: context.busy, isNewest: context.isNewest };
+    if (this.stowedText !== null) {
+      // A stowed turn that runs again (a retry), gets a summary or goes brief is shown; otherwise only its findable text follows.
+      if (stowable(turn)) this.stowedText.textContent = findableText(turn);
+      else this.unstow();
+      return;
+    }
+    this.render(turn, context);
+  }
+
+  /**
+   * Far from view in a long session: the turn's DOM is let go (its answer's markdown, tool cards, receipt
+   * and buttons are most of a page's elements) and one hidden element keeps its text, so the page's find
+   * still finds it (`hidden="until-found"`: a match shows the turn again). The turn keeps its height, so
+   * nothing moves. False when the turn was not stowed (see `stowable`).
+   */
+  stow(heightPx: number): boolean {
+    const turn = this.turn;
+    if (!this.canStow || turn === null) return false;
+    const stowedText = element("div", { className: "stowed-text", text: findableText(turn) });
+    stowedText.setAttribute("hidden", "until-found");
+    stowedText.addEventListener("beforematch", () => this.unstow());
+    for (const slot of [this.userSlot, this.toolSlot, this.footerSlot, this.summarySlot]) slot.replaceChildren();
+    this.userSignature = this.toolSignature = this.footerSignature = this.summarySignature = "";
+    this.stateBox = this.retryActions = this.planActions = null;
+    this.progress?.root.remove();
+    this.progress = null;
+    this.answer.release();
+    if (heightPx > 0) this.root.style.height = `${heightPx}px`;
+    this.root.classList.add("stowed");
+    this.root.replaceChildren(stowedText);
+    this.stowedText = stowedText;
+    return true;
+  }
+
+  /** Near the view again (or found): rendered from the turn as last given. */
+  unstow(): void {
+    if (this.stowedText === null) return;
+    this.stowedText = null;
+    this.root.replaceChildren(this.userSlot, this.assistantMessage, this.summarySlot);
+    this.root.style.height = "";
+    this.root.classList.remove("stowed");
+    if (this.turn !== null) this.render(this.turn, { ...this.place, localizer: this.localizer, deferAnswer: false });
+  }
+  /** The text a selection copied across this stowed turn gets: the message and the answer. */
+  get stowedCopyText(): string | null {
+    return this.stowedText === null || this.turn === null ? null : findableText(this.turn);
+  }
+
+  private render(turn: TurnView, context: TurnContext): void {
     const userSignature = JSON.stringify([turn.userText, turn.attachments, turn.images, turn.reviewNote, turn.branchIndex, turn.branchCount, turn.mode]);
     if (userSignature !== this.userSignature) {
       this.userSignature = userSignature;
-      this.userSlot.replaceChildren(this.renderUserMessage(turn, context.localizer));
+      this.userSlot.replaceChildren(renderUserMessage(turn, context.localizer, this.turnId, this.handlers));
     }
     const toolSignature = JSON.stringify([turn.hasReasoning, turn.reasoningSummaries, turn.toolCalls, turn.checkpointProblem]);
     if (toolSignature !== this.toolSignature) {
@@ -130,6 +205,7 @@ export class TurnElement {
 
   /** Toggled in place: a newer turn arriving, or a send elsewhere, must not rebuild this turn. */
   setContext(place: TurnPlace): void {
+    this.place = { busy: place.busy, isNewest: place.isNewest };
     for (const control of this.userSlot.querySelectorAll<HTMLButtonElement>(".user-actions button, .branch-navigation button")) {
       control.disabled = place.busy || control.dataset["alwaysDisabled"] === "true";
     }
@@ -177,58 +253,13 @@ export class TurnElement {
 
   /** False when the answer was not waiting to be rendered. */
   renderDeferredAnswer(): boolean {
-    if (!this.answer.isDeferred) return false;
+    if (this.stowedText !== null || !this.answer.isDeferred) return false;
     this.answer.renderDeferred();
     return true;
   }
 
   appendAnswer(delta: string): boolean {
-    return this.answer.append(delta);
-  }
-
-  private renderUserMessage(turn: TurnView, localizer: Localizer): HTMLElement {
-    const actions = element("div", { className: "user-actions" }, [
-      iconButton("edit", localizer.text("Edit"), () => this.handlers.edit(this.turnId, turn.userText)),
-      iconButton("refresh", localizer.text("Regenerate"), () => this.handlers.post({ type: "regenerate", turnId: this.turnId })),
-    ]);
-    const chips = turn.attachments.length === 0 ? null : element("div", { className: "sent-attachments", attributes: { role: "group", "aria-label": localizer.text("Attached") } });
-    chips?.append(
-      ...turn.attachments.map((attachment, index) => {
-        const chip = { target: { place: "sent" as const, turnId: this.turnId, index }, kind: attachment.kind, label: attachment.label };
-        const content = [icon(contextIcon(attachment.kind)), element("span", { className: "chip-label", text: attachment.label })];
-        return element("span", { className: "chip sent", attributes: { title: attachment.label } }, [chipOpener(this.handlers.peek, chip, content, localizer, () => ({ after: chips }))]);
-      }),
-    );
-    // The actions float at the top right, before the text, so the text flows around them instead of under them.
-    return element("div", { className: "user-message" }, [
-      visuallyHidden(`${localizer.text("You")}: `),
-      actions,
-      turn.mode === "plan" ? renderPlanBadge(localizer) : null,
-      element("div", { className: "user-text", text: turn.userText }),
-      chips,
-      turn.images && turn.images.length > 0 ? this.handlers.sentImages(turn.images) : null,
-      // What went to the model beside the typed text is on screen too, one click away (it is in English: it is the model's).
-      turn.reviewNote
-        ? element("details", { className: "review-note" }, [
-            element("summary", {}, [icon("diff"), element("span", { text: localizer.text("Sent with this message: what you did with the model's changes to files") })]),
-            element("p", { text: turn.reviewNote }),
-          ])
-        : null,
-      turn.branchCount > 1 ? this.renderBranchNavigation(turn, localizer) : null,
-    ]);
-  }
-
-  private renderBranchNavigation(turn: TurnView, localizer: Localizer): HTMLElement {
-    const previous = iconButton("chevron-left", localizer.text("Previous version"), () => this.handlers.post({ type: "showBranch", turnId: this.turnId, direction: -1 }));
-    const next = iconButton("chevron-right", localizer.text("Next version"), () => this.handlers.post({ type: "showBranch", turnId: this.turnId, direction: 1 }));
-    previous.dataset["alwaysDisabled"] = String(turn.branchIndex <= 0);
-    next.dataset["alwaysDisabled"] = String(turn.branchIndex >= turn.branchCount - 1);
-    const position = element("span", {
-      className: "branch-position",
-      text: `${turn.branchIndex + 1}/${turn.branchCount}`,
-      attributes: { "aria-label": localizer.format("Version {0} of {1}", turn.branchIndex + 1, turn.branchCount) },
-    });
-    return element("span", { className: "branch-navigation", attributes: { role: "group", "aria-label": localizer.text("Versions") } }, [previous, position, next]);
+    return this.stowedText === null && this.answer.append(delta);
   }
 
   private renderReasoningAndTools(turn: TurnView, localizer: Localizer): HTMLElement[] {

@@ -2,8 +2,10 @@ import type { TurnView } from "../../src/panel/protocol";
 import { BriefTurnLoader } from "./briefTurnLoader";
 import { element } from "./dom";
 import type { Localizer } from "./localizer";
+import { textAcrossStowedTurns } from "./stowedTurnCopy";
 import { isFinished, TurnElement } from "./turnElement";
 import type { TurnHandlers } from "./turnElement";
+import { TurnStower } from "./turnStower";
 
 /** How many turns at the end of the list render their answers at once; the others when they come near
  * (the observer finds the visible ones before the next frame is painted). */
@@ -19,7 +21,8 @@ const TURNS_PER_GROUP = 16;
  * The conversation's turns, keyed by turn id. A snapshot lays them all out; a patch updates only the
  * turns it names and moves or drops the others, so a change never costs more with a longer conversation.
  * Answers of turns far from view are rendered when they scroll near (an IntersectionObserver), so opening
- * a long conversation costs about as much as opening a short one.
+ * a long conversation costs about as much as opening a short one; turns far from view in a long session are
+ * stowed (turnStower.ts), so its DOM stays about the size of what is near.
  */
 export class TurnList {
   readonly root: HTMLElement;
@@ -34,6 +37,7 @@ export class TurnList {
   private readonly groups: HTMLElement[] = [];
   private readonly byElement = new WeakMap<Element, TurnElement>();
   private readonly briefTurns: BriefTurnLoader;
+  private readonly stower: TurnStower;
 
   constructor(
     private readonly handlers: TurnHandlers,
@@ -45,6 +49,7 @@ export class TurnList {
     loadTurns: (turnIds: string[]) => void = () => undefined,
   ) {
     this.briefTurns = new BriefTurnLoader(scrollRoot, loadTurns, () => this.order);
+    this.stower = new TurnStower(scrollRoot, (child) => this.byElement.get(child));
     this.root = element("div", {
       className: "turn-list",
       attributes: { role: "log", "aria-live": "polite", "aria-relevant": "additions", "aria-label": localizer.text("Chat messages") },
@@ -69,6 +74,7 @@ export class TurnList {
       turnElement = new TurnElement(turn.id, this.handlers, this.localizer);
       turnElement.setWaitingForApproval(this.waitingForApproval, this.localizer);
       this.turns.set(turn.id, turnElement);
+      this.byElement.set(turnElement.root, turnElement);
       const previousNewest = this.order[this.order.length - 1];
       if (previousNewest !== undefined) this.turns.get(previousNewest)?.setContext({ busy: this.busy, isNewest: false });
       this.order.push(turn.id);
@@ -80,6 +86,8 @@ export class TurnList {
     if (turn.brief !== undefined) this.briefTurns.watch(turn.id, turnElement.root);
     else this.briefTurns.settled(turn.id);
     if (!nearEnd && turn.brief === undefined) this.observeDeferred(turnElement);
+    const group = turnElement.root.parentElement;
+    if (group !== null) this.stower.placed(turnElement, group);
     this.announceEnd(turn);
   }
 
@@ -96,7 +104,6 @@ export class TurnList {
       // A screenful or two ahead, so scrolling up finds the answers already there.
       { root: this.scrollRoot, rootMargin: "1500px 0px" },
     );
-    this.byElement.set(turnElement.root, turnElement);
     this.observer.observe(turnElement.root);
   }
 
@@ -119,12 +126,19 @@ export class TurnList {
       const group = this.groupFor(index);
       if (index % TURNS_PER_GROUP === 0) previousNode = null;
       const expectedPosition: Node | null = previousNode === null ? group.firstChild : previousNode.nextSibling;
-      if (turnElement.root !== expectedPosition) group.insertBefore(turnElement.root, expectedPosition);
+      if (turnElement.root !== expectedPosition) {
+        group.insertBefore(turnElement.root, expectedPosition);
+        this.stower.placed(turnElement, group);
+      }
       previousNode = turnElement.root;
     });
     this.markSummarized();
     // Groups past the last turn are empty now: drop them.
-    while (this.groups.length > Math.ceil(this.order.length / TURNS_PER_GROUP)) this.groups.pop()?.remove();
+    while (this.groups.length > Math.ceil(this.order.length / TURNS_PER_GROUP)) {
+      const group = this.groups.pop() as HTMLElement;
+      this.stower.forget(group);
+      group.remove();
+    }
     const newest = this.order[this.order.length - 1];
     if (previousNewest !== newest) {
       if (previousNewest !== undefined) this.turns.get(previousNewest)?.setContext({ busy: this.busy, isNewest: false });
@@ -150,6 +164,7 @@ export class TurnList {
       const group = element("div", { className: "turn-group" });
       this.groups.push(group);
       this.root.appendChild(group);
+      this.stower.watch(group);
     }
     return this.groups[groupIndex] as HTMLElement;
   }
@@ -175,6 +190,19 @@ export class TurnList {
   /** False when the turn is unknown or not streaming. */
   appendAnswer(turnId: string, delta: string): boolean {
     return this.turns.get(turnId)?.appendAnswer(delta) ?? false;
+  }
+
+  /**
+   * What copying `selection` should put on the clipboard when it spans stowed turns (their text is not
+   * rendered, so the browser's copy would leave them out); null when it spans none.
+   */
+  copyText(selection: Selection): string | null {
+    const stowed = this.order.flatMap((turnId) => {
+      const text = this.turns.get(turnId)?.stowedCopyText;
+      const root = this.turns.get(turnId)?.root;
+      return text === null || text === undefined || root === undefined ? [] : [{ root, text }];
+    });
+    return stowed.length === 0 ? null : textAcrossStowedTurns(selection, stowed);
   }
 
   /** The turns on screen, oldest first. */

@@ -23,16 +23,22 @@ export interface PanelSource {
 export interface PanelSyncTimers {
   /** Runs `work` after the current task: several changes in one tick become one patch. */
   soon(work: () => void): void;
-  /** Runs `work` after about one frame: streamed text is posted at most once per frame. */
-  afterFrame(work: () => void): { cancel(): void };
+  /** Runs `work` after about one frame (FRAME_MS, or `delayMs` when given): streamed text is posted at most once per frame. */
+  afterFrame(work: () => void, delayMs?: number): { cancel(): void };
+  /** A monotonic clock in milliseconds: whether a frame has passed since text was last posted. */
+  now(): number;
 }
+
+/** One 60 Hz frame: streamed text is posted at most this often, after the first piece. */
+export const FRAME_MS = 16;
 
 export const realTimers: PanelSyncTimers = {
   soon: (work) => queueMicrotask(work),
-  afterFrame: (work) => {
-    const timer = setTimeout(work, 16);
+  afterFrame: (work, delayMs = FRAME_MS) => {
+    const timer = setTimeout(work, delayMs);
     return { cancel: () => clearTimeout(timer) };
   },
+  now: () => performance.now(),
 };
 
 type FieldName = keyof PanelFields;
@@ -57,6 +63,8 @@ export class PanelSync {
   private readonly pendingReceipts: Array<{ turnId: string; index: number }> = [];
   private pendingDeltas = new Map<string, string>();
   private deltaFlush: { cancel(): void } | null = null;
+  /** When text was last posted, and for which turn: a turn's first words, or words after a quiet frame, go at once. */
+  private lastDeltaPost: { at: number; turnId: string } | null = null;
   private patchScheduled = false;
   /** A patch that may wait up to a frame for the changes that follow (see `Timing`). */
   private framePatch: { cancel(): void } | null = null;
@@ -116,15 +124,19 @@ export class PanelSync {
     this.schedule(timing);
   }
 
-  /**
-   * Streamed text for a turn. A turn the webview does not have yet is sent whole by the next patch (with
-   * this text in it, since the source already has it), so the delta itself is not posted.
-   */
   /** The running request's wait for content (contentWait.ts); not ordered with patches, it only labels the turn. */
   contentWait(turnId: string, seconds: number | null): void {
     if (this.sentFields !== null) this.post({ type: "contentWait", turnId, seconds });
   }
 
+  /**
+   * Streamed text for a turn. A turn the webview does not have yet is sent whole by the next patch (with
+   * this text in it, since the source already has it), so the delta itself is not posted.
+   *
+   * The first text of a turn, and text after a frame without any, is posted at once: holding it for a frame
+   * would only make the first words late. What follows within the frame is batched and posted when the frame
+   * since the last post ends, so the page gets text at most once a frame and never waits longer than one.
+   */
   answerDelta(turnId: string, text: string): void {
     if (this.sentFields === null || text === "") return;
     if (!this.sentTurnIds.has(turnId) || this.dirtyTurns.has(turnId) || this.briefTurnIds.has(turnId)) {
@@ -132,10 +144,17 @@ export class PanelSync {
       return;
     }
     this.pendingDeltas.set(turnId, (this.pendingDeltas.get(turnId) ?? "") + text);
-    this.deltaFlush ??= this.timers.afterFrame(() => {
+    if (this.deltaFlush !== null) return;
+    const last = this.lastDeltaPost;
+    const sinceLast = last === null ? Infinity : this.timers.now() - last.at;
+    if (last?.turnId !== turnId || sinceLast >= FRAME_MS) {
+      this.postDeltas();
+      return;
+    }
+    this.deltaFlush = this.timers.afterFrame(() => {
       this.deltaFlush = null;
       this.postDeltas();
-    });
+    }, FRAME_MS - sinceLast);
   }
 
   /** Posts whatever is pending now (tests and benchmarks; the timers do it otherwise). */
@@ -165,7 +184,11 @@ export class PanelSync {
     if (this.pendingDeltas.size === 0) return;
     const deltas = this.pendingDeltas;
     this.pendingDeltas = new Map();
-    for (const [turnId, text] of deltas) this.post({ type: "answerDelta", turnId, text });
+    const at = this.timers.now();
+    for (const [turnId, text] of deltas) {
+      this.post({ type: "answerDelta", turnId, text });
+      this.lastDeltaPost = { at, turnId };
+    }
   }
 
   private postPatch(): void {

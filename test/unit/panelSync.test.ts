@@ -10,10 +10,18 @@ import { receipt, turn } from "../webview/fixtures/panelStates";
 class ManualTimers implements PanelSyncTimers {
   private soonQueue: Array<() => void> = [];
   private frameQueue: Array<() => void> = [];
+  /** The clock, moved by hand (milliseconds). */
+  clock = 0;
+  now(): number {
+    return this.clock;
+  }
   soon(work: () => void): void {
     this.soonQueue.push(work);
   }
-  afterFrame(work: () => void): { cancel(): void } {
+  /** How long each wait asked for was (undefined: a whole frame). */
+  readonly delays: Array<number | undefined> = [];
+  afterFrame(work: () => void, delayMs?: number): { cancel(): void } {
+    this.delays.push(delayMs);
     this.frameQueue.push(work);
     return { cancel: () => (this.frameQueue = this.frameQueue.filter((queued) => queued !== work)) };
   }
@@ -22,6 +30,9 @@ class ManualTimers implements PanelSyncTimers {
   }
   runFrame(): void {
     for (const work of this.frameQueue.splice(0)) work();
+  }
+  get pendingFrames(): number {
+    return this.frameQueue.length;
   }
 }
 
@@ -158,15 +169,42 @@ describe("panel sync: snapshot, then patches and deltas", () => {
     assert.equal(posted.length, 3, "the delta that arrived while the turn was waiting to be sent is not posted");
   });
 
-  it("batches deltas per frame and per turn", () => {
+  it("posts a turn's first delta at once and batches the deltas that follow within the frame", () => {
     const { source, posted, timers, sync } = setup();
     source.order = ["t1"];
     source.turns.set("t1", turn("t1", { streaming: true, answerText: "" }));
     sync.sendSnapshot();
     for (const piece of ["a", "b", "c"]) sync.answerDelta("t1", piece);
-    assert.equal(posted.length, 1);
+    assert.deepEqual(posted.slice(1), [{ type: "answerDelta", turnId: "t1", text: "a" }], "the first words do not wait for a frame");
+    timers.clock = 16;
     timers.runFrame();
-    assert.deepEqual(posted.slice(1), [{ type: "answerDelta", turnId: "t1", text: "abc" }]);
+    assert.deepEqual(posted.slice(2), [{ type: "answerDelta", turnId: "t1", text: "bc" }], "what came within the frame, in one message");
+    timers.clock = 20;
+    sync.answerDelta("t1", "d");
+    assert.equal(posted.length, 3, "within a frame of the last post: batched");
+    assert.deepEqual(timers.delays, [16, 12], "a batch waits for the end of the frame since the last post, not a frame more");
+    timers.clock = 32;
+    timers.runFrame();
+    assert.deepEqual(posted.at(-1), { type: "answerDelta", turnId: "t1", text: "d" });
+  });
+
+  it("posts at once again after a frame without text, and for another turn's first delta", () => {
+    const { source, posted, timers, sync } = setup();
+    source.order = ["t1", "t2"];
+    source.turns.set("t1", turn("t1", { streaming: true, answerText: "" }));
+    source.turns.set("t2", turn("t2", { streaming: true, answerText: "" }));
+    sync.sendSnapshot();
+    sync.answerDelta("t1", "a");
+    timers.clock = 40;
+    sync.answerDelta("t1", "b");
+    timers.clock = 41;
+    sync.answerDelta("t2", "x");
+    assert.deepEqual(
+      posted.slice(1).map((message) => message.type === "answerDelta" && message.text),
+      ["a", "b", "x"],
+      "a pause of a frame, then a new turn: each posted without waiting",
+    );
+    assert.equal(timers.pendingFrames, 0, "nothing left waiting for a frame");
   });
 
   it("sends a turn the webview does not have whole, with its new order, instead of its delta", () => {
@@ -230,11 +268,16 @@ describe("panel sync: snapshot, then patches and deltas", () => {
     source.turns.set("t1", turn("t1", { streaming: true, answerText: "so far" }));
     sync.sendSnapshot();
     sync.answerDelta("t1", " more");
-    source.turns.set("t1", turn("t1", { streaming: true, answerText: "so far more" }));
+    sync.answerDelta("t1", " and more");
+    source.turns.set("t1", turn("t1", { streaming: true, answerText: "so far more and more" }));
     sync.sendSnapshot();
     timers.runFrame();
     timers.runSoon();
-    assert.deepEqual(posted.map((message) => message.type), ["snapshot", "snapshot"]);
+    assert.deepEqual(
+      posted.map((message) => message.type === "answerDelta" ? message.text : message.type),
+      ["snapshot", " more", "snapshot"],
+      "the first delta went at once; the one waiting for its frame is dropped (the new snapshot has its text)",
+    );
   });
 });
 

@@ -74,7 +74,7 @@ describe("panel sync: the conversation list costs what changed in it", () => {
     const source: PanelSource = { fields: () => values, turnIds: () => [], turn: () => null, receipt: () => null, approvals: () => [] };
     const posted: ToWebview[] = [];
     const soon: Array<() => void> = [];
-    const timers: PanelSyncTimers = { soon: (work) => soon.push(work), afterFrame: () => ({ cancel: () => undefined }) };
+    const timers: PanelSyncTimers = { soon: (work) => soon.push(work), afterFrame: () => ({ cancel: () => undefined }), now: () => 0 };
     const sync = new PanelSync(source, (message) => posted.push(message), () => ({}), timers);
     sync.sendSnapshot();
     const afterSnapshot = serialized;

@@ -17,6 +17,7 @@ const slowFrames: PanelSyncTimers = {
     const timer = setTimeout(work, 3_000);
     return { cancel: () => clearTimeout(timer) };
   },
+  now: () => performance.now(),
 };
 
 describe("the end of a turn in the panel (Node, relay emulator)", function () {
