@@ -47,11 +47,23 @@ async function forceProtocol(workbench: Workbench, rows: { inUse: string; choose
 }
 
 /** Remove Relay…, so the other suites see only the runner's relays (relays.test.ts counts them). */
+/**
+ * Picks a relay in the relay quick pick the way a keyboard user does: its name typed, then Enter once it is the one
+ * row left. A click as soon as the row shows could land on the other row while the list was still laid out (the
+ * active relay's row grows by its detail line), and checked or removed the wrong relay.
+ */
+async function pickRelayRow(workbench: Workbench, name: string): Promise<void> {
+  const rows = workbench.page.locator(".quick-input-list .monaco-list-row");
+  await rows.filter({ hasText: name }).first().waitFor({ timeout: 10_000 });
+  const input = workbench.page.locator(".quick-input-widget input");
+  await input.fill(name);
+  await waitUntil(async () => (await rows.count()) === 1 && (await rows.first().innerText()).includes(name), `only the row of ${name} in the relay pick`, 10_000);
+  await input.press("Enter");
+}
+
 async function removeRelay(workbench: Workbench): Promise<void> {
   await workbench.runCommand("Relay Chat: Remove Relay…");
-  const pick = workbench.page.locator(".quick-input-list .monaco-list-row", { hasText: NAME }).first();
-  await pick.waitFor({ timeout: 10_000 });
-  await pick.click();
+  await pickRelayRow(workbench, NAME);
   const dialog = workbench.page.locator(".monaco-dialog-box");
   await dialog.waitFor();
   await dialog.getByRole("button", { name: "Remove" }).click();
@@ -144,16 +156,11 @@ async function removeRelay(workbench: Workbench): Promise<void> {
     assert.equal((await postedPaths()).at(-1), "/v1/chat/completions");
   });
 
-  // Open: since the merges of this session the check-up run from the palette here checks the first relay (its
-  // report names 127.0.0.1 and echo) although the row "Split relay" was clicked; not yet understood (a test or a
-  // product defect), so the case waits rather than leave the split relay behind for the suites after it.
-  it.skip("confirms the check-up's finding from its report (a command link the report view runs); the panel offers it too", async () => {
+  it("confirms the check-up's finding from its report (a command link the report view runs); the panel offers it too", async () => {
     const picker = chat.locator(".composer-toolbar").getByRole("combobox", { name: "Model" });
     await picker.selectOption(`${NAME}\u0000${CHECKED_MODEL}`);
     await workbench().runCommand("Relay Chat: Check Relay Connection");
-    const relayRow = workbench().page.locator(".quick-input-list .monaco-list-row", { hasText: NAME }).first();
-    await relayRow.waitFor({ timeout: 10_000 });
-    await relayRow.click();
+    await pickRelayRow(workbench(), NAME);
     const report = workbench().editorWebview();
     const confirm = report.getByRole("link", { name: "Use Chat Completions for this model" });
     await confirm.waitFor({ timeout: 90_000 });
