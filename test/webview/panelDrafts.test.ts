@@ -85,6 +85,13 @@ describe("Chat panel webview: drafts and the place in the conversation (Chromium
   it("saves where the person is reading, and nothing once they are back at the end", async () => {
     const { page } = panel;
     await panel.sendState(longConversation());
+    // As a person does, scroll once the opened conversation shows its end: a scroll before the panel's first
+    // frame is indistinguishable from the panel's own move to the end, and the panel would follow to the end.
+    await page.waitForFunction(() => {
+      const scroller = document.querySelector(".scroller") as HTMLElement;
+      return scroller.scrollTop > 0 && scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 2;
+    });
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(resolve)))));
     await page.locator('.turn[data-turn-id="t24"]').evaluate((element) => element.scrollIntoView({ block: "start" }));
     await page.locator(".scroller").evaluate((scroller) => scroller.scrollBy(0, 30));
     await page.waitForFunction(() => (window as unknown as { __savedState?: SavedState }).__savedState?.place?.turnId === "t24");
