@@ -32,8 +32,9 @@ export type TurnOutcomeKind = TurnOutcome["kind"];
  * Why a request was made, so the ledger and the panel can tell a billed follow-up from a first send.
  * `summarize` asks for a summary of earlier turns (compaction.ts); it belongs to the last turn it summarized.
  * `vscode_chat` is a request VS Code's own chat made to a relay model (src/lm); it is in no conversation.
+ * `edit_in_place` is an Edit with Relay Chat request from the editor (src/editInPlace); in no conversation either.
  */
-export type RequestPurpose = "send" | "tool_follow_up" | "continue" | "retry_larger" | "summarize" | "vscode_chat";
+export type RequestPurpose = "send" | "tool_follow_up" | "continue" | "retry_larger" | "summarize" | "vscode_chat" | "edit_in_place";
 
 /** Where a request stands: its outcome, or `in_progress` while it runs (saved so a crash leaves a trace). */
 export type RequestState = RequestOutcome | { kind: "in_progress" };

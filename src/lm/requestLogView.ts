@@ -61,6 +61,8 @@ export function purposeLabel(purpose: LedgerRow["purpose"]): string {
       return vscode.l10n.t("Panel: summary of earlier turns");
     case "vscode_chat":
       return vscode.l10n.t("VS Code chat");
+    case "edit_in_place":
+      return vscode.l10n.t("Edit in place");
     default: {
       // Rows written by a newer version may carry purposes this one does not know.
       const unknown: never = purpose;

@@ -8,6 +8,7 @@ import { splitIntoArgumentDeltas, splitIntoWordDeltas } from "./tokenCounting";
 import { CARRIES_OUT_PLAN, WANTS_PLAN, carriedOutItems, demoCarriedOutAnswer, demoPlanAnswer, demoTaskItems } from "./taskListDemo";
 import { CONTEXT_KINDS, WANTS_REVIEW, asksForCommitMessage, attachmentsOf, commitMessageFor, describeContext, reviewOf } from "./demoReplies";
 import { DEMO_THINKING_MODEL, THINKING_TOOLS_MODEL } from "./thinkingModels";
+import { planEditInPlace } from "./editInPlace";
 
 /** The models every emulator knows how to answer; any other listed model id behaves like `echo`. */
 export const SCRIPTED_MODEL_IDS = ["echo", "tools", "tools-parallel", "reasoning", "long", "demo", "thinker", "run-message", "run-command", "small-window"] as const;
@@ -612,6 +613,8 @@ export function planOutput(request: ScriptInput): PlannedItem[] {
   const forced = forcedToolCall(request);
   if (forced) return forced;
   if (SUMMARIZE_REQUEST.test(lastUserText(request.input))) return [summaryOf(request.input)];
+  const edit = planEditInPlace(lastUserText(request.input));
+  if (edit) return edit;
   switch (request.model) {
     case "tools":
       return planTools(request);

@@ -1,0 +1,35 @@
+import type { ChatSettings } from "../chat/chatSettings";
+import type { SendEstimate } from "../chat/spendGuard";
+import { estimateTokensOfText, withSpendWarning } from "../chat/spendGuard";
+import type { AssembledInstructions } from "../instructions/assembleInstructions";
+import { buildResponseRequest, userMessage } from "../relay/requestBuilder";
+import type { ResponseRequest } from "../relay/types";
+
+// The one request of an edit in place, built with the settings a panel request of the same model would have
+// (src/panel/sessionSettings.ts: relay, wire, output cap, the model's own effort and temperature, where the relay
+// takes instructions) and the instructions the panel's assembly makes for the file, the edit's prompt last. It
+// offers no tools: the answer is text that replaces lines.
+
+export interface EditRequest {
+  request: ResponseRequest;
+  /** The spend guard's estimate of its input, with the money warning applied. */
+  estimate: SendEstimate;
+}
+
+export function editRequest(settings: ChatSettings, instructions: Pick<AssembledInstructions, "text" | "tokens">, prompt: string): EditRequest {
+  const own = settings.modelSettings;
+  const request = buildResponseRequest({
+    model: settings.model,
+    instructions: instructions.text,
+    ...(settings.instructionsAs ? { instructionsAs: settings.instructionsAs } : {}),
+    input: [userMessage(prompt)],
+    maxOutputTokens: settings.maxOutputTokens,
+    reasoningEffort: own?.reasoningEffort ?? null,
+    temperature: own?.temperature ?? null,
+    stream: settings.stream,
+  });
+  const inputTokens = instructions.tokens + estimateTokensOfText(prompt);
+  const threshold = settings.expensiveSendThresholdTokens;
+  const tokens: SendEstimate = { inputTokens, thresholdTokens: threshold, needsConfirmation: threshold > 0 && inputTokens > threshold, basis: "characters", purpose: "edit_in_place" };
+  return { request, estimate: withSpendWarning(tokens, settings.priceOf?.(settings.model) ?? null, settings.spendWarningAmount ?? null) };
+}

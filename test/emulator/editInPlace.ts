@@ -1,0 +1,30 @@
+import type { PlannedItem } from "./outputPlan";
+import { splitIntoWordDeltas } from "./tokenCounting";
+
+// Relay Chat's edit-in-place request (src/editInPlace/editPrompt.ts), answered as a model does: a sentence, then the
+// selected lines changed as asked in one fenced block. "rename A to B" renames the word everywhere in the lines
+// (one change per line that uses it), "uppercase" upper-cases them, anything else adds a comment line above them.
+
+const SELECTED = /The selected lines to replace:\n(`{3,})[^\n]*\n([\s\S]*?)\1(?:\n|$)/;
+const INSTRUCTION = /^Instruction: (.*)$/m;
+
+/** The answer to an edit request, or null when the message is not one. */
+export function planEditInPlace(userText: string): PlannedItem[] | null {
+  const selected = SELECTED.exec(userText);
+  const instruction = INSTRUCTION.exec(userText)?.[1];
+  if (!selected || instruction === undefined) return null;
+  const language = /\(language: ([\w.+-]+)\)/.exec(userText)?.[1] ?? "";
+  const fence = selected[1]!;
+  const edited = editLines(selected[2]!, instruction);
+  const text = `Here is the change:\n\n${fence}${language}\n${edited}${edited.endsWith("\n") || edited === "" ? "" : "\n"}${fence}\n`;
+  return [{ kind: "message", deltas: splitIntoWordDeltas(text) }];
+}
+
+function editLines(lines: string, instruction: string): string {
+  const rename = /\brename (\w+) to (\w+)/i.exec(instruction);
+  if (rename) return lines.replace(new RegExp(`\\b${rename[1]}\\b`, "g"), rename[2]!);
+  if (/\bupper ?case\b/i.test(instruction)) return lines.toUpperCase();
+  if (/\bdelete\b/i.test(instruction)) return "";
+  const indent = /^[ \t]*/.exec(lines)?.[0] ?? "";
+  return `${indent}// ${instruction.trim()}\n${lines}`;
+}
