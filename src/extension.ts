@@ -33,6 +33,7 @@ import { showSessionApprovals } from "./host/sessionApprovalsPicker";
 import { registerCheckpointReview } from "./host/checkpointReview";
 import { EditReview } from "./host/editReview";
 import { registerEditReviewCommands } from "./host/editReviewCommands";
+import { registerEditInPlace } from "./host/editInPlace/editInPlaceCommand";
 import { WorkspaceCheckpointing } from "./host/checkpointSetup";
 import { globalReadOnlyDefault, trustRestrictionNotice } from "./host/toolSetup";
 import { Walkthrough } from "./host/walkthrough";
@@ -253,6 +254,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     editReview,
     registerEditReviewCommands(editReview),
     editReview.onDidChange(() => controller.reviewChanged()),
+    // Edit with Relay Chat: the panel's relay, model (or relayChat.editModel), instructions and ledger, reviewed as above.
+    registerEditInPlace({ connection, ready: connectionReady, ledger, log, review: editReview, checkpoints: checkpointing.turnCheckpoints, secrets: () => connection.secrets(), ...told.panel, panelModel: () => controller.model(),
+      listedModels: async () => (await controller.refreshModels(), controller.listedModels), priceOf: (relay, model) => money.priceOf(relay, model), protocolOf: (relay, model) => controller.modelChoice.protocolOf(relay, model) }),
     checkpointReview.disposable,
     command("relayChat.chooseExternalTools", () => chooseExternalTools()),
     command("relayChat.sessionApprovals", () => showSessionApprovals(sessionAllowances, readOnlyDefault)),

@@ -87,7 +87,7 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
   }
 
   /** Puts `proposed` into the file's buffer for review; a file already in review keeps its first original. */
-  async propose(uri: vscode.Uri, proposed: string, options: { createsFile: boolean; fromModel?: boolean; conversationId?: string }): Promise<{ changes: number }> {
+  async propose(uri: vscode.Uri, proposed: string, options: { createsFile: boolean; fromModel?: boolean; conversationId?: string; wasDirty?: boolean }): Promise<{ changes: number }> {
     let existing = this.reviews.get(uri.toString());
     if (options.createsFile) {
       const create = new vscode.WorkspaceEdit();
@@ -96,7 +96,8 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
     }
     const document = await vscode.workspace.openTextDocument(uri);
     const current = document.getText();
-    const wasDirty = !options.createsFile && document.isDirty;
+    // An edit in place streamed into the buffer first, so it says whether the file was dirty before that.
+    const wasDirty = !options.createsFile && (options.wasDirty ?? document.isDirty);
     if (existing && current !== this.expectedText(existing)) existing = undefined;
     const original = existing?.original ?? current;
     const edit = new vscode.WorkspaceEdit();

@@ -22,7 +22,7 @@ interface Manifest {
     viewsContainers: Record<string, Array<{ id: string; title?: string }>>;
     views: Record<string, Array<{ id: string; name?: string }>>;
     walkthroughs: Array<{ id: string; title?: string; description?: string; steps: Array<{ id: string; title?: string; description?: string; media: { markdown?: string } }> }>;
-    keybindings: Array<{ command: string; key: string; mac?: string }>;
+    keybindings: Array<{ command: string; key: string; mac?: string; when?: string }>;
   };
 }
 
@@ -104,11 +104,16 @@ describe("manifest contributions", () => {
     for (const binding of manifest.contributes.keybindings) {
       assert.ok(commands.has(binding.command), `${binding.command} is a contributed command`);
       assert.ok(binding.mac, `${binding.command} has a macOS key`);
+      // A key held only while Relay Chat's own state is on (Escape while an edit in place streams) may be one VS Code uses.
+      if (whileOwnStateOnly(binding.when)) continue;
       for (const platform of ["linux", "windows"] as const) assert.ok(!taken(platform).has(normalizedChord(binding.key)), `${binding.key} is free on ${platform}`);
       assert.ok(!taken("macos").has(normalizedChord(binding.mac as string)), `${binding.mac} is free on macOS`);
     }
     // The check itself: a key VS Code uses is seen as taken, whatever the order of its modifiers.
     assert.ok(taken("linux").has(normalizedChord("alt+ctrl+r")));
+    assert.equal(whileOwnStateOnly("relayChat.editInPlaceStreaming"), true);
+    assert.equal(whileOwnStateOnly("editorTextFocus"), false);
+    assert.equal(whileOwnStateOnly("relayChat.editInPlaceStreaming || editorTextFocus"), false);
   });
 
   it("has a marketplace icon of 128 px, keywords and a gallery banner, and no repository it cannot vouch for", () => {
@@ -152,3 +157,8 @@ describe("manifest contributions", () => {
     for (const file of docsOnly) assert.ok(!packaged(file), `${file} is not packaged (only the README's pictures are)`);
   });
 });
+
+/** A `when` that is one of Relay Chat's own context keys alone: the binding exists only while that state is on. */
+function whileOwnStateOnly(when: string | undefined): boolean {
+  return typeof when === "string" && /^relayChat\.[\w.]+$/.test(when.trim());
+}

@@ -1,0 +1,121 @@
+import * as vscode from "vscode";
+import type { ModelProtocol } from "../../chat/modelSettings";
+import { EDIT_COMMAND_PROMPT, editPrompt } from "../../editInPlace/editPrompt";
+import { editRegion } from "../../editInPlace/editRegion";
+import { editRequest } from "../../editInPlace/editRequest";
+import type { InstructionChoices } from "../../panel/chatControllerOptions";
+import type { InstructionsAssembly } from "../../panel/instructionsAssembly";
+import { sessionSettings } from "../../panel/sessionSettings";
+import type { ModelPrice } from "../../relay/modelPrice";
+import type { RelayConnection } from "../relayConnection";
+import type { EditRunEnd, EditRunServices } from "./editInPlaceRun";
+import { receiptOf, runEditInPlace } from "./editInPlaceRun";
+
+// Edit with Relay Chat: from the editor (its context menu, the Command Palette, Ctrl+Alt+I / Cmd+Alt+I), the
+// selected lines or the cursor's line are changed as the person asks in a quick input, by the model chosen for
+// editing (relayChat.editModel) or else the panel's, on the panel's relay. The request is the panel's kind of
+// request (settings, instructions and rules for the file, spend warning, ledger); Escape cancels while it streams.
+
+export const EDIT_IN_PLACE_COMMAND = "relayChat.editInPlace";
+export const CANCEL_EDIT_IN_PLACE_COMMAND = "relayChat.editInPlace.cancel";
+export const CHOOSE_EDIT_MODEL_COMMAND = "relayChat.chooseEditModel";
+const STREAMING_CONTEXT = "relayChat.editInPlaceStreaming";
+
+export interface EditInPlaceDependencies extends EditRunServices {
+  connection: RelayConnection;
+  /** The relay settings and key are read. */
+  ready: Promise<unknown>;
+  /** The panel's instruction assembly for the file worked in (the active editor). */
+  instructions: (choices: InstructionChoices) => InstructionsAssembly;
+  instructionsReady: () => Promise<void> | undefined;
+  /** The model the panel sends to now. */
+  panelModel: () => string;
+  /** The models the relay lists, for the picker. */
+  listedModels: () => Promise<readonly string[]>;
+  priceOf: (relay: string, model: string) => ModelPrice | null;
+  protocolOf: (relay: string, model: string) => ModelProtocol;
+}
+
+export function registerEditInPlace(dependencies: EditInPlaceDependencies): vscode.Disposable {
+  let running: AbortController | null = null;
+  const edit = async (instructionArgument?: unknown): Promise<EditRunEnd | undefined> => {
+    if (running) return void vscode.window.showInformationMessage(vscode.l10n.t("An edit with Relay Chat is still streaming: wait for it or press Escape to cancel it."));
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) return void vscode.window.showInformationMessage(vscode.l10n.t("Open a file and select the lines to change, then run Edit with Relay Chat."));
+    const document = editor.document;
+    if (dependencies.review.pendingChanges(document.uri) > 0) {
+      return void vscode.window.showWarningMessage(vscode.l10n.t("This file has changes waiting for Keep or Undo. Decide them first, then edit it again."));
+    }
+    const selection = editor.selection;
+    // A selection of whole lines ends at the start of the next line, which is not part of it.
+    const endLine = !selection.isEmpty && selection.end.character === 0 && selection.end.line > selection.start.line ? selection.end.line - 1 : selection.end.line;
+    const lines = selection.start.line === endLine ? vscode.l10n.t("line {0}", selection.start.line + 1) : vscode.l10n.t("lines {0}-{1}", selection.start.line + 1, endLine + 1);
+    const instruction = typeof instructionArgument === "string" ? instructionArgument : await vscode.window.showInputBox({
+      title: vscode.l10n.t("Edit with Relay Chat"),
+      prompt: vscode.l10n.t("How should {0} of {1} change?", lines, vscode.workspace.asRelativePath(document.uri)),
+      placeHolder: vscode.l10n.t("Describe the change, for example: add error handling"),
+    });
+    if (!instruction?.trim()) return undefined;
+
+    const { connection } = dependencies;
+    await dependencies.ready;
+    const client = connection.current();
+    if (!client) return void vscode.window.showWarningMessage(connection.missing() ?? vscode.l10n.t("Relay Chat: no relay is configured."));
+    const model = vscode.workspace.getConfiguration("relayChat").get<string>("editModel", "").trim() || dependencies.panelModel();
+    if (!model) return void vscode.window.showWarningMessage(vscode.l10n.t("Pick a model first: in the chat panel, or for editing with Relay Chat: Choose Model for Edit in Place."));
+    await dependencies.instructionsReady();
+    const assembly = dependencies.instructions({ toolNames: [], rulesOff: [], command: EDIT_COMMAND_PROMPT });
+    const settings = sessionSettings({ relay: connection, model, priceOf: dependencies.priceOf, protocolOf: dependencies.protocolOf });
+    const region = editRegion(document.getText(), selection.start.line, endLine);
+    const built = editRequest(settings, assembly.assembled, editPrompt(region, { path: vscode.workspace.asRelativePath(document.uri), languageId: document.languageId, instruction }));
+    if (built.estimate.needsConfirmation && !(await confirmSpend(built.estimate.inputTokens, built.estimate.inputCost))) return undefined;
+
+    running = new AbortController();
+    await vscode.commands.executeCommand("setContext", STREAMING_CONTEXT, true);
+    try {
+      const end = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t("Relay Chat is editing {0}…", vscode.workspace.asRelativePath(document.uri)) }, () =>
+        runEditInPlace(dependencies, { document, region, client, settings, built, instructions: assembly.assembled, signal: running!.signal }),
+      );
+      report(end, settings);
+      return end;
+    } finally {
+      running = null;
+      await vscode.commands.executeCommand("setContext", STREAMING_CONTEXT, false);
+    }
+  };
+  const report = (end: EditRunEnd, settings: Parameters<typeof receiptOf>[1]) => {
+    const receipt = end.result ? receiptOf(end.result, settings) : null;
+    if (end.kind === "proposed") {
+      vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t("Edit with Relay Chat: {0} to review", end.changes === 1 ? vscode.l10n.t("1 change") : vscode.l10n.t("{0} changes", end.changes))} · ${receipt}`, 30_000);
+    } else if (end.result?.outcome.kind === "cancelled") {
+      vscode.window.setStatusBarMessage(end.reason, 10_000);
+    } else {
+      void vscode.window.showWarningMessage(receipt ? `${end.reason} (${receipt})` : end.reason);
+    }
+  };
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand(EDIT_IN_PLACE_COMMAND, edit),
+    vscode.commands.registerCommand(CANCEL_EDIT_IN_PLACE_COMMAND, () => running?.abort()),
+    vscode.commands.registerCommand(CHOOSE_EDIT_MODEL_COMMAND, () => chooseEditModel(dependencies)),
+  );
+}
+
+async function confirmSpend(inputTokens: number, cost: { amount: number; currency: string; threshold: number } | undefined): Promise<boolean> {
+  const send = vscode.l10n.t("Send");
+  const detail = cost && cost.amount > cost.threshold
+    ? vscode.l10n.t("About {0} input tokens, about {1} {2} of input at the model's price (an estimate), above your warning of {3} {2}.", inputTokens, cost.amount.toFixed(4), cost.currency, cost.threshold)
+    : vscode.l10n.t("About {0} input tokens (an estimate), above your warning threshold (relayChat.historyWarningTokens). The relay bills input tokens.", inputTokens);
+  return (await vscode.window.showWarningMessage(vscode.l10n.t("This edit request is large."), { modal: true, detail }, send)) === send;
+}
+
+/** The model for editing: the panel's (the setting left empty) or one the relay lists, saved in User settings. */
+async function chooseEditModel(dependencies: EditInPlaceDependencies): Promise<void> {
+  const config = vscode.workspace.getConfiguration("relayChat");
+  const current = config.get<string>("editModel", "").trim();
+  const samePanel = vscode.l10n.t("The chat panel's model ({0})", dependencies.panelModel() || vscode.l10n.t("none picked yet"));
+  const models = await dependencies.listedModels();
+  const items: vscode.QuickPickItem[] = [{ label: samePanel, picked: current === "" }, ...models.map((model) => ({ label: model, picked: model === current, description: model === current ? vscode.l10n.t("current") : "" }))];
+  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t("Model for Edit with Relay Chat"), placeHolder: vscode.l10n.t("Pick a model, or the chat panel's") });
+  if (!picked) return;
+  await config.update("editModel", picked.label === samePanel ? undefined : picked.label, vscode.ConfigurationTarget.Global);
+}
