@@ -118,10 +118,9 @@ async function putBack(pending: PendingEdit, document: vscode.TextDocument, wasD
   } finally {
     pending.dispose();
   }
-  if (wasDirty !== false || !document.isDirty) return;
-  // The text is the saved text again; reverting marks it so without writing the file (no save participants run).
-  if (vscode.window.activeTextEditor?.document === document) await vscode.commands.executeCommand("workbench.action.files.revert");
-  if (document.isDirty) await document.save();
+  // The text is the saved text again. Saving it (not reverting) is right even when files.autoSave wrote a streamed
+  // state to the disk meanwhile: the disk then gets the original back.
+  if (wasDirty === false && document.isDirty) await document.save();
 }
 
 function logRequest(log: OutputLog, result: RequestResult, settings: ChatSettings): void {
