@@ -3,7 +3,7 @@ import type { AssembledInstructions } from "../../instructions/assembleInstructi
 import type { InstructionEnvironment } from "../../instructions/baseInstruction";
 import { chooseRules } from "../../instructions/projectRules";
 import type { RuleKind, RulesFolder } from "../../instructions/ruleFile";
-import type { InstructionChoices } from "../chatControllerOptions";
+import type { InstructionChoices } from "./instructionChoices";
 import type { RulesView } from "../protocol";
 import { ruleFileId, rulesView } from "./rulesChip";
 

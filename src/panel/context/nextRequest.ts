@@ -1,15 +1,12 @@
 import type { ChatSettings, RequestInstructions } from "../../chat/chatSettings";
 import { offeredTools } from "../../chat/modelRequestOptions";
-import type { ModelProtocol } from "../../chat/modelSettings";
 import type { ChatTools } from "../../chat/toolRound";
 import { sentSources } from "../../instructions/assembleInstructions";
-import type { AssembledInstructions } from "../../instructions/assembleInstructions";
 import { instructionsCarrier } from "../../relay/requestBuilder";
-import type { InstructionsCarrier } from "../../relay/requestBuilder";
-import type { FunctionToolDefinition } from "../../relay/types";
-import type { ChatControllerOptions, InstructionChoices, PlanInputs } from "../chatControllerOptions";
+import type { ChatControllerOptions } from "../chatControllerOptions";
+import type { InstructionChoices, PlanInputs } from "./instructionChoices";
 import type { InstructionsAssembly } from "./instructionsAssembly";
-import type { RulesView } from "../protocol";
+import type { NextRequestView } from "./nextRequestView";
 import { ConversationRules } from "./rulesChip";
 import type { SessionRunner } from "../turns/sessionRunner";
 import type { MessageCommand } from "../turns/slashCommandRunner";
@@ -23,27 +20,7 @@ import { toolsLimitedBy } from "../turns/slashCommandRunner";
 /** About four characters a token, as every estimate of the panel. */
 const CHARACTERS_PER_TOKEN = 4;
 
-export interface NextRequestView {
-  relay: string | null;
-  model: string;
-  wire: ModelProtocol;
-  /** Where the instructions travel: the `instructions` field, a developer message, or Chat Completions' system message. */
-  carrier: InstructionsCarrier;
-  /** Null where the panel is given no assembly (tests, benchmarks): nothing is sent as instructions. */
-  instructions: AssembledInstructions | null;
-  /** The request's `tools`, in its order. */
-  tools: FunctionToolDefinition[];
-  /** The tools' definitions as the request lists them, estimated. */
-  toolTokens: number;
-  /** The instructions and the tools' definitions: what the meter and the spend guard add to the messages. */
-  tokens: number;
-  rules: RulesView | null;
-  rulesAllowed: boolean;
-  /** Rules files switched off for the conversation, as `folder/path`. */
-  rulesOff: readonly string[];
-  /** The slash command the message starts with (its prompt is a part of the instructions). */
-  command: MessageCommand | null;
-}
+export type { NextRequestView } from "./nextRequestView";
 
 export interface NextRequestInputs {
   /** The session settings the next request goes with (model, relay, wire, the model's own settings). */

@@ -4,7 +4,6 @@ import { editedTasks, tasksOf } from "../../chat/planState";
 import type { TaskEdit } from "../../chat/planState";
 import type { ChatMode } from "../../tools/planMode";
 import type { SessionRunner } from "./sessionRunner";
-import type { TurnStarter } from "./turnStarter";
 
 // The Plan / Act switch, "Act on this plan" and the person's ticks and removals in the task list, on the
 // conversation on screen. What the mode does to the tools and the instructions is decided elsewhere
@@ -12,7 +11,8 @@ import type { TurnStarter } from "./turnStarter";
 
 export interface PlanModeActionsOptions {
   runner: SessionRunner;
-  turns: Pick<TurnStarter, "send">;
+  /** The turns (TurnStarter): "Act on this plan" sends its prompt as the person's message. */
+  turns: { send(text: string): Promise<void> };
   changed: () => void;
 }
 

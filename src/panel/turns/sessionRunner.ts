@@ -17,7 +17,7 @@ import { ContentWaitClock } from "./contentWait";
 import { StreamForwarder } from "./streamForwarder";
 import { modeOf, tasksOf, turnModeOf } from "../../chat/planState";
 import type { ChatMode } from "../../tools/planMode";
-import type { PlanInputs } from "../chatControllerOptions";
+import type { PlanInputs } from "../context/instructionChoices";
 
 // The ChatSession on screen and what it reports while it runs: streamed text goes to the forwarder,
 // ended requests and turns become patches, tool approvals and spend confirmations go through the prompt
