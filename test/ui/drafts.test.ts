@@ -113,7 +113,9 @@ const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0";
     await workbench().runCommand("Developer: Reload Window");
     await workbench().page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
     chat = workbench().webview();
-    await chat.getByText(`You said: Turn 6 ${stamp}`).first().waitFor({ timeout: 60_000 });
+    // Attached, not visible: the view is back at turn 3, and a turn out of view skips its rendering
+    // (content-visibility), which Playwright counts as not visible.
+    await chat.getByText(`You said: Turn 6 ${stamp}`).first().waitFor({ state: "attached", timeout: 60_000 });
     assert.equal(await chat.locator(".panel-header .title-text").innerText(), title, "the same conversation");
     assert.equal(await message().inputValue(), draft, "the draft");
     await waitUntil(async () => {
