@@ -1,5 +1,5 @@
 import * as l10n from "@vscode/l10n";
-import type { RequestCost } from "../chat/cost";
+import type { RequestCost } from "../chat/requestRecordParts";
 import { preferredCost } from "../chat/cost";
 import { formatMoney } from "../relay/moneyFormat";
 import type { RequestResult } from "../relay/types";

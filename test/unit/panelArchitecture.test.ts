@@ -6,13 +6,15 @@ import path from "node:path";
 
 const root = path.resolve(__dirname, "../..");
 // codeBlockActions.ts: the code block buttons that need the editor (open as a document, apply through the diff review).
-const PANEL_ADAPTER = ["src/panel/chatViewProvider.ts", "src/panel/codeBlockActions.ts", "src/panel/vscodePanelServices.ts"];
+const PANEL_ADAPTER = ["src/panel/chatViewProvider.ts", "src/panel/editor/codeBlockActions.ts", "src/panel/vscodePanelServices.ts"];
 const IMPORT_OF_VSCODE = /(?:from\s+["']vscode["']|require\(\s*["']vscode["']\s*\)|import\(\s*["']vscode["']\s*\))/;
 
+/** The TypeScript files in `folder` and its feature subfolders. */
 function sources(folder: string): string[] {
-  return readdirSync(path.join(root, folder))
-    .filter((name) => name.endsWith(".ts"))
-    .map((name) => `${folder}/${name}`);
+  return readdirSync(path.join(root, folder), { withFileTypes: true }).flatMap((entry) => {
+    if (entry.isDirectory()) return sources(`${folder}/${entry.name}`);
+    return entry.name.endsWith(".ts") ? [`${folder}/${entry.name}`] : [];
+  });
 }
 
 describe("panel architecture", () => {

@@ -4,10 +4,10 @@ import { EDIT_COMMAND_PROMPT, editPrompt } from "../../editInPlace/editPrompt";
 import { editRegion } from "../../editInPlace/editRegion";
 import { editRequest } from "../../editInPlace/editRequest";
 import type { InstructionChoices } from "../../panel/chatControllerOptions";
-import type { InstructionsAssembly } from "../../panel/instructionsAssembly";
-import { sessionSettings } from "../../panel/sessionSettings";
+import type { InstructionsAssembly } from "../../panel/context/instructionsAssembly";
+import { sessionSettings } from "../../panel/relays/sessionSettings";
 import type { ModelPrice } from "../../relay/modelPrice";
-import type { RelayConnection } from "../relayConnection";
+import type { RelayConnection } from "../relays/relayConnection";
 import type { EditRunEnd, EditRunServices } from "./editInPlaceRun";
 import { receiptOf, runEditInPlace } from "./editInPlaceRun";
 

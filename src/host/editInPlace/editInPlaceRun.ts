@@ -16,7 +16,7 @@ import { outputTextOf, refusalTextOf } from "../../relay/accumulate";
 import type { RelayClient } from "../../relay/client";
 import { redactSecrets } from "../../relay/redact";
 import type { RequestResult } from "../../relay/types";
-import type { EditReview } from "../editReview";
+import type { EditReview } from "../review/editReview";
 import type { OutputLog } from "../outputLog";
 import { PendingEdit } from "./pendingEdit";
 
