@@ -8,9 +8,7 @@ import { editRequest } from "../../src/editInPlace/editRequest";
 import { readReplacement } from "../../src/editInPlace/replacementText";
 import { assembleInstructions } from "../../src/instructions/assembleInstructions";
 import { outputTextOf } from "../../src/relay/accumulate";
-import { RelayClient } from "../../src/relay/client";
-import { startRelayEmulator } from "../emulator/server";
-import type { RelayEmulator } from "../emulator/server";
+import { emulatorWithClient } from "../support/emulatorClient";
 
 // Edit in place without the editor: the region cut from a file, the request, reading the answer into the
 // replacement, and the hunks the review shows. The last case sends the request to the relay emulator.
@@ -100,16 +98,7 @@ describe("Edit in place: the core", () => {
   });
 
   describe("against the relay emulator", () => {
-    let emulator: RelayEmulator;
-    let client: RelayClient;
-    before(async () => {
-      emulator = await startRelayEmulator();
-      client = new RelayClient({ baseUrl: emulator.baseUrl, apiKey: emulator.defaultKey, idleTimeoutMs: 5000, errorGraceMs: 300 });
-    });
-    after(async () => {
-      await client.close();
-      await emulator.close();
-    });
+    const relay = emulatorWithClient({}, { errorGraceMs: 300 });
 
     it("sends the request, reads the streamed answer into the edited file, and writes a receipt with tokens and the request id", async () => {
       const region = editRegion(FILE, 2, 6, 2);
@@ -118,7 +107,7 @@ describe("Edit in place: the core", () => {
       let streamed = "";
       const shown: string[] = [];
       let result = null;
-      for await (const update of client.stream(request)) {
+      for await (const update of relay.client().stream(request)) {
         if (update.type === "end") result = update.result;
         else if (update.type === "events") {
           for (const event of update.events) if (event.type === "response.output_text.delta" && typeof event.delta === "string") streamed += event.delta;
