@@ -1,4 +1,5 @@
-import type { CommandPrompt } from "../instructions/slashCommands";
+import type { CommandPrompt, SlashCommand } from "../instructions/slashCommands";
+import { commandPrompt, findSlashCommand } from "../instructions/slashCommands";
 import type { EditRegion } from "./editRegion";
 
 // What an edit in place asks the model. The lines to replace and the lines around them go in the message, each in
@@ -47,4 +48,19 @@ export function editPrompt(region: EditRegion, subject: EditSubject): string {
 export function fenceFor(text: string): string {
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((match) => match[0].length));
   return "`".repeat(Math.max(3, longest + 1));
+}
+
+/**
+ * What the person typed, read as the panel reads a message: a `/` prompt command first (a built-in prompt such as
+ * /fix, or a prompt file) adds its prompt before the edit's own rule, and its arguments are the instruction.
+ * Commands that are the panel's actions (/new, /compact, /commit, /plan) mean nothing here and are left as typed.
+ */
+export function editInstruction(typed: string, commands: readonly SlashCommand[]): { instruction: string; prompt: CommandPrompt } {
+  const found = findSlashCommand(typed, commands.filter((command) => command.kind === "prompt" && command.mode === null));
+  if (!found) return { instruction: typed.trim(), prompt: EDIT_COMMAND_PROMPT };
+  const added = commandPrompt(found.command, found.args);
+  return {
+    instruction: found.args || `/${found.command.name}`,
+    prompt: { source: `${EDIT_PROMPT_SOURCE}, ${added.source}`, text: `${added.text}\n\n${EDIT_COMMAND_PROMPT.text}` },
+  };
 }

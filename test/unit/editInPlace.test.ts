@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { chatSettingsWithDefaults } from "../../src/chat/chatSettings";
 import { requestCost } from "../../src/chat/cost";
-import { EDIT_COMMAND_PROMPT, EDIT_PROMPT_SOURCE, editPrompt, fenceFor } from "../../src/editInPlace/editPrompt";
+import { EDIT_COMMAND_PROMPT, EDIT_PROMPT_SOURCE, editInstruction, editPrompt, fenceFor } from "../../src/editInPlace/editPrompt";
+import { slashCommands } from "../../src/instructions/slashCommands";
 import { editReceipt } from "../../src/editInPlace/editReceipt";
 import { editRegion, editedText, fittedReplacement, replacementHunks } from "../../src/editInPlace/editRegion";
 import { editRequest } from "../../src/editInPlace/editRequest";
@@ -48,6 +49,17 @@ describe("Edit in place: the core", () => {
     const markdown = editPrompt(editRegion("# Title\n```sh\nls\n```\n", 1, 3), { path: "README.md", languageId: "markdown", instruction: "x" });
     assert.ok(markdown.includes("The selected lines to replace:\n````markdown\n```sh\nls\n```\n````"), markdown);
     assert.match(EDIT_COMMAND_PROMPT.text, /selected lines only, in one fenced code block/);
+  });
+
+  it("reads a `/` prompt command in the instruction as the panel does: its prompt before the edit's rule, its arguments the instruction", () => {
+    const commands = slashCommands([{ name: "house-style", description: "", argumentHint: "", origin: "workspace", body: "Use tabs. $ARGUMENTS", source: ".github/prompts/house-style.prompt.md", tools: null, mode: null }]);
+    assert.deepEqual(editInstruction("  rename a to b ", commands), { instruction: "rename a to b", prompt: EDIT_COMMAND_PROMPT });
+    const styled = editInstruction("/house-style rename a to b", commands);
+    assert.equal(styled.instruction, "rename a to b");
+    assert.equal(styled.prompt.source, `${EDIT_PROMPT_SOURCE}, .github/prompts/house-style.prompt.md`);
+    assert.match(styled.prompt.text, /prompt file \.github\/prompts\/house-style\.prompt\.md:\nUse tabs\. rename a to b[\s\S]*\n\nThe person selected lines/);
+    assert.equal(editInstruction("/fix", commands).instruction, "/fix", "a built-in prompt alone is the instruction");
+    assert.equal(editInstruction("/new thing", commands).prompt, EDIT_COMMAND_PROMPT, "the panel's actions mean nothing here");
   });
 
   it("reads the replacement from a fenced block wherever it is, and from an answer without one", () => {

@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import type { ModelProtocol } from "../../chat/modelSettings";
-import { EDIT_COMMAND_PROMPT, editPrompt } from "../../editInPlace/editPrompt";
+import { editInstruction, editPrompt } from "../../editInPlace/editPrompt";
+import type { SlashCommand } from "../../instructions/slashCommands";
 import { editRegion } from "../../editInPlace/editRegion";
 import { editRequest } from "../../editInPlace/editRequest";
 import type { InstructionChoices } from "../../panel/chatControllerOptions";
@@ -34,6 +35,8 @@ export interface EditInPlaceDependencies extends EditRunServices {
   listedModels: () => Promise<readonly string[]>;
   priceOf: (relay: string, model: string) => ModelPrice | null;
   protocolOf: (relay: string, model: string) => ModelProtocol;
+  /** The `/` commands, prompt files included, as the panel has them. */
+  slashCommands: () => readonly SlashCommand[];
 }
 
 export function registerEditInPlace(dependencies: EditInPlaceDependencies): vscode.Disposable {
@@ -53,7 +56,7 @@ export function registerEditInPlace(dependencies: EditInPlaceDependencies): vsco
     const instruction = typeof instructionArgument === "string" ? instructionArgument : await vscode.window.showInputBox({
       title: vscode.l10n.t("Edit with Relay Chat"),
       prompt: vscode.l10n.t("How should {0} of {1} change?", lines, vscode.workspace.asRelativePath(document.uri)),
-      placeHolder: vscode.l10n.t("Describe the change, for example: add error handling"),
+      placeHolder: vscode.l10n.t("Describe the change, for example: add error handling (/ for prompt files)"),
     });
     if (!instruction?.trim()) return undefined;
 
@@ -64,10 +67,11 @@ export function registerEditInPlace(dependencies: EditInPlaceDependencies): vsco
     const model = vscode.workspace.getConfiguration("relayChat").get<string>("editModel", "").trim() || dependencies.panelModel();
     if (!model) return void vscode.window.showWarningMessage(vscode.l10n.t("Pick a model first: in the chat panel, or for editing with Relay Chat: Choose Model for Edit in Place."));
     await dependencies.instructionsReady();
-    const assembly = dependencies.instructions({ toolNames: [], rulesOff: [], command: EDIT_COMMAND_PROMPT });
+    const asked = editInstruction(instruction, dependencies.slashCommands());
+    const assembly = dependencies.instructions({ toolNames: [], rulesOff: [], command: asked.prompt });
     const settings = sessionSettings({ relay: connection, model, priceOf: dependencies.priceOf, protocolOf: dependencies.protocolOf });
     const region = editRegion(document.getText(), selection.start.line, endLine);
-    const built = editRequest(settings, assembly.assembled, editPrompt(region, { path: vscode.workspace.asRelativePath(document.uri), languageId: document.languageId, instruction }));
+    const built = editRequest(settings, assembly.assembled, editPrompt(region, { path: vscode.workspace.asRelativePath(document.uri), languageId: document.languageId, instruction: asked.instruction }));
     if (built.estimate.needsConfirmation && !(await confirmSpend(built.estimate.inputTokens, built.estimate.inputCost))) return undefined;
 
     running = new AbortController();
