@@ -94,10 +94,18 @@ describe("Chat panel webview: drafts and the place in the conversation (Chromium
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(resolve)))));
     await page.locator('.turn[data-turn-id="t24"]').evaluate((element) => element.scrollIntoView({ block: "start" }));
     await page.locator(".scroller").evaluate((scroller) => scroller.scrollBy(0, 30));
-    await page.waitForFunction(() => (window as unknown as { __savedState?: SavedState }).__savedState?.place?.turnId === "t24");
+    // A turn above that comes into view takes its real height (content-visibility), which can move the view a
+    // little after the scroll: the saved place is wherever the top of the view is once that settled.
+    await page.waitForFunction(() => {
+      const place = (window as unknown as { __savedState?: SavedState }).__savedState?.place;
+      const scroller = document.querySelector(".scroller") as HTMLElement;
+      const top = scroller.getBoundingClientRect().top;
+      const shown = Array.from(document.querySelectorAll(".turn")).find((turn) => turn.getBoundingClientRect().bottom > top) as HTMLElement;
+      return place !== undefined && place.turnId === shown.dataset.turnId && Math.abs(place.offset - (top - shown.getBoundingClientRect().top)) <= 1;
+    });
     const place = (await savedState(panel))?.place;
     assert.equal(place?.conversationId, "c1");
-    assert.ok(Math.abs((place?.offset ?? 0) - (await offsetInto(panel, "t24"))) <= 1, `the offset into the turn: ${JSON.stringify(place)}`);
+    assert.ok(place?.turnId === "t24" || place?.turnId === "t23", `the place is where the person scrolled: ${JSON.stringify(place)}`);
 
     await page.getByRole("button", { name: "Jump to latest" }).click();
     await page.waitForFunction(() => (window as unknown as { __savedState?: SavedState }).__savedState?.place === undefined);
