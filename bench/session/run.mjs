@@ -91,7 +91,7 @@ const round = (value, digits = 1) => (value === null ? null : Number(value.toFix
 
 /** Runs in the webview's document: notes when each turn's marker text is in the DOM, when Enter was pressed, and long frames on demand. */
 function instrumentPanel() {
-  const bench = { markerAt: {}, enterAt: [], clickAt: null, gaps: null };
+  const bench = { markerAt: {}, enterAt: [], clickAt: null, gaps: null, messages: null };
   window.__sessionBench = bench;
   const list = document.querySelector(".turn-list");
   let doneFor = null;
@@ -105,6 +105,13 @@ function instrumentPanel() {
     bench.markerAt[match[0]] ??= performance.timeOrigin + performance.now();
   }).observe(list, { subtree: true, childList: true, characterData: true });
   document.addEventListener("click", () => (bench.clickAt = performance.now()), true);
+  // While the history open is timed: each message from the host, when it was sent to the page and when the panel
+  // had handled it (this listener runs after the panel's), so the open can be split into the host's part and the page's.
+  window.addEventListener("message", (event) => {
+    if (bench.messages === null) return;
+    const size = typeof event.data === "object" && event.data !== null ? JSON.stringify(event.data).length : 0;
+    bench.messages.push({ type: event.data?.type, arrivedAt: event.timeStamp, handledAt: performance.now(), size });
+  });
   document.addEventListener("keydown", (event) => {
     if (event.key === "Enter" && !event.shiftKey) bench.enterAt.push(performance.timeOrigin + event.timeStamp);
   }, true);
@@ -244,7 +251,19 @@ async function main() {
     const entry = history.getByRole("button", { name: new RegExp(`Question 1 ${stamp}`) }).first();
     await entry.waitFor({ timeout: 30_000 });
     // Timed in the page, from the click's event to the frame that has every turn.
-    await frame.evaluate(() => (window.__sessionBench.clickAt = null));
+    await frame.evaluate(() => {
+      window.__sessionBench.clickAt = null;
+      window.__sessionBench.messages = [];
+    });
+    // RELAY_CHAT_BENCH_PROFILE=file.cpuprofile: a CPU profile of the panel's page during the open (its own CDP
+    // session when the webview runs in a process of its own, else the page's).
+    const profileFile = process.env.RELAY_CHAT_BENCH_PROFILE;
+    const profiler = profileFile ? await context.newCDPSession(frame).catch(() => cdp) : null;
+    if (profiler !== null) {
+      await profiler.send("Profiler.enable");
+      await profiler.send("Profiler.setSamplingInterval", { interval: 200 });
+      await profiler.send("Profiler.start");
+    }
     const [openMs] = await Promise.all([
       frame.evaluate(
         (count) =>
@@ -260,6 +279,14 @@ async function main() {
       ),
       entry.click(),
     ]);
+
+    if (profiler !== null) writeFileSync(profileFile, JSON.stringify((await profiler.send("Profiler.stop")).profile));
+    const openMessages = await frame.evaluate(() => {
+      const { clickAt, messages } = window.__sessionBench;
+      window.__sessionBench.messages = null;
+      return messages.filter((message) => message.arrivedAt >= clickAt).map((message) => ({ ...message, arrivedAt: message.arrivedAt - clickAt, handledAt: message.handledAt - clickAt }));
+    });
+    const largest = openMessages.reduce((found, message) => (found === null || message.size > found.size ? message : found), null);
 
     const turnsMeasured = MEASURED_TURNS / 100;
     const summary = {
@@ -281,6 +308,9 @@ async function main() {
       jsHeapMbPer100Turns: round((after.jsHeapMb - before.jsHeapMb) / turnsMeasured, 2),
       extensionHostMbPer100Turns: round((after.extensionHostMb - before.extensionHostMb) / turnsMeasured),
       historyOpenMs: round(openMs),
+      // The open split: the click -> the conversation's message reached the page (the host's part and the trip),
+      // the page handling it, and its size.
+      historyOpen: largest === null ? null : { messageArrivedMs: round(largest.arrivedAt), handledMs: round(largest.handledAt - largest.arrivedAt), type: largest.type, kB: round(largest.size / 1024), messages: openMessages.length },
       clockOffsetPageToRelayMs: round(pageToRelay, 2),
       clockRoundTripsMs: [round(pageClock.roundTrip, 2), round(relayClock.roundTrip, 2)],
       loadAverage: os.loadavg().map((load) => round(load, 2)),
