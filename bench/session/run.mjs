@@ -20,6 +20,8 @@
 // Goals: enterToRequest <= 30 ms over the bare fetch; first delta p50 <= 17 ms, p95 <= 33 ms; 0 frames over
 // 50 ms; DOM <= +1,000 and renderer <= +10 MB per 100 turns; JS heap <= 5 MB; extension host <= +10 MB per
 // 100 turns; history open <= 200 ms. Options: --turns N (measured turns, default 100), --warmup N (20), --json.
+// To look inside: RELAY_CHAT_BENCH_PROFILE=name writes CPU profiles of the page (name.stream.cpuprofile,
+// name.open.cpuprofile), RELAY_CHAT_BENCH_TRACE=file.json a Chromium trace while the long answer streams.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -206,8 +208,42 @@ async function main() {
     const after = await measure();
     say(`${MEASURED_TURNS} more turns; ${JSON.stringify(after)}`);
 
+    // RELAY_CHAT_BENCH_PROFILE=name: CPU profiles of the panel's page while the long answer streams
+    // (name.stream.cpuprofile) and while the conversation opens from the history (name.open.cpuprofile).
+    const profileName = process.env.RELAY_CHAT_BENCH_PROFILE;
+    // The webview's own CDP session when it runs in a process of its own, else the page's.
+    const profiler = profileName ? await context.newCDPSession(frame).catch(() => cdp) : null;
+    const profile = async (part, action) => {
+      if (profiler === null) return action();
+      await profiler.send("Profiler.enable");
+      await profiler.send("Profiler.setSamplingInterval", { interval: 200 });
+      await profiler.send("Profiler.start");
+      const result = await action();
+      writeFileSync(`${profileName}.${part}.cpuprofile`, JSON.stringify((await profiler.send("Profiler.stop")).profile));
+      return result;
+    };
+    // RELAY_CHAT_BENCH_TRACE=file.json: a Chromium trace (devtools.timeline) while the long answer streams, for
+    // the long frames' parts (script, style, layout, paint; DevTools' Performance panel opens it).
+    const traceFile = process.env.RELAY_CHAT_BENCH_TRACE;
+    const traced = async (action) => {
+      if (!traceFile) return action();
+      await cdp.send("Tracing.start", { transferMode: "ReturnAsStream", traceConfig: { includedCategories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel", "v8.execute", "blink.user_timing"] } });
+      const result = await action();
+      const complete = new Promise((resolve) => cdp.once("Tracing.tracingComplete", resolve));
+      await cdp.send("Tracing.end");
+      const { stream } = await complete;
+      const chunks = [];
+      for (;;) {
+        const { data, eof, base64Encoded } = await cdp.send("IO.read", { handle: stream });
+        chunks.push(base64Encoded ? Buffer.from(data, "base64").toString("utf8") : data);
+        if (eof) break;
+      }
+      await cdp.send("IO.close", { handle: stream });
+      writeFileSync(traceFile, chunks.join(""));
+      return result;
+    };
     await frame.evaluate(startFrameWatch);
-    await sendTurn(`${LONG_ANSWER_REQUEST} ${stamp}`);
+    await traced(() => profile("stream", () => sendTurn(`${LONG_ANSWER_REQUEST} ${stamp}`)));
     const gaps = await frame.evaluate(stopFrameWatch);
 
     // Bare requests to the same relay, from Node: the floor of Enter -> request.
@@ -255,16 +291,7 @@ async function main() {
       window.__sessionBench.clickAt = null;
       window.__sessionBench.messages = [];
     });
-    // RELAY_CHAT_BENCH_PROFILE=file.cpuprofile: a CPU profile of the panel's page during the open (its own CDP
-    // session when the webview runs in a process of its own, else the page's).
-    const profileFile = process.env.RELAY_CHAT_BENCH_PROFILE;
-    const profiler = profileFile ? await context.newCDPSession(frame).catch(() => cdp) : null;
-    if (profiler !== null) {
-      await profiler.send("Profiler.enable");
-      await profiler.send("Profiler.setSamplingInterval", { interval: 200 });
-      await profiler.send("Profiler.start");
-    }
-    const [openMs] = await Promise.all([
+    const [openMs] = await profile("open", () => Promise.all([
       frame.evaluate(
         (count) =>
           new Promise((resolve) => {
@@ -278,9 +305,8 @@ async function main() {
         turnCount,
       ),
       entry.click(),
-    ]);
+    ]));
 
-    if (profiler !== null) writeFileSync(profileFile, JSON.stringify((await profiler.send("Profiler.stop")).profile));
     const openMessages = await frame.evaluate(() => {
       const { clickAt, messages } = window.__sessionBench;
       window.__sessionBench.messages = null;
