@@ -225,6 +225,7 @@ async function main() {
     // RELAY_CHAT_BENCH_TRACE=file.json: a Chromium trace (devtools.timeline) while the long answer streams, for
     // the long frames' parts (script, style, layout, paint; DevTools' Performance panel opens it).
     const traceFile = process.env.RELAY_CHAT_BENCH_TRACE;
+    let streamTrace = null;
     const traced = async (action) => {
       if (!traceFile) return action();
       await cdp.send("Tracing.start", { transferMode: "ReturnAsStream", traceConfig: { includedCategories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel", "v8.execute", "blink.user_timing"] } });
@@ -239,7 +240,9 @@ async function main() {
         if (eof) break;
       }
       await cdp.send("IO.close", { handle: stream });
-      writeFileSync(traceFile, chunks.join(""));
+      const trace = chunks.join("");
+      writeFileSync(traceFile, trace);
+      streamTrace = longTasksOf(JSON.parse(trace));
       return result;
     };
     await frame.evaluate(startFrameWatch);
@@ -333,6 +336,9 @@ async function main() {
       rendererMbPer100Turns: round((after.rendererMb - before.rendererMb) / turnsMeasured),
       jsHeapMbPer100Turns: round((after.jsHeapMb - before.jsHeapMb) / turnsMeasured, 2),
       extensionHostMbPer100Turns: round((after.extensionHostMb - before.extensionHostMb) / turnsMeasured),
+      // With RELAY_CHAT_BENCH_TRACE: the renderer's tasks over 50 ms while the long answer streamed, their wall
+      // time and the thread's CPU time in them (a task long in wall time but short in CPU waited for a core).
+      ...(streamTrace === null ? {} : { streamLongTasks: streamTrace }),
       historyOpenMs: round(openMs),
       // The open split: the click -> the conversation's message reached the page (the host's part and the trip),
       // the page handling it, and its size.
@@ -359,6 +365,19 @@ async function main() {
   } finally {
     await cleanup();
   }
+}
+
+/** Tasks over 50 ms on the renderer's main thread of a Chromium trace: how many, their wall and thread CPU time. */
+function longTasksOf(trace) {
+  const events = Array.isArray(trace) ? trace : trace.traceEvents;
+  const main = events.find((event) => event.name === "thread_name" && event.args?.name === "CrRendererMain");
+  const long = events.filter((event) => main !== undefined && event.pid === main.pid && event.tid === main.tid && event.ph === "X" && event.name === "ThreadControllerImpl::RunTask" && event.dur > 50_000);
+  return {
+    count: long.length,
+    wallMs: round(long.reduce((total, task) => total + task.dur, 0) / 1000),
+    cpuMs: round(long.reduce((total, task) => total + (task.tdur ?? 0), 0) / 1000),
+    over50MsCpu: long.filter((task) => (task.tdur ?? 0) > 50_000).length,
+  };
 }
 
 /** The webview document that holds the panel (VS Code nests it in two iframes). */
