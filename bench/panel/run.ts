@@ -9,7 +9,7 @@
 // An update is one answer delta through the host's streaming path (StreamForwarder -> PanelSync -> post)
 // and the webview appending it.
 //
-// The open sends the older turns brief (src/panel/briefTurn.ts); a fill is the page's request for the
+// The open sends the older turns brief (src/panel/turns/briefTurn.ts); a fill is the page's request for the
 // next batch of them (the 8 newest brief turns, as the page asks when idle), timed like the open: the
 // host from the request to the posted patch, then the page applying it.
 //
@@ -28,7 +28,7 @@ import type { PanelSource, PanelSyncTimers } from "../../src/panel/panelSync";
 import { PanelSync } from "../../src/panel/panelSync";
 import type { ToWebview } from "../../src/panel/protocol";
 import { DEFAULT_IMAGE_LIMITS } from "../../src/panel/protocol";
-import { StreamForwarder } from "../../src/panel/streamForwarder";
+import { StreamForwarder } from "../../src/panel/turns/streamForwarder";
 import { ToolRegistry } from "../../src/tools/toolRegistry";
 import { answeredConversation } from "../../test/fixtures/chat/sampleConversations";
 import { RecordingEditor, ScriptedConversationUi } from "../../test/fixtures/panel/panelHostHarness";

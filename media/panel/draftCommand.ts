@@ -6,7 +6,7 @@ const DRAFT_COMMAND_DELAY_MS = 120;
 /**
  * Tells the host the message box's text while it starts with `/` (and once when it no longer does), a moment after
  * typing pauses: the command's prompt and tools then go into the next request's instructions, so the context
- * meter, the Rules chip and every way to "What the model is told" count them (src/panel/nextRequest.ts).
+ * meter, the Rules chip and every way to "What the model is told" count them (src/panel/context/nextRequest.ts).
  */
 export class DraftCommandTeller {
   /** The draft's command as the host last heard it ("" for none). */

@@ -70,7 +70,7 @@ export class TurnElement {
   /** "Working…": made when the turn is first seen unfinished (most turns of a long conversation never are). */
   private progress: { root: HTMLElement; label: HTMLElement } | null = null;
   private waitingForApproval = false;
-  /** Seconds the running request has waited for content, when long enough to say (src/panel/contentWait.ts). */
+  /** Seconds the running request has waited for content, when long enough to say (src/panel/turns/contentWait.ts). */
   private contentWaitSeconds: number | null = null;
   private readonly footerSlot = element("div", { className: "footer-slot" });
   private readonly summarySlot = element("div", { className: "summary-slot" });

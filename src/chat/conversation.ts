@@ -4,8 +4,7 @@ import type { ToolCallOutcome } from "../tools/runToolCall";
 import type { ApprovedBy } from "../tools/approvalPolicy";
 import type { ChatMode } from "../tools/planMode";
 import type { TaskItem } from "../tools/updateTasksTool";
-import type { RequestCost } from "./cost";
-import type { SentModelSettings } from "./modelRequestOptions";
+import type { RequestCost, SentModelSettings } from "./requestRecordParts";
 
 // The shape of a saved conversation. Turns form a tree (each points at the turn it follows), so editing a
 // message or regenerating an answer adds a sibling branch and the original stays reachable. Each request

@@ -20,7 +20,7 @@ export function imagesTitle(count: number): string {
 
 /**
  * Where the attachments of a message start: the panel sends each after the typed text as a tagged block,
- * `<attachment kind="file" label="…">` (src/panel/messageAttachments.ts).
+ * `<attachment kind="file" label="…">` (src/panel/context/messageAttachments.ts).
  */
 const FIRST_ATTACHMENT = /(?:^|\s)<attachment kind="[a-z]+" label="[\s\S]*$/;
 

@@ -1,22 +1,13 @@
-import type { BilledCost } from "../relay/billedCost";
 import type { ModelPrice } from "../relay/modelPrice";
 import { MAX_REQUEST_COST, saneNumber } from "../relay/saneNumber";
-import type { Usage } from "../relay/types";
+import type { BilledCost, Usage } from "../relay/types";
 import { usageDetail, usageFigure } from "../relay/usage";
-import type { LedgerRow } from "./requestLedger";
+import type { LedgerRow } from "./ledgerRow";
+import type { RequestCost } from "./requestRecordParts";
 
 // What a request cost, in money: the relay's billed figure where it reports one, and an estimate from
 // the model's price and the reported usage. Either may be unknown (null), never 0 for want of a price:
 // a request whose usage or price is unknown still cost something.
-
-export interface RequestCost {
-  /** From the model's price and the usage; null when either is unknown. */
-  estimated: number | null;
-  /** What the relay says it charged; null when it did not say. */
-  billed: number | null;
-  /** The currency of both figures; null when neither is known. */
-  currency: string | null;
-}
 
 export const UNKNOWN_COST: RequestCost = Object.freeze({ estimated: null, billed: null, currency: null });
 

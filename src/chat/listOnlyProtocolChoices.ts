@@ -62,7 +62,7 @@ export function withProtocolOf(raw: unknown, choices: readonly ProtocolChoice[],
   return value;
 }
 
-/** What the migration needs of the extension (src/host/listOnlyProtocolMigration.ts gives the VS Code side). */
+/** What the migration needs of the extension (src/host/checkUp/listOnlyProtocolMigration.ts gives the VS Code side). */
 export interface ListOnlyMigrationHost {
   /** Kept across sessions (globalState): what is left to look at, so a choice is dropped and told at most once. */
   readonly state: { get(key: string): unknown; update(key: string, value: unknown): Thenable<void> | Promise<void> };

@@ -2,21 +2,12 @@ import type { FunctionToolDefinition } from "../relay/types";
 import type { ChatMode } from "../tools/planMode";
 import type { ModelSettings } from "./modelSettings";
 import { requestToolsInMode } from "./planState";
+import type { SentModelSettings } from "./requestRecordParts";
 import type { ChatTools } from "./toolRound";
 
 // What a model's own settings (relayChat.modelSettings) change in one request of the panel, kept small and
 // apart: the tools it is offered, and the record of what was sent, which the receipt shows and "Copy as curl"
 // sends again. The output cap is applied where the budget is chosen (sessionSettings.ts), as the setting's.
-
-/** The per-model settings a request went with, as saved in its record; only what differs from the defaults. */
-export interface SentModelSettings {
-  reasoningEffort?: string;
-  temperature?: number;
-  /** The model's own output cap (the request's budget, relayChat.maxOutputTokens overridden). */
-  maxOutputTokens?: number;
-  /** The model is set to receive no tools: none were offered. */
-  noTools?: true;
-}
 
 /** The tools to offer `settings`' model: none when it is set not to receive tools, else `tools` as they are. */
 export function toolsForModel<T extends readonly FunctionToolDefinition[] | undefined>(tools: T, settings: ModelSettings | undefined): T | undefined {

@@ -5,6 +5,7 @@ import { addCost, costOfLedgerRow, costTotal, requestCost } from "./cost";
 import type { CostTotal } from "./cost";
 import type { InstructionsRecord, RequestPurpose, RequestRecord } from "./conversation";
 import type { DocumentStorage } from "./documentStorage";
+import type { LedgerRow } from "./ledgerRow";
 import { jsonLine, readJsonLines } from "./jsonLines";
 
 // One row per HTTP request, follow-ups after a tool call included, so what the user sees adds up to what
@@ -17,41 +18,7 @@ import { jsonLine, readJsonLines } from "./jsonLines";
 /** The outcome of a row whose request had not ended when it was written (and, after a crash, never did). */
 export const PENDING_OUTCOME = "pending";
 
-export interface LedgerRow {
-  /** Ties a request's pending row to its final row; absent in rows written before it existed. */
-  entryId?: string;
-  /** ISO time the request was sent. */
-  time: string;
-  conversationId: string;
-  turnId: string;
-  purpose: RequestPurpose;
-  model: string;
-  streamed: boolean;
-  /** The outcome kind, or `pending` while (or if) the request never ended. */
-  outcome: string;
-  httpStatus: number | null;
-  requestId: string | null;
-  /** Every request id the answer carried (a relay's and a proxy's), `requestId` first. */
-  requestIds?: string[];
-  responseId: string | null;
-  /** Token figures are null when the relay reported no usage (or only zeros for a non-empty answer): unknown, never 0. */
-  inputTokens: number | null;
-  cachedTokens: number | null;
-  outputTokens: number | null;
-  reasoningTokens: number | null;
-  firstByteMs: number | null;
-  totalMs: number;
-  bytesReceived: number;
-  /** The relay profile that answered; absent in rows written before relay profiles. */
-  relay?: string | null;
-  /** Cost from the model's price and the usage, and what the relay said it billed (src/chat/cost.ts); null: unknown, never 0. */
-  estimatedCost?: number | null;
-  billedCost?: number | null;
-  costCurrency?: string | null;
-  /** The instruction sources sent (names, never the text) and a hash of their text; absent when none were sent. */
-  instructionSources?: string[];
-  instructionsHash?: string;
-}
+export type { LedgerRow } from "./ledgerRow";
 
 export interface LedgerTotals {
   requests: number;

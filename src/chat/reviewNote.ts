@@ -36,8 +36,8 @@ export interface LiveReviewOutcome extends ReviewOutcome {
 /**
  * The outcomes waiting to be told, per conversation: only the conversation whose model proposed a change (or
  * whose turn's changes were restored) hears what became of it; another conversation's model never made that
- * change and would be misled. The editor's review (src/host/editReview.ts) and the checkpoint restore
- * (src/host/checkpointReview.ts) settle them here; files still in review come from `live` at each read.
+ * change and would be misled. The editor's review (src/host/review/editReview.ts) and the checkpoint restore
+ * (src/host/review/checkpointReview.ts) settle them here; files still in review come from `live` at each read.
  */
 export class ReviewNotes implements ReviewReport {
   private readonly settled = new Map<string, ReviewOutcome[]>();

@@ -1,5 +1,5 @@
 import { requestCost } from "../chat/cost";
-import type { RequestCost } from "../chat/cost";
+import type { RequestCost } from "../chat/requestRecordParts";
 import { functionCallsOf, outputTextOf, refusalTextOf } from "../relay/accumulate";
 import { isResponsesRefusal } from "../relay/chatCompletions/protocolRefusal";
 import type { RelayClient } from "../relay/client";

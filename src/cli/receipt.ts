@@ -1,4 +1,4 @@
-import type { RequestCost } from "../chat/cost";
+import type { RequestCost } from "../chat/requestRecordParts";
 import { englishText, outcomeLabel } from "../chat/outcomeLabel";
 import type { RequestResult, Usage } from "../relay/types";
 import { usageDetail, usageFigure } from "../relay/usage";

@@ -6,7 +6,7 @@ import { RULES_FILE_GLOBS } from "./projectRules";
 import type { RulesFolder } from "./ruleFile";
 
 // The rules files of a folder on disk, for the CLI (the working directory is its workspace) and the tests.
-// The panel reads them through VS Code instead (src/host/projectRulesWatcher.ts), which also sees unsaved
+// The panel reads them through VS Code instead (src/host/instructions/projectRulesWatcher.ts), which also sees unsaved
 // workspace state and watches for changes. Both read a file the same way (fileInsideFolder.ts): only a regular
 // file whose real path is inside the folder, and only the bytes that are kept.
 

@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import type { RequestLedger } from "../chat/requestLedger";
 import type { OutputLog } from "../host/outputLog";
-import type { RelayConnection } from "../host/relayConnection";
+import type { RelayConnection } from "../host/relays/relayConnection";
 import { RELAY_CHAT_VENDOR, RelayChatModelProvider } from "./relayChatModelProvider";
 import { RelayModelCatalog } from "./relayModelCatalog";
 import { showRequestLog } from "./requestLogView";

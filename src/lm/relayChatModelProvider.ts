@@ -5,7 +5,7 @@ import type { LedgerContext, RequestLedger } from "../chat/requestLedger";
 import { ledgerRowFor, pendingLedgerRow } from "../chat/requestLedger";
 import type { OutputLog } from "../host/outputLog";
 import { protocolFor } from "../chat/modelSettings";
-import type { RelayConnection } from "../host/relayConnection";
+import type { RelayConnection } from "../host/relays/relayConnection";
 import { functionCallsOf, outputTextOf, refusalTextOf } from "../relay/accumulate";
 import { redactSecrets } from "../relay/redact";
 import { buildResponseRequest } from "../relay/requestBuilder";

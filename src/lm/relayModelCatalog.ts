@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import type { OutputLog } from "../host/outputLog";
-import type { RelayConnection } from "../host/relayConnection";
+import type { RelayConnection } from "../host/relays/relayConnection";
 import type { RelayClient } from "../relay/client";
 import type { ModelInfo } from "../relay/types";
 import { limitsFor, modelOverridesFrom } from "./modelLimits";

@@ -1,5 +1,5 @@
 import type * as vscode from "vscode";
-import type { CheckStep } from "../relay/connectionCheck";
+import type { CheckStep } from "../relay/checkStep";
 
 // What the relay check-up found about function calling, per relay and model, kept across sessions so
 // VS Code's chat (whose agent mode hides models without tool calling) does not offer tools to a model

@@ -2,24 +2,24 @@ import type { HistoryStore } from "../chat/historyStore";
 import type { RequestLedger } from "../chat/requestLedger";
 import type { ReviewReport } from "../chat/reviewNote";
 import type { ChatTools } from "../chat/toolRound";
-import type { CommandPrompt } from "../instructions/slashCommands";
 import type { ModelPrice } from "../relay/modelPrice";
 import type { ApprovalAnswer } from "../tools/approvalPolicy";
 import type { ApprovalRequest } from "../tools/approvalGate";
-import type { CommitMessageWriter } from "./commitMessage";
-import type { ConversationUi } from "./conversationCommands";
-import type { FileReferenceResolver } from "./fileReferences";
-import type { InstructionsAssembly } from "./instructionsAssembly";
-import type { NextRequestView } from "./nextRequest";
+import type { CommitMessageWriter } from "./turns/commitMessage";
+import type { ConversationUi } from "./conversations/conversationCommands";
+import type { FileReferenceResolver } from "./editor/fileReferences";
+import type { InstructionChoices } from "./context/instructionChoices";
+import type { InstructionsAssembly } from "./context/instructionsAssembly";
+import type { NextRequestView } from "./context/nextRequestView";
 import type { ConversationOnScreenMemory, EditorServices, ModelMemory, PanelLog, PanelPreferences, RelayAccess, TurnChangesActions, WorkspaceContextSource } from "./panelServices";
 import type { PanelSyncTimers } from "./panelSync";
-import type { PlanCommandHook, SlashCommandSource } from "./slashCommandRunner";
-import type { WorkspaceFiles } from "./workspaceFiles";
-import type { ChatMode } from "../tools/planMode";
-import type { TaskItem } from "../tools/updateTasksTool";
+import type { PlanCommandHook, SlashCommandSource } from "./turns/slashCommandRunner";
+import type { WorkspaceFiles } from "./context/workspaceFiles";
 
 // What the chat controller is built with: the relay, storage, the editor's services and the hooks other
 // features listen on (the walkthrough, the status bar, the view's badge). One place to read them all.
+
+export type { InstructionChoices, PlanInputs } from "./context/instructionChoices";
 
 export interface ChatControllerOptions {
   relay: RelayAccess;
@@ -54,7 +54,7 @@ export interface ChatControllerOptions {
   priceOf?: (relay: string, model: string) => ModelPrice | null;
   /**
    * The one assembly of what the model is told with the next request, with the Rules chip made from it
-   * (src/host/panelInstructions.ts reads the editor's part; src/panel/instructionsAssembly.ts assembles). Absent:
+   * (src/host/instructions/panelInstructions.ts reads the editor's part; src/panel/context/instructionsAssembly.ts assembles). Absent:
    * no instructions and no chip. Called once per panel state and once per send (nextRequest.ts).
    */
   instructions?: (choices: InstructionChoices) => InstructionsAssembly;
@@ -62,7 +62,7 @@ export interface ChatControllerOptions {
   instructionsReady?: () => Promise<void> | undefined;
   /** "What the model is told" as a document of its own: opened on request, kept in step with each panel state while open. */
   instructionsPreview?: InstructionsPreviewHost;
-  /** The `/` commands: built-ins and prompt files (src/host/promptFilesWatcher.ts); absent: none. */
+  /** The `/` commands: built-ins and prompt files (src/host/instructions/promptFilesWatcher.ts); absent: none. */
   slashCommands?: SlashCommandSource | null;
   /** /commit's way to the staged changes and the Source Control message box; absent: /commit says Git is missing. */
   commitMessages?: CommitMessageWriter | null;
@@ -91,27 +91,9 @@ export interface ChatControllerOptions {
   editReviews?: ReviewReport;
 }
 
-/** The editor's side of "What the model is told" (src/host/instructionsPreview.ts). */
+/** The editor's side of "What the model is told" (src/host/instructions/instructionsPreview.ts). */
 export interface InstructionsPreviewHost {
   show(next: NextRequestView): Promise<void>;
   /** The panel's state changed: an open preview follows it (`next` is made only then). */
   changed(next: () => NextRequestView): void;
-}
-
-/** What shapes the next request's instructions besides the settings and the rules files on disk. */
-export interface InstructionChoices {
-  /** The tools offered with it. */
-  toolNames: string[];
-  /** Rules files switched off for the conversation (the Rules chip), as `folder/path`. */
-  rulesOff: readonly string[];
-  /** The conversation's mode and task list. */
-  plan?: PlanInputs;
-  /** The prompt of the slash command the message starts with. */
-  command?: CommandPrompt | null;
-}
-
-/** What Plan mode and the task list add to the instructions of the next request. */
-export interface PlanInputs {
-  mode: ChatMode;
-  tasks: readonly TaskItem[];
 }

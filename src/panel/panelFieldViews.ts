@@ -1,7 +1,7 @@
 // The views of the panel's fields other than its turns and approvals: the message box and what is attached,
 // the header and conversation list, setup, totals and cost, the context meter, rules, relays, the task list
 // and the slash commands. Part of the panel's protocol (protocol.ts re-exports it), compiled on both sides.
-import type { AttachmentKind, CompactionOfferView, ImageLimitsView } from "./turnViews";
+import type { AttachmentKind, CompactionOfferView, CostView, ImageLimitsView } from "./turnViews";
 
 export interface AttachmentView {
   id: string;
@@ -68,17 +68,6 @@ export interface TotalsView {
   cost?: CostView | null;
   /** Requests whose cost is unknown: with any, `cost` is a lower bound. */
   requestsWithoutCost?: number;
-}
-
-/** An amount of money: billed by the relay, or estimated from prices. */
-export interface CostView {
-  amount: number;
-  /** ISO 4217 code, e.g. "USD". */
-  currency: string;
-  /** From prices (an estimate), not what the relay billed. */
-  estimated: boolean;
-  /** The estimate beside a billed figure, when both are known (receipts only). */
-  estimatedAmount?: number | null;
 }
 
 /** The estimated input of the next send against the model's context window (when the setting gives one). */

@@ -1,10 +1,41 @@
-import type { ChatController } from "./chatController";
+import type { NextRequestSource } from "./context/nextRequest";
+import type { ConversationSwitcher } from "./conversations/conversationSwitcher";
+import type { EditorActions } from "./editor/editorActions";
 import type { ToHost } from "./protocol";
+import type { PromptBroker } from "./turns/promptBroker";
+import type { SlashCommandRunner } from "./turns/slashCommandRunner";
+import type { TurnFileActions } from "./turns/turnFileActions";
+import type { TurnStarter } from "./turns/turnStarter";
 
 // Every message the webview can send, mapped to what the controller does about it. The switch ends in a
 // `never` check, so a new message type does not compile until it is handled here.
 
-export async function dispatchPanelMessage(controller: ChatController, message: ToHost): Promise<void> {
+/**
+ * What carries the messages out: the chat controller (chatController.ts), which passes itself. Spelled out
+ * here so this file need not import the controller, which imports it.
+ */
+export interface PanelMessageTarget {
+  readonly conversations: ConversationSwitcher;
+  readonly editorActions: EditorActions;
+  readonly nextRequest: NextRequestSource;
+  readonly prompts: PromptBroker;
+  readonly slash: SlashCommandRunner;
+  readonly turnFiles: TurnFileActions;
+  readonly turns: TurnStarter;
+  ready(): Promise<void>;
+  rendered(sinceLoadMs: number): void;
+  stop(): void;
+  newChat(): Promise<void>;
+  setModel(model: string, relay?: string): Promise<void>;
+  refreshModels(): Promise<void>;
+  log(level: "info" | "error", message: string): void;
+  loadImage(name: string): Promise<void>;
+  exportConversation(conversationId?: string): Promise<void>;
+  fieldsChanged(): void;
+  showBranch(turnId: string, direction: -1 | 1): Promise<void>;
+}
+
+export async function dispatchPanelMessage(controller: PanelMessageTarget, message: ToHost): Promise<void> {
   const editor = controller.editorActions;
   switch (message.type) {
     case "ready":

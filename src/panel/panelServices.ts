@@ -5,7 +5,7 @@ import type { TurnCheckpoint } from "../chat/conversation";
 import type { RelayClient } from "../relay/client";
 import type { RelayProfile } from "../relay/relayProfiles";
 import type { ContextSource, FileMatchView, FixAction, ImageLimitsView, ToWebview } from "./protocol";
-import type { NewAttachment } from "./messageAttachments";
+import type { NewAttachment } from "./context/messageAttachments";
 
 // What the chat controller needs from its surroundings, as small interfaces. The vscode adapter
 // (vscodePanelServices.ts, chatViewProvider.ts) implements them in the editor; tests and benchmarks pass
@@ -146,7 +146,7 @@ export interface ContextRequest {
 
 export type ContextAttachmentResult = { ok: true; attachment: NewAttachment } | { ok: false; problem: string };
 
-/** The editor's context a person would otherwise paste: Problems, the terminal, git changes, symbols (src/host/workspaceContext.ts). */
+/** The editor's context a person would otherwise paste: Problems, the terminal, git changes, symbols (src/host/context/workspaceContext.ts). */
 export interface WorkspaceContextSource {
   attachment(request: ContextRequest): Promise<ContextAttachmentResult>;
   /** Workspace symbols matching the `#` query, for the menu. */

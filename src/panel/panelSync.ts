@@ -1,4 +1,4 @@
-import { briefTurnView, WHOLE_TURNS_AT_OPEN, worthBriefing } from "./briefTurn";
+import { briefTurnView, WHOLE_TURNS_AT_OPEN, worthBriefing } from "./turns/briefTurn";
 import type { ApprovalView, PanelChange, PanelFields, PanelState, ReceiptView, ToWebview, TurnView } from "./protocol";
 
 // Keeps the webview in step with the host after its snapshot, sending only what changed. Pure (no

@@ -1,7 +1,17 @@
 // The views of a turn and of a pending approval, as the panel shows them: what a turn's answer, receipts,
 // tool calls and attachments look like on the page, and the limits of the images it may carry. Part of the
 // panel's protocol (protocol.ts re-exports it), compiled on both sides.
-import type { CostView } from "./panelFieldViews";
+
+/** An amount of money: billed by the relay, or estimated from prices (a turn's receipts, the panel's totals). */
+export interface CostView {
+  amount: number;
+  /** ISO 4217 code, e.g. "USD". */
+  currency: string;
+  /** From prices (an estimate), not what the relay billed. */
+  estimated: boolean;
+  /** The estimate beside a billed figure, when both are known (receipts only). */
+  estimatedAmount?: number | null;
+}
 
 export type OutcomeKind =
   | "completed"

@@ -1,12 +1,12 @@
 import * as vscode from "vscode";
-import type { CodeBlockActions } from "./codeBlockActions";
-import type { ConversationUi } from "./conversationCommands";
-import { MAX_ATTACHMENT_CHARS } from "./messageAttachments";
-import type { NewAttachment } from "./messageAttachments";
+import type { CodeBlockActions } from "./editor/codeBlockActions";
+import type { ConversationUi } from "./conversations/conversationCommands";
+import { MAX_ATTACHMENT_CHARS } from "./context/messageAttachments";
+import type { NewAttachment } from "./context/messageAttachments";
 import type { ContextRequest, ConversationOnScreenMemory, EditorFix, EditorServices, ModelMemory, PanelPreferences, WorkspaceContextSource } from "./panelServices";
 
 import { DEFAULT_IMAGE_LIMITS, MEGABYTE } from "./protocol";
-import type { WorkspaceFiles } from "./workspaceFiles";
+import type { WorkspaceFiles } from "./context/workspaceFiles";
 
 // The panel's thin vscode adapter: the editor actions, dialogs and the remembered model the controller
 // asks for, done with the VS Code API. No decisions here; those are in the controller and its parts.
@@ -39,7 +39,7 @@ function positiveOr(value: number | undefined, fallback: number): number {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
-/** `workingEditor`: the editor the person works in (src/host/workingEditor.ts: Relay Chat's own preview is never it). */
+/** `workingEditor`: the editor the person works in (src/host/context/workingEditor.ts: Relay Chat's own preview is never it). */
 export function createEditorServices(
   files: WorkspaceFiles | null,
   codeBlocks: CodeBlockActions,

@@ -1,6 +1,6 @@
 import { isObject } from "./outputItems";
 import { MAX_REQUEST_COST, saneNumber } from "./saneNumber";
-import type { Usage } from "./types";
+import type { BilledCost, Usage } from "./types";
 
 // What the relay says it charged for one request, where it says so: OpenRouter puts `usage.cost` (in
 // credits, which are US dollars) into the final event and the whole body; LiteLLM proxies send the
@@ -9,14 +9,6 @@ import type { Usage } from "./types";
 // an estimate from prices is computed elsewhere (src/chat/cost.ts) and only stands in when this is null.
 
 export const RESPONSE_COST_HEADER = "x-litellm-response-cost";
-
-export interface BilledCost {
-  amount: number;
-  /** ISO 4217 code; every relay that reports a billed cost today bills in US dollars. */
-  currency: string;
-  /** Where the figure came from, for the receipt's tooltip and the ledger. */
-  source: "usage.cost" | typeof RESPONSE_COST_HEADER;
-}
 
 /**
  * The billed cost of a request from its final usage and its response-cost header, or null. The usage

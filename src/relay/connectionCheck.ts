@@ -3,6 +3,7 @@ import { functionCallsOf, outputTextOf } from "./accumulate";
 import { probeChatCompletions } from "./chatCompletions/protocolCheck";
 import { isResponsesRefusal } from "./chatCompletions/protocolRefusal";
 import type { WireProtocol } from "./chatCompletions/wire";
+import type { CheckStep } from "./checkStep";
 import type { RelayClient } from "./client";
 import { isObject } from "./outputItems";
 import { buildResponseRequest, userMessage } from "./requestBuilder";
@@ -16,14 +17,6 @@ import type { FunctionToolDefinition, RequestResult, ResponseRequest } from "./t
 // The check's own requests must be able to finish on any model: they leave room for reasoning and ask for
 // the lowest reasoning effort the model takes (see EffortChoice); an answer still cut by the check's budget
 // shows the relay works, so it is a warning about the budget, never a failure of the relay.
-
-export type CheckStatus = "ok" | "warning" | "failed" | "skipped";
-
-export interface CheckStep {
-  name: string;
-  status: CheckStatus;
-  detail: string;
-}
 
 export interface ConnectionReport {
   /** True when no step failed (warnings and skipped steps after a success are fine). */

@@ -1,4 +1,5 @@
-import type { CheckStatus, ConnectionReport } from "./connectionCheck";
+import type { CheckStatus } from "./checkStep";
+import type { ConnectionReport } from "./connectionCheck";
 
 // The check-up's report as people read it: plain lines for the terminal, Markdown for the file kept in the
 // extension's storage, HTML for the editor's report view (the only one of them that can carry a button: a Markdown

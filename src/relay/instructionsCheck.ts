@@ -1,7 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import { outputTextOf } from "./accumulate";
 import type { RelayClient } from "./client";
-import type { CheckStep } from "./connectionCheck";
+import type { CheckStep } from "./checkStep";
 import { EffortChoice } from "./connectionCheck";
 import { buildResponseRequest, userMessage } from "./requestBuilder";
 import type { InstructionsAs } from "./requestBuilder";

@@ -1,5 +1,3 @@
-import type { BilledCost } from "./billedCost";
-
 // Wire shapes of the relay's Responses interface, as a client sees them.
 // Items the service returns are kept as opaque JSON objects so that unknown kinds and fields survive
 // a round trip byte-for-byte; only the fields the client acts on are typed.
@@ -213,3 +211,12 @@ export interface ModelInfo extends JsonObject {
 export type ModelListResult =
   | { ok: true; models: ModelInfo[]; requestId: string | null; httpStatus: number }
   | { ok: false; outcome: RequestOutcome; cause: ErrorCause; explanation: string; requestId: string | null; httpStatus: number | null };
+
+/** What the relay says it charged for one request (billedCost.ts reads it from the answer). */
+export interface BilledCost {
+  amount: number;
+  /** ISO 4217 code; every relay that reports a billed cost today bills in US dollars. */
+  currency: string;
+  /** Where the figure came from, for the receipt's tooltip and the ledger: the usage, or billedCost.ts RESPONSE_COST_HEADER. */
+  source: "usage.cost" | "x-litellm-response-cost";
+}

@@ -4,7 +4,12 @@
 // zero-width and other invisible characters, control characters, unusual spaces) is replaced by a visible
 // marker and listed. Pure: paths are resolved by the caller (approvalGate) and passed in.
 import type { JsonValue } from "../relay/types";
-import type { ArgumentRole } from "./toolContract";
+
+/**
+ * What an argument means, so the approval card can show it as it will be used: a command line as plain text,
+ * a folder or file path relative to the workspace. Arguments without a role are shown as their value.
+ */
+export type ArgumentRole = "command" | "folder" | "path";
 
 export type HiddenCharacterKind = "bidirectional" | "invisible" | "control" | "space";
 

@@ -11,6 +11,12 @@ export interface ContentSource {
   link: boolean;
 }
 
+/** What an import of contents into git returns (checkpointImport.ts, on either thread), in the files' order: the blob ids (null for a file that could not be read) and the lengths read. */
+export interface ImportResult {
+  ids: (string | null)[];
+  lengths: number[];
+}
+
 /** One buffer for the content of every file up to its size: what is kept of it is copied. */
 const scratch = Buffer.allocUnsafeSlow(256 * 1024);
 

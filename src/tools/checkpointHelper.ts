@@ -1,9 +1,8 @@
 import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
-import type { ContentSource } from "./checkpointContent";
+import type { ContentSource, ImportResult } from "./checkpointContent";
 import type { ShadowRepository } from "./checkpointGit";
-import type { ImportResult } from "./checkpointImport";
 
 // A helper thread for checkpoints (checkpointWorker), which takes half of the per-file work when there is a lot
 // of it, as git's own index preload does with threads: the stat data of half of the files (most of what a

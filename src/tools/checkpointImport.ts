@@ -1,7 +1,7 @@
 import type { ChildProcessByStdio } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
-import type { ContentSource } from "./checkpointContent";
+import type { ContentSource, ImportResult } from "./checkpointContent";
 import { readContent, readInto } from "./checkpointContent";
 import type { ShadowRepository } from "./checkpointGit";
 import { readyHelper } from "./checkpointHelper";
@@ -23,12 +23,6 @@ export const fastImportArguments = (marksFile: string) => ["-c", "pack.compressi
 
 /** The stream is written in chunks of this size; git reads them while the next is filled. */
 const chunkBytes = 1024 * 1024;
-
-/** What an import returns, in the files' order: the blob ids (null for a file that could not be read) and the lengths read. */
-export interface ImportResult {
-  ids: (string | null)[];
-  lengths: number[];
-}
 
 /**
  * Streams the content of each file to git: read straight into the stream when it fits (no copy), else whole.

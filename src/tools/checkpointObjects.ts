@@ -1,10 +1,9 @@
 import { performance } from "node:perf_hooks";
 import type { PackObject } from "./checkpointPack";
 import { PackBuilder, objectId, writeLooseObject } from "./checkpointPack";
-import type { ContentSource } from "./checkpointContent";
+import type { ContentSource, ImportResult } from "./checkpointContent";
 import { readContent } from "./checkpointContent";
 import type { GitResult } from "./checkpointGit";
-import type { ImportResult } from "./checkpointImport";
 import type { FileToRead } from "./checkpointScan";
 
 // The content of the files a scan found changed, read and stored as git blobs: a few small files are read,

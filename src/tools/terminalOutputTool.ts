@@ -4,7 +4,7 @@ import type { TerminalRun } from "./workspaceContextText";
 import { formatTerminalRuns, terminalUnavailableText } from "./workspaceContextText";
 
 // get_terminal_output: the last commands of the active terminal and their output, as VS Code's shell
-// integration reported them (the editor keeps them: src/host/terminalHistory.ts). Read-only.
+// integration reported them (the editor keeps them: src/host/context/terminalHistory.ts). Read-only.
 
 /** What the editor knows about the active terminal's recent commands. */
 export type TerminalSnapshot =

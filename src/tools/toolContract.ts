@@ -1,5 +1,6 @@
 // The contract every tool fulfils, whether it reads files, runs a command or talks to the editor.
 import type { JsonObject } from "../relay/types";
+import type { ArgumentRole } from "./approvalDisplay";
 import type { ProposedChange } from "./editPreview";
 
 /**
@@ -16,12 +17,6 @@ export interface ToolRunResult {
   /** True when the tool ran but the user turned down what it proposed (propose_edit's review); shown as "denied". */
   declined?: boolean;
 }
-
-/**
- * What an argument means, so the approval card can show it as it will be used: a command line as plain text,
- * a folder or file path relative to the workspace. Arguments without a role are shown as their value.
- */
-export type ArgumentRole = "command" | "folder" | "path";
 
 /** Who asked for a call: the conversation and turn whose model proposed it (absent outside a conversation, as in VS Code's own chat). */
 export interface ToolCaller {

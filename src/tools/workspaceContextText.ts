@@ -107,7 +107,7 @@ export function formatTerminalRuns(runs: readonly TerminalRun[], maxChars = MAX_
 
 /**
  * Said for a command whose output was empty. VS Code passes a command's output to extensions from the moment it
- * reports the command's start (src/host/terminalHistory.ts reads it from there, a quick command's included), so
+ * reports the command's start (src/host/context/terminalHistory.ts reads it from there, a quick command's included), so
  * what a command printed before that, such as its own echo of the prompt, is not output here.
  */
 export const NO_OUTPUT = "(no output reached Relay Chat after the command started)";

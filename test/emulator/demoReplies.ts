@@ -63,7 +63,7 @@ export function reviewOf(path: string, content: string): string {
   return [`Review of \`${path}\` (${lines.length - (content.endsWith("\n") ? 1 : 0)} lines):`, all.length > 0 ? all.join("\n") : "- Nothing to report: it declares nothing a reader would call.", "I changed no files."].join("\n\n");
 }
 
-/** A block the panel attached to the message (src/panel/messageAttachments.ts): its kind, label and fenced text. */
+/** A block the panel attached to the message (src/panel/context/messageAttachments.ts): its kind, label and fenced text. */
 export interface SentAttachment {
   kind: string;
   label: string;

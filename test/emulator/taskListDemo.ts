@@ -4,7 +4,7 @@
 
 /** "make a plan", "propose a plan", "task list". */
 export const WANTS_PLAN = /\b(make|propose|write|draft) a plan\b|\btask list\b/i;
-/** What "Act on this plan" sends (src/panel/planModeActions.ts), in English. */
+/** What "Act on this plan" sends (src/panel/turns/planModeActions.ts), in English. */
 export const CARRIES_OUT_PLAN = /^Carry out the plan above\b/i;
 
 export const DEMO_TASKS = ["Read the files involved", "Propose the change for review", "Run the tests"] as const;

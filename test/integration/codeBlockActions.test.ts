@@ -5,9 +5,9 @@ import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { EditReview } from "../../src/host/editReview";
-import { CodeBlockActions } from "../../src/panel/codeBlockActions";
-import type { PlaceChoice } from "../../src/panel/codeBlockActions";
+import { EditReview } from "../../src/host/review/editReview";
+import { CodeBlockActions } from "../../src/panel/editor/codeBlockActions";
+import type { PlaceChoice } from "../../src/panel/editor/codeBlockActions";
 import { waitFor } from "./panelState";
 
 const service = ["export function load(path: string) {", "  return read(path);", "}", "", "export function save(path: string, text: string) {", "  write(path, text);", "}", "", "export function remove(path: string) {", "  unlink(path);", "}", ""].join("\n");

@@ -5,7 +5,7 @@
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import type { RelayChatApi } from "../../src/extension";
-import { saveModelSettings } from "../../src/host/modelSettingsWriter";
+import { saveModelSettings } from "../../src/host/models/modelSettingsWriter";
 import { activateRelayChat, lastTurn, newChatWith, setRelaySetting, settled, waitForState } from "./panelState";
 
 const controlUrl = process.env.RELAY_CHAT_TEST_EMULATOR_CONTROL;

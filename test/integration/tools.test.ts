@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import * as vscode from "vscode";
 import { ReviewNotes } from "../../src/chat/reviewNote";
-import { EditReview } from "../../src/host/editReview";
+import { EditReview } from "../../src/host/review/editReview";
 import type { BuiltinTools } from "../../src/tools/builtin/builtinTools";
 import { createBuiltinTools } from "../../src/tools/builtin/builtinTools";
 import { createDiagnosticsTool } from "../../src/tools/builtin/diagnosticsTool";

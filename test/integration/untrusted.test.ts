@@ -13,7 +13,7 @@ import { HistoryStore } from "../../src/chat/historyStore";
 import { RequestLedger } from "../../src/chat/requestLedger";
 import type { RelayChatApi } from "../../src/extension";
 import { readSettings } from "../../src/host/settings";
-import { ToolSetup } from "../../src/host/toolSetup";
+import { ToolSetup } from "../../src/host/tools/toolSetup";
 import { RelayClient } from "../../src/relay/client";
 import type { JsonObject } from "../../src/relay/types";
 import type { ApprovalRequest } from "../../src/tools/approvalGate";

@@ -7,7 +7,7 @@ import type { FrameLocator } from "playwright-core";
 import { workbenchForSuite } from "./workbench";
 
 const enabled = process.env.RELAY_CHAT_UI_CHAT !== "0";
-/** More than the turns an open sends whole (src/panel/briefTurn.ts WHOLE_TURNS_AT_OPEN), each answer long enough to go brief. */
+/** More than the turns an open sends whole (src/panel/turns/briefTurn.ts WHOLE_TURNS_AT_OPEN), each answer long enough to go brief. */
 const TURNS = 13;
 
 (enabled ? describe : describe.skip)("a long conversation opened from History", function () {

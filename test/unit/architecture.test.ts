@@ -54,6 +54,55 @@ function reachesOutside(file: string, source: string): string[] {
   return found;
 }
 
+/**
+ * The import circles among src/ files: every group of files that reach each other through relative imports
+ * (`import`, `import type`, `export … from`, `require`, `import()`), a type-only import counted like any other,
+ * as a circle of types still ties the files' changes together. Each group is listed sorted, one per circle.
+ */
+function importCircles(imports: ReadonlyMap<string, readonly string[]>): string[][] {
+  // Tarjan's strongly connected components: a group of two or more files, or a file importing itself.
+  const order = new Map<string, number>();
+  const lowest = new Map<string, number>();
+  const stack: string[] = [];
+  const circles: string[][] = [];
+  const visit = (file: string) => {
+    order.set(file, order.size);
+    lowest.set(file, order.get(file)!);
+    stack.push(file);
+    for (const target of imports.get(file) ?? []) {
+      if (!order.has(target)) {
+        visit(target);
+        lowest.set(file, Math.min(lowest.get(file)!, lowest.get(target)!));
+      } else if (stack.includes(target)) lowest.set(file, Math.min(lowest.get(file)!, order.get(target)!));
+    }
+    if (lowest.get(file) !== order.get(file)) return;
+    const group: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      group.push(member);
+    } while (member !== file);
+    if (group.length > 1 || (imports.get(file) ?? []).includes(file)) circles.push(group.sort());
+  };
+  for (const file of imports.keys()) if (!order.has(file)) visit(file);
+  return circles;
+}
+
+/** Each src/ file and the src/ files its relative imports name (`./x`, `./x.js`, `./x/index`). */
+function sourceImports(): Map<string, string[]> {
+  const files = typescriptFiles("src", () => true).map((file) => file.split(path.sep).join("/"));
+  const known = new Set(files);
+  const imports = new Map<string, string[]>();
+  for (const file of files) {
+    const targets = [...readFileSync(path.join(root, file), "utf8").matchAll(RELATIVE_IMPORT)].map((match) => {
+      const base = path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1])).replace(/\.js$/, "");
+      return [`${base}.ts`, `${base}/index.ts`].find((candidate) => known.has(candidate));
+    });
+    imports.set(file, [...new Set(targets.filter((target): target is string => target !== undefined))]);
+  }
+  return imports;
+}
+
 describe("architecture", () => {
   it("reads nothing outside the repository: a user's clone has no ../shared beside it", () => {
     // This file holds examples of what the check catches, so it is left out of its own scan.
@@ -92,6 +141,20 @@ describe("architecture", () => {
     assert.equal(IMPORT_OF_VSCODE.test('import * as vscode from "vscode";'), true);
     assert.equal(IMPORT_OF_VSCODE.test("const vscode = require('vscode');"), true);
     assert.equal(IMPORT_OF_VSCODE.test('import type { Uri } from "vscode";'), true);
+  });
+
+  it("has no import circles among src/ files, type-only imports included: a type that crosses goes into a types module both sides import", () => {
+    const imports = sourceImports();
+    assert.ok(imports.size > 200, "the scan found the sources");
+    assert.ok([...imports.values()].some((targets) => targets.length > 0), "the scan found the imports");
+    assert.deepEqual(importCircles(imports).map((group) => `in a circle: ${group.join(", ")}`), []);
+  });
+
+  it("would catch an import circle (the check can fail)", () => {
+    const circle = new Map([["a.ts", ["b.ts"]], ["b.ts", ["c.ts"]], ["c.ts", ["a.ts"]], ["d.ts", ["a.ts"]]]);
+    assert.deepEqual(importCircles(circle), [["a.ts", "b.ts", "c.ts"]]);
+    assert.deepEqual(importCircles(new Map([["a.ts", ["a.ts"]]])), [["a.ts"]]);
+    assert.deepEqual(importCircles(new Map([["a.ts", ["b.ts"]], ["b.ts", []], ["c.ts", ["a.ts", "b.ts"]]])), []);
   });
 
   it("keeps every source file under 400 lines, or says at its top why it is longer", () => {

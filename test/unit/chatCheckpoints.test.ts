@@ -5,7 +5,7 @@ import * as path from "node:path";
 import type { TurnResult } from "../../src/chat/chatSession";
 import type { Turn } from "../../src/chat/conversation";
 import type { ChatTools, TurnCheckpoints } from "../../src/chat/toolRound";
-import { turnViewOf } from "../../src/panel/turnView";
+import { turnViewOf } from "../../src/panel/turns/turnView";
 import { FolderCheckpoints, WorkspaceCheckpoints } from "../../src/tools/checkpointStore";
 import { createRunCommandTool } from "../../src/tools/runCommandTool";
 import { ToolRegistry } from "../../src/tools/toolRegistry";

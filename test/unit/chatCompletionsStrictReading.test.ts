@@ -7,8 +7,8 @@ import { chatCompletionsRequest } from "../../src/relay/chatCompletions/requestM
 import { ChatCompletionsStreamDecoder } from "../../src/relay/chatCompletions/streamDecoder";
 import { buildResponseRequest, userMessage } from "../../src/relay/requestBuilder";
 import type { InputItem, ResponseSnapshot } from "../../src/relay/types";
-import { actionsFor } from "../../src/panel/turnFixes";
-import { receiptOf } from "../../src/panel/turnView";
+import { actionsFor } from "../../src/panel/turns/turnFixes";
+import { receiptOf } from "../../src/panel/turns/turnView";
 import type { ChatHarness, ToolLog } from "../fixtures/chat/chatHarness";
 import { finishedTurn, startChatHarness, weatherTools } from "../fixtures/chat/chatHarness";
 

@@ -12,7 +12,7 @@ import { ChatCompletionsStreamDecoder } from "../../src/relay/chatCompletions/st
 import { responseObjectOfChatCompletion } from "../../src/relay/chatCompletions/wholeBody";
 import { buildResponseRequest, userMessage } from "../../src/relay/requestBuilder";
 import type { InputItem, JsonObject, OutputItem, RelayEvent } from "../../src/relay/types";
-import { turnViewOf } from "../../src/panel/turnView";
+import { turnViewOf } from "../../src/panel/turns/turnView";
 import type { ChatHarness, ToolLog } from "../fixtures/chat/chatHarness";
 import { finishedTurn, startChatHarness, weatherTools } from "../fixtures/chat/chatHarness";
 import { chatCompletionsDirectory } from "../support/fixturePaths";

@@ -3,8 +3,8 @@
 // context meter counts what will really be sent. Against the emulator: five answers cut at a small budget.
 import assert from "node:assert/strict";
 import { answerTextOf } from "../../src/chat/answerText";
-import { compactionOfferFor } from "../../src/panel/compactionOffer";
-import { contextMeterFor } from "../../src/panel/contextMeter";
+import { compactionOfferFor } from "../../src/panel/turns/compactionOffer";
+import { contextMeterFor } from "../../src/panel/context/contextMeter";
 import type { JsonObject } from "../../src/relay/types";
 import type { ChatHarness } from "../fixtures/chat/chatHarness";
 import { finishedTurn, startChatHarness } from "../fixtures/chat/chatHarness";

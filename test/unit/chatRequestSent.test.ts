@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { TurnResult } from "../../src/chat/chatSession";
 import { parseConversation, serializeConversation } from "../../src/chat/conversationSchema";
 import { requestSentFor } from "../../src/chat/requestSent";
-import { curlCommandFor } from "../../src/panel/curlCommand";
+import { curlCommandFor } from "../../src/panel/editor/curlCommand";
 import { RelayClient } from "../../src/relay/client";
 import type { ChatHarness } from "../fixtures/chat/chatHarness";
 import { startChatHarness, weatherTools } from "../fixtures/chat/chatHarness";

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { activePath } from "../../src/chat/conversation";
 import { conversationToMarkdown } from "../../src/chat/exportMarkdown";
 import { changedFilesOnBranch, ReviewNotes, reviewNoteText } from "../../src/chat/reviewNote";
-import { turnViewsOf } from "../../src/panel/turnView";
+import { turnViewsOf } from "../../src/panel/turns/turnView";
 import type { JsonObject } from "../../src/relay/types";
 import type { ChatHarness } from "../fixtures/chat/chatHarness";
 import { finishedTurn, startChatHarness, weatherTools } from "../fixtures/chat/chatHarness";

@@ -1,4 +1,4 @@
-// The check-up's report as its view shows it (src/host/connectionReportView.ts): the same text as the Markdown
+// The check-up's report as its view shows it (src/host/checkUp/connectionReportView.ts): the same text as the Markdown
 // file, escaped, and the Chat Completions finding's confirmation as one command link, which VS Code's Markdown
 // preview could not run. After the confirmation the report says it is done; without a finding there is no link.
 import assert from "node:assert/strict";

@@ -5,7 +5,7 @@ import { conversationToJson } from "../../src/chat/exportJson";
 import { HistoryStore } from "../../src/chat/historyStore";
 import { ImageStore } from "../../src/chat/imageStore";
 import { requestSentFor } from "../../src/chat/requestSent";
-import { curlForReceipt } from "../../src/panel/curlCommand";
+import { curlForReceipt } from "../../src/panel/editor/curlCommand";
 import type { ChatHarness } from "../fixtures/chat/chatHarness";
 import { startChatHarness, weatherTools } from "../fixtures/chat/chatHarness";
 

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { answerTextOf } from "../../src/chat/answerText";
-import { composeMessage } from "../../src/panel/messageAttachments";
+import { composeMessage } from "../../src/panel/context/messageAttachments";
 import { isResponsesRefusal } from "../../src/relay/chatCompletions/protocolRefusal";
 import { checkConnection } from "../../src/relay/connectionCheck";
 import { finishedTurn, startChatHarness } from "../fixtures/chat/chatHarness";

@@ -11,7 +11,7 @@ import { RULE_FILE_READ_LIMIT_BYTES, readRulesFolder } from "../../src/instructi
 
 // Rules and prompt files are repository text: they stay inside the workspace folder (a link to /etc/passwd, a
 // FIFO or a device is never read), a huge one costs only the bytes that are kept, and no applyTo glob can keep
-// the editor busy. The panel reads through the same function for folders on disk (src/host/instructionFileReader.ts).
+// the editor busy. The panel reads through the same function for folders on disk (src/host/instructions/instructionFileReader.ts).
 
 describe("Instructions: rules files stay inside the folder", function () {
   this.timeout(30_000);

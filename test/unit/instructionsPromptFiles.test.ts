@@ -3,7 +3,7 @@ import { RULE_FILE_LIMIT_CHARS, assembleInstructions, sentSources } from "../../
 import type { InstructionEnvironment } from "../../src/instructions/baseInstruction";
 import { expandPromptArguments, parsePromptFile, splitArguments } from "../../src/instructions/promptFiles";
 import { BUILTIN_PROMPTS, commandPrompt, findSlashCommand, slashCommands } from "../../src/instructions/slashCommands";
-import { commitMessageFrom } from "../../src/panel/commitMessage";
+import { commitMessageFrom } from "../../src/panel/turns/commitMessage";
 
 // Prompt files and slash commands without VS Code: the front matter read, the arguments put in, the
 // command a message starts with found, and the prompt sent as the last part of what the model is told.

@@ -9,9 +9,9 @@ import { HistoryStore } from "../../src/chat/historyStore";
 import { redactingStorage } from "../../src/chat/redactingStorage";
 import { readRulesFolder } from "../../src/instructions/rulesOnDisk";
 import { slashCommands } from "../../src/instructions/slashCommands";
-import { instructionsDocument } from "../../src/panel/instructionsDocument";
+import { instructionsDocument } from "../../src/panel/context/instructionsDocument";
 import type { WorkspaceContextSource } from "../../src/panel/panelServices";
-import { WorkspaceFiles } from "../../src/panel/workspaceFiles";
+import { WorkspaceFiles } from "../../src/panel/context/workspaceFiles";
 import { REDACTED, removeKeys } from "../../src/relay/redact";
 import { workingTreeChanges } from "../../src/tools/gitChanges";
 import { terminalText } from "../../src/tools/terminalOutputTool";
@@ -23,7 +23,7 @@ import { panelAssembly, startPanelHostHarness } from "../fixtures/panel/panelHos
 // the model is given: a #Terminal attachment, a #Changes diff of a tracked file, an attached file, a rules file and
 // the typed message. None of the keys reaches the relay emulator's received bytes or the history files; the chips
 // and the Rules chip say a key was removed. The terminal's and the diff's text are made by the same functions the
-// editor's adapter uses (src/host/workspaceContext.ts); the diff comes from a real git repository.
+// editor's adapter uses (src/host/context/workspaceContext.ts); the diff comes from a real git repository.
 
 async function filesUnder(folder: string): Promise<string[]> {
   const found: string[] = [];

@@ -8,10 +8,10 @@ import { readMaxOutputTokens, readTemperature } from "../../src/chat/modelSettin
 import { requestSentFor } from "../../src/chat/requestSent";
 import { assembleInstructions } from "../../src/instructions/assembleInstructions";
 import { BASE_INSTRUCTION_VERSION } from "../../src/instructions/baseInstruction";
-import { sessionSettings } from "../../src/panel/sessionSettings";
+import { sessionSettings } from "../../src/panel/relays/sessionSettings";
 import type { RelayAccess } from "../../src/panel/panelServices";
 import { buildResponseRequest, userMessage } from "../../src/relay/requestBuilder";
-import { receiptOf } from "../../src/panel/turnView";
+import { receiptOf } from "../../src/panel/turns/turnView";
 import type { ChatHarness } from "../fixtures/chat/chatHarness";
 import { finishedTurn, startChatHarness, weatherTools } from "../fixtures/chat/chatHarness";
 import { startRelayEmulator } from "../emulator/server";

@@ -6,7 +6,7 @@ import path from "node:path";
 
 const root = path.resolve(__dirname, "../..");
 // codeBlockActions.ts: the code block buttons that need the editor (open as a document, apply through the diff review).
-const PANEL_ADAPTER = ["src/panel/chatViewProvider.ts", "src/panel/codeBlockActions.ts", "src/panel/vscodePanelServices.ts"];
+const PANEL_ADAPTER = ["src/panel/chatViewProvider.ts", "src/panel/editor/codeBlockActions.ts", "src/panel/vscodePanelServices.ts"];
 const IMPORT_OF_VSCODE = /(?:from\s+["']vscode["']|require\(\s*["']vscode["']\s*\)|import\(\s*["']vscode["']\s*\))/;
 
 function sources(folder: string): string[] {

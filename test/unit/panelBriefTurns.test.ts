@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Conversation } from "../../src/chat/conversation";
-import { WHOLE_TURNS_AT_OPEN } from "../../src/panel/briefTurn";
+import { WHOLE_TURNS_AT_OPEN } from "../../src/panel/turns/briefTurn";
 import type { PanelChange, TurnView } from "../../src/panel/protocol";
 import { answeredConversation } from "../fixtures/chat/sampleConversations";
 import type { PanelHostHarness } from "../fixtures/panel/panelHostHarness";

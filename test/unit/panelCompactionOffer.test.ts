@@ -3,9 +3,9 @@ import type { Conversation } from "../../src/chat/conversation";
 import { activePath } from "../../src/chat/conversation";
 import { conversationToJson } from "../../src/chat/exportJson";
 import { conversationToMarkdown } from "../../src/chat/exportMarkdown";
-import { compactionOfferFor } from "../../src/panel/compactionOffer";
-import { contextMeterFor } from "../../src/panel/contextMeter";
-import { turnViewsOf } from "../../src/panel/turnView";
+import { compactionOfferFor } from "../../src/panel/turns/compactionOffer";
+import { contextMeterFor } from "../../src/panel/context/contextMeter";
+import { turnViewsOf } from "../../src/panel/turns/turnView";
 import type { ChatHarness } from "../fixtures/chat/chatHarness";
 import { finishedTurn, startChatHarness } from "../fixtures/chat/chatHarness";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { emptySnapshot } from "../../src/relay/accumulate";
-import { CONTENT_WAIT_SHOWN_AFTER_MS, ContentWaitClock } from "../../src/panel/contentWait";
-import type { ContentWaitTimers } from "../../src/panel/contentWait";
+import { CONTENT_WAIT_SHOWN_AFTER_MS, ContentWaitClock } from "../../src/panel/turns/contentWait";
+import type { ContentWaitTimers } from "../../src/panel/turns/contentWait";
 import { PanelSync } from "../../src/panel/panelSync";
 import type { PanelSource } from "../../src/panel/panelSync";
 import type { ToWebview } from "../../src/panel/protocol";

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { exactNamesFirst } from "../../src/panel/contextMatchOrder";
+import { exactNamesFirst } from "../../src/panel/context/contextMatchOrder";
 import type { FileMatchView } from "../../src/panel/protocol";
-import { WorkspaceFiles } from "../../src/panel/workspaceFiles";
+import { WorkspaceFiles } from "../../src/panel/context/workspaceFiles";
 import { startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
 
 // `#greet` listed .github/prompts/review.prompt.md (a fuzzy match of its path) above the function greet(), and

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { PanelState, ToWebview } from "../../src/panel/protocol";
-import { WorkspaceFiles } from "../../src/panel/workspaceFiles";
+import { WorkspaceFiles } from "../../src/panel/context/workspaceFiles";
 import type { PanelHostHarness } from "../fixtures/panel/panelHostHarness";
 import { askingTools, startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
 import { FolderCheckpoints, WorkspaceCheckpoints } from "../../src/tools/checkpointStore";

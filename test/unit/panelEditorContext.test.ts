@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Conversation, Turn } from "../../src/chat/conversation";
 import { createConversation } from "../../src/chat/conversation";
-import { composeMessage, splitMessage } from "../../src/panel/messageAttachments";
-import { turnViewsOf } from "../../src/panel/turnView";
-import { WorkspaceFiles } from "../../src/panel/workspaceFiles";
+import { composeMessage, splitMessage } from "../../src/panel/context/messageAttachments";
+import { turnViewsOf } from "../../src/panel/turns/turnView";
+import { WorkspaceFiles } from "../../src/panel/context/workspaceFiles";
 
 describe("panel editor context: attachments inside the message", () => {
   it("splits a sent message back into the question and its attachments, whatever the attached text holds", () => {

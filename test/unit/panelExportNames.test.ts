@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import path from "node:path";
-import { safeFileName } from "../../src/panel/conversationCommands";
+import { safeFileName } from "../../src/panel/conversations/conversationCommands";
 import type { PanelHostHarness } from "../fixtures/panel/panelHostHarness";
 import { startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
 

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { FileReferenceResolver } from "../../src/panel/fileReferences";
-import { WorkspaceFiles } from "../../src/panel/workspaceFiles";
+import { FileReferenceResolver } from "../../src/panel/editor/fileReferences";
+import { WorkspaceFiles } from "../../src/panel/context/workspaceFiles";
 import type { PanelHostHarness } from "../fixtures/panel/panelHostHarness";
 import { startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { InstructionChoices } from "../../src/panel/chatControllerOptions";
-import type { InstructionsAssembly } from "../../src/panel/instructionsAssembly";
+import type { InstructionsAssembly } from "../../src/panel/context/instructionsAssembly";
 import type { PanelHostHarness } from "../fixtures/panel/panelHostHarness";
 import { panelAssembly, startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
 

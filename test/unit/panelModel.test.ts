@@ -5,11 +5,11 @@ import os from "node:os";
 import path from "node:path";
 import type { Conversation, RequestRecord, Turn } from "../../src/chat/conversation";
 import { createConversation } from "../../src/chat/conversation";
-import { curlCommandFor } from "../../src/panel/curlCommand";
+import { curlCommandFor } from "../../src/panel/editor/curlCommand";
 import { MAX_IMAGE_BASE64_CHARS, MAX_IMAGES_PER_MESSAGE } from "../../src/panel/protocol";
 import { isToHost, isToWebview } from "../../src/panel/protocolGuards";
-import { actionsFor, fixesFor } from "../../src/panel/turnFixes";
-import { turnViewsOf } from "../../src/panel/turnView";
+import { actionsFor, fixesFor } from "../../src/panel/turns/turnFixes";
+import { turnViewsOf } from "../../src/panel/turns/turnView";
 import { webviewHtml } from "../../src/panel/webviewHtml";
 import { buildResponseRequest, userMessage } from "../../src/relay/requestBuilder";
 

@@ -36,7 +36,7 @@ function panelTools(asked: string[]) {
   };
 }
 
-/** The panel's assembly, as src/host/panelInstructions.ts feeds it, without the editor's environment. */
+/** The panel's assembly, as src/host/instructions/panelInstructions.ts feeds it, without the editor's environment. */
 const instructions = panelAssembly();
 
 const lastTurn = (state: PanelState) => state.turns[state.turns.length - 1];

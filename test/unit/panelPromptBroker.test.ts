@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { PromptBroker } from "../../src/panel/promptBroker";
+import { PromptBroker } from "../../src/panel/turns/promptBroker";
 import type { ApprovalRequest } from "../../src/tools/approvalGate";
 
 const request = (callId: string): ApprovalRequest => ({ callId, toolName: "run_command", toolDescription: "Runs a command.", risk: "execute", argumentsJson: "{}", details: [], hiddenCharacters: [], canAllowForSession: false, alwaysAllow: null, offerReadOnlyDefault: false, deniedByRule: null });

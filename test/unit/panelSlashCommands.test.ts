@@ -4,7 +4,7 @@ import type { SlashCommand } from "../../src/instructions/slashCommands";
 import { BUILTIN_PROMPTS, slashCommands } from "../../src/instructions/slashCommands";
 import { parsePromptFile } from "../../src/instructions/promptFiles";
 import type { PanelState } from "../../src/panel/protocol";
-import type { SlashCommandSource } from "../../src/panel/slashCommandRunner";
+import type { SlashCommandSource } from "../../src/panel/turns/slashCommandRunner";
 import type { PanelHostHarness, PanelHostHarnessOptions } from "../fixtures/panel/panelHostHarness";
 import { panelAssembly, startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { PanelSource, PanelSyncTimers } from "../../src/panel/panelSync";
 import { PanelSync } from "../../src/panel/panelSync";
-import { WHOLE_TURNS_AT_OPEN } from "../../src/panel/briefTurn";
+import { WHOLE_TURNS_AT_OPEN } from "../../src/panel/turns/briefTurn";
 import type { ApprovalView, PanelFields, ReceiptView, ToWebview, TurnView } from "../../src/panel/protocol";
 import { receipt, turn } from "../webview/fixtures/panelStates";
 

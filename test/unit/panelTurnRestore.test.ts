@@ -35,7 +35,7 @@ describe("panel: restore and undo restore on the turn", () => {
     const checkpoints = new WorkspaceCheckpoints([new FolderCheckpoints(path.join(sandbox, "storage"), path.join(sandbox, "ws"))]);
     harness = await startPanelHostHarness({
       tools: (askUser) => ({ ...askingTools(askUser), checkpoints: { take: () => checkpoints.take(), countChanges: async (from, to) => (await checkpoints.diff(from, to)).length } }),
-      // As the editor's restore does once the person confirms (src/host/checkpointReview.ts), without the dialog.
+      // As the editor's restore does once the person confirms (src/host/review/checkpointReview.ts), without the dialog.
       turnChanges: {
         review: async () => undefined,
         restore: async (checkpoint) => (await checkpoints.restore(checkpoint.before)).before,

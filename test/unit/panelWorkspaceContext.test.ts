@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ContextRequest, WorkspaceContextSource } from "../../src/panel/panelServices";
-import { WorkspaceFiles } from "../../src/panel/workspaceFiles";
+import { WorkspaceFiles } from "../../src/panel/context/workspaceFiles";
 import type { PanelHostHarness } from "../fixtures/panel/panelHostHarness";
 import { startPanelHostHarness } from "../fixtures/panel/panelHostHarness";
 

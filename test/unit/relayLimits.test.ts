@@ -8,7 +8,7 @@ import { RelayClient, RelayConfigurationError } from "../../src/relay/client";
 import { checkExtraHeaders } from "../../src/relay/extraHeaders";
 import { buildResponseRequest, userMessage } from "../../src/relay/requestBuilder";
 import { requestIdsFromHeaders } from "../../src/relay/requestId";
-import { curlCommandFor } from "../../src/panel/curlCommand";
+import { curlCommandFor } from "../../src/panel/editor/curlCommand";
 import { startRelayEmulator } from "../emulator/server";
 import type { RelayEmulator } from "../emulator/server";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { RelayMoneyCaches } from "../../src/host/relayMoneyCaches";
+import { RelayMoneyCaches } from "../../src/host/relays/relayMoneyCaches";
 import type { Balance } from "../../src/relay/balance";
 import type { PriceTable } from "../../src/relay/modelPrice";
 import type { RelayProfile } from "../../src/relay/relayProfiles";

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import type { FoundKey } from "../../src/host/apiKeyStore";
-import { ModelChoice } from "../../src/panel/modelChoice";
+import type { FoundKey } from "../../src/host/relays/apiKeyStore";
+import { ModelChoice } from "../../src/panel/relays/modelChoice";
 import type { ModelMemory, RelayAccess } from "../../src/panel/panelServices";
-import { RelayClients } from "../../src/host/relayClients";
-import type { RelayClientSource } from "../../src/host/relayClients";
+import { RelayClients } from "../../src/host/relays/relayClients";
+import type { RelayClientSource } from "../../src/host/relays/relayClients";
 import { RelayClient } from "../../src/relay/client";
 import { readPrices } from "../../src/relay/pricing";
 import type { RelayProfile } from "../../src/relay/relayProfiles";

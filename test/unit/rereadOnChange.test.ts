@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { RereadOnChange } from "../../src/host/rereadOnChange";
+import { RereadOnChange } from "../../src/host/instructions/rereadOnChange";
 
 // The project rules and the prompt files are read this way: once when first asked for, once per burst of
 // changes, one read at a time, the last value kept while a read runs or after one fails.

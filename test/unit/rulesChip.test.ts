@@ -7,7 +7,7 @@ import { HistoryStore } from "../../src/chat/historyStore";
 import { assembleInstructions, RULE_FILE_LIMIT_CHARS } from "../../src/instructions/assembleInstructions";
 import { chooseRules } from "../../src/instructions/projectRules";
 import type { RulesFolder } from "../../src/instructions/ruleFile";
-import { ruleFileId, rulesOffOf, rulesView } from "../../src/panel/rulesChip";
+import { ruleFileId, rulesOffOf, rulesView } from "../../src/panel/context/rulesChip";
 import { sampleConversation, sampleConversationId } from "../fixtures/chat/sampleConversations";
 
 // The Rules chip lists the same files, tokens and cuts as "What the model is told" (one assembly), keeps a

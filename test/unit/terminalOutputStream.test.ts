@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readFromStart } from "../../src/host/terminalOutputStream";
+import { readFromStart } from "../../src/host/context/terminalOutputStream";
 
 // The race behind "the Terminal chip lost the first command's output", without a terminal: a stream built the
 // way VS Code 1.139 builds TerminalShellExecution.read() (extHostTerminalShellIntegration.ts: each read() makes

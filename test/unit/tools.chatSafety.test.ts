@@ -9,7 +9,7 @@ import type { TurnResult } from "../../src/chat/chatSession";
 import type { Turn } from "../../src/chat/conversation";
 import { parseConversation, serializeConversation } from "../../src/chat/conversationSchema";
 import type { ChatTools } from "../../src/chat/toolRound";
-import { turnViewsOf } from "../../src/panel/turnView";
+import { turnViewsOf } from "../../src/panel/turns/turnView";
 import type { JsonObject } from "../../src/relay/types";
 import type { ApprovalAnswer } from "../../src/tools/approvalPolicy";
 import { createReadFileTool } from "../../src/tools/readFileTool";

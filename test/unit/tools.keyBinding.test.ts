@@ -3,7 +3,7 @@
 // else never sends it there. SecretStorage and globalState are VS Code's interfaces, kept in memory here.
 import assert from "node:assert/strict";
 import type * as vscode from "vscode";
-import { ApiKeyStore, environmentKeyOrigin } from "../../src/host/apiKeyStore";
+import { ApiKeyStore, environmentKeyOrigin } from "../../src/host/relays/apiKeyStore";
 
 class MemorySecrets {
   readonly values = new Map<string, string>();

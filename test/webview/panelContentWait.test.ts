@@ -1,5 +1,5 @@
 // Issue 36 §4 in the page: a running turn whose request has waited long for content says for how long in its
-// "Working…" line (the host measures it, src/panel/contentWait.ts), and says it no more once content comes.
+// "Working…" line (the host measures it, src/panel/turns/contentWait.ts), and says it no more once content comes.
 import assert from "node:assert/strict";
 import type { ApprovalView } from "../../src/panel/protocol";
 import { panelState, turn } from "./fixtures/panelStates";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { briefTurnView } from "../../src/panel/briefTurn";
+import { briefTurnView } from "../../src/panel/turns/briefTurn";
 import type { TurnView } from "../../src/panel/protocol";
 import { conversationState, panelState, receipt, turn } from "./fixtures/panelStates";
 import { freshPanelPerTest } from "./support/panelTestHooks";

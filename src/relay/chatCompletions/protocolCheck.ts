@@ -1,6 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import type { RelayClient } from "../client";
-import type { CheckStep } from "../connectionCheck";
+import type { CheckStep } from "../checkStep";
 import type { RequestResult, ResponseRequest } from "../types";
 
 // The check-up's finding about a model's wire: its Responses request was refused in the way that means "not this

@@ -29,9 +29,9 @@ export interface BuiltinToolsOptions {
   allowedEnvironmentNames?(): readonly string[];
   /** Values no command may see (the relay key in use, RELAY_CHAT_API_KEY): a variable holding one is never passed. */
   secrets?(): readonly (string | null | undefined)[];
-  /** Where propose_edit's changes are kept or undone (src/host/editReview.ts). */
+  /** Where propose_edit's changes are kept or undone (src/host/review/editReview.ts). */
   readonly review: EditReviewer;
-  /** The active terminal's last commands (src/host/terminalHistory.ts); absent: get_terminal_output is not offered. */
+  /** The active terminal's last commands (src/host/context/terminalHistory.ts); absent: get_terminal_output is not offered. */
   terminalSnapshot?(): TerminalSnapshot;
 }
 

@@ -1,5 +1,5 @@
 // propose_edit: the model proposes a change to one file. Approving the call lets the change into the file's
-// editor for review: each changed part is kept or undone there (src/host/editReview.ts), and Relay Chat saves
+// editor for review: each changed part is kept or undone there (src/host/review/editReview.ts), and Relay Chat saves
 // nothing before the person has decided.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
