@@ -21,7 +21,8 @@
 // 50 ms; DOM <= +1,000 and renderer <= +10 MB per 100 turns; JS heap <= 5 MB; extension host <= +10 MB per
 // 100 turns; history open <= 200 ms. Options: --turns N (measured turns, default 100), --warmup N (20), --json.
 // To look inside: RELAY_CHAT_BENCH_PROFILE=name writes CPU profiles of the page (name.stream.cpuprofile,
-// name.open.cpuprofile), RELAY_CHAT_BENCH_TRACE=file.json a Chromium trace while the long answer streams.
+// name.open.cpuprofile), RELAY_CHAT_BENCH_TRACE=name Chromium traces of the same two (name.stream.json,
+// name.open.json) and, in the summary, their renderer CPU time.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -222,12 +223,12 @@ async function main() {
       writeFileSync(`${profileName}.${part}.cpuprofile`, JSON.stringify((await profiler.send("Profiler.stop")).profile));
       return result;
     };
-    // RELAY_CHAT_BENCH_TRACE=file.json: a Chromium trace (devtools.timeline) while the long answer streams, for
-    // the long frames' parts (script, style, layout, paint; DevTools' Performance panel opens it).
-    const traceFile = process.env.RELAY_CHAT_BENCH_TRACE;
-    let streamTrace = null;
-    const traced = async (action) => {
-      if (!traceFile) return action();
+    // RELAY_CHAT_BENCH_TRACE=name: Chromium traces (devtools.timeline) while the long answer streams
+    // (name.stream.json) and while the conversation opens (name.open.json); DevTools' Performance panel opens them.
+    const traceName = process.env.RELAY_CHAT_BENCH_TRACE;
+    const traces = {};
+    const traced = async (part, action) => {
+      if (!traceName) return action();
       await cdp.send("Tracing.start", { transferMode: "ReturnAsStream", traceConfig: { includedCategories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel", "v8.execute", "blink.user_timing"] } });
       const result = await action();
       const complete = new Promise((resolve) => cdp.once("Tracing.tracingComplete", resolve));
@@ -241,12 +242,12 @@ async function main() {
       }
       await cdp.send("IO.close", { handle: stream });
       const trace = chunks.join("");
-      writeFileSync(traceFile, trace);
-      streamTrace = longTasksOf(JSON.parse(trace));
+      writeFileSync(`${traceName}.${part}.json`, trace);
+      traces[part] = rendererTasksOf(JSON.parse(trace));
       return result;
     };
     await frame.evaluate(startFrameWatch);
-    await traced(() => profile("stream", () => sendTurn(`${LONG_ANSWER_REQUEST} ${stamp}`)));
+    await traced("stream", () => profile("stream", () => sendTurn(`${LONG_ANSWER_REQUEST} ${stamp}`)));
     const gaps = await frame.evaluate(stopFrameWatch);
 
     // Bare requests to the same relay, from Node: the floor of Enter -> request.
@@ -294,7 +295,7 @@ async function main() {
       window.__sessionBench.clickAt = null;
       window.__sessionBench.messages = [];
     });
-    const [openMs] = await profile("open", () => Promise.all([
+    const [openMs] = await traced("open", () => profile("open", () => Promise.all([
       frame.evaluate(
         (count) =>
           new Promise((resolve) => {
@@ -308,7 +309,7 @@ async function main() {
         turnCount,
       ),
       entry.click(),
-    ]));
+    ])));
 
     const openMessages = await frame.evaluate(() => {
       const { clickAt, messages } = window.__sessionBench;
@@ -338,7 +339,9 @@ async function main() {
       extensionHostMbPer100Turns: round((after.extensionHostMb - before.extensionHostMb) / turnsMeasured),
       // With RELAY_CHAT_BENCH_TRACE: the renderer's tasks over 50 ms while the long answer streamed, their wall
       // time and the thread's CPU time in them (a task long in wall time but short in CPU waited for a core).
-      ...(streamTrace === null ? {} : { streamLongTasks: streamTrace }),
+      // and the renderer's main thread CPU over the whole open (the workbench shares that thread and process).
+      ...(traces.stream === undefined ? {} : { streamLongTasks: traces.stream.long }),
+      ...(traces.open === undefined ? {} : { historyOpenRendererCpuMs: traces.open.cpuMs }),
       historyOpenMs: round(openMs),
       // The open split: the click -> the conversation's message reached the page (the host's part and the trip),
       // the page handling it, and its size.
@@ -367,16 +370,16 @@ async function main() {
   }
 }
 
-/** Tasks over 50 ms on the renderer's main thread of a Chromium trace: how many, their wall and thread CPU time. */
-function longTasksOf(trace) {
+/** The renderer main thread's tasks in a Chromium trace: its CPU time in all of them, and those over 50 ms. */
+function rendererTasksOf(trace) {
   const events = Array.isArray(trace) ? trace : trace.traceEvents;
   const main = events.find((event) => event.name === "thread_name" && event.args?.name === "CrRendererMain");
-  const long = events.filter((event) => main !== undefined && event.pid === main.pid && event.tid === main.tid && event.ph === "X" && event.name === "ThreadControllerImpl::RunTask" && event.dur > 50_000);
+  const tasks = events.filter((event) => main !== undefined && event.pid === main.pid && event.tid === main.tid && event.ph === "X" && event.name === "ThreadControllerImpl::RunTask");
+  const cpuOf = (list) => round(list.reduce((total, task) => total + (task.tdur ?? 0), 0) / 1000);
+  const long = tasks.filter((task) => task.dur > 50_000);
   return {
-    count: long.length,
-    wallMs: round(long.reduce((total, task) => total + task.dur, 0) / 1000),
-    cpuMs: round(long.reduce((total, task) => total + (task.tdur ?? 0), 0) / 1000),
-    over50MsCpu: long.filter((task) => (task.tdur ?? 0) > 50_000).length,
+    cpuMs: cpuOf(tasks),
+    long: { count: long.length, wallMs: round(long.reduce((total, task) => total + task.dur, 0) / 1000), cpuMs: cpuOf(long), over50MsCpu: long.filter((task) => (task.tdur ?? 0) > 50_000).length },
   };
 }
 
