@@ -20,6 +20,9 @@
 // Goals: enterToRequest <= 30 ms over the bare fetch; first delta p50 <= 17 ms, p95 <= 33 ms; 0 frames over
 // 50 ms; DOM <= +1,000 and renderer <= +10 MB per 100 turns; JS heap <= 5 MB; extension host <= +10 MB per
 // 100 turns; history open <= 200 ms. Options: --turns N (measured turns, default 100), --warmup N (20), --json.
+// To look inside: RELAY_CHAT_BENCH_PROFILE=name writes CPU profiles of the page (name.stream.cpuprofile,
+// name.open.cpuprofile), RELAY_CHAT_BENCH_TRACE=name Chromium traces of the same two (name.stream.json,
+// name.open.json) and, in the summary, CPU times from them (streamLongTasks, historyOpenHandledCpuMs).
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -91,7 +94,7 @@ const round = (value, digits = 1) => (value === null ? null : Number(value.toFix
 
 /** Runs in the webview's document: notes when each turn's marker text is in the DOM, when Enter was pressed, and long frames on demand. */
 function instrumentPanel() {
-  const bench = { markerAt: {}, enterAt: [], clickAt: null, gaps: null };
+  const bench = { markerAt: {}, enterAt: [], clickAt: null, gaps: null, messages: null };
   window.__sessionBench = bench;
   const list = document.querySelector(".turn-list");
   let doneFor = null;
@@ -105,6 +108,13 @@ function instrumentPanel() {
     bench.markerAt[match[0]] ??= performance.timeOrigin + performance.now();
   }).observe(list, { subtree: true, childList: true, characterData: true });
   document.addEventListener("click", () => (bench.clickAt = performance.now()), true);
+  // While the history open is timed: each message from the host, when it was sent to the page and when the panel
+  // had handled it (this listener runs after the panel's), so the open can be split into the host's part and the page's.
+  window.addEventListener("message", (event) => {
+    if (bench.messages === null) return;
+    const size = typeof event.data === "object" && event.data !== null ? JSON.stringify(event.data).length : 0;
+    bench.messages.push({ type: event.data?.type, arrivedAt: event.timeStamp, handledAt: performance.now(), size });
+  });
   document.addEventListener("keydown", (event) => {
     if (event.key === "Enter" && !event.shiftKey) bench.enterAt.push(performance.timeOrigin + event.timeStamp);
   }, true);
@@ -199,8 +209,45 @@ async function main() {
     const after = await measure();
     say(`${MEASURED_TURNS} more turns; ${JSON.stringify(after)}`);
 
+    // RELAY_CHAT_BENCH_PROFILE=name: CPU profiles of the panel's page while the long answer streams
+    // (name.stream.cpuprofile) and while the conversation opens from the history (name.open.cpuprofile).
+    const profileName = process.env.RELAY_CHAT_BENCH_PROFILE;
+    // The webview's own CDP session when it runs in a process of its own, else the page's.
+    const profiler = profileName ? await context.newCDPSession(frame).catch(() => cdp) : null;
+    const profile = async (part, action) => {
+      if (profiler === null) return action();
+      await profiler.send("Profiler.enable");
+      await profiler.send("Profiler.setSamplingInterval", { interval: 200 });
+      await profiler.send("Profiler.start");
+      const result = await action();
+      writeFileSync(`${profileName}.${part}.cpuprofile`, JSON.stringify((await profiler.send("Profiler.stop")).profile));
+      return result;
+    };
+    // RELAY_CHAT_BENCH_TRACE=name: Chromium traces (devtools.timeline) while the long answer streams
+    // (name.stream.json) and while the conversation opens (name.open.json); DevTools' Performance panel opens them.
+    const traceName = process.env.RELAY_CHAT_BENCH_TRACE;
+    const traces = {};
+    const traced = async (part, action) => {
+      if (!traceName) return action();
+      await cdp.send("Tracing.start", { transferMode: "ReturnAsStream", traceConfig: { includedCategories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel", "v8.execute", "blink.user_timing"] } });
+      const result = await action();
+      const complete = new Promise((resolve) => cdp.once("Tracing.tracingComplete", resolve));
+      await cdp.send("Tracing.end");
+      const { stream } = await complete;
+      const chunks = [];
+      for (;;) {
+        const { data, eof, base64Encoded } = await cdp.send("IO.read", { handle: stream });
+        chunks.push(base64Encoded ? Buffer.from(data, "base64").toString("utf8") : data);
+        if (eof) break;
+      }
+      await cdp.send("IO.close", { handle: stream });
+      const trace = chunks.join("");
+      writeFileSync(`${traceName}.${part}.json`, trace);
+      traces[part] = rendererTasksOf(JSON.parse(trace));
+      return result;
+    };
     await frame.evaluate(startFrameWatch);
-    await sendTurn(`${LONG_ANSWER_REQUEST} ${stamp}`);
+    await traced("stream", () => profile("stream", () => sendTurn(`${LONG_ANSWER_REQUEST} ${stamp}`)));
     const gaps = await frame.evaluate(stopFrameWatch);
 
     // Bare requests to the same relay, from Node: the floor of Enter -> request.
@@ -244,8 +291,11 @@ async function main() {
     const entry = history.getByRole("button", { name: new RegExp(`Question 1 ${stamp}`) }).first();
     await entry.waitFor({ timeout: 30_000 });
     // Timed in the page, from the click's event to the frame that has every turn.
-    await frame.evaluate(() => (window.__sessionBench.clickAt = null));
-    const [openMs] = await Promise.all([
+    await frame.evaluate(() => {
+      window.__sessionBench.clickAt = null;
+      window.__sessionBench.messages = [];
+    });
+    const [openMs] = await traced("open", () => profile("open", () => Promise.all([
       frame.evaluate(
         (count) =>
           new Promise((resolve) => {
@@ -259,7 +309,14 @@ async function main() {
         turnCount,
       ),
       entry.click(),
-    ]);
+    ])));
+
+    const openMessages = await frame.evaluate(() => {
+      const { clickAt, messages } = window.__sessionBench;
+      window.__sessionBench.messages = null;
+      return messages.filter((message) => message.arrivedAt >= clickAt).map((message) => ({ ...message, arrivedAt: message.arrivedAt - clickAt, handledAt: message.handledAt - clickAt }));
+    });
+    const largest = openMessages.reduce((found, message) => (found === null || message.size > found.size ? message : found), null);
 
     const turnsMeasured = MEASURED_TURNS / 100;
     const summary = {
@@ -280,7 +337,15 @@ async function main() {
       rendererMbPer100Turns: round((after.rendererMb - before.rendererMb) / turnsMeasured),
       jsHeapMbPer100Turns: round((after.jsHeapMb - before.jsHeapMb) / turnsMeasured, 2),
       extensionHostMbPer100Turns: round((after.extensionHostMb - before.extensionHostMb) / turnsMeasured),
+      // With RELAY_CHAT_BENCH_TRACE: the renderer's tasks over 50 ms while the long answer streamed, their wall
+      // time and the thread's CPU time in them (a task long in wall time but short in CPU waited for a core).
+      // and the page's CPU time handling the opened conversation's message (the longest message task in the open).
+      ...(traces.stream === undefined ? {} : { streamLongTasks: traces.stream.long }),
+      ...(traces.open === undefined ? {} : { historyOpenHandledCpuMs: traces.open.messageCpuMs }),
       historyOpenMs: round(openMs),
+      // The open split: the click -> the conversation's message reached the page (the host's part and the trip),
+      // the page handling it, and its size.
+      historyOpen: largest === null ? null : { messageArrivedMs: round(largest.arrivedAt), handledMs: round(largest.handledAt - largest.arrivedAt), type: largest.type, kB: round(largest.size / 1024), messages: openMessages.length },
       clockOffsetPageToRelayMs: round(pageToRelay, 2),
       clockRoundTripsMs: [round(pageClock.roundTrip, 2), round(relayClock.roundTrip, 2)],
       loadAverage: os.loadavg().map((load) => round(load, 2)),
@@ -303,6 +368,21 @@ async function main() {
   } finally {
     await cleanup();
   }
+}
+
+/** The renderer main thread in a Chromium trace: the CPU time of its longest message handling, and its tasks over 50 ms. */
+function rendererTasksOf(trace) {
+  const events = Array.isArray(trace) ? trace : trace.traceEvents;
+  const main = events.find((event) => event.name === "thread_name" && event.args?.name === "CrRendererMain");
+  const tasks = events.filter((event) => main !== undefined && event.pid === main.pid && event.tid === main.tid && event.ph === "X" && event.name === "ThreadControllerImpl::RunTask");
+  const cpuOf = (list) => round(list.reduce((total, task) => total + (task.tdur ?? 0), 0) / 1000);
+  const long = tasks.filter((task) => task.dur > 50_000);
+  // The page handling a message from the host (the open's: the largest): its CPU time, steadier under load than wall time.
+  const handled = events.filter((event) => main !== undefined && event.pid === main.pid && event.tid === main.tid && event.ph === "X" && event.name === "HandlePostMessage");
+  return {
+    messageCpuMs: round(Math.max(0, ...handled.map((event) => (event.tdur ?? 0) / 1000))),
+    long: { count: long.length, wallMs: round(long.reduce((total, task) => total + task.dur, 0) / 1000), cpuMs: cpuOf(long), over50MsCpu: long.filter((task) => (task.tdur ?? 0) > 50_000).length },
+  };
 }
 
 /** The webview document that holds the panel (VS Code nests it in two iframes). */

@@ -31,13 +31,20 @@ export function renderTurnReceipt(turn: TurnView, localizer: Localizer, handlers
   const receipts = turn.receipts;
   const last = receipts[receipts.length - 1];
   const detailsId = uniqueId("receipt-details");
-  const details = element("div", { className: "receipt-details", attributes: { id: detailsId } }, [
-    ...receipts.map((receipt, index) => renderRequest(receipt, index, receipts.length, localizer, handlers)),
-    turn.otherItemKinds.length > 0 ? element("div", { className: "receipt-other-items", text: localizer.format("Not shown: {0}", turn.otherItemKinds.join(", ")) }) : null,
-  ]);
+  // The details (one entry of facts and buttons per request, about 25 elements) are built when first shown:
+  // every turn has a receipt and few are opened, so a long conversation opens and a live session grows lighter.
+  const details = element("div", { className: "receipt-details", attributes: { id: detailsId } });
+  const fillDetails = () => {
+    if (details.firstChild !== null) return;
+    details.append(
+      ...receipts.map((receipt, index) => renderRequest(receipt, index, receipts.length, localizer, handlers)),
+      ...(turn.otherItemKinds.length > 0 ? [element("div", { className: "receipt-other-items", text: localizer.format("Not shown: {0}", turn.otherItemKinds.join(", ")) })] : []),
+    );
+  };
   const toggle = iconButton("chevron-down", localizer.text("Show request details"), () => show(details.hidden), "receipt-toggle");
   toggle.setAttribute("aria-controls", detailsId);
   const show = (open: boolean) => {
+    if (open) fillDetails();
     details.hidden = !open;
     toggle.setAttribute("aria-expanded", String(open));
     toggle.classList.toggle("expanded", open);
@@ -45,6 +52,7 @@ export function renderTurnReceipt(turn: TurnView, localizer: Localizer, handlers
     // Opened at the bottom edge, the details would unfold out of sight: bring them into view.
     if (open) details.scrollIntoView({ block: "nearest" });
   };
+  if (expanded) fillDetails();
   details.hidden = !expanded;
   toggle.setAttribute("aria-expanded", String(expanded));
   toggle.classList.toggle("expanded", expanded);

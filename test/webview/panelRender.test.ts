@@ -63,6 +63,7 @@ describe("Chat panel webview: rendering (Chromium)", function () {
     // Collapsed: one line, no per-request facts until expanded.
     const second = regions.nth(1);
     assert.equal(await second.locator(".receipt-details").isVisible(), false);
+    assert.equal(await page.locator(".receipt-details *").count(), 0, "the details are built when first shown");
     assert.match(await second.innerText(), /2 requests.*req_tool_2/s);
     const toggle = second.getByRole("button", { name: "Show request details" });
     assert.equal(await toggle.getAttribute("aria-expanded"), "false");
