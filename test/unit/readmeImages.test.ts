@@ -9,7 +9,8 @@ import * as path from "node:path";
 import { imageSize } from "image-size";
 import { documentationPages, imagesDir, imagesShown } from "../support/documentationPages";
 
-const maxImagesBytes = 320 * 1024;
+// The pictures travel in the VSIX: about 330 KB for 14 screenshots (one more for Edit in place, issue 40).
+const maxImagesBytes = 340 * 1024;
 
 describe("README and docs screenshots", () => {
   const pages = documentationPages();
