@@ -155,14 +155,15 @@ async function commitCheck(page, view, message, text) {
   await message.press("Enter");
   // The first Enter may pick /commit in the / menu (the box then reads "/commit "): the next one sends it.
   if ((await message.inputValue()).trim() !== "") await message.press("Enter");
-  await lastTurnCompleted(view, text);
+  // The message lands in the Source Control box, and Source Control takes the side bar from the chat.
   const box = page.locator(".scm-editor .view-lines").first();
   await box.getByText(/\S/).first().waitFor({ timeout: STEP_TIMEOUT_MS });
   const written = (await box.innerText()).trim();
   if (!/farewell/i.test(written.split("\n")[0]) || written.length > 300) throw new Error(`/commit put this in the Source Control box, not a message for the staged change: ${written}`);
   console.log(`/commit wrote: ${written.split("\n")[0]}`);
-  // Back to the chat for the screenshot.
+  // Back to the chat: its receipt, and the screenshot.
   await openRelayChat(page);
+  await lastTurnCompleted(view, text);
 }
 
 /** --fresh --screenshot: the walkthrough opened by itself and the panel says what is missing. */
