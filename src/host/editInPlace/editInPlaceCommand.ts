@@ -12,7 +12,7 @@ import type { RelayConnection } from "../relays/relayConnection";
 import type { EditRunEnd, EditRunServices } from "./editInPlaceRun";
 import { receiptOf, runEditInPlace } from "./editInPlaceRun";
 
-// Edit with Relay Chat: from the editor (its context menu, the Command Palette, Ctrl+Alt+I / Cmd+Alt+I), the
+// Edit with Relay Chat: from the editor (its context menu, the Command Palette, Ctrl+Alt+E / Cmd+Alt+E; Ctrl+Alt+I is VS Code's Open Chat), the
 // selected lines or the cursor's line are changed as the person asks in a quick input, by the model chosen for
 // editing (relayChat.editModel) or else the panel's, on the panel's relay. The request is the panel's kind of
 // request (settings, instructions and rules for the file, spend warning, ledger); Escape cancels while it streams.
