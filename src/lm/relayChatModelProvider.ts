@@ -10,6 +10,7 @@ import { functionCallsOf, outputTextOf, refusalTextOf } from "../relay/accumulat
 import { redactSecrets } from "../relay/redact";
 import { buildResponseRequest } from "../relay/requestBuilder";
 import type { RequestResult, ResponseRequest } from "../relay/types";
+import { CarriedReasoning } from "./carriedReasoning";
 import { chatMessagesFrom } from "./lmMessageParts";
 import type { RelayModelCatalog } from "./relayModelCatalog";
 import { relayRequestError } from "./requestFailure";
@@ -38,6 +39,8 @@ export interface RelayChatModelProviderOptions {
 export class RelayChatModelProvider implements vscode.LanguageModelChatProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
+  /** Thinking models' reasoning, which VS Code does not hand back (carriedReasoning.ts). */
+  private readonly reasoning = new CarriedReasoning();
 
   constructor(private readonly options: RelayChatModelProviderOptions) {}
 
@@ -72,9 +75,12 @@ export class RelayChatModelProvider implements vscode.LanguageModelChatProvider,
     // sent under a valid name too, the same one it had while the tool was offered.
     const names = relayToolNames(toolNamesToSend(chat, offered));
     const relayName = (name: string) => names.relayNameOf.get(name) ?? name;
+    // The model's wire as the person set or confirmed it (relayChat.modelSettings), else Responses: a relay's model list never moves a model.
+    const protocol = protocolFor(connection.settings.modelSettings, served.relay, served.model);
+    const input = responsesInputFrom(chat, relayName);
     const request: ResponseRequest = buildResponseRequest({
       model: served.model,
-      input: responsesInputFrom(chat, relayName),
+      input: protocol === "chat" ? this.reasoning.restore(served.relay, input) : input,
       tools: functionToolsFrom(offered, relayName),
       maxOutputTokens: connection.settings.maxOutputTokens,
       stream: connection.settings.stream,
@@ -90,8 +96,6 @@ export class RelayChatModelProvider implements vscode.LanguageModelChatProvider,
     let pendingRow: Promise<void> = Promise.resolve();
     const startedAt = Date.now();
     try {
-      // The model's wire as the person set or confirmed it (relayChat.modelSettings), else Responses: a relay's model list never moves a model.
-      const protocol = protocolFor(connection.settings.modelSettings, served.relay, served.model);
       for await (const update of client.stream(request, { signal: abort.signal, protocol })) {
         if (update.type === "end") {
           result = update.result;
@@ -127,6 +131,7 @@ export class RelayChatModelProvider implements vscode.LanguageModelChatProvider,
 
     if (result.outcome.kind === "cancelled") throw new vscode.CancellationError();
     if (result.outcome.kind !== "completed") throw relayRequestError(result, redact);
+    this.reasoning.remember(served.relay, result.snapshot.output);
     // VS Code's chat has no refusal part: the refusal is said as text, marked as one, in the model's words.
     const refusal = refusalTextOf(result.snapshot.output);
     if (refusal) progress.report(new vscode.LanguageModelTextPart(`${finalText || reported ? "\n\n" : ""}${vscode.l10n.t("The model declined to answer: {0}", refusal)}`));
