@@ -225,4 +225,26 @@ describe("Edit in place", function () {
     await vscode.commands.executeCommand("redo");
     assert.equal(document.getText(), RENAMED, "Redo brings the whole edit back in one step");
   });
+
+  it("`#` context in the instruction adds a workspace file and the Problems of the file to the request", async () => {
+    const helper = vscode.Uri.file(path.join(folder, `helper-${Date.now()}.js`));
+    await fs.writeFile(helper.fsPath, "export const STEP_NAME = 'stride';\n");
+    const shown = vscode.workspace.asRelativePath(helper, false);
+    const document = await selectFunction();
+    const problems = vscode.languages.createDiagnosticCollection("edit-in-place-test");
+    problems.set(file, [new vscode.Diagnostic(new vscode.Range(6, 2, 6, 8), "count is never reassigned", vscode.DiagnosticSeverity.Warning)]);
+    try {
+      const end = await vscode.commands.executeCommand<EditRunEnd>("relayChat.editInPlace", `rename count to total, as in #${shown} #problems #123`);
+      assert.equal(end?.kind, "proposed", end?.kind === "unchanged" ? end.reason : "");
+      assert.equal(document.getText(), RENAMED);
+    } finally {
+      problems.dispose();
+    }
+    const input = (await responsesReceived()).at(-1)?.body.input ?? [];
+    const message = String(input.filter((item) => item.role === "user").at(-1)?.content);
+    assert.ok(message.includes(`<attachment kind="file" label="${shown}">\n\`\`\`js\nexport const STEP_NAME = 'stride';\n`), message);
+    assert.match(message, /<attachment kind="problems" label="Problems in [^"]*add-\d+\.js">[\s\S]*count is never reassigned/);
+    assert.match(message, /^Instruction: rename count to total, as in #\S+ #problems #123$/m, "the words stay in the instruction, #123 as typed");
+    await vscode.commands.executeCommand("relayChat.review.undoFile", file);
+  });
 });

@@ -9,7 +9,12 @@ import type { InstructionChoices } from "../../panel/chatControllerOptions";
 import type { InstructionsAssembly } from "../../panel/context/instructionsAssembly";
 import { sessionSettings } from "../../panel/relays/sessionSettings";
 import type { ModelPrice } from "../../relay/modelPrice";
+import type { WorkspaceFiles } from "../../panel/context/workspaceFiles";
+import type { WorkspaceContextSource } from "../../panel/panelServices";
+import { composeMessage } from "../../panel/context/messageAttachments";
 import type { RelayConnection } from "../relays/relayConnection";
+import { editContext } from "./editContext";
+import { askInstruction } from "./instructionInput";
 import type { EditRunEnd, EditRunServices } from "./editInPlaceRun";
 import { receiptOf, runEditInPlace } from "./editInPlaceRun";
 import { RefinableEdits } from "./refinableEdits";
@@ -41,6 +46,9 @@ export interface EditInPlaceDependencies extends EditRunServices {
   protocolOf: (relay: string, model: string) => ModelProtocol;
   /** The `/` commands, prompt files included, as the panel has them. */
   slashCommands: () => readonly SlashCommand[];
+  /** The panel's `#` context builders: the editor's context, and the workspace's files. */
+  workspaceContext: WorkspaceContextSource;
+  files: WorkspaceFiles;
 }
 
 export function registerEditInPlace(dependencies: EditInPlaceDependencies): vscode.Disposable {
@@ -62,14 +70,14 @@ export function registerEditInPlace(dependencies: EditInPlaceDependencies): vsco
     const last = refining ? refining.region.startLine + Math.max(1, refining.pending.lineCount) - 1 : endLine;
     const lines = first === last ? vscode.l10n.t("line {0}", first + 1) : vscode.l10n.t("lines {0}-{1}", first + 1, last + 1);
     const path = vscode.workspace.asRelativePath(document.uri);
-    const instruction = typeof instructionArgument === "string" ? instructionArgument : await vscode.window.showInputBox(refining ? {
-      title: vscode.l10n.t("Refine the edit with Relay Chat"),
-      prompt: vscode.l10n.t("How should the pending change of {0} of {1} be refined?", lines, path),
-      placeHolder: vscode.l10n.t("A follow-up, for example: shorter, keep the comments (Undo still brings back the original)"),
+    const instruction = typeof instructionArgument === "string" ? instructionArgument : await askInstruction(refining ? {
+      title: vscode.l10n.t("Refine the pending change of {0} of {1}", lines, path),
+      placeholder: vscode.l10n.t("A follow-up, for example: shorter, keep the comments (# for context; Undo still brings back the original)"),
+      files: dependencies.files,
     } : {
-      title: vscode.l10n.t("Edit with Relay Chat"),
-      prompt: vscode.l10n.t("How should {0} of {1} change?", lines, path),
-      placeHolder: vscode.l10n.t("Describe the change, for example: add error handling (/ for prompt files)"),
+      title: vscode.l10n.t("Edit with Relay Chat: how should {0} of {1} change?", lines, path),
+      placeholder: vscode.l10n.t("Describe the change, for example: add error handling (/ for prompt files, # for context)"),
+      files: dependencies.files,
     });
     if (!instruction?.trim()) return undefined;
 
@@ -83,8 +91,11 @@ export function registerEditInPlace(dependencies: EditInPlaceDependencies): vsco
     const asked = editInstruction(instruction, dependencies.slashCommands());
     const assembly = dependencies.instructions({ toolNames: [], rulesOff: [], command: asked.prompt });
     const settings = sessionSettings({ relay: connection, model, priceOf: dependencies.priceOf, protocolOf: dependencies.protocolOf });
+    const context = await editContext(asked.instruction, dependencies);
+    if (context.problems.length > 0) void vscode.window.showWarningMessage(vscode.l10n.t("Some context was not added to the edit: {0}", context.problems.join(" ")));
     const region = refining?.region ?? editRegion(document.getText(), selection.start.line, endLine);
-    const prompt = refining ? followUpPrompt(asked.instruction, document.languageId, refining.turns) : editPrompt(region, { path, languageId: document.languageId, instruction: asked.instruction });
+    const asPrompt = refining ? followUpPrompt(asked.instruction, document.languageId, refining.turns) : editPrompt(region, { path, languageId: document.languageId, instruction: asked.instruction });
+    const prompt = composeMessage(asPrompt, context.attachments);
     const built = editRequest(settings, assembly.assembled, prompt, refining ? { turns: refining.turns, languageId: document.languageId } : null);
     if (built.estimate.needsConfirmation && !(await confirmSpend(built.estimate.inputTokens, built.estimate.inputCost))) return undefined;
 
