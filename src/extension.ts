@@ -256,7 +256,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RelayC
     editReview.onDidChange(() => controller.reviewChanged()),
     // Edit with Relay Chat: the panel's relay, model (or relayChat.editModel), instructions and ledger, reviewed as above.
     registerEditInPlace({ connection, ready: connectionReady, ledger, log, review: editReview, checkpoints: checkpointing.turnCheckpoints, secrets: () => connection.secrets(), ...told.panel, panelModel: () => controller.model(),
-      listedModels: async () => (await controller.refreshModels(), controller.listedModels), priceOf: (relay, model) => money.priceOf(relay, model), protocolOf: (relay, model) => controller.modelChoice.protocolOf(relay, model), slashCommands: () => told.promptFiles.commands() }),
+      listedModels: async () => (await controller.refreshModels(), controller.listedModels), priceOf: (relay, model) => money.priceOf(relay, model), protocolOf: (relay, model) => controller.modelChoice.protocolOf(relay, model), slashCommands: () => told.promptFiles.commands(), workspaceContext, files: workspaceFiles }),
     checkpointReview.disposable,
     command("relayChat.chooseExternalTools", () => chooseExternalTools()),
     command("relayChat.sessionApprovals", () => showSessionApprovals(sessionAllowances, readOnlyDefault)),

@@ -30,7 +30,7 @@ export interface EditSubject {
 /** The user message of the request. */
 export function editPrompt(region: EditRegion, subject: EditSubject): string {
   const fence = fenceFor(`${region.contextBefore}${region.selected}${region.contextAfter}`);
-  const block = (text: string) => `${fence}${subject.languageId}\n${text.replace(/\r\n/g, "\n")}${text.endsWith("\n") || text === "" ? "" : "\n"}${fence}`;
+  const block = (text: string) => fencedBlock(fence, subject.languageId, text);
   const firstLine = region.startLine + 1;
   const lastLine = region.startLine + Math.max(1, region.lineCount);
   const parts = [
@@ -42,6 +42,11 @@ export function editPrompt(region: EditRegion, subject: EditSubject): string {
   if (region.contextAfter !== "") parts.push(`Lines after the selection (context; do not repeat them):\n${block(region.contextAfter)}`);
   parts.push(`Answer with the new text of the selected lines in one ${fence}${subject.languageId} code block and nothing else.`);
   return parts.join("\n\n");
+}
+
+/** `text` in a code block of the language, the fence on lines of their own. */
+export function fencedBlock(fence: string, languageId: string, text: string): string {
+  return `${fence}${languageId}\n${text.replace(/\r\n/g, "\n")}${text.endsWith("\n") || text === "" ? "" : "\n"}${fence}`;
 }
 
 /** Three backticks, or one more than the longest run of backticks in `text`. */

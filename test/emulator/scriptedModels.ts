@@ -96,6 +96,16 @@ export function lastUserText(input: unknown): string {
   return "";
 }
 
+/** The text of the last assistant message of the input (an earlier answer the client sends back). */
+function lastAssistantText(input: unknown): string {
+  const items = inputItems(input);
+  for (let index = items.length - 1; index >= 0; index -= 1) {
+    const item = asRecord(items[index]);
+    if (item?.role === "assistant") return textOfContent(item.content);
+  }
+  return "";
+}
+
 /** The images of the last user message. */
 function lastUserImages(input: unknown): SeenImage[] {
   const items = inputItems(input);
@@ -613,7 +623,7 @@ export function planOutput(request: ScriptInput): PlannedItem[] {
   const forced = forcedToolCall(request);
   if (forced) return forced;
   if (SUMMARIZE_REQUEST.test(lastUserText(request.input))) return [summaryOf(request.input)];
-  const edit = planEditInPlace(lastUserText(request.input));
+  const edit = planEditInPlace(lastUserText(request.input), lastAssistantText(request.input));
   if (edit) return edit;
   switch (request.model) {
     case "tools":

@@ -1,7 +1,8 @@
 // Edit with Relay Chat through the real extension in a real extension host, against the relay emulator the runner
 // started: a selection in a real workspace file is changed by the model, the answer streams into the editor in
 // place, then waits for Keep or Undo per change; Escape (the cancel command it is bound to) mid-stream and a relay
-// error leave the file exactly as it was; the ledger has each request and the receipt its cost.
+// error leave the file exactly as it was; the ledger has each request and the receipt its cost. A follow-up refines
+// the pending change (Undo still brings back the original), and one Ctrl+Z takes a whole edit back.
 import * as assert from "node:assert/strict";
 import { promises as fs } from "node:fs";
 import path from "node:path";
@@ -16,6 +17,18 @@ const extensionId = "relay-chat.relay-chat";
 const controlUrl = process.env.RELAY_CHAT_TEST_EMULATOR_CONTROL;
 const SOURCE = ["import x from 'x';", "", "function add(count, step) {", "  const next = count + step;", "  log(next);", "  log('step');", "  return count + next;", "}", "", "export { add };", ""].join("\n");
 const RENAMED = SOURCE.replace(/\bcount\b/g, "total");
+const REFINED = SOURCE.replace(/\bcount\b/g, "sum");
+
+interface ReceivedRequest {
+  method: string;
+  path: string;
+  body: { input?: Array<{ role?: string; content?: unknown }> };
+}
+
+async function responsesReceived(): Promise<ReceivedRequest[]> {
+  const received = (await (await fetch(`${controlUrl}/received`)).json()) as ReceivedRequest[];
+  return received.filter((request) => request.method === "POST" && request.path === "/v1/responses");
+}
 
 async function queueFault(fault: Record<string, unknown>): Promise<void> {
   const response = await fetch(`${controlUrl}/faults`, { method: "POST", body: JSON.stringify(fault) });
@@ -137,5 +150,101 @@ describe("Edit in place", function () {
     assert.equal(document.isDirty, false);
     const row = await ledgerRow(end.result?.requestId);
     assert.equal(row.outcome, "http_error");
+  });
+
+  it("a follow-up refines the pending change in place: the request carries the first instruction, its answer and the follow-up; Undo brings back the original", async () => {
+    const document = await selectFunction();
+    const first = await vscode.commands.executeCommand<EditRunEnd>("relayChat.editInPlace", "rename count to total");
+    assert.equal(first?.kind, "proposed", first?.kind === "unchanged" ? first.reason : "");
+    assert.equal(document.getText(), RENAMED);
+    // Run again at once, the selection where the change landed: the follow-up refines it.
+    await queueFault({ kind: "drip", intervalMs: 40 });
+    const seen: string[] = [];
+    const watch = vscode.workspace.onDidChangeTextDocument((event) => {
+      if (event.document === document) seen.push(document.getText());
+    });
+    const refined = await vscode.commands.executeCommand<EditRunEnd>("relayChat.editInPlace", "rename total to sum");
+    watch.dispose();
+    assert.equal(refined?.kind, "proposed", refined?.kind === "unchanged" ? refined.reason : "refused");
+    assert.ok(seen.some((text) => text.includes("function add(sum, step) {\nfunction add(total, step) {")), "the refined lines streamed in above the pending ones");
+    assert.equal(document.getText(), REFINED, "the refined answer replaced the pending replacement in place");
+    assert.equal(await fs.readFile(file.fsPath, "utf8"), SOURCE, "nothing on disk before the review");
+
+    const input = (await responsesReceived()).at(-1)?.body.input ?? [];
+    const messages = input.filter((item) => item.role === "user" || item.role === "assistant");
+    assert.deepEqual(messages.map((item) => item.role), ["user", "assistant", "user"], "the first instruction, its answer, the follow-up");
+    assert.match(String(messages[0]!.content), /Instruction: rename count to total[\s\S]*function add\(count, step\)/);
+    assert.match(String(messages[1]!.content), /^`{3,}javascript\nfunction add\(total, step\) \{/);
+    assert.match(String(messages[2]!.content), /^Follow-up instruction: rename total to sum$/m);
+
+    assert.notEqual(refined.result.requestId, first.result.requestId);
+    assert.equal((await ledgerRow(first.result.requestId)).outcome, "completed");
+    const row = await ledgerRow(refined.result.requestId);
+    assert.equal(row.outcome, "completed");
+    assert.equal(row.purpose, "edit_in_place");
+
+    // The review is of the original against the refined result: Undo of the whole file brings back the original.
+    await vscode.commands.executeCommand("relayChat.review.undoFile", file);
+    assert.equal(document.getText(), SOURCE, "the original, not the first attempt");
+    await waitFor(() => !document.isDirty, 10_000, "the undone file clean again");
+    assert.equal(await fs.readFile(file.fsPath, "utf8"), SOURCE);
+  });
+
+  it("Escape during a follow-up leaves the pending change as it was, still waiting for Keep or Undo", async () => {
+    const document = await selectFunction();
+    const first = await vscode.commands.executeCommand<EditRunEnd>("relayChat.editInPlace", "rename count to total");
+    assert.equal(first?.kind, "proposed");
+    await queueFault({ kind: "drip", intervalMs: 150 });
+    const running = vscode.commands.executeCommand<EditRunEnd>("relayChat.editInPlace", "rename total to sum");
+    await waitFor(() => document.getText() !== RENAMED, 20_000, "the first refined line in the file");
+    await vscode.commands.executeCommand("relayChat.editInPlace.cancel");
+    const end = await running;
+    assert.equal(end?.kind, "unchanged");
+    assert.equal(end?.result?.outcome.kind, "cancelled");
+    assert.equal(document.getText(), RENAMED, "the pending replacement as it was");
+    assert.equal(await fs.readFile(file.fsPath, "utf8"), SOURCE, "still nothing on disk");
+    // Keep still works on the pending change, per change.
+    await vscode.commands.executeCommand("relayChat.review.keepChange", file.toString(), 0);
+    await vscode.commands.executeCommand("relayChat.review.keepChange", file.toString(), 1);
+    await waitFor(() => !document.isDirty, 10_000, "the kept file saved");
+    assert.equal(await fs.readFile(file.fsPath, "utf8"), RENAMED);
+  });
+
+  it("one Undo in the editor takes the whole streamed edit back, not each streamed state", async () => {
+    const document = await selectFunction();
+    await queueFault({ kind: "drip", intervalMs: 40 });
+    const end = await vscode.commands.executeCommand<EditRunEnd>("relayChat.editInPlace", "rename count to total");
+    assert.equal(end?.kind, "proposed");
+    assert.equal(document.getText(), RENAMED);
+    await vscode.window.showTextDocument(document, { preview: false });
+    await vscode.commands.executeCommand("undo");
+    assert.equal(document.getText(), SOURCE, "one Undo: the file as it was");
+    await waitFor(() => !document.isDirty, 10_000, "back at the saved version");
+    await vscode.commands.executeCommand("undo");
+    assert.equal(document.getText(), SOURCE, "a second Undo finds no streamed state in the history");
+    await vscode.commands.executeCommand("redo");
+    assert.equal(document.getText(), RENAMED, "Redo brings the whole edit back in one step");
+  });
+
+  it("`#` context in the instruction adds a workspace file and the Problems of the file to the request", async () => {
+    const helper = vscode.Uri.file(path.join(folder, `helper-${Date.now()}.js`));
+    await fs.writeFile(helper.fsPath, "export const STEP_NAME = 'stride';\n");
+    const shown = vscode.workspace.asRelativePath(helper, false);
+    const document = await selectFunction();
+    const problems = vscode.languages.createDiagnosticCollection("edit-in-place-test");
+    problems.set(file, [new vscode.Diagnostic(new vscode.Range(6, 2, 6, 8), "count is never reassigned", vscode.DiagnosticSeverity.Warning)]);
+    try {
+      const end = await vscode.commands.executeCommand<EditRunEnd>("relayChat.editInPlace", `rename count to total, as in #${shown} #problems #123`);
+      assert.equal(end?.kind, "proposed", end?.kind === "unchanged" ? end.reason : "");
+      assert.equal(document.getText(), RENAMED);
+    } finally {
+      problems.dispose();
+    }
+    const input = (await responsesReceived()).at(-1)?.body.input ?? [];
+    const message = String(input.filter((item) => item.role === "user").at(-1)?.content);
+    assert.ok(message.includes(`<attachment kind="file" label="${shown}">\n\`\`\`js\nexport const STEP_NAME = 'stride';\n`), message);
+    assert.match(message, /<attachment kind="problems" label="Problems in [^"]*add-\d+\.js">[\s\S]*count is never reassigned/);
+    assert.match(message, /^Instruction: rename count to total, as in #\S+ #problems #123$/m, "the words stay in the instruction, #123 as typed");
+    await vscode.commands.executeCommand("relayChat.review.undoFile", file);
   });
 });

@@ -1,7 +1,8 @@
 // Edit with Relay Chat as a person uses it (issue 40): lines selected in a real file, Ctrl+Alt+E, the instruction in
 // the quick input, the answer streaming into the editor in place (new lines above the lines they replace), then
 // Keep / Undo above each change; Escape while it streams leaves the file as it was. The receipt (tokens, cost,
-// request id) is in the status bar. Screenshots: test-results/ui/edit-in-place-*.png.
+// request id) is in the status bar. `#` in the quick input offers context; run again on the pending change, it takes
+// a follow-up that refines it. Screenshots: test-results/ui/edit-in-place-*.png.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -21,10 +22,12 @@ async function queueFault(fault: Record<string, unknown>): Promise<void> {
   this.timeout(180_000);
   const file = path.join(uiEnvironment().folder, "adder.js");
   const second = path.join(uiEnvironment().folder, "subtract.js");
+  const third = path.join(uiEnvironment().folder, "multiply.js");
 
   before(() => {
     fs.writeFileSync(file, SOURCE);
     fs.writeFileSync(second, SOURCE);
+    fs.writeFileSync(third, SOURCE);
   });
   const workbench = workbenchForSuite("edit-in-place");
 
@@ -37,6 +40,7 @@ async function queueFault(fault: Record<string, unknown>): Promise<void> {
   after(() => {
     fs.rmSync(file, { force: true });
     fs.rmSync(second, { force: true });
+    fs.rmSync(third, { force: true });
   });
 
   const page = () => workbench().page;
@@ -109,5 +113,49 @@ async function queueFault(fault: Record<string, unknown>): Promise<void> {
     await page().locator(".tabs-container .tab.dirty", { hasText: "subtract.js" }).waitFor({ state: "detached", timeout: 10_000 });
     assert.equal(await page().locator(".codelens-decoration a", { hasText: "Keep" }).count(), 0);
     assert.equal(fs.readFileSync(second, "utf8"), SOURCE);
+  });
+
+  it("`#` in the quick input offers context to add; run again on the pending change, a follow-up refines it and Undo brings back the original", async () => {
+    await selectFunction("multiply.js");
+    await page().keyboard.press("Control+Alt+E");
+    const input = page().locator(".quick-input-widget input");
+    await page().locator(".quick-input-widget", { hasText: "lines 3-8" }).waitFor({ timeout: 10_000 });
+    await input.fill("rename count to total #prob");
+    await page().locator(".quick-input-list .monaco-list-row", { hasText: "#problems" }).waitFor({ timeout: 10_000 });
+    await input.press("Enter");
+    await waitUntil(async () => (await input.inputValue()) === "rename count to total #problems ", "the picked context's word in the instruction");
+    await input.fill("rename count to total #problems #adder");
+    await page().locator(".quick-input-list .monaco-list-row", { hasText: "adder.js" }).waitFor({ timeout: 10_000 });
+    await workbench().screenshot("edit-in-place-03-context");
+    await input.press("Enter");
+    await waitUntil(async () => (await input.inputValue()) === "rename count to total #problems #adder.js ", "the picked file's word in the instruction");
+    await input.press("Enter");
+    const keep = page().locator(".codelens-decoration a", { hasText: "Keep" });
+    await waitUntil(async () => (await keep.count()) === 2, "Keep over each of the two changes", 60_000);
+    const received = (await (await fetch(`${controlUrl}/received`)).json()) as Array<{ path: string; body: { input?: Array<{ role?: string; content?: unknown }> } }>;
+    const message = String(received.filter((request) => request.path === "/v1/responses").at(-1)?.body.input?.filter((item) => item.role === "user").at(-1)?.content);
+    assert.match(message, /<attachment kind="problems" label="Problems in multiply\.js">/);
+    assert.match(message, /<attachment kind="file" label="adder\.js">/);
+
+    // The cursor is still in the change: the command refines it.
+    await page().keyboard.press("Control+Alt+E");
+    await page().locator(".quick-input-widget", { hasText: "Refine the pending change" }).waitFor({ timeout: 10_000 });
+    await queueFault({ kind: "drip", intervalMs: 120 });
+    await input.fill("rename total to sum");
+    await input.press("Enter");
+    await waitUntil(async () => {
+      const text = await editorLines();
+      return text.includes("functionadd(sum,step){") && !text.includes("total");
+    }, "the refined change in place of the first one", 60_000);
+    // The run has ended (the review was held while the follow-up streamed): its receipt is in the status bar.
+    await page().locator(".part.statusbar", { hasText: "Edit with Relay Chat: 2 changes to review" }).waitFor({ timeout: 30_000 });
+    await waitUntil(async () => (await keep.count()) === 2, "Keep over each refined change", 30_000);
+    await workbench().screenshot("edit-in-place-04-refined");
+    const undo = page().locator(".codelens-decoration a", { hasText: "Undo" });
+    await undo.first().click();
+    await waitUntil(async () => (await undo.count()) === 1, "the first change undone");
+    await undo.first().click();
+    await waitUntil(() => fs.readFileSync(third, "utf8") === SOURCE && !fs.readFileSync(third, "utf8").includes("total"), "the original back");
+    await waitUntil(async () => (await editorLines()).includes("functionadd(count,step){"), "the original in the editor");
   });
 });

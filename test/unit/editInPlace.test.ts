@@ -6,6 +6,7 @@ import { slashCommands } from "../../src/instructions/slashCommands";
 import { editReceipt } from "../../src/editInPlace/editReceipt";
 import { editRegion, editedText, fittedReplacement, replacementHunks } from "../../src/editInPlace/editRegion";
 import { editRequest } from "../../src/editInPlace/editRequest";
+import { conversationInput, followUpPrompt } from "../../src/editInPlace/editFollowUp";
 import { readReplacement } from "../../src/editInPlace/replacementText";
 import { assembleInstructions } from "../../src/instructions/assembleInstructions";
 import { outputTextOf } from "../../src/relay/accumulate";
@@ -107,6 +108,22 @@ describe("Edit in place: the core", () => {
     const priced = editRequest({ ...settings, expensiveSendThresholdTokens: 0, priceOf: () => ({ inputPerMillion: 1_000_000, cachedInputPerMillion: null, outputPerMillion: 0, currency: "USD" }), spendWarningAmount: 1 }, instructions, "x");
     assert.equal(priced.estimate.needsConfirmation, true, "the money warning applies too");
     assert.equal(editRequest({ ...settings, expensiveSendThresholdTokens: 0 }, instructions, "x").estimate.needsConfirmation, false);
+  });
+
+  it("sends a follow-up as a short conversation: the first request, its pending answer in one block, then the follow-up", () => {
+    const region = editRegion(FILE, 2, 6, 1);
+    const first = editPrompt(region, { path: "add.js", languageId: "javascript", instruction: "rename count to total" });
+    const turns = [{ prompt: first, answer: region.selected.replace(/\bcount\b/g, "total") }];
+    const followUp = followUpPrompt("  shorter ", "javascript", turns);
+    assert.match(followUp, /^Follow-up instruction: shorter$/m);
+    assert.match(followUp, /complete new text of the originally selected lines .* in one ````javascript code block/, "a fence longer than the first request's");
+    const input = conversationInput(turns, "javascript");
+    assert.deepEqual(input.map((item) => ("role" in item ? item.role : "")), ["user", "assistant"]);
+    assert.equal((input[1] as { content: string }).content, `\`\`\`\`javascript\n${turns[0]!.answer}\`\`\`\``);
+    const instructions = { text: "Be brief.", tokens: 3 };
+    const built = editRequest(chatSettingsWithDefaults({ model: "echo" }), instructions, followUp, { turns, languageId: "javascript" });
+    assert.deepEqual(built.request.input.map((item) => ("role" in item ? item.role : "")), ["user", "assistant", "user"]);
+    assert.ok(built.estimate.inputTokens > editRequest(chatSettingsWithDefaults({ model: "echo" }), instructions, followUp).estimate.inputTokens, "the earlier turns count in the estimate");
   });
 
   describe("against the relay emulator", () => {

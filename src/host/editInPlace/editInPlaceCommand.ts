@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import type { ModelProtocol } from "../../chat/modelSettings";
+import { followUpPrompt } from "../../editInPlace/editFollowUp";
 import { editInstruction, editPrompt } from "../../editInPlace/editPrompt";
 import type { SlashCommand } from "../../instructions/slashCommands";
 import { editRegion } from "../../editInPlace/editRegion";
@@ -8,14 +9,22 @@ import type { InstructionChoices } from "../../panel/chatControllerOptions";
 import type { InstructionsAssembly } from "../../panel/context/instructionsAssembly";
 import { sessionSettings } from "../../panel/relays/sessionSettings";
 import type { ModelPrice } from "../../relay/modelPrice";
+import type { WorkspaceFiles } from "../../panel/context/workspaceFiles";
+import type { WorkspaceContextSource } from "../../panel/panelServices";
+import { composeMessage } from "../../panel/context/messageAttachments";
 import type { RelayConnection } from "../relays/relayConnection";
+import { editContext } from "./editContext";
+import { askInstruction } from "./instructionInput";
 import type { EditRunEnd, EditRunServices } from "./editInPlaceRun";
 import { receiptOf, runEditInPlace } from "./editInPlaceRun";
+import { RefinableEdits } from "./refinableEdits";
 
 // Edit with Relay Chat: from the editor (its context menu, the Command Palette, Ctrl+Alt+E / Cmd+Alt+E; Ctrl+Alt+I is VS Code's Open Chat), the
 // selected lines or the cursor's line are changed as the person asks in a quick input, by the model chosen for
 // editing (relayChat.editModel) or else the panel's, on the panel's relay. The request is the panel's kind of
 // request (settings, instructions and rules for the file, spend warning, ledger); Escape cancels while it streams.
+// Run again with the cursor in the change it left pending (or at once after it landed), it takes a follow-up
+// instruction that refines that change (src/host/editInPlace/refinableEdits.ts).
 
 export const EDIT_IN_PLACE_COMMAND = "relayChat.editInPlace";
 export const CANCEL_EDIT_IN_PLACE_COMMAND = "relayChat.editInPlace.cancel";
@@ -37,26 +46,38 @@ export interface EditInPlaceDependencies extends EditRunServices {
   protocolOf: (relay: string, model: string) => ModelProtocol;
   /** The `/` commands, prompt files included, as the panel has them. */
   slashCommands: () => readonly SlashCommand[];
+  /** The panel's `#` context builders: the editor's context, and the workspace's files. */
+  workspaceContext: WorkspaceContextSource;
+  files: WorkspaceFiles;
 }
 
 export function registerEditInPlace(dependencies: EditInPlaceDependencies): vscode.Disposable {
   let running: AbortController | null = null;
+  const refinable = new RefinableEdits(dependencies.review);
   const edit = async (instructionArgument?: unknown): Promise<EditRunEnd | undefined> => {
     if (running) return void vscode.window.showInformationMessage(vscode.l10n.t("An edit with Relay Chat is still streaming: wait for it or press Escape to cancel it."));
     const editor = vscode.window.activeTextEditor;
     if (!editor) return void vscode.window.showInformationMessage(vscode.l10n.t("Open a file and select the lines to change, then run Edit with Relay Chat."));
     const document = editor.document;
-    if (dependencies.review.pendingChanges(document.uri) > 0) {
-      return void vscode.window.showWarningMessage(vscode.l10n.t("This file has changes waiting for Keep or Undo. Decide them first, then edit it again."));
-    }
     const selection = editor.selection;
+    const refining = refinable.find(document, selection);
+    if (!refining && dependencies.review.pendingChanges(document.uri) > 0) {
+      return void vscode.window.showWarningMessage(vscode.l10n.t("This file has changes waiting for Keep or Undo. Decide them first, or put the cursor in a change Edit with Relay Chat made to refine it."));
+    }
     // A selection of whole lines ends at the start of the next line, which is not part of it.
     const endLine = !selection.isEmpty && selection.end.character === 0 && selection.end.line > selection.start.line ? selection.end.line - 1 : selection.end.line;
-    const lines = selection.start.line === endLine ? vscode.l10n.t("line {0}", selection.start.line + 1) : vscode.l10n.t("lines {0}-{1}", selection.start.line + 1, endLine + 1);
-    const instruction = typeof instructionArgument === "string" ? instructionArgument : await vscode.window.showInputBox({
-      title: vscode.l10n.t("Edit with Relay Chat"),
-      prompt: vscode.l10n.t("How should {0} of {1} change?", lines, vscode.workspace.asRelativePath(document.uri)),
-      placeHolder: vscode.l10n.t("Describe the change, for example: add error handling (/ for prompt files)"),
+    const first = refining ? refining.region.startLine : selection.start.line;
+    const last = refining ? refining.region.startLine + Math.max(1, refining.pending.lineCount) - 1 : endLine;
+    const lines = first === last ? vscode.l10n.t("line {0}", first + 1) : vscode.l10n.t("lines {0}-{1}", first + 1, last + 1);
+    const path = vscode.workspace.asRelativePath(document.uri);
+    const instruction = typeof instructionArgument === "string" ? instructionArgument : await askInstruction(refining ? {
+      title: vscode.l10n.t("Refine the pending change of {0} of {1}", lines, path),
+      placeholder: vscode.l10n.t("A follow-up, for example: shorter, keep the comments (# for context; Undo still brings back the original)"),
+      files: dependencies.files,
+    } : {
+      title: vscode.l10n.t("Edit with Relay Chat: how should {0} of {1} change?", lines, path),
+      placeholder: vscode.l10n.t("Describe the change, for example: add error handling (/ for prompt files, # for context)"),
+      files: dependencies.files,
     });
     if (!instruction?.trim()) return undefined;
 
@@ -70,16 +91,21 @@ export function registerEditInPlace(dependencies: EditInPlaceDependencies): vsco
     const asked = editInstruction(instruction, dependencies.slashCommands());
     const assembly = dependencies.instructions({ toolNames: [], rulesOff: [], command: asked.prompt });
     const settings = sessionSettings({ relay: connection, model, priceOf: dependencies.priceOf, protocolOf: dependencies.protocolOf });
-    const region = editRegion(document.getText(), selection.start.line, endLine);
-    const built = editRequest(settings, assembly.assembled, editPrompt(region, { path: vscode.workspace.asRelativePath(document.uri), languageId: document.languageId, instruction: asked.instruction }));
+    const context = await editContext(asked.instruction, dependencies);
+    if (context.problems.length > 0) void vscode.window.showWarningMessage(vscode.l10n.t("Some context was not added to the edit: {0}", context.problems.join(" ")));
+    const region = refining?.region ?? editRegion(document.getText(), selection.start.line, endLine);
+    const asPrompt = refining ? followUpPrompt(asked.instruction, document.languageId, refining.turns) : editPrompt(region, { path, languageId: document.languageId, instruction: asked.instruction });
+    const prompt = composeMessage(asPrompt, context.attachments);
+    const built = editRequest(settings, assembly.assembled, prompt, refining ? { turns: refining.turns, languageId: document.languageId } : null);
     if (built.estimate.needsConfirmation && !(await confirmSpend(built.estimate.inputTokens, built.estimate.inputCost))) return undefined;
 
     running = new AbortController();
     await vscode.commands.executeCommand("setContext", STREAMING_CONTEXT, true);
     try {
       const end = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t("Relay Chat is editing {0}…", vscode.workspace.asRelativePath(document.uri)) }, () =>
-        runEditInPlace(dependencies, { document, region, client, settings, built, instructions: assembly.assembled, signal: running!.signal }),
+        runEditInPlace(dependencies, { document, region, ...(refining ? { refines: refining.pending } : {}), client, settings, built, instructions: assembly.assembled, signal: running!.signal }),
       );
+      if (end.kind === "proposed") refinable.remember(document, region, [...(refining?.turns ?? []), { prompt, answer: end.replacement }]);
       report(end, settings);
       return end;
     } finally {
@@ -98,6 +124,7 @@ export function registerEditInPlace(dependencies: EditInPlaceDependencies): vsco
     }
   };
   return vscode.Disposable.from(
+    refinable,
     vscode.commands.registerCommand(EDIT_IN_PLACE_COMMAND, edit),
     vscode.commands.registerCommand(CANCEL_EDIT_IN_PLACE_COMMAND, () => running?.abort()),
     vscode.commands.registerCommand(CHOOSE_EDIT_MODEL_COMMAND, () => chooseEditModel(dependencies)),

@@ -6,7 +6,7 @@ import { requestCost } from "../../chat/cost";
 import { runEditExchange } from "../../editInPlace/editExchange";
 import { editReceipt } from "../../editInPlace/editReceipt";
 import type { EditRegion } from "../../editInPlace/editRegion";
-import { editedText, replacementHunks } from "../../editInPlace/editRegion";
+import { editedText, fittedReplacement } from "../../editInPlace/editRegion";
 import type { EditRequest } from "../../editInPlace/editRequest";
 import { readReplacement } from "../../editInPlace/replacementText";
 import type { AssembledInstructions } from "../../instructions/assembleInstructions";
@@ -21,9 +21,12 @@ import type { OutputLog } from "../outputLog";
 import { PendingEdit } from "./pendingEdit";
 
 // One edit in place, from the request to the review: the answer streams into the buffer (PendingEdit), then the
-// streamed lines are taken out and the whole change is handed to the edit review, where Keep and Undo work per
-// change and per file and Ctrl+Z takes it back in one step. Whatever goes wrong (a cancel, a refusal, an HTTP error,
-// a broken stream, the person typing in the file meanwhile), the file is left as it was and the person is told why.
+// whole replacement takes the place of the streamed and the selected lines and the change is handed to the edit
+// review, where Keep and Undo work per change and per file and Ctrl+Z takes it back in one step. Whatever goes
+// wrong (a cancel, a refusal, an HTTP error, a broken stream, the person typing in the file meanwhile), the file is
+// left as it was and the person is told why. A follow-up refines a pending change: its answer streams over the
+// pending replacement, the review keeps the original, and a failed or cancelled follow-up leaves the pending
+// replacement as it was.
 
 export interface EditRunServices {
   ledger: RequestLedger;
@@ -35,7 +38,10 @@ export interface EditRunServices {
 
 export interface EditRunInput {
   document: vscode.TextDocument;
+  /** The original lines the change replaces (in the file before the first attempt). */
   region: EditRegion;
+  /** A follow-up: the pending replacement's lines in the buffer now, which the refined answer streams over. */
+  refines?: EditRegion;
   client: RelayClient;
   settings: ChatSettings;
   built: EditRequest;
@@ -44,21 +50,35 @@ export interface EditRunInput {
 }
 
 /** How the run ended, for the command (and the in-host test through it). */
-export type EditRunEnd = { kind: "proposed"; changes: number; result: RequestResult } | { kind: "unchanged"; reason: string; result: RequestResult | null };
+export type EditRunEnd = { kind: "proposed"; changes: number; result: RequestResult; replacement: string } | { kind: "unchanged"; reason: string; result: RequestResult | null };
 
 export async function runEditInPlace(services: EditRunServices, input: EditRunInput): Promise<EditRunEnd> {
   const { document, region, settings } = input;
-  const wasDirty = document.isDirty;
+  const streamOver = input.refines ?? region;
+  // A refined change stays unsaved in review whatever happens: only a first attempt saves a clean file back.
+  const wasDirty = input.refines ? null : document.isDirty;
+  const textBefore = document.getText();
+  const hold = input.refines ? services.review.hold(document.uri) : null;
+  try {
+    return await streamAndPropose(services, input, streamOver, wasDirty, textBefore);
+  } finally {
+    hold?.dispose();
+  }
+}
+
+async function streamAndPropose(services: EditRunServices, input: EditRunInput, streamOver: EditRegion, wasDirty: boolean | null, textBefore: string): Promise<EditRunEnd> {
+  const { document, region, settings } = input;
   const abort = new AbortController();
   const stop = () => abort.abort();
   input.signal.addEventListener("abort", stop);
   let changedByOthers = false;
-  const pending = new PendingEdit(document, region, () => {
+  const pending = new PendingEdit(document, streamOver, () => {
     changedByOthers = true;
     abort.abort();
   });
-  // The checkpoint is taken while the model writes; the change waits for it before it lands.
-  const checkpoint = services.checkpoints.take().catch((error: unknown) => {
+  // The checkpoint is taken while the model writes; the change waits for it before it lands. A follow-up takes
+  // none: the one before the first attempt holds the original.
+  const checkpoint = input.refines ? Promise.resolve(null) : services.checkpoints.take().catch((error: unknown) => {
     services.log.error(`Edit in place: the checkpoint before the edit failed (${(error as Error).message}); the edit goes on without one.`);
     return null;
   });
@@ -99,11 +119,19 @@ export async function runEditInPlace(services: EditRunServices, input: EditRunIn
     return { kind: "unchanged", reason: relayRequestError(result, redact).message, result };
   }
   const replacement = readReplacement(answer, true).text;
+  const fitted = fittedReplacement(region, replacement);
+  if (fitted === streamOver.selected.replace(/\r\n/g, region.eol)) {
+    await putBack(pending, document, wasDirty);
+    return { kind: "unchanged", reason: input.refines ? vscode.l10n.t("The model's answer to the follow-up is the pending change as it was.") : vscode.l10n.t("The model's answer changes nothing in the selected lines."), result };
+  }
   await checkpoint;
-  await putBack(pending, document, null);
-  if (replacementHunks(region, replacement).length === 0) return { kind: "unchanged", reason: vscode.l10n.t("The model's answer changes nothing in the selected lines."), result };
-  const { changes } = await services.review.propose(document.uri, editedText(region, replacement), { createsFile: false, wasDirty });
-  return { kind: "proposed", changes, result };
+  try {
+    await pending.finish(fitted);
+  } finally {
+    pending.dispose();
+  }
+  const { changes } = await services.review.propose(document.uri, editedText(region, replacement), { createsFile: false, wasDirty: wasDirty ?? true, original: textBefore });
+  return { kind: "proposed", changes, result, replacement };
 }
 
 /** The receipt line of a run's request, as the panel's receipt reads. */

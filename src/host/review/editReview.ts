@@ -11,6 +11,8 @@ import { applyHunks, computeHunks, hunkStartLine, linesWithBreaks } from "../../
 // Nothing reaches the disk before every hunk is decided (only an empty new file is created, so the buffer has
 // a place; Undo removes it again), unless files.autoSave saves the buffer: then Undo is saved the same way.
 // Typing in a file under review, or saving it by hand, ends its review: the text is the person's.
+// This file is longer than 400 lines because every part of it (decisions, lenses, decorations, the hold of an edit
+// in place refining a change) reads and writes the same per-file review state, which is better kept in one place.
 // How the review of a model's proposal ended is kept until the conversation's next message tells the model
 // (src/chat/reviewNote.ts).
 
@@ -62,12 +64,13 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
   /** Our own edits and saves, which must not count as the person's. */
   private applying = 0;
   private lensRenewals: NodeJS.Timeout[] = [];
+  /** Files whose pending change an edit in place is refining: its streamed lines are not the person's typing. */
+  private readonly held = new Set<string>();
 
   /** Fires when what is in review changes. */
   readonly onDidChange = this.changed.event;
   private readonly lensesChanged = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.lensesChanged.event;
-
   /** `notes`: where the end of a review of the model's proposal is kept until the model is told. */
   constructor(private readonly notes: ReviewNotes | null = null) {
     notes?.setLive(() => this.inReviewFromModel());
@@ -86,8 +89,8 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
     ];
   }
 
-  /** Puts `proposed` into the file's buffer for review; a file already in review keeps its first original. */
-  async propose(uri: vscode.Uri, proposed: string, options: { createsFile: boolean; fromModel?: boolean; conversationId?: string; wasDirty?: boolean }): Promise<{ changes: number }> {
+  /** Puts `proposed` into the file's buffer for review; a file already in review keeps its first original. `original`: an edit in place wrote `proposed` itself (one undo step with its stream), over this text. */
+  async propose(uri: vscode.Uri, proposed: string, options: { createsFile: boolean; fromModel?: boolean; conversationId?: string; wasDirty?: boolean; original?: string }): Promise<{ changes: number }> {
     let existing = this.reviews.get(uri.toString());
     if (options.createsFile) {
       const create = new vscode.WorkspaceEdit();
@@ -98,11 +101,12 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
     const current = document.getText();
     // An edit in place streamed into the buffer first, so it says whether the file was dirty before that.
     const wasDirty = !options.createsFile && (options.wasDirty ?? document.isDirty);
-    if (existing && current !== this.expectedText(existing)) existing = undefined;
-    const original = existing?.original ?? current;
+    const replaced = options.original ?? current;
+    if (existing && replaced !== this.expectedText(existing)) existing = undefined;
+    const original = existing?.original ?? replaced;
     const edit = new vscode.WorkspaceEdit();
     for (const hunk of computeHunks(current, proposed)) edit.replace(uri, this.hunkRange(document, current, hunk.originalStart, hunk.originalLines), hunk.proposedLines.join(""));
-    if (!(await this.apply(edit))) throw new Error(`VS Code did not apply the edit to ${uri.fsPath}.`);
+    if (edit.size > 0 && !(await this.apply(edit))) throw new Error(`VS Code did not apply the edit to ${uri.fsPath}.`);
 
     const hunks = computeHunks(original, proposed);
     if (hunks.length === 0) {
@@ -123,6 +127,18 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
     this.refresh();
     await vscode.window.showTextDocument(document, { preview: false });
     return { changes: hunks.length };
+  }
+
+  /** While an edit in place refines the file's pending change, its stream is not the person's typing and Keep/Undo wait; released, a review whose text the person changed meanwhile ends. */
+  hold(uri: vscode.Uri): vscode.Disposable {
+    this.held.add(uri.toString());
+    this.refresh();
+    return new vscode.Disposable(() => {
+      this.held.delete(uri.toString());
+      const review = this.reviews.get(uri.toString());
+      if (review) this.onEdited(review.document);
+      this.refresh();
+    });
   }
 
   /** The files with changes still to keep or undo. */
@@ -150,14 +166,14 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
   }
 
   async keepFile(uri: vscode.Uri): Promise<void> {
-    const review = this.reviews.get(uri.toString());
+    const review = this.unheld(uri);
     if (!review) return;
     review.decisions = review.decisions.map((decision) => (decision === "pending" ? "kept" : decision));
     await this.afterDecision(review);
   }
 
   async undoFile(uri: vscode.Uri): Promise<void> {
-    const review = this.reviews.get(uri.toString());
+    const review = this.unheld(uri);
     if (!review) return;
     await this.restoreHunks(review, review.decisions.flatMap((decision, index) => (decision === "pending" ? [index] : [])));
     await this.afterDecision(review);
@@ -186,7 +202,7 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
-    const review = this.reviews.get(document.uri.toString());
+    const review = this.unheld(document.uri);
     if (!review) return [];
     const lenses: vscode.CodeLens[] = [];
     const applied = this.appliedIn(review);
@@ -219,7 +235,7 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
   }
 
   private pendingReview(uri: vscode.Uri, index: number, generation: number | undefined): FileReview | undefined {
-    const review = this.reviews.get(uri.toString());
+    const review = this.unheld(uri);
     if (!review || (generation !== undefined && generation !== review.generation) || review.decisions[index] !== "pending") return undefined;
     return review;
   }
@@ -264,7 +280,7 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
 
   private onEdited(document: vscode.TextDocument): void {
     const review = this.reviews.get(document.uri.toString());
-    if (!review || this.applying > 0 || document.getText() === this.expectedText(review)) return;
+    if (!review || this.applying > 0 || this.held.has(document.uri.toString()) || document.getText() === this.expectedText(review)) return;
     this.forget(document.uri);
     this.settle(review, "changed_by_person");
   }
@@ -298,6 +314,11 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
 
   private displayPath(review: FileReview): string {
     return vscode.workspace.asRelativePath(review.document.uri);
+  }
+
+  /** The file's review, unless an edit in place holds it. */
+  private unheld(uri: vscode.Uri): FileReview | undefined {
+    return this.held.has(uri.toString()) ? undefined : this.reviews.get(uri.toString());
   }
 
   private forget(uri: vscode.Uri): void {
@@ -355,7 +376,7 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
 
   private decorate(): void {
     for (const editor of vscode.window.visibleTextEditors) {
-      const review = this.reviews.get(editor.document.uri.toString());
+      const review = this.unheld(editor.document.uri);
       const added: vscode.Range[] = [];
       const removed: vscode.DecorationOptions[] = [];
       if (review) {
