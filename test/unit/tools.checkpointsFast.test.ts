@@ -139,6 +139,51 @@ describe("tools: fast checkpoints stay exact", () => {
     );
   });
 
+  it("catches every change through the list of many files the helper thread keeps, and takes a new list when files come and go", async () => {
+    for (let index = 0; index < 2500; index += 1) await sandbox.write(`many/d${index % 10}/f${String(index).padStart(4, "0")}.txt`, `${index}\n`);
+    const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
+    const first = await checkpoints.take();
+    for (let waited = 0; !helperUsable() && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.ok(helperUsable());
+    // Sent to the helper with this checkpoint; the next ones find the same files and send only its number.
+    assert.equal(await checkpoints.take(), first);
+    const changes = async (from: string, to: string) => (await checkpoints.diff(from, to)).map((change) => `${change.kind} ${change.path}`).sort();
+
+    // The folders keep their names: a same-size rewrite with its old times put back, a file that became a folder
+    // or a link under the same name, new permissions, in folders the two threads take from both ends of the list.
+    const rewritten = ["many/d0/f0010.txt", "many/d5/f1255.txt", "many/d9/f2499.txt"];
+    for (const relative of rewritten) {
+      const before = await fs.stat(file(relative));
+      await sandbox.write(relative, (await fs.readFile(file(relative), "utf8")).replace(/\d/, "x"));
+      await fs.utimes(file(relative), before.atime, before.mtime);
+    }
+    await fs.rm(file("many/d3/f1203.txt"));
+    await fs.mkdir(file("many/d3/f1203.txt"));
+    await sandbox.write("many/d3/f1203.txt/inside.txt", "now a folder\n");
+    await fs.rm(file("many/d8/f2498.txt"));
+    await fs.symlink("f0008.txt", file("many/d8/f2498.txt"));
+    if (process.platform !== "win32") await fs.chmod(file("many/d1/f0001.txt"), 0o600);
+    const second = await checkpoints.take();
+    assert.deepEqual(await changes(first, second), [
+      ...rewritten.map((relative) => `modified ${relative}`),
+      "added many/d3/f1203.txt/inside.txt",
+      "deleted many/d3/f1203.txt",
+      "modified many/d8/f2498.txt",
+      ...(process.platform === "win32" ? [] : ["modified many/d1/f0001.txt"]),
+    ].sort());
+    assert.equal((await checkpoints.fileAt(second, "many/d9/f2499.txt"))?.toString(), "x499\n");
+
+    // Files added and removed: a new list, whose stat data lines up with the files (a stale list's would not).
+    await sandbox.write("many/d2/new.txt", "new\n");
+    await fs.rm(file("many/d6/f0006.txt"));
+    await sandbox.write("many/d7/f0007.txt", "7 changed\n");
+    const third = await checkpoints.take();
+    assert.deepEqual(await changes(second, third), ["added many/d2/new.txt", "deleted many/d6/f0006.txt", "modified many/d7/f0007.txt"]);
+    await sandbox.write("many/d4/f2494.txt", "changed again\n");
+    const fourth = await checkpoints.take();
+    assert.deepEqual(await changes(third, fourth), ["modified many/d4/f2494.txt"]);
+  });
+
   it("lets a process that took checkpoints with the helper thread exit on its own", () => {
     // A window's process, or the CLI's, must not be kept alive by the helper thread, used or not.
     const fixture = path.join(__dirname, "..", "fixtures", "checkpoints", "takeMany.ts");
