@@ -3,7 +3,6 @@ import * as path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { ContentSource, ImportResult } from "./checkpointContent";
 import type { ShadowRepository } from "./checkpointGit";
-import type { StatList } from "./checkpointStat";
 
 // A helper thread for checkpoints (checkpointWorker), which takes half of the per-file work when there is a lot
 // of it, as git's own index preload does with threads: the stat data of about half of the files (most of what
@@ -94,7 +93,7 @@ class Helper {
   }
 
   /** Has the helper take chunks of the list's stat data (see checkpointStat); resolves with how many it took. */
-  async stat(list: StatList, counter: Int32Array, fields: Float64Array): Promise<number> {
+  async stat(list: { paths: readonly string[]; slot?: number; version: number }, counter: Int32Array, fields: Float64Array): Promise<number> {
     const { slot, version } = list;
     const kept = slot !== undefined && this.kept.get(slot) === version;
     let forget: number | undefined;
