@@ -102,6 +102,26 @@ describe("Chat panel webview: brief turns of a long conversation (Chromium)", fu
     assert.equal(await page.locator(".jump-to-latest.has-new").count(), 0, "filling in older turns is not news below");
   });
 
+  it("keeps the turn that starts in the view in place when the turn cut at the top of the view fills in", async () => {
+    const { page } = panel;
+    await panel.sendState(longConversation());
+    await frames(panel, 8);
+    const reading = page.locator('.turn[data-turn-id="t12"]');
+    // The reader sees the last 60 px of t11 (brief, its placeholder lines) and t12 below it.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      await reading.evaluate((element) => element.scrollIntoView({ block: "start" }));
+      await page.locator(".scroller").evaluate((scroller) => scroller.scrollBy(0, -60));
+      await frames(panel, 4);
+    }
+    const topBefore = await reading.evaluate((element) => element.getBoundingClientRect().top - (document.querySelector(".scroller") as HTMLElement).getBoundingClientRect().top);
+    assert.ok(Math.abs(topBefore - 60) <= 2, `t12 starts 60 px into the view (${topBefore})`);
+    // t11's answer comes in three times as long as its placeholder guessed.
+    await panel.sendPatch({ kind: "turn", turn: { ...wholeTurn(11), answerText: `${answerOf(11)}\n\n${answerOf(11)}\n\n${answerOf(11)}` } });
+    await frames(panel, 6);
+    const topAfter = await reading.evaluate((element) => element.getBoundingClientRect().top - (document.querySelector(".scroller") as HTMLElement).getBoundingClientRect().top);
+    assert.ok(Math.abs(topAfter - topBefore) <= 2, `the turn the reader reads stayed where it was: ${topBefore} -> ${topAfter}`);
+  });
+
   it("offers a brief turn's actions before it is filled in: edit, regenerate, its versions and restoring its files", async () => {
     const { page } = panel;
     const state = longConversation();
