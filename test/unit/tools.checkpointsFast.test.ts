@@ -110,13 +110,19 @@ describe("tools: fast checkpoints stay exact", () => {
     assert.equal((await checkpoints.fileAt(commit, "README.md"))?.toString(), "# readme\n");
   });
 
-  it("takes the stat data of many files on two threads, and catches every change on either's half", async () => {
+  /** 2,500 files in 10 folders and their first checkpoint, after which the helper thread is ready. */
+  async function manyFilesTaken(): Promise<{ checkpoints: FolderCheckpoints; first: string }> {
     for (let index = 0; index < 2500; index += 1) await sandbox.write(`many/d${index % 10}/f${String(index).padStart(4, "0")}.txt`, `${index}\n`);
     const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
-    const before = await checkpoints.take();
+    const first = await checkpoints.take();
     // The first list of many files starts the helper thread; it is ready well before the next checkpoint.
     for (let waited = 0; !helperUsable() && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     assert.ok(helperUsable());
+    return { checkpoints, first };
+  }
+
+  it("takes the stat data of many files on two threads, and catches every change on either's half", async () => {
+    const { checkpoints, first: before } = await manyFilesTaken();
     // One in each folder: each thread takes the files of about half of the folders.
     const paths = Array.from({ length: 10 }, (_, folder) => `many/d${folder}/f${String(folder + 10).padStart(4, "0")}.txt`);
     for (const relative of paths) await sandbox.write(relative, "changed\n");
@@ -140,11 +146,7 @@ describe("tools: fast checkpoints stay exact", () => {
   });
 
   it("catches every change through the list of many files the helper thread keeps, and takes a new list when files come and go", async () => {
-    for (let index = 0; index < 2500; index += 1) await sandbox.write(`many/d${index % 10}/f${String(index).padStart(4, "0")}.txt`, `${index}\n`);
-    const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
-    const first = await checkpoints.take();
-    for (let waited = 0; !helperUsable() && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
-    assert.ok(helperUsable());
+    const { checkpoints, first } = await manyFilesTaken();
     // Sent to the helper with this checkpoint; the next ones find the same files and send only its number.
     assert.equal(await checkpoints.take(), first);
     const changes = async (from: string, to: string) => (await checkpoints.diff(from, to)).map((change) => `${change.kind} ${change.path}`).sort();
