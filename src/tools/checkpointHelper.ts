@@ -5,19 +5,36 @@ import type { ContentSource, ImportResult } from "./checkpointContent";
 import type { ShadowRepository } from "./checkpointGit";
 
 // A helper thread for checkpoints (checkpointWorker), which takes half of the per-file work when there is a lot
-// of it, as git's own index preload does with threads: the stat data of half of the files (most of what a
-// checkpoint costs once it has read them), and the reading of half of the files of a first checkpoint, which
-// it streams to a `git fast-import` of its own. It is started the first time there is a lot of work (that
-// checkpoint does it all on this thread meanwhile) and lives as long as the process, never keeping it alive
-// while idle; if it fails, everything is done on this thread from then on.
+// of it, as git's own index preload does with threads: the stat data of about half of the files (most of what
+// a checkpoint costs once it has read them; the two threads share them out as they go), and the reading of
+// half of the files of a first checkpoint, which it streams to a `git fast-import` of its own. It is started
+// the first time there is a lot of work (that checkpoint does it all on this thread meanwhile) and lives as
+// long as the process, never keeping it alive while idle; if it fails, everything is done on this thread from
+// then on.
 
 export type HelperRequest =
-  | { op: "stat"; paths: readonly string[] }
+  | StatRequest
   | { op: "import"; repository: ShadowRepository; marksFile: string; files: readonly ContentSource[] };
+
+/**
+ * Take chunks of the list from the shared counter into the shared fields (checkpointStat). The list is sent
+ * once per version; the helper keeps the last one of each slot (a workspace folder), and forgets a slot the
+ * other side no longer keeps.
+ */
+export interface StatRequest {
+  op: "stat";
+  slot?: number;
+  version: number;
+  /** Left out when the helper keeps this version of the slot's list already. */
+  paths?: readonly string[];
+  counter: Int32Array;
+  fields: Float64Array;
+  forget?: number;
+}
 
 export type HelperReply =
   | { ready: true }
-  | { id: number; fields: Float64Array }
+  | { id: number; taken: number }
   | { id: number; result: ImportResult }
   | { id: number; gitPid: number | undefined }
   | { id: number; error: string };
@@ -38,12 +55,17 @@ export function watchCheckpointHelper(watch: (event: HelperEvent) => void): void
   watcher = watch;
 }
 
+/** The helper keeps the lists of this many workspace folders (slots): a path list costs about 100 bytes a file. */
+const keptSlots = 8;
+
 class Helper {
   private readonly worker: Worker;
   private ready = false;
   private failed = false;
   private nextId = 0;
   private readonly waiting = new Map<number, Waiting>();
+  /** The list version the helper keeps for each slot, least recently used first. */
+  private readonly kept = new Map<number, number>();
 
   constructor() {
     const { file, execArgv } = workerFile();
@@ -68,6 +90,30 @@ class Helper {
       this.waiting.set(id, { resolve, reject, onGit });
       this.worker.postMessage({ id, ...request });
     });
+  }
+
+  /** Has the helper take chunks of the list's stat data (see checkpointStat); resolves with how many it took. */
+  async stat(list: { paths: readonly string[]; slot?: number; version: number }, counter: Int32Array, fields: Float64Array): Promise<number> {
+    const { slot, version } = list;
+    const kept = slot !== undefined && this.kept.get(slot) === version;
+    let forget: number | undefined;
+    if (slot !== undefined) {
+      this.kept.delete(slot);
+      this.kept.set(slot, version);
+      if (this.kept.size > keptSlots) {
+        forget = this.kept.keys().next().value;
+        if (forget !== undefined) this.kept.delete(forget);
+      }
+    }
+    try {
+      const reply = await this.request({ op: "stat", slot, version, paths: kept ? undefined : list.paths, counter, fields, forget });
+      if (!("taken" in reply)) throw new Error("the helper thread answered something else");
+      return reply.taken;
+    } catch (error) {
+      // Whatever it keeps now is unknown: the next list of the slot is sent whole.
+      if (slot !== undefined) this.kept.delete(slot);
+      throw error;
+    }
   }
 
   private answer(reply: HelperReply): void {
@@ -127,7 +173,7 @@ export function readyHelper(start: boolean): Helper | null {
   return null;
 }
 
-/** Whether the helper thread is up and takes half of large lists (tests and diagnostics). */
+/** Whether the helper thread is up and takes its share of large lists (tests and diagnostics). */
 export function helperUsable(): boolean {
   return helper?.usable ?? false;
 }

@@ -2,7 +2,8 @@ import { lstatSync, readFileSync, readdirSync } from "node:fs";
 import type { Dirent, Stats } from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import { kindFile, kindLink, statAll, statFieldCount } from "./checkpointStat";
+import type { StatList, StatRun } from "./checkpointStat";
+import { kindFile, kindLink, startStats, statFieldCount, statList } from "./checkpointStat";
 import type { GitignoreFile } from "./gitignoreRules";
 import { isIgnoredByGitignore, parseGitignore } from "./gitignoreRules";
 import { createPathMatcher } from "./globPattern";
@@ -100,9 +101,18 @@ export class ExcludeRules {
 export async function scanFolder(folder: string, root: DirNode, excludes: ExcludeRules, reclassify: boolean): Promise<{ toRead: FileToRead[]; changed: boolean }> {
   // The folder itself must be readable: an empty checkpoint of a folder that is gone would "delete" everything.
   readdirSync(folder);
+  // The helper thread starts on the last scan's list while this thread lists the folders; used if it is the same.
+  const last = lastLists.get(root);
+  const early = last ? startStats(last.stats) : undefined;
   const scan = newScan(excludes);
-  await walk(scan, { node: root, absolute: folder, relative: "", inherited: [] }, reclassify, null);
-  const toRead = await compare(scan);
+  let toRead: FileToRead[];
+  try {
+    await walk(scan, { node: root, absolute: folder, relative: "", inherited: [] }, reclassify, null);
+    toRead = await compare(scan, statsFor(scan, root, early));
+  } catch (error) {
+    early?.abandon();
+    throw error;
+  }
   if (scan.again.size > 0) {
     const again = newScan(excludes);
     for (const place of scan.again.values()) {
@@ -110,10 +120,48 @@ export async function scanFolder(folder: string, root: DirNode, excludes: Exclud
       await walk(again, place, false, null);
     }
     const seen = new Set(toRead.map((file) => file.node));
-    for (const file of await compare(again)) if (!seen.has(file.node)) toRead.push(file);
+    for (const file of await compare(again, statsFor(again, null, undefined))) if (!seen.has(file.node)) toRead.push(file);
     for (const node of again.changed) scan.changed.add(node);
   }
   return { toRead, changed: settle(root, scan.changed) };
+}
+
+/** The files a scan of a picture looked at, in order, and their paths: the next scan's list while no folder's entries change. */
+interface ScanList {
+  files: readonly FileNode[];
+  stats: StatList;
+}
+
+const lastLists = new WeakMap<DirNode, ScanList>();
+/** A number for each picture scanned, under which the helper thread keeps its list. */
+const slots = new WeakMap<DirNode, number>();
+let slotCount = 0;
+
+/**
+ * The paths of the scan's files and their stat data being taken: the last scan's (started early) when the scan
+ * met the same files in the same order, which holds while no folder's entries changed (a file's node stays at
+ * its path: the picture reuses a node only for the same name in the same folder). `root`: the picture scanned,
+ * whose list is kept for the next scan (null for a second look at a few folders).
+ */
+function statsFor(scan: Scan, root: DirNode | null, early: StatRun | undefined): { paths: readonly string[]; run: StatRun } {
+  const last = root ? lastLists.get(root) : undefined;
+  if (last && early && sameNodes(last.files, scan.files)) return { paths: last.stats.paths, run: early };
+  early?.abandon();
+  const paths = scan.files.map((_, index) => scan.places[index].absolute + separator + scan.names[index]);
+  let slot: number | undefined;
+  if (root) {
+    slot = slots.get(root) ?? (slotCount += 1);
+    slots.set(root, slot);
+  }
+  const stats = statList(paths, slot);
+  if (root) lastLists.set(root, { files: scan.files, stats });
+  return { paths, run: startStats(stats) };
+}
+
+function sameNodes(a: readonly FileNode[], b: readonly FileNode[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
+  return true;
 }
 
 /** A folder of the picture and where it is. */
@@ -198,11 +246,11 @@ async function walk(scan: Scan, place: Place, reclassify: boolean, parent: Place
   }
 }
 
-/** Takes every noted file's stat data and compares it with the picture's; returns the files to read. */
-async function compare(scan: Scan): Promise<FileToRead[]> {
+/** Takes every noted file's stat data (`stats`: their paths, and the run taking it) and compares it with the picture's; returns the files to read. */
+async function compare(scan: Scan, stats: { paths: readonly string[]; run: StatRun }): Promise<FileToRead[]> {
   const { files, names, places } = scan;
-  const paths = files.map((_, index) => places[index].absolute + separator + names[index]);
-  const fields = await statAll(paths);
+  const { paths } = stats;
+  const fields = await stats.run.finish();
   const toRead: FileToRead[] = [];
   for (let index = 0, offset = 0; index < files.length; index += 1, offset += statFieldCount) {
     const file = files[index];
@@ -213,7 +261,12 @@ async function compare(scan: Scan): Promise<FileToRead[]> {
       scan.again.set(place.node, place);
       continue;
     }
-    const [size, mtimeMs, ctimeMs, ino, perm] = [fields[offset + 1], fields[offset + 2], fields[offset + 3], fields[offset + 4], fields[offset + 5] & 0o7777];
+    // Read one by one (no array per file: this runs for every file of the workspace).
+    const size = fields[offset + 1];
+    const mtimeMs = fields[offset + 2];
+    const ctimeMs = fields[offset + 3];
+    const ino = fields[offset + 4];
+    const perm = fields[offset + 5] & 0o7777;
     if (!file.racy && file.size === size && file.mtimeMs === mtimeMs && file.ctimeMs === ctimeMs && file.ino === ino && file.perm === perm) continue;
     file.size = size;
     file.mtimeMs = mtimeMs;

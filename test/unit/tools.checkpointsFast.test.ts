@@ -110,13 +110,19 @@ describe("tools: fast checkpoints stay exact", () => {
     assert.equal((await checkpoints.fileAt(commit, "README.md"))?.toString(), "# readme\n");
   });
 
-  it("takes the stat data of many files on two threads, and catches every change on either's half", async () => {
+  /** 2,500 files in 10 folders and their first checkpoint, after which the helper thread is ready. */
+  async function manyFilesTaken(): Promise<{ checkpoints: FolderCheckpoints; first: string }> {
     for (let index = 0; index < 2500; index += 1) await sandbox.write(`many/d${index % 10}/f${String(index).padStart(4, "0")}.txt`, `${index}\n`);
     const checkpoints = new FolderCheckpoints(sandbox.storage, sandbox.workspace);
-    const before = await checkpoints.take();
+    const first = await checkpoints.take();
     // The first list of many files starts the helper thread; it is ready well before the next checkpoint.
     for (let waited = 0; !helperUsable() && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     assert.ok(helperUsable());
+    return { checkpoints, first };
+  }
+
+  it("takes the stat data of many files on two threads, and catches every change on either's half", async () => {
+    const { checkpoints, first: before } = await manyFilesTaken();
     // One in each folder: each thread takes the files of about half of the folders.
     const paths = Array.from({ length: 10 }, (_, folder) => `many/d${folder}/f${String(folder + 10).padStart(4, "0")}.txt`);
     for (const relative of paths) await sandbox.write(relative, "changed\n");
@@ -137,6 +143,47 @@ describe("tools: fast checkpoints stay exact", () => {
       (await checkpoints.diff(before, after)).map((change) => `${change.kind} ${change.path}`).sort(),
       [...paths.map((relative) => `modified ${relative}`), "added many/d4/f2494.txt/inside.txt", "deleted many/d3/f2493.txt", "deleted many/d4/f2494.txt", ...(process.platform === "win32" ? [] : ["modified many/d7/f2497.txt"])].sort(),
     );
+  });
+
+  it("catches every change through the list of many files the helper thread keeps, and takes a new list when files come and go", async () => {
+    const { checkpoints, first } = await manyFilesTaken();
+    // Sent to the helper with this checkpoint; the next ones find the same files and send only its number.
+    assert.equal(await checkpoints.take(), first);
+    const changes = async (from: string, to: string) => (await checkpoints.diff(from, to)).map((change) => `${change.kind} ${change.path}`).sort();
+
+    // The folders keep their names: a same-size rewrite with its old times put back, a file that became a folder
+    // or a link under the same name, new permissions, in folders the two threads take from both ends of the list.
+    const rewritten = ["many/d0/f0010.txt", "many/d5/f1255.txt", "many/d9/f2499.txt"];
+    for (const relative of rewritten) {
+      const before = await fs.stat(file(relative));
+      await sandbox.write(relative, (await fs.readFile(file(relative), "utf8")).replace(/\d/, "x"));
+      await fs.utimes(file(relative), before.atime, before.mtime);
+    }
+    await fs.rm(file("many/d3/f1203.txt"));
+    await fs.mkdir(file("many/d3/f1203.txt"));
+    await sandbox.write("many/d3/f1203.txt/inside.txt", "now a folder\n");
+    await fs.rm(file("many/d8/f2498.txt"));
+    await fs.symlink("f0008.txt", file("many/d8/f2498.txt"));
+    if (process.platform !== "win32") await fs.chmod(file("many/d1/f0001.txt"), 0o600);
+    const second = await checkpoints.take();
+    assert.deepEqual(await changes(first, second), [
+      ...rewritten.map((relative) => `modified ${relative}`),
+      "added many/d3/f1203.txt/inside.txt",
+      "deleted many/d3/f1203.txt",
+      "modified many/d8/f2498.txt",
+      ...(process.platform === "win32" ? [] : ["modified many/d1/f0001.txt"]),
+    ].sort());
+    assert.equal((await checkpoints.fileAt(second, "many/d9/f2499.txt"))?.toString(), "x499\n");
+
+    // Files added and removed: a new list, whose stat data lines up with the files (a stale list's would not).
+    await sandbox.write("many/d2/new.txt", "new\n");
+    await fs.rm(file("many/d6/f0006.txt"));
+    await sandbox.write("many/d7/f0007.txt", "7 changed\n");
+    const third = await checkpoints.take();
+    assert.deepEqual(await changes(second, third), ["added many/d2/new.txt", "deleted many/d6/f0006.txt", "modified many/d7/f0007.txt"]);
+    await sandbox.write("many/d4/f2494.txt", "changed again\n");
+    const fourth = await checkpoints.take();
+    assert.deepEqual(await changes(third, fourth), ["modified many/d4/f2494.txt"]);
   });
 
   it("lets a process that took checkpoints with the helper thread exit on its own", () => {
