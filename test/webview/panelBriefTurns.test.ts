@@ -39,6 +39,21 @@ async function frames(panel: PanelPage, count = 3): Promise<void> {
   for (let frame = 0; frame < count; frame += 1) await panel.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
 }
 
+/** Scrolls so that the turn starts `pixelsBelowTop` into the view, as a reader who scrolled up to it. */
+async function scrollReaderTo(panel: PanelPage, turnId: string, pixelsBelowTop = 0): Promise<void> {
+  // Turns coming into view take their real height a frame later: scrolled there again once they have.
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    await panel.page.locator(`.turn[data-turn-id="${turnId}"]`).evaluate((element) => element.scrollIntoView({ block: "start" }));
+    if (pixelsBelowTop !== 0) await panel.page.locator(".scroller").evaluate((scroller, by) => scroller.scrollBy(0, -by), pixelsBelowTop);
+    await frames(panel, 4);
+  }
+}
+
+/** The turn whole, its answer three times as long as its placeholder guessed. */
+function muchLongerTurn(index: number): TurnView {
+  return { ...wholeTurn(index), answerText: `${answerOf(index)}\n\n${answerOf(index)}\n\n${answerOf(index)}` };
+}
+
 describe("Chat panel webview: brief turns of a long conversation (Chromium)", function () {
   this.timeout(60_000);
   const current = freshPanelPerTest();
@@ -85,16 +100,12 @@ describe("Chat panel webview: brief turns of a long conversation (Chromium)", fu
     // The view opens at the end; once it settled there, the reader scrolls up to t12.
     await frames(panel, 8);
     const anchor = page.locator('.turn[data-turn-id="t12"]');
-    // Turns coming into view take their real height a frame later: scrolled to t12 again once they have.
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      await anchor.evaluate((element) => element.scrollIntoView({ block: "start" }));
-      await frames(panel, 4);
-    }
+    await scrollReaderTo(panel, "t12");
     const topBefore = await anchor.evaluate((element) => element.getBoundingClientRect().top);
     assert.ok(topBefore >= 0 && topBefore < 200, `t12 is at the top of the view (${topBefore})`);
     // Answers much longer than the placeholders guessed, for every turn above.
     for (let index = 0; index < 12; index += 1) {
-      await panel.sendPatch({ kind: "turn", turn: { ...wholeTurn(index), answerText: `${answerOf(index)}\n\n${answerOf(index)}\n\n${answerOf(index)}` } });
+      await panel.sendPatch({ kind: "turn", turn: muchLongerTurn(index) });
     }
     await frames(panel, 6);
     const topAfter = await anchor.evaluate((element) => element.getBoundingClientRect().top);
@@ -108,15 +119,11 @@ describe("Chat panel webview: brief turns of a long conversation (Chromium)", fu
     await frames(panel, 8);
     const reading = page.locator('.turn[data-turn-id="t12"]');
     // The reader sees the last 60 px of t11 (brief, its placeholder lines) and t12 below it.
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      await reading.evaluate((element) => element.scrollIntoView({ block: "start" }));
-      await page.locator(".scroller").evaluate((scroller) => scroller.scrollBy(0, -60));
-      await frames(panel, 4);
-    }
+    await scrollReaderTo(panel, "t12", 60);
     const topBefore = await reading.evaluate((element) => element.getBoundingClientRect().top - (document.querySelector(".scroller") as HTMLElement).getBoundingClientRect().top);
     assert.ok(Math.abs(topBefore - 60) <= 2, `t12 starts 60 px into the view (${topBefore})`);
     // t11's answer comes in three times as long as its placeholder guessed.
-    await panel.sendPatch({ kind: "turn", turn: { ...wholeTurn(11), answerText: `${answerOf(11)}\n\n${answerOf(11)}\n\n${answerOf(11)}` } });
+    await panel.sendPatch({ kind: "turn", turn: muchLongerTurn(11) });
     await frames(panel, 6);
     const topAfter = await reading.evaluate((element) => element.getBoundingClientRect().top - (document.querySelector(".scroller") as HTMLElement).getBoundingClientRect().top);
     assert.ok(Math.abs(topAfter - topBefore) <= 2, `the turn the reader reads stayed where it was: ${topBefore} -> ${topAfter}`);

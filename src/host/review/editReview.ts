@@ -71,6 +71,7 @@ export class EditReview implements EditReviewer, vscode.CodeLensProvider, vscode
   readonly onDidChange = this.changed.event;
   private readonly lensesChanged = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.lensesChanged.event;
+
   /** `notes`: where the end of a review of the model's proposal is kept until the model is told. */
   constructor(private readonly notes: ReviewNotes | null = null) {
     notes?.setLive(() => this.inReviewFromModel());
