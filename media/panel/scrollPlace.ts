@@ -89,14 +89,14 @@ export class ScrollPlaceKeeper {
     // The first turn whose bottom is below the top of the view (turns are laid out in order: bisect).
     let low = 0;
     let high = turnIds.length - 1;
-    let found: { turnId: string; rect: DOMRect } | null = null;
+    let found: { index: number; turnId: string; rect: DOMRect } | null = null;
     while (low <= high) {
       const middle = (low + high) >> 1;
       const turnId = turnIds[middle] as string;
       const rect = this.source.element(turnId)?.getBoundingClientRect();
       if (rect === undefined) return null;
       if (rect.bottom > top) {
-        found = { turnId, rect };
+        found = { index: middle, turnId, rect };
         high = middle - 1;
       } else {
         low = middle + 1;
@@ -104,7 +104,7 @@ export class ScrollPlaceKeeper {
     }
     if (found === null) return null;
     if (which === "startingInView" && found.rect.top < top - 1) {
-      const nextId = turnIds[turnIds.indexOf(found.turnId) + 1];
+      const nextId = turnIds[found.index + 1];
       const next = nextId === undefined ? undefined : this.source.element(nextId)?.getBoundingClientRect();
       if (nextId !== undefined && next !== undefined && next.top < this.scroller.getBoundingClientRect().bottom) return { conversationId, turnId: nextId, offset: top - next.top };
     }
