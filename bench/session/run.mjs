@@ -24,7 +24,7 @@
 // name.open.cpuprofile), RELAY_CHAT_BENCH_TRACE=name Chromium traces of the same two (name.stream.json,
 // name.open.json) and, in the summary, CPU times from them (streamLongTasks, historyOpenHandledCpuMs).
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -85,6 +85,42 @@ function descendantsMb(pattern) {
   return kib / 1024;
 }
 
+/** CPU seconds used so far by this process's descendants, by kind (renderer, GPU, extension host, ...). */
+function descendantsCpuSeconds() {
+  const table = processTable();
+  const ticks = {};
+  for (const [pid, entry] of table) {
+    let isOurs = false;
+    for (let parent = entry.ppid, hops = 0; parent > 1 && hops < 20; parent = table.get(parent)?.ppid ?? 0, hops += 1) {
+      if (parent === process.pid) {
+        isOurs = true;
+        break;
+      }
+    }
+    if (!isOurs) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue; // ended, or not Linux
+    }
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const kind = processKind(entry.args);
+    ticks[kind] = (ticks[kind] ?? 0) + Number(fields[11]) + Number(fields[12]);
+  }
+  return Object.fromEntries(Object.entries(ticks).map(([kind, count]) => [kind, count / 100]));
+}
+
+function processKind(args) {
+  if (/--type=extensionHost|extensionHostProcess/.test(args)) return "extensionHost";
+  if (/--type=renderer/.test(args)) return "renderer";
+  if (/--type=gpu-process/.test(args)) return "gpu";
+  if (/--type=/.test(args)) return "otherChromium";
+  if (/sessionRelay/.test(args)) return "relay";
+  if (/chrom/i.test(args)) return "browser";
+  return "codeServer";
+}
+
 const percentile = (values, fraction) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))];
@@ -118,6 +154,27 @@ function instrumentPanel() {
   document.addEventListener("keydown", (event) => {
     if (event.key === "Enter" && !event.shiftKey) bench.enterAt.push(performance.timeOrigin + event.timeStamp);
   }, true);
+}
+
+/** Runs in the webview's document: resolves once the turn at `index` has its receipt. */
+function receiptOf(index) {
+  return new Promise((resolve) => {
+    const list = document.querySelector(".turn-list");
+    const turns = list.getElementsByClassName("turn");
+    const ended = () => turns[index]?.getElementsByClassName("turn-receipt").length > 0;
+    if (ended()) return resolve();
+    const observer = new MutationObserver(() => {
+      if (!ended()) return;
+      observer.disconnect();
+      resolve();
+    });
+    observer.observe(list, { subtree: true, childList: true });
+  });
+}
+
+function withTimeout(promise, ms, message) {
+  let timer;
+  return Promise.race([promise, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]).finally(() => clearTimeout(timer));
 }
 
 function startFrameWatch() {
@@ -176,15 +233,17 @@ async function main() {
     await frame.evaluate(instrumentPanel);
     const cdp = await context.newCDPSession(page);
     const send = chat.getByRole("button", { name: "Send", exact: true });
-    const turns = chat.locator(".turn");
     let sent = 0;
     const sendTurn = async (text) => {
       await send.waitFor({ timeout: 120_000 });
       await message.fill(text);
       await message.press("Enter");
       sent += 1;
-      // Older turns may be held back (no receipt in the page): the new turn's own receipt says it ended.
-      await turns.nth(sent - 1).getByRole("region", { name: "Turn details" }).waitFor({ timeout: 120_000 });
+      // Older turns may be held back (no receipt in the page): the new turn's own receipt says it ended. Waited
+      // for in the page by a MutationObserver: Playwright's locator waits poll the page every frame, computing
+      // ARIA roles over the list, which took about a third of what the page allocated while the 60 KB answer
+      // streamed; the measured page would then not be the one a person has.
+      await withTimeout(frame.evaluate(receiptOf, sent - 1), 120_000, `turn ${sent} did not end`);
     };
     const stamp = Date.now().toString(36);
     const measure = async () => {
@@ -247,8 +306,15 @@ async function main() {
       return result;
     };
     await frame.evaluate(startFrameWatch);
+    const cpuBefore = descendantsCpuSeconds();
+    const streamStarted = performance.now();
     await traced("stream", () => profile("stream", () => sendTurn(`${LONG_ANSWER_REQUEST} ${stamp}`)));
+    const streamSeconds = (performance.now() - streamStarted) / 1000;
+    const cpuAfter = descendantsCpuSeconds();
     const gaps = await frame.evaluate(stopFrameWatch);
+    // Each process kind's share of one core while the long answer streamed (1 = a whole core): on this 2-core
+    // machine, the frames' room depends on what else runs beside the renderer.
+    const streamCpuCores = Object.fromEntries(Object.keys(cpuAfter).map((kind) => [kind, round((cpuAfter[kind] - (cpuBefore[kind] ?? 0)) / streamSeconds, 2)]));
 
     // Bare requests to the same relay, from Node: the floor of Enter -> request.
     const bare = [];
@@ -329,8 +395,12 @@ async function main() {
       firstDeltaToPanelMsP95: round(percentile(firstDelta, 0.95)),
       firstDeltaSamples: firstDelta.length,
       framesOver50Ms: gaps.filter((gap) => gap > 50).length,
+      // Where in the stream each frame over 50 ms fell: its frame's index of those watched.
+      longFrameIndexes: gaps.flatMap((gap, index) => (gap > 50 ? [index] : [])),
       longestFrameMs: round(Math.max(0, ...gaps)),
       framesWatched: gaps.length,
+      streamSeconds: round(streamSeconds, 2),
+      streamCpuCores,
       domBefore: before.dom,
       domAfter: after.dom,
       domPer100Turns: Math.round((after.dom - before.dom) / turnsMeasured),
