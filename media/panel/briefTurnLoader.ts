@@ -1,4 +1,5 @@
 import { MAX_TURNS_PER_LOAD } from "../../src/panel/protocol";
+import { whenIdle } from "./whenIdle";
 
 /** Brief turns asked for in one idle moment: small batches keep each reply's parse and layout short. */
 const IDLE_BATCH = 8;
@@ -99,11 +100,6 @@ export class BriefTurnLoader {
       if (this.asked.size > 0) return;
       const newestFirst = [...this.order()].reverse().filter((turnId) => this.brief.has(turnId));
       this.ask(newestFirst.slice(0, IDLE_BATCH));
-    });
+    }, 2000);
   }
-}
-
-function whenIdle(work: () => void): void {
-  if (typeof requestIdleCallback === "function") requestIdleCallback(work, { timeout: 2000 });
-  else setTimeout(work, 50);
 }

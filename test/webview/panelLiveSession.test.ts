@@ -44,6 +44,13 @@ async function playTurns(panel: PanelPage, from: number, count: number): Promise
     if (index % 10 === 9) await frames(panel, 2);
   }
   await frames(panel, 4);
+  await stowingDone(panel);
+}
+
+/** Turns far from view are stowed a few at a time when the page is idle (turnStower.ts): until none waits. */
+async function stowingDone(panel: PanelPage): Promise<void> {
+  const stowedAfterIdle = () => panel.page.evaluate(() => new Promise<number>((resolve) => requestIdleCallback(() => resolve(document.querySelectorAll(".turn.stowed").length), { timeout: 2000 })));
+  for (let last = -1, now = await stowedAfterIdle(), moments = 0; now !== last && moments < 200; moments += 1) [last, now] = [now, await stowedAfterIdle()];
 }
 
 const elementCount = (panel: PanelPage) => panel.page.evaluate(() => document.getElementsByTagName("*").length);
@@ -85,6 +92,40 @@ describe("Chat panel webview: a long live session stays small (Chromium)", funct
     assert.ok(Math.abs(heightWhole - heightStowed) <= 2, `a stowed turn holds its height (${heightStowed} stowed, ${heightWhole} whole)`);
     // ... and the newest ones, far now, are stowed in their turn.
     await page.waitForFunction((id) => document.querySelector(`.turn[data-turn-id="${id}"]`)?.classList.contains("stowed"), `t${TURNS - 2}`);
+  });
+
+  it("stows the turns a streaming answer pushes far from view only when the page is idle, not in its busy frames", async () => {
+    const { page } = panel;
+    await panel.sendState(panelState({ conversationId: "c1", turns: [] }));
+    await playTurns(panel, 0, 40);
+    const wholeTurns = () => page.evaluate(() => [...document.querySelectorAll(".turn:not(.stowed)")].map((element) => element.getAttribute("data-turn-id")));
+    const wholeBefore = await wholeTurns();
+    assert.ok(wholeBefore.length >= 10, `turns near the end are whole (${wholeBefore.join(", ")})`);
+    // The page is kept busy, as a stream keeps it: each frame leaves under 2 ms idle.
+    // (A string: the test's compiler would name a function written here, and the page has no such helper.)
+    await page.evaluate(`(() => {
+      window.busy = true;
+      const spin = () => {
+        if (!window.busy) return;
+        const until = performance.now() + 15;
+        while (performance.now() < until);
+        requestAnimationFrame(spin);
+      };
+      requestAnimationFrame(spin);
+    })()`);
+    // A long answer streams in: every turn before it is now far from view.
+    const long = Array.from({ length: 600 }, (_, line) => `Line ${line} of a long answer.`).join("\n\n");
+    await panel.sendPatch(
+      { kind: "turn", turn: turn("t40", { userText: "Question 40: the long one", answerText: "", streaming: true, outcome: "in_progress", outcomeLabel: "in progress", receipts: [] }) },
+      { kind: "turnOrder", turnIds: Array.from({ length: 41 }, (_, index) => `t${index}`) },
+    );
+    await panel.send({ type: "answerDelta", turnId: "t40", text: long });
+    await frames(panel, 6);
+    assert.deepEqual((await wholeTurns()).filter((id) => id !== "t40"), wholeBefore, "nothing is stowed in the busy frames");
+    await page.evaluate(() => ((window as unknown as { busy: boolean }).busy = false));
+    await stowingDone(panel);
+    const wholeAfter = (await wholeTurns()).filter((id) => id !== "t40");
+    assert.ok(wholeAfter.length < wholeBefore.length / 2, `once idle, the turns far from view are stowed (whole: ${wholeAfter.join(", ")})`);
   });
 
   it("lets find and copy see every turn, stowed ones too", async () => {
