@@ -21,7 +21,7 @@ import { renderSetupNotice } from "./setupNotice";
 import { renderSpendWarning } from "./spendWarning";
 import { TitleBar } from "./titleBar";
 import { TaskListView } from "./taskListView";
-import { EAGER_TURNS, TurnList } from "./turnList";
+import { EAGER_TURNS, RENDERED_AT_OPEN, TurnList } from "./turnList";
 
 export interface PanelViewOptions {
   readonly localizer: Localizer;
@@ -195,8 +195,11 @@ export class PanelView {
     if (switched) this.announcer.clear();
     if (applied.fields.has("busy")) this.turnList.setBusy(state.busy);
     const eagerFrom = state.turns.length - EAGER_TURNS;
+    // An opening conversation's older turns start stowed (rendered as they come near).
+    const renderedFrom = switched ? state.turns.length - RENDERED_AT_OPEN : 0;
+    if (switched) this.turnList.opening();
     state.turns.forEach((turn, index) => {
-      if (applied.turns.has(turn.id)) this.turnList.upsert(turn, index >= eagerFrom);
+      if (applied.turns.has(turn.id)) this.turnList.upsert(turn, index >= eagerFrom, index < renderedFrom);
     });
     if (applied.orderChanged) this.turnList.arrange(state.turns.map((turn) => turn.id));
     if (applied.approvalsChanged) {

@@ -41,6 +41,17 @@ function placeholderPixels(size: BriefTurnSize): number {
 }
 
 /**
+ * About the height of a turn not rendered yet: its padding, its message (about 48 characters a line in a side
+ * bar), and its answer, tool cards and receipt line. Where it is wrong, the turn takes its real height as it
+ * comes near, and the reader's place is kept (scrollPlace.ts).
+ */
+function estimatedTurnPixels(turn: TurnView): number {
+  const messageLines = turn.userText.split("\n").reduce((lines, line) => lines + Math.max(1, Math.ceil(line.length / 48)), 0);
+  const rest = turn.brief ?? { answerChars: turn.answerText.length, answerLines: turn.answerText === "" ? 0 : turn.answerText.split("\n").length, toolCalls: turn.toolCalls.length, receipts: turn.receipts.length };
+  return 20 + 26 + messageLines * 18 + placeholderPixels(rest);
+}
+
+/**
  * Only a finished, whole turn without a summary is stowed: a running one changes, a summary is what a summarized
  * run shows, and a brief one (a reopened conversation's) is already light until it is filled in.
  */
@@ -137,20 +148,38 @@ export class TurnElement {
   stow(heightPx: number): boolean {
     const turn = this.turn;
     if (!this.canStow || turn === null) return false;
-    const stowedText = element("div", { className: "stowed-text", text: findableText(turn) });
-    stowedText.setAttribute("hidden", "until-found");
-    stowedText.addEventListener("beforematch", () => this.unstow());
     for (const slot of [this.userSlot, this.toolSlot, this.footerSlot, this.summarySlot]) slot.replaceChildren();
     this.userSignature = this.toolSignature = this.footerSignature = this.summarySignature = "";
     this.stateBox = this.retryActions = this.planActions = null;
     this.progress?.root.remove();
     this.progress = null;
     this.answer.release();
+    this.showStowed(turn, heightPx);
+    return true;
+  }
+
+  /**
+   * A new turn far from the end of a conversation that opens: shown stowed at about its height, never rendered
+   * until it comes near, so a conversation of 1,000 turns opens at about the cost of the turns near its end. A
+   * brief turn too: its whole view fills in the stowed text, and it renders when it comes near. False (nothing
+   * done) for a turn that must show: it runs, or has a summary.
+   */
+  openStowed(turn: TurnView, place: TurnPlace): boolean {
+    if (this.turn !== null || !isFinished(turn) || turn.summary !== undefined) return false;
+    this.turn = turn;
+    this.place = place;
+    this.showStowed(turn, estimatedTurnPixels(turn));
+    return true;
+  }
+
+  private showStowed(turn: TurnView, heightPx: number): void {
+    const stowedText = element("div", { className: "stowed-text", text: findableText(turn) });
+    stowedText.setAttribute("hidden", "until-found");
+    stowedText.addEventListener("beforematch", () => this.unstow());
     if (heightPx > 0) this.root.style.height = `${heightPx}px`;
     this.root.classList.add("stowed");
     this.root.replaceChildren(stowedText);
     this.stowedText = stowedText;
-    return true;
   }
 
   /** Near the view again (or found): rendered from the turn as last given. */

@@ -12,6 +12,12 @@ import { TurnStower } from "./turnStower";
 export const EAGER_TURNS = 1;
 
 /**
+ * When a conversation opens, the turns before its newest this many start stowed (TurnElement.openStowed):
+ * three groups, more than a tall side bar shows, so what is on screen at the end is rendered at once.
+ */
+export const RENDERED_AT_OPEN = 48;
+
+/**
  * Turns are laid out in groups of this many: when the newest turn grows, the browser lays out its group
  * and steps over the other groups, instead of stepping over every earlier turn.
  */
@@ -60,25 +66,36 @@ export class TurnList {
   reset(turns: readonly TurnView[], busy: boolean): void {
     this.busy = busy;
     this.briefTurns.restart();
-    turns.forEach((turn, index) => this.upsert(turn, index >= turns.length - EAGER_TURNS));
+    this.opening();
+    turns.forEach((turn, index) => this.upsert(turn, index >= turns.length - EAGER_TURNS, index < turns.length - RENDERED_AT_OPEN));
     this.arrange(turns.map((turn) => turn.id));
+  }
+
+  /** Another conversation is about to replace the turns: which groups are near is found again. */
+  opening(): void {
+    this.stower.restart(this.groups);
   }
 
   /**
    * Adds or updates one turn; it is placed by the next `arrange` (a new turn goes last until then). A
-   * turn that is not `nearEnd` may wait to render its answer until it scrolls into view.
+   * turn that is not `nearEnd` may wait to render its answer until it scrolls into view; a new one `farAtOpen`
+   * (a conversation opening) starts stowed, and renders when it comes near.
    */
-  upsert(turn: TurnView, nearEnd = true): void {
+  upsert(turn: TurnView, nearEnd = true, farAtOpen = false): void {
     let turnElement = this.turns.get(turn.id);
     if (turnElement === undefined) {
       turnElement = new TurnElement(turn.id, this.handlers, this.localizer);
-      turnElement.setWaitingForApproval(this.waitingForApproval, this.localizer);
       this.turns.set(turn.id, turnElement);
       this.byElement.set(turnElement.root, turnElement);
-      const previousNewest = this.order[this.order.length - 1];
-      if (previousNewest !== undefined) this.turns.get(previousNewest)?.setContext({ busy: this.busy, isNewest: false });
       this.order.push(turn.id);
       this.groupFor(this.order.length - 1).appendChild(turnElement.root);
+      if (farAtOpen && this.scrollRoot !== null && turnElement.openStowed(turn, { busy: this.busy, isNewest: false })) {
+        if (turn.brief !== undefined) this.briefTurns.watch(turn.id, turnElement.root);
+        return;
+      }
+      turnElement.setWaitingForApproval(this.waitingForApproval, this.localizer);
+      const previousNewest = this.order[this.order.length - 2];
+      if (previousNewest !== undefined) this.turns.get(previousNewest)?.setContext({ busy: this.busy, isNewest: false });
     }
     const hadSummary = turnElement.hasSummary;
     turnElement.update(turn, { localizer: this.localizer, busy: this.busy, isNewest: this.order[this.order.length - 1] === turn.id, deferAnswer: !nearEnd && this.scrollRoot !== null });

@@ -40,6 +40,8 @@ export class TurnStower {
   /** Turns of far groups waiting for an idle moment to be stowed, in the order they were found. */
   private readonly waiting = new Set<StowableTurn>();
   private idleQueued = false;
+  /** Groups watched whose first observation has not come yet: whether they are near is that observation's to say. */
+  private readonly unobserved = new WeakSet<Element>();
 
   constructor(
     /** The scrolling element: "far" is measured against it (none: nothing is stowed). */
@@ -52,6 +54,16 @@ export class TurnStower {
     if (this.scrollRoot === null) return;
     this.observer ??= new IntersectionObserver((entries) => this.observed(entries), { root: this.scrollRoot, rootMargin: `${RENDERED_MARGIN_PX}px 0px` });
     this.observer.observe(group);
+    this.unobserved.add(group);
+  }
+
+  /** Another conversation opens in these groups: what is near is observed afresh (the turns in them are new). */
+  restart(groups: readonly HTMLElement[]): void {
+    this.waiting.clear();
+    for (const group of groups) {
+      this.forget(group);
+      this.watch(group);
+    }
   }
 
   forget(group: HTMLElement): void {
@@ -61,9 +73,11 @@ export class TurnStower {
 
   /**
    * A turn changed or moved into `group` after the group was observed: in a far group it is stowed too (a turn
-   * that finished after the reader scrolled away, turns shifted by a removed one), in a near one shown.
+   * that finished after the reader scrolled away, turns shifted by a removed one), in a near one shown; in a group
+   * not observed yet, the observation decides.
    */
   placed(turn: StowableTurn, group: Element): void {
+    if (this.unobserved.has(group)) return;
     if (!this.farGroups.has(group)) {
       this.waiting.delete(turn);
       turn.unstow();
@@ -74,6 +88,7 @@ export class TurnStower {
 
   private observed(entries: readonly IntersectionObserverEntry[]): void {
     for (const entry of entries) {
+      this.unobserved.delete(entry.target);
       const turns = [...entry.target.children].flatMap((child) => this.turnOf(child) ?? []);
       if (entry.isIntersecting) {
         this.farGroups.delete(entry.target);
