@@ -98,7 +98,7 @@ describe("Chat panel webview: a long live session stays small (Chromium)", funct
     const { page } = panel;
     await panel.sendState(panelState({ conversationId: "c1", turns: [] }));
     await playTurns(panel, 0, 40);
-    const wholeTurns = () => page.evaluate(() => [...document.querySelectorAll(".turn:not(.stowed)")].map((element) => element.getAttribute("data-turn-id")));
+    const wholeTurns = () => page.evaluate(() => Array.from(document.querySelectorAll(".turn:not(.stowed)")).map((element) => element.getAttribute("data-turn-id")));
     const wholeBefore = await wholeTurns();
     assert.ok(wholeBefore.length >= 10, `turns near the end are whole (${wholeBefore.join(", ")})`);
     // The page is kept busy, as a stream keeps it: each frame leaves under 2 ms idle.
