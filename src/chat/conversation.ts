@@ -5,6 +5,7 @@ import type { ApprovedBy } from "../tools/approvalPolicy";
 import type { ChatMode } from "../tools/planMode";
 import type { TaskItem } from "../tools/updateTasksTool";
 import type { RequestCost, SentModelSettings } from "./requestRecordParts";
+import { turnById, turnsWithParent } from "./turnIndex";
 
 // The shape of a saved conversation. Turns form a tree (each points at the turn it follows), so editing a
 // message or regenerating an answer adds a sibling branch and the original stays reachable. Each request
@@ -213,7 +214,7 @@ export function createConversation(id: string, model: string, now: number): Conv
 }
 
 export function findTurn(conversation: Conversation, turnId: string): Turn | undefined {
-  return conversation.turns.find((turn) => turn.id === turnId);
+  return turnById(conversation.turns, turnId);
 }
 
 export function requireTurn(conversation: Conversation, turnId: string): Turn {
@@ -243,7 +244,7 @@ export function activePath(conversation: Conversation): Turn[] {
 }
 
 export function childrenOf(conversation: Conversation, parentId: string | null): Turn[] {
-  return conversation.turns.filter((turn) => turn.parentId === parentId);
+  return turnsWithParent(conversation.turns, parentId);
 }
 
 /** The alternatives at a branch point, oldest first (the turn itself included). */
