@@ -258,7 +258,7 @@ export class PanelSync {
 
   /** A turn the page does not have yet, at `index` of `count`: older ones of a long list go brief. */
   private opening(turn: TurnView, index: number, count: number): TurnView {
-    if (index >= count - WHOLE_TURNS_AT_OPEN || !worthBriefing(turn)) return turn;
+    if (index >= count - WHOLE_TURNS_AT_OPEN || !worthBriefing(turn, count)) return turn;
     this.briefTurnIds.add(turn.id);
     return briefTurnView(turn);
   }

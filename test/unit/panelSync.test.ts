@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { PanelSource, PanelSyncTimers } from "../../src/panel/panelSync";
 import { PanelSync } from "../../src/panel/panelSync";
-import { WHOLE_TURNS_AT_OPEN } from "../../src/panel/turns/briefTurn";
+import { BRIEF_EVERY_OLDER_TURN_FROM, WHOLE_TURNS_AT_OPEN } from "../../src/panel/turns/briefTurn";
 import type { ApprovalView, PanelFields, ReceiptView, ToWebview, TurnView } from "../../src/panel/protocol";
 import { receipt, turn } from "../webview/fixtures/panelStates";
 
@@ -303,6 +303,23 @@ describe("panel sync: a long conversation's older turns go brief", () => {
     sync.loadTurns(["t0"]);
     timers.runSoon();
     assert.equal(posted.length, 2, "a turn already whole is not sent again");
+  });
+
+  it("sends every older turn of a conversation of 200 turns or more brief, short ones too", () => {
+    const setupParts = setup();
+    const count = BRIEF_EVERY_OLDER_TURN_FROM;
+    setupParts.source.order = Array.from({ length: count }, (_, index) => `t${index}`);
+    for (const id of setupParts.source.order) setupParts.source.turns.set(id, turn(id, { answerText: "A short answer." }));
+    setupParts.sync.sendSnapshot();
+    const snapshot = setupParts.posted[0].type === "snapshot" ? setupParts.posted[0].state.turns : [];
+    assert.equal(snapshot.filter((view) => view.brief !== undefined).length, count - WHOLE_TURNS_AT_OPEN);
+    assert.deepEqual(snapshot[0].brief, { answerChars: "A short answer.".length, answerLines: 1, toolCalls: 0, receipts: 1 });
+    // One turn fewer: short turns go whole, as before.
+    const shorter = setup();
+    shorter.source.order = setupParts.source.order.slice(1);
+    for (const id of shorter.source.order) shorter.source.turns.set(id, turn(id, { answerText: "A short answer." }));
+    shorter.sync.sendSnapshot();
+    assert.equal(shorter.posted[0].type === "snapshot" ? shorter.posted[0].state.turns.filter((view) => view.brief !== undefined).length : -1, 0);
   });
 
   it("sends a brief turn whole instead of a receipt or a delta for it", () => {

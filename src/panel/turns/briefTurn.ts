@@ -19,9 +19,17 @@ export function briefTurnView(turn: TurnView): TurnView {
   };
 }
 
-/** A turn that is still running, or has nothing worth leaving out, goes whole. */
-export function worthBriefing(turn: TurnView): boolean {
+/**
+ * From this many turns, an open sends every older turn brief, however short: each whole view is a few hundred
+ * bytes of receipt and answer, and 1,000 short turns came to one 907 KB message (the page asks for them as they
+ * come near, and the rest when idle, as for long answers).
+ */
+export const BRIEF_EVERY_OLDER_TURN_FROM = 200;
+
+/** A turn that is still running, or has nothing worth leaving out, goes whole (`turnCount`: the conversation's). */
+export function worthBriefing(turn: TurnView, turnCount = 0): boolean {
   if (turn.streaming || turn.outcome === "in_progress") return false;
+  if (turnCount >= BRIEF_EVERY_OLDER_TURN_FROM) return turn.answerText !== "" || turn.toolCalls.length > 0 || turn.receipts.length > 0 || turn.reasoningSummaries.length > 0;
   return turn.answerText.length + turn.toolCalls.length * 200 + turn.receipts.length * 300 > 1000;
 }
 
