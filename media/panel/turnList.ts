@@ -3,7 +3,8 @@ import { BriefTurnLoader } from "./briefTurnLoader";
 import { element } from "./dom";
 import type { Localizer } from "./localizer";
 import { textAcrossStowedTurns } from "./stowedTurnCopy";
-import { isFinished, TurnElement } from "./turnElement";
+import { TurnElement } from "./turnElement";
+import { isFinished } from "./turnSizes";
 import type { TurnHandlers } from "./turnElement";
 import { TurnStower } from "./turnStower";
 
