@@ -48,10 +48,8 @@ export function turnById<T extends Linked>(turns: readonly T[], turnId: string):
 
 /** The turns whose parent is `parentId`, in list order. */
 export function turnsWithParent<T extends Linked>(turns: readonly T[], parentId: string | null): T[] {
-  for (const rebuild of [false, true]) {
-    const positions = indexFor(turns, rebuild).childPositions.get(parentId) ?? [];
-    const children = positions.flatMap((position) => turns[position] ?? []);
-    if (children.length === positions.length && children.every((turn) => turn.parentId === parentId)) return children;
-  }
-  return turns.filter((turn) => turn.parentId === parentId);
+  const childrenBy = (index: TurnIndex) => (index.childPositions.get(parentId) ?? []).flatMap((position) => turns[position] ?? []);
+  const children = childrenBy(indexFor(turns));
+  // A list changed in a way the checks do not see puts another turn at a child's place: index it again.
+  return children.every((turn) => turn.parentId === parentId) ? children : childrenBy(indexFor(turns, true));
 }
