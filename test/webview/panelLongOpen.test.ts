@@ -86,6 +86,26 @@ describe("Chat panel webview: a conversation of hundreds of turns opens light (C
     assert.ok(Math.abs(newestBottom - scrollerBottom) < 80, `the newest turn ends the view (${newestBottom} / ${scrollerBottom})`);
   });
 
+  it("comes back after a reload at a place far up: that turn is rendered and where the reader left it", async () => {
+    const reloaded = await current.harness().open({ savedState: { place: { conversationId: "c1", turnId: "t100", offset: 40 } } });
+    try {
+      const { page } = reloaded;
+      await reloaded.sendState(panelState({ conversationId: "c1", turns: Array.from({ length: TURNS }, (_, index) => shortTurn(index)) }));
+      await page.waitForFunction(() => {
+        const scroller = document.querySelector(".scroller") as HTMLElement;
+        const turnElement = document.querySelector('.turn[data-turn-id="t100"]') as HTMLElement;
+        return turnElement.querySelector(".answer") !== null && Math.abs(scroller.getBoundingClientRect().top - turnElement.getBoundingClientRect().top - 40) <= 1;
+      });
+      // The turns around it render too, taking their real heights: the place holds.
+      await frames(reloaded, 40);
+      const offset = await page.evaluate(() => (document.querySelector(".scroller") as HTMLElement).getBoundingClientRect().top - (document.querySelector('.turn[data-turn-id="t100"]') as HTMLElement).getBoundingClientRect().top);
+      assert.ok(Math.abs(offset - 40) <= 1, `the place held: ${offset}`);
+      assert.equal(await isStowed(reloaded, "t0"), true, "turns far from the place stay stowed");
+    } finally {
+      await reloaded.page.close();
+    }
+  });
+
   it("fills a stowed brief turn in as its whole view arrives, so find sees its answer before it renders", async () => {
     const { page } = panel;
     const turns = Array.from({ length: TURNS }, (_, index) => (index < TURNS - 10 ? briefTurnView({ ...shortTurn(index), answerText: `${shortTurn(index).answerText}\n\n${"More text. ".repeat(120)}` }) : shortTurn(index)));
